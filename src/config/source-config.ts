@@ -1,0 +1,72 @@
+import type { JsonObject } from '../surface/model.js';
+
+/** Time limits for an MCP source (ms). Every wait has one (DESIGN §6). */
+export interface McpTimeouts {
+  /** From spawn (or `start`) until `initialize` answers. Long: a cold `npx` can take over 60 s. */
+  startupMs: number;
+  /** For each request after `initialize` (each `tools/list` page). */
+  requestMs: number;
+  /** For the whole snapshot, listing included. */
+  totalMs: number;
+}
+
+/** Caps on what a server may send while listing. */
+export interface McpListLimits {
+  /** Most `tools/list` pages followed before failing with `page-cap`. */
+  maxPages: number;
+  /** Most bytes of `tools/list` results (all pages) before failing with `byte-cap`. */
+  maxBytes: number;
+}
+
+/** A command toolgate runs: the server itself (stdio) or an HTTP server's `start`. */
+export interface CommandSpec {
+  command: string;
+  args: string[];
+  /** Absolute working directory. */
+  cwd: string;
+  /** Names of environment variables passed through from toolgate's own environment. */
+  env: string[];
+}
+
+/** An HTTP header whose value is read from an environment variable at run time. */
+export interface HeaderFromEnv {
+  name: string;
+  /** Environment variable holding the value. */
+  env: string;
+  /** Text put before the value, e.g. `Bearer `. */
+  prefix?: string;
+}
+
+/** An MCP source over stdio. */
+export interface McpStdioConfig extends CommandSpec {
+  transport: 'stdio';
+}
+
+/** An MCP source over Streamable HTTP (falling back to legacy SSE). */
+export interface McpHttpConfig {
+  transport: 'http';
+  /** Endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
+  url: string;
+  /** Started before connecting; ended (whole process group) after. */
+  start?: CommandSpec;
+  headers: HeaderFromEnv[];
+}
+
+/** Settings shared by every MCP source. */
+export interface McpCommon {
+  /** Client capabilities declared in `initialize` (part of the contract). */
+  capabilities: JsonObject;
+  timeouts: McpTimeouts;
+  limits: McpListLimits;
+}
+
+/** A configured source, resolved (absolute paths, defaults applied). */
+export type SourceConfig =
+  | { id: string; kind: 'mcp'; mcp: (McpStdioConfig | McpHttpConfig) & McpCommon; contract: string }
+  | { id: string; kind: 'openapi'; integration: string; contract: string }
+  | { id: string; kind: 'recorded'; file: string; contract: string };
+
+/** Defaults for {@link McpTimeouts}. */
+export const DEFAULT_TIMEOUTS: McpTimeouts = { startupMs: 90_000, requestMs: 15_000, totalMs: 180_000 };
+/** Defaults for {@link McpListLimits}: 100 pages, 32 MiB. */
+export const DEFAULT_LIST_LIMITS: McpListLimits = { maxPages: 100, maxBytes: 32 * 1024 * 1024 };

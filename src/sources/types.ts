@@ -1,0 +1,56 @@
+import type { Json, JsonObject, ServerInfo, SourceKind, SurfaceSource, ToolOrigin } from '../surface/model.js';
+
+/**
+ * A tool as a source produced it, before normalization: the raw `tools/list` entry (MCP), or the
+ * tool derived from an OpenAPI operation with its origin and safety class.
+ */
+export interface RawTool {
+  /** The tool object exactly as listed (unknown keys kept; nothing validated yet). */
+  tool: Json;
+  /** OpenAPI tools only. */
+  origin?: ToolOrigin;
+  /** OpenAPI tools only: `read` or `disabled` as derived from the verb and `policies`. */
+  safetyClass?: 'read' | 'disabled';
+  /** Where this tool's entry is written by people (integration config line), for annotations. */
+  location?: SourceLocation;
+}
+
+/** A file position people can edit (1-based line). */
+export interface SourceLocation {
+  file: string;
+  line?: number;
+  /** JSON pointer inside the file, when the file is JSON. */
+  pointer?: string;
+}
+
+/** Facts about the run that are not pinned (they vary run to run). */
+export interface SnapshotDiagnostics {
+  /** Wall time of the whole snapshot (ms). */
+  durationMs: number;
+  /** Number of `tools/list` pages fetched. */
+  pages?: number;
+  /** Lines on the server's stdout that were not JSON-RPC (hygiene). */
+  stdoutNoiseLines?: number;
+  /** Last bytes of the server's stderr (at most 4 KiB), for error messages. */
+  stderrTail?: string;
+  /** Raw UTF-8 bytes of all `tools/list` result payloads received. */
+  rawBytes?: number;
+  /** Notes worth showing (e.g. "server sent notifications/tools/list_changed during listing"). */
+  notes?: string[];
+}
+
+/** What a source returns: enough to build a {@link import('../surface/model.js').Surface}. */
+export interface RawSnapshot {
+  source: SurfaceSource;
+  server?: ServerInfo;
+  /** The server's tools in listing order. */
+  tools: RawTool[];
+  /** False for `recorded` surfaces: the report says the surface was not live. */
+  live: boolean;
+  diagnostics: SnapshotDiagnostics;
+  /** File the surface was read from, for `recorded` and `openapi` sources. */
+  file?: string;
+}
+
+/** Re-exported for source implementations. */
+export type { Json, JsonObject, SourceKind };

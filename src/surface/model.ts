@@ -1,0 +1,145 @@
+/**
+ * The surface model: what toolgate pins and compares.
+ *
+ * Names follow the MCP specification (2025-11-25, "Server Features › Tools"):
+ * `tool`, `inputSchema`, `outputSchema`, `annotations`, and the four behaviour hints.
+ */
+
+/** JSON value as parsed by `JSON.parse`. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/** The four tool behaviour hints of the MCP spec (Tools › Tool annotations). */
+export const HINT_NAMES = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+/** One of {@link HINT_NAMES}. */
+export type HintName = (typeof HINT_NAMES)[number];
+
+/**
+ * Value a client must assume when a server does not declare a hint.
+ * Source: MCP spec, schema `ToolAnnotations` (readOnlyHint default false, destructiveHint default
+ * true, idempotentHint default false, openWorldHint default true).
+ */
+export const HINT_DEFAULTS: Readonly<Record<HintName, boolean>> = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+/** Hints exactly as the server declared them (a missing key means "not declared"). */
+export type DeclaredHints = Partial<Record<HintName, boolean>>;
+/** Hints after applying {@link HINT_DEFAULTS} to every undeclared one. */
+export type EffectiveHints = Record<HintName, boolean>;
+
+/**
+ * How far a tool may be trusted to run unattended.
+ * - `read`: effective `readOnlyHint` true (MCP), or GET/HEAD or a reviewed `read` policy (OpenAPI).
+ * - `write`: an MCP tool that is not read-only.
+ * - `disabled`: an OpenAPI operation whose verb is not GET/HEAD and that no policy promotes;
+ *   it stays in the surface (so a later promotion is a visible change) but is not reachable.
+ */
+export type SafetyClass = 'read' | 'write' | 'disabled';
+
+/** Where an OpenAPI-derived tool comes from (OpenAPI names). */
+export interface ToolOrigin {
+  /** Upper-case HTTP method, e.g. `GET`. */
+  method: string;
+  /** Path template as written in the document, e.g. `/repos/{owner}/{repo}`. */
+  path: string;
+  /** The operation's `operationId`, when the document has one. */
+  operationId?: string;
+  /** True when a `policies` entry promoted this non-GET/HEAD operation to `read`. */
+  promoted?: boolean;
+}
+
+/** One tool of a surface, normalized. */
+export interface SurfaceTool {
+  /** Tool name, compared byte for byte. */
+  name: string;
+  title?: string;
+  description?: string;
+  /** Normalized JSON Schema of the arguments (root `$schema` dropped, keys sorted). */
+  inputSchema: Json;
+  outputSchema?: Json;
+  /** The declared `annotations` object, normalized (keys sorted); absent when the server sent none. */
+  annotations?: JsonObject;
+  icons?: Json;
+  _meta?: Json;
+  /** Other top-level keys the server sent (e.g. a non-default `execution`), kept so they are pinned. */
+  extra?: JsonObject;
+  /** Derived: hints the server declared. */
+  declaredHints: DeclaredHints;
+  /** Derived: hints with the spec defaults applied. */
+  effectiveHints: EffectiveHints;
+  /** Derived: see {@link SafetyClass}. */
+  safetyClass: SafetyClass;
+  /** OpenAPI tools only. */
+  origin?: ToolOrigin;
+  /** Derived: sha256 (hex) of the canonical JSON of the tool as the model sees it. */
+  digest: string;
+  /** Derived: sha256 (hex) of the canonical `inputSchema`, so only changed schemas are diffed. */
+  inputSchemaDigest: string;
+}
+
+/**
+ * Counts over the reachable tools (safety class other than `disabled`).
+ * Counting follows the spec's hint semantics: destructive and idempotent only mean something for
+ * a tool that is not read-only.
+ */
+export interface SurfaceCounts {
+  toolCount: number;
+  /** effective readOnlyHint true */
+  readOnlyToolCount: number;
+  /** not read-only and effective destructiveHint true */
+  destructiveToolCount: number;
+  /** effective openWorldHint true */
+  openWorldToolCount: number;
+  /** not read-only and effective idempotentHint true */
+  idempotentToolCount: number;
+  /** declares none of the four hints (a `title` or vendor keys alone do not count) */
+  unannotatedToolCount: number;
+  /** OpenAPI operations kept in the surface but not reachable */
+  disabledToolCount: number;
+}
+
+/** Kind of source a surface was taken from. */
+export type SourceKind = 'mcp' | 'openapi' | 'recorded';
+
+/** What the surface says about its source (only deterministic facts: this is pinned). */
+export interface SurfaceSource {
+  /** Source id from the policy (`[a-z0-9][a-z0-9._-]*`). */
+  id: string;
+  kind: SourceKind;
+  /** Transport for MCP sources. */
+  transport?: 'stdio' | 'streamable-http' | 'sse';
+  /**
+   * Client capabilities toolgate declared in `initialize`: part of the contract because servers
+   * list different tools to different clients.
+   */
+  clientCapabilities?: JsonObject;
+}
+
+/** Server identity from `initialize` (MCP `serverInfo`) and the negotiated protocol version. */
+export interface ServerInfo {
+  name?: string;
+  version?: string;
+  protocolVersion?: string;
+}
+
+/** Current contract/surface format version. A newer one is refused with an upgrade hint. */
+export const SURFACE_FORMAT_VERSION = 1;
+
+/** A normalized snapshot of one source. Also the shape of a contract file. */
+export interface Surface {
+  formatVersion: typeof SURFACE_FORMAT_VERSION;
+  source: SurfaceSource;
+  server?: ServerInfo;
+  counts: SurfaceCounts;
+  /** UTF-8 bytes of the compact JSON of the reachable tools as advertised (after normalization). */
+  payloadBytes: number;
+  /** sha256 (hex) over the canonical JSON of the reachable tools: what a client can pin. */
+  digest: string;
+  /** Sorted by name (byte order). */
+  tools: SurfaceTool[];
+}

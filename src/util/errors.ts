@@ -1,0 +1,77 @@
+/**
+ * Error classes that map to the CLI's exit codes (DESIGN §7):
+ * 2 = usage or configuration error, 3 = a source failed.
+ */
+
+/** Where a configuration problem is, for the message and for annotations. */
+export interface ErrorLocation {
+  file: string;
+  /** 1-based line, when known. */
+  line?: number;
+  /** 1-based column, when known. */
+  column?: number;
+  /** JSON pointer of the offending value, when known. */
+  pointer?: string;
+}
+
+/** Formats `file:line:col (pointer)` for messages. */
+export function formatLocation(loc: ErrorLocation): string {
+  let s = loc.file;
+  if (loc.line !== undefined) s += `:${loc.line}`;
+  if (loc.line !== undefined && loc.column !== undefined) s += `:${loc.column}`;
+  if (loc.pointer !== undefined && loc.pointer !== '') s += ` (at ${loc.pointer})`;
+  return s;
+}
+
+/**
+ * A mistake the user can fix in their files or arguments: exit code 2.
+ * The message names the file, the line or JSON pointer, and the fix.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly exitCode = 2;
+  constructor(
+    message: string,
+    readonly location?: ErrorLocation,
+    readonly fix?: string,
+    /** Catalog rule id when the mistake is also a rule (e.g. `unknown-operation`). */
+    readonly ruleId?: string,
+  ) {
+    super(message);
+  }
+
+  /** The full text shown to the user: `file:line: message\n  fix: ...`. */
+  describe(): string {
+    const where = this.location ? `${formatLocation(this.location)}: ` : '';
+    return `${where}${this.message}${this.fix ? `\n  fix: ${this.fix}` : ''}`;
+  }
+}
+
+/** Why a source failed, for the `server-failed` message. */
+export type SourceFailure =
+  | 'spawn-failed'
+  | 'exited'
+  | 'startup-timeout'
+  | 'request-timeout'
+  | 'protocol-error'
+  | 'list-error'
+  | 'cursor-loop'
+  | 'page-cap'
+  | 'byte-cap'
+  | 'http-error'
+  | 'load-failed';
+
+/** A source could not be snapshotted: exit code 3 and a `server-failed` finding. */
+export class SourceError extends Error {
+  override readonly name = 'SourceError';
+  readonly exitCode = 3;
+  constructor(
+    message: string,
+    readonly reason: SourceFailure,
+    /** Last bytes of the server's stderr, when there is a process. */
+    readonly stderrTail?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,11 @@
+import { snapshotOpenApi } from './src/sources/openapi/index.js';
+const t = performance.now();
+const s = await snapshotOpenApi('/tmp/oa/all.json', { validate: process.argv[2] !== 'novalidate' });
+const t2 = performance.now();
+const bytes = Buffer.byteLength(JSON.stringify(s.tools.map((x) => x.tool)));
+const classes: Record<string, number> = {};
+for (const x of s.tools) classes[x.safetyClass!] = (classes[x.safetyClass!] ?? 0) + 1;
+const withDefs = s.tools.filter((x) => (x.tool as any).inputSchema.$defs).length;
+const maxLen = Math.max(...s.tools.map((x) => (x.tool as any).name.length));
+console.log(s.tools.length, Math.round(t2 - t), 'ms', s.diagnostics, 'bytes', bytes, classes, 'withDefs', withDefs, 'maxLen', maxLen, new Set(s.tools.map((x) => (x.tool as any).name)).size);
+console.log('rss', Math.round(process.resourceUsage().maxRSS / 1024), 'MB');

@@ -1,0 +1,30 @@
+import { parse } from 'yaml';
+
+interface ActionYml {
+  inputs?: Record<string, { description?: string; default?: string; required?: boolean }>;
+  outputs?: Record<string, { description?: string }>;
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').trim();
+
+/** The README's inputs/outputs tables, from action.yml. */
+export function actionReference(actionYml: string): string {
+  const a = parse(actionYml) as ActionYml;
+  const out = ['#### Inputs', '', '| input | default | description |', '|---|---|---|'];
+  for (const [name, i] of Object.entries(a.inputs ?? {})) {
+    out.push(`| \`${name}\` | ${i.default ? `\`${i.default}\`` : ''} | ${cell(i.description ?? '')} |`);
+  }
+  out.push('', '#### Outputs', '', '| output | description |', '|---|---|');
+  for (const [name, o] of Object.entries(a.outputs ?? {})) out.push(`| \`${name}\` | ${cell(o.description ?? '')} |`);
+  return out.join('\n');
+}
+
+/** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
+export function replaceBetweenMarkers(text: string, name: string, body: string): string {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`README.md lacks the markers ${start} … ${end}`);
+  return `${text.slice(0, i + start.length)}\n<!-- Generated from action.yml by \`npm run docs\`. -->\n${body}\n${text.slice(j)}`;
+}

@@ -1,0 +1,24 @@
+// Generates docs/rules.md from the rule catalog and the README's inputs/outputs block from
+// action.yml. `--check` fails (exit 1) when a committed file differs, instead of writing.
+import { readFile, writeFile } from 'node:fs/promises';
+import { rulesMarkdown } from '../src/report/rules.js';
+import { actionReference, replaceBetweenMarkers } from './docs-lib.js';
+
+const check = process.argv.includes('--check');
+const stale: string[] = [];
+
+async function emit(file: string, text: string): Promise<void> {
+  const current = await readFile(file, 'utf8').catch(() => '');
+  if (current === text) return;
+  if (check) stale.push(file);
+  else await writeFile(file, text);
+}
+
+await emit('docs/rules.md', rulesMarkdown());
+const readme = await readFile('README.md', 'utf8');
+await emit('README.md', replaceBetweenMarkers(readme, 'action-reference', actionReference(await readFile('action.yml', 'utf8'))));
+
+if (stale.length) {
+  console.error(`stale generated docs: ${stale.join(', ')}; run \`npm run docs\` and commit.`);
+  process.exit(1);
+}

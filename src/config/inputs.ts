@@ -1,0 +1,62 @@
+import * as core from '@actions/core';
+import { relative, resolve, isAbsolute } from 'node:path';
+import { ConfigError } from '../util/errors.js';
+import type { Mode } from '../run-check.js';
+
+/** The Action's inputs, validated (see action.yml for their documentation). */
+export interface ActionInputs {
+  /** Absolute workspace root (GITHUB_WORKSPACE). */
+  workspace: string;
+  /** Policy path relative to the workspace. */
+  config: string;
+  /** Source ids to check (all when empty). */
+  sources: string[];
+  mode: Mode;
+  /** Release gating: warnings fail too. */
+  exact: boolean;
+  /** JSON report path relative to the workspace. */
+  reportPath: string;
+}
+
+/** Splits a list input on commas and newlines. */
+export function splitList(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function inWorkspace(workspace: string, name: string, value: string): string {
+  const abs = resolve(workspace, value);
+  const rel = relative(workspace, abs);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new ConfigError(`input "${name}" points outside the workspace: ${value}`, undefined, `Give a path inside ${workspace}.`);
+  }
+  return rel;
+}
+
+/**
+ * Reads `INPUT_*` through @actions/core.
+ * @throws ConfigError for an invalid value (names the input and the accepted values).
+ */
+export function readActionInputs(): ActionInputs {
+  const workspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
+  const mode = core.getInput('mode') || 'check';
+  if (mode !== 'check' && mode !== 'audit') {
+    throw new ConfigError(`input "mode" must be check or audit, not "${mode}"`, undefined, 'Set `mode: check` (default) or `mode: audit` in the workflow step.');
+  }
+  const exactInput = (core.getInput('exact') || 'auto').toLowerCase();
+  if (!['auto', 'true', 'false'].includes(exactInput)) {
+    throw new ConfigError(`input "exact" must be auto, true or false, not "${exactInput}"`, undefined, 'Leave it unset (auto: exact on tag pushes and releases).');
+  }
+  const event = process.env.GITHUB_EVENT_NAME ?? '';
+  const isRelease = event === 'release' || (event === 'push' && (process.env.GITHUB_REF ?? '').startsWith('refs/tags/'));
+  return {
+    workspace,
+    config: inWorkspace(workspace, 'config', core.getInput('config') || 'toolgate.yml'),
+    sources: splitList(core.getInput('sources')),
+    mode,
+    exact: exactInput === 'auto' ? isRelease : exactInput === 'true',
+    reportPath: inWorkspace(workspace, 'report-path', core.getInput('report-path') || 'toolgate-report.json'),
+  };
+}

@@ -1,0 +1,272 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
+import { ConfigError } from '../util/errors.js';
+import { pointerSegments } from '../util/json-file.js';
+import { schemaError } from '../util/schema-errors.js';
+import { isRuleId } from '../rules/catalog.js';
+import type { Level } from '../rules/types.js';
+import type { JsonObject } from '../surface/model.js';
+import {
+  DEFAULT_LIST_LIMITS,
+  DEFAULT_TIMEOUTS,
+  type CommandSpec,
+  type HeaderFromEnv,
+  type SourceConfig,
+} from './source-config.js';
+
+/** A rule level as written in the policy; `off` silences the rule. */
+export type PolicyLevel = Level | 'off';
+
+/** Rule levels for tools whose names match any of `tools` (minimatch). */
+export interface RuleOverride {
+  tools: string[];
+  /** Restrict to these source ids (all when absent). */
+  sources?: string[];
+  rules: Record<string, PolicyLevel>;
+}
+
+/** A `deny` entry. */
+export interface DenyEntry {
+  tools: string[];
+  /** `reachable`: must not be reachable at all; `read`: must not be classed read. */
+  when: 'reachable' | 'read';
+  reason?: string;
+  /** Pointer of the entry in the policy, for annotations. */
+  pointer: string;
+}
+
+/** Who must approve read promotions and lowered risk claims (DESIGN §5). */
+export interface ReviewPolicy {
+  reviewers?: string[];
+  fresh: boolean;
+  required: number;
+}
+
+/** `toolgate.yml`, validated and resolved. */
+export interface Policy {
+  /** Absolute path of the policy file ('' when built from CLI arguments). */
+  file: string;
+  /** Directory paths are resolved against. */
+  root: string;
+  sources: SourceConfig[];
+  rules: Record<string, PolicyLevel>;
+  overrides: RuleOverride[];
+  limits: { maxTools?: number; maxPayloadBytes?: number };
+  deny: DenyEntry[];
+  review: ReviewPolicy;
+  requireExplicitHints: boolean;
+  allowPullRequestTarget: boolean;
+  allowRemoteRefs: boolean;
+  /** Time budget per inputSchema comparison (ms). */
+  schemaBudgetMs: number;
+  /** 1-based line of a JSON pointer in the policy file (1 when unknown). */
+  lineOf(pointer: string): number;
+}
+
+const FIX = 'Fix toolgate.yml; its schema is schema/toolgate.schema.json (see README, "Policy file").';
+const validate = new Ajv({ allErrors: true, strict: false }).compile(policySchema);
+
+/** Default contract path for a source id. */
+export function defaultContractPath(id: string): string {
+  return `.toolgate/${id}.surface.json`;
+}
+
+/**
+ * Reads and validates a policy file.
+ * @throws ConfigError (exit 2) naming file:line, pointer and fix: missing file, YAML syntax error,
+ *   unknown key, wrong type, unknown rule id, duplicate source id, ambiguous source kind.
+ */
+export async function loadPolicy(file: string): Promise<Policy> {
+  const abs = resolve(file);
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ConfigError(
+      code === 'ENOENT' ? 'policy file not found' : `cannot read policy file: ${(e as Error).message}`,
+      { file },
+      code === 'ENOENT'
+        ? 'Create toolgate.yml (see README, "Quick start"), pass --config PATH, or audit a server directly: `toolgate audit -- node server.js`.'
+        : undefined,
+    );
+  }
+  return parsePolicy(text, file, dirname(abs));
+}
+
+/** Parses policy text; see {@link loadPolicy}. `root` is the directory relative paths resolve against. */
+export function parsePolicy(text: string, file: string, root: string): Policy {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const pos = yamlError.linePos?.[0];
+    throw new ConfigError(
+      `YAML syntax error: ${yamlError.message.split('\n')[0]}`,
+      { file, line: pos?.line, column: pos?.col },
+      FIX,
+    );
+  }
+  const lineOf = (pointer: string) => yamlLine(doc, lineCounter, pointer);
+  const value = (doc.toJS() ?? {}) as JsonObject;
+  if (!validate(value)) throw schemaError(validate.errors ?? [], file, lineOf, FIX);
+  return resolvePolicy(value as unknown as RawPolicy, file, root, lineOf);
+}
+
+function yamlLine(doc: Document, lc: LineCounter, pointer: string): number {
+  const segs = pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  for (let n = segs.length; n >= 0; n--) {
+    const node = doc.getIn(segs.slice(0, n), true);
+    if (isNode(node) && node.range) {
+      // For a map value, the key's line reads best; the value node's line is close enough.
+      return lc.linePos(node.range[0]).line;
+    }
+  }
+  return 1;
+}
+
+interface RawCommand {
+  command: string;
+  args?: string[];
+  cwd?: string;
+  env?: string[];
+}
+interface RawMcp extends Partial<RawCommand> {
+  url?: string;
+  start?: RawCommand;
+  headers?: Record<string, { env: string; prefix?: string }>;
+  capabilities?: JsonObject;
+  'startup-timeout-ms'?: number;
+  'request-timeout-ms'?: number;
+  'total-timeout-ms'?: number;
+  'max-pages'?: number;
+  'max-bytes'?: number;
+}
+interface RawSource {
+  id: string;
+  mcp?: RawMcp;
+  openapi?: string;
+  recorded?: string;
+  contract?: string;
+}
+interface RawPolicy {
+  sources: RawSource[];
+  rules?: Record<string, PolicyLevel>;
+  overrides?: { tools: string | string[]; sources?: string[]; rules: Record<string, PolicyLevel> }[];
+  limits?: { 'max-tools'?: number; 'max-payload-bytes'?: number };
+  deny?: { tools: string | string[]; when?: 'reachable' | 'read'; reason?: string }[];
+  review?: { reviewers?: string[]; fresh?: boolean; required?: number };
+  'require-explicit-hints'?: boolean;
+  'allow-pull-request-target'?: boolean;
+  'allow-remote-refs'?: boolean;
+  'schema-budget-ms'?: number;
+}
+
+const list = (p: string | string[]) => (Array.isArray(p) ? p : [p]);
+
+function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: string) => number): Policy {
+  const err = (pointer: string, message: string, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
+  const checkRuleIds = (rules: Record<string, PolicyLevel> | undefined, at: string) => {
+    for (const id of Object.keys(rules ?? {})) {
+      if (!isRuleId(id)) throw err(`${at}/${id}`, `unknown rule id "${id}"`, 'Use an id listed by `toolgate rules` (docs/rules.md).');
+    }
+  };
+  checkRuleIds(raw.rules, '/rules');
+  (raw.overrides ?? []).forEach((o, i) => checkRuleIds(o.rules, `/overrides/${i}/rules`));
+
+  const seen = new Set<string>();
+  const sources = raw.sources.map((s, i): SourceConfig => {
+    const at = `/sources/${i}`;
+    if (seen.has(s.id)) throw err(`${at}/id`, `duplicate source id "${s.id}"`);
+    seen.add(s.id);
+    const kinds = (['mcp', 'openapi', 'recorded'] as const).filter((k) => s[k] !== undefined);
+    if (kinds.length !== 1) {
+      throw err(at, `source "${s.id}" must have exactly one of mcp, openapi, recorded (has ${kinds.length === 0 ? 'none' : kinds.join(', ')})`);
+    }
+    const contract = resolve(root, s.contract ?? defaultContractPath(s.id));
+    if (s.openapi !== undefined) return { id: s.id, kind: 'openapi', integration: resolve(root, s.openapi), contract };
+    if (s.recorded !== undefined) return { id: s.id, kind: 'recorded', file: resolve(root, s.recorded), contract };
+    const m = s.mcp as RawMcp;
+    const common = {
+      capabilities: m.capabilities ?? {},
+      timeouts: {
+        startupMs: m['startup-timeout-ms'] ?? DEFAULT_TIMEOUTS.startupMs,
+        requestMs: m['request-timeout-ms'] ?? DEFAULT_TIMEOUTS.requestMs,
+        totalMs: m['total-timeout-ms'] ?? DEFAULT_TIMEOUTS.totalMs,
+      },
+      limits: { maxPages: m['max-pages'] ?? DEFAULT_LIST_LIMITS.maxPages, maxBytes: m['max-bytes'] ?? DEFAULT_LIST_LIMITS.maxBytes },
+    };
+    if ((m.command === undefined) === (m.url === undefined)) {
+      throw err(`${at}/mcp`, `mcp source "${s.id}" needs exactly one of command (stdio) or url (HTTP)`);
+    }
+    if (m.command !== undefined) {
+      if (m.start || m.headers) throw err(`${at}/mcp`, '`start` and `headers` only apply to an HTTP source (url)');
+      return { id: s.id, kind: 'mcp', contract, mcp: { transport: 'stdio', ...command(m as RawCommand, root), ...common } };
+    }
+    if (m.args || m.env || m.cwd) throw err(`${at}/mcp`, '`args`, `env` and `cwd` belong to a stdio source or to `start`');
+    const headers: HeaderFromEnv[] = Object.entries(m.headers ?? {}).map(([name, h]) => ({ name, env: h.env, ...(h.prefix !== undefined ? { prefix: h.prefix } : {}) }));
+    return {
+      id: s.id,
+      kind: 'mcp',
+      contract,
+      mcp: { transport: 'http', url: m.url as string, headers, ...(m.start ? { start: command(m.start, root) } : {}), ...common },
+    };
+  });
+
+  return {
+    file,
+    root,
+    sources,
+    rules: raw.rules ?? {},
+    overrides: (raw.overrides ?? []).map((o) => ({ tools: list(o.tools), rules: o.rules, ...(o.sources ? { sources: o.sources } : {}) })),
+    limits: {
+      ...(raw.limits?.['max-tools'] !== undefined ? { maxTools: raw.limits['max-tools'] } : {}),
+      ...(raw.limits?.['max-payload-bytes'] !== undefined ? { maxPayloadBytes: raw.limits['max-payload-bytes'] } : {}),
+    },
+    deny: (raw.deny ?? []).map((d, i) => ({
+      tools: list(d.tools),
+      when: d.when ?? 'reachable',
+      pointer: `/deny/${i}`,
+      ...(d.reason !== undefined ? { reason: d.reason } : {}),
+    })),
+    review: { fresh: raw.review?.fresh ?? false, required: raw.review?.required ?? 1, ...(raw.review?.reviewers ? { reviewers: raw.review.reviewers } : {}) },
+    requireExplicitHints: raw['require-explicit-hints'] ?? false,
+    allowPullRequestTarget: raw['allow-pull-request-target'] ?? false,
+    allowRemoteRefs: raw['allow-remote-refs'] ?? false,
+    schemaBudgetMs: raw['schema-budget-ms'] ?? 2000,
+    lineOf,
+  };
+}
+
+function command(c: RawCommand, root: string): CommandSpec {
+  return { command: c.command, args: c.args ?? [], cwd: resolve(root, c.cwd ?? '.'), env: c.env ?? [] };
+}
+
+/** A policy for one source given on the command line (no toolgate.yml). */
+export function adHocPolicy(source: SourceConfig, root: string): Policy {
+  return {
+    file: '',
+    root,
+    sources: [source],
+    rules: {},
+    overrides: [],
+    limits: {},
+    deny: [],
+    review: { fresh: false, required: 1 },
+    requireExplicitHints: false,
+    allowPullRequestTarget: false,
+    allowRemoteRefs: false,
+    schemaBudgetMs: 2000,
+    lineOf: () => 1,
+  };
+}
+
+/** Path shown to users: relative to `root` with `/` separators when inside it. */
+export function displayPath(root: string, abs: string): string {
+  if (!isAbsolute(abs)) return abs;
+  const rel = relative(root, abs);
+  return rel.startsWith('..') || isAbsolute(rel) ? abs : rel.split('\\').join('/');
+}

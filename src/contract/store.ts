@@ -1,0 +1,128 @@
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Ajv } from 'ajv';
+import contractSchema from '../../schema/contract.schema.json' with { type: 'json' };
+import { ConfigError } from '../util/errors.js';
+import { parseJsonDocument } from '../util/json-file.js';
+import { schemaError } from '../util/schema-errors.js';
+import { assembleSurface, deriveTool } from '../surface/normalize.js';
+import { SURFACE_FORMAT_VERSION, type Json, type JsonObject, type Surface, type SurfaceTool } from '../surface/model.js';
+import { serializeContract } from './serialize.js';
+
+/** A contract read from disk, with the line of each value for annotations. */
+export interface LoadedContract {
+  surface: Surface;
+  file: string;
+  /** 1-based line of a JSON pointer (or its nearest existing parent). */
+  lineOf(pointer: string): number;
+}
+
+const FIX_HAND_EDIT = 'Do not edit the contract by hand: restore it with `git checkout -- <file>` or run `toolgate update` and review the diff.';
+
+const validate = new Ajv({ allErrors: false, strict: false }).compile(contractSchema);
+
+/**
+ * Reads and verifies a contract. Derived values (hints, class, digests, counts) are recomputed and
+ * must match what is stored, so a hand edit cannot loosen the allowlist unnoticed.
+ * @returns undefined when the file does not exist (first adoption).
+ * @throws ConfigError (exit 2) naming the file, line and fix for syntax errors, schema violations,
+ *   a newer format version or inconsistent derived values.
+ */
+export async function readContract(file: string, displayName = file): Promise<LoadedContract | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(`cannot read contract: ${(e as Error).message}`, { file: displayName });
+  }
+  return parseContract(text, displayName);
+}
+
+/** Parses and verifies contract text; see {@link readContract}. Pure apart from errors. */
+export function parseContract(text: string, file: string): LoadedContract {
+  const doc = parseJsonDocument(text, file, FIX_HAND_EDIT);
+  const raw = doc.value as JsonObject;
+  if (raw && typeof raw === 'object' && typeof raw.formatVersion === 'number' && raw.formatVersion > SURFACE_FORMAT_VERSION) {
+    throw new ConfigError(
+      `contract format ${raw.formatVersion} is newer than this toolgate understands (${SURFACE_FORMAT_VERSION})`,
+      { file, line: doc.lineOf('/formatVersion'), pointer: '/formatVersion' },
+      'Upgrade toolgate to the version that wrote this contract.',
+    );
+  }
+  if (!validate(raw)) throw schemaError(validate.errors ?? [], file, doc.lineOf, FIX_HAND_EDIT);
+  const stored = raw as unknown as Omit<Surface, 'tools'> & { tools: StoredTool[] };
+  const tools = stored.tools.map((entry, i) => verifyTool(entry, i, file, doc.lineOf));
+  const surface = assembleSurface({ source: stored.source, server: stored.server }, tools);
+  const mismatch = (pointer: string, what: string) =>
+    new ConfigError(`contract is inconsistent: ${what}`, { file, line: doc.lineOf(pointer), pointer }, FIX_HAND_EDIT);
+  surface.tools.forEach((t, i) => {
+    if (t.name !== stored.tools[i]?.name) throw mismatch(`/tools/${i}`, 'tools are not sorted by name');
+  });
+  for (const [k, v] of Object.entries(surface.counts)) {
+    if ((stored.counts as unknown as Record<string, number>)[k] !== v) {
+      throw mismatch(`/counts/${k}`, `${k} is ${String((stored.counts as unknown as Record<string, number>)[k])} but the tools give ${v}`);
+    }
+  }
+  if (stored.payloadBytes !== surface.payloadBytes) throw mismatch('/payloadBytes', `payloadBytes does not match the tools (${surface.payloadBytes})`);
+  if (stored.digest !== surface.digest) throw mismatch('/digest', 'digest does not match the tools');
+  return { surface, file, lineOf: doc.lineOf };
+}
+
+type StoredTool = SurfaceTool & Record<string, unknown>;
+
+function verifyTool(entry: StoredTool, i: number, file: string, lineOf: (p: string) => number): SurfaceTool {
+  const pinned: Parameters<typeof deriveTool>[0] = { name: entry.name, inputSchema: entry.inputSchema };
+  for (const k of ['title', 'description', 'outputSchema', 'annotations', 'icons', '_meta', 'extra', 'origin'] as const) {
+    if (entry[k] !== undefined) (pinned as Record<string, unknown>)[k] = entry[k];
+  }
+  const sourceClass = entry.origin ? (entry.safetyClass === 'write' ? undefined : entry.safetyClass) : undefined;
+  const t = deriveTool(pinned, sourceClass);
+  const at = (key: string, what: string) =>
+    new ConfigError(
+      `contract is inconsistent: tool "${entry.name}" ${what}`,
+      { file, line: lineOf(`/tools/${i}/${key}`), pointer: `/tools/${i}/${key}` },
+      FIX_HAND_EDIT,
+    );
+  if (t.safetyClass !== entry.safetyClass) throw at('safetyClass', `has safetyClass "${entry.safetyClass}" but its annotations give "${t.safetyClass}"`);
+  for (const [h, v] of Object.entries(t.effectiveHints)) {
+    if ((entry.effectiveHints as Record<string, boolean>)[h] !== v) throw at(`effectiveHints/${h}`, `has effective ${h} ${String(!v)} but its annotations give ${String(v)}`);
+  }
+  if (t.inputSchemaDigest !== entry.inputSchemaDigest) throw at('inputSchemaDigest', 'inputSchemaDigest does not match its inputSchema');
+  if (t.digest !== entry.digest) throw at('digest', 'digest does not match its definition');
+  return t;
+}
+
+/**
+ * Writes a contract atomically: a temp file in the same directory, fsync, then rename over the
+ * target, so a crash or kill never leaves a truncated contract.
+ * @returns the serialized text and line map.
+ */
+export async function writeContract(file: string, surface: Surface): Promise<ReturnType<typeof serializeContract>> {
+  const out = serializeContract(surface);
+  await writeFileAtomic(file, out.text);
+  return out;
+}
+
+/** Atomic write (temp file + fsync + rename); the temp file is removed on failure. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fh = await open(tmp, 'wx', 0o644);
+    try {
+      await fh.writeFile(text, 'utf8');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Type guard used by callers handling plain JSON. */
+export type { Json };

@@ -1,0 +1,69 @@
+import { canonicalJson } from '../surface/canonical.js';
+import { HINT_NAMES, type Json, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
+import type { Change } from './change.js';
+
+const same = (a: unknown, b: unknown) => canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);
+
+/** Annotations minus the four hints (e.g. `title`, vendor keys): compared as metadata. */
+function otherAnnotationKeys(t: SurfaceTool): Json {
+  const rest: Record<string, Json> = { ...(t.annotations ?? {}) };
+  for (const h of HINT_NAMES) delete rest[h];
+  return rest;
+}
+
+/** Differences of one tool present on both sides. Pure. */
+export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
+  const tool = head.name;
+  const out: Change[] = [];
+  if (base.digest === head.digest && base.safetyClass === head.safetyClass) return out;
+  for (const hint of HINT_NAMES) {
+    const b = { declared: base.declaredHints[hint], effective: base.effectiveHints[hint] };
+    const h = { declared: head.declaredHints[hint], effective: head.effectiveHints[hint] };
+    if (b.declared !== h.declared || b.effective !== h.effective) out.push({ kind: 'hint-changed', tool, hint, base: b, head: h });
+  }
+  if (base.safetyClass !== head.safetyClass) {
+    out.push({ kind: 'class-changed', tool, base: base.safetyClass, head: head.safetyClass, baseTool: base, headTool: head });
+  }
+  for (const field of ['title', 'description'] as const) {
+    if (base[field] !== head[field]) out.push({ kind: 'text-changed', tool, field, base: base[field], head: head[field] });
+  }
+  if (base.inputSchemaDigest !== head.inputSchemaDigest) {
+    out.push({ kind: 'input-schema-changed', tool, base: base.inputSchema, head: head.inputSchema });
+  }
+  if (!same(base.outputSchema, head.outputSchema)) {
+    out.push({ kind: 'output-schema-changed', tool, base: base.outputSchema, head: head.outputSchema });
+  }
+  if (!same(base.origin, head.origin)) out.push({ kind: 'origin-changed', tool, base: base.origin, head: head.origin });
+  if (!same(otherAnnotationKeys(base), otherAnnotationKeys(head))) out.push({ kind: 'metadata-changed', tool, field: 'annotations' });
+  for (const field of ['icons', '_meta', 'extra'] as const) {
+    if (!same(base[field], head[field])) out.push({ kind: 'metadata-changed', tool, field });
+  }
+  return out;
+}
+
+/**
+ * Compares two surfaces: tools by exact name (a rename is a removal plus an addition), then
+ * counts, server and source facts. `server.version` is not compared: a release bump alone is not
+ * a change in what agents can reach. Pure.
+ */
+export function diffSurfaces(base: Surface, head: Surface): Change[] {
+  const out: Change[] = [];
+  const baseByName = new Map(base.tools.map((t) => [t.name, t]));
+  const headByName = new Map(head.tools.map((t) => [t.name, t]));
+  for (const t of base.tools) if (!headByName.has(t.name)) out.push({ kind: 'tool-removed', tool: t.name, base: t });
+  for (const t of head.tools) {
+    const b = baseByName.get(t.name);
+    if (!b) out.push({ kind: 'tool-added', tool: t.name, head: t });
+    else out.push(...diffTool(b, t));
+  }
+  for (const key of Object.keys(head.counts) as (keyof SurfaceCounts)[]) {
+    if (base.counts[key] !== head.counts[key]) out.push({ kind: 'count-changed', count: key, base: base.counts[key], head: head.counts[key] });
+  }
+  for (const field of ['name', 'protocolVersion'] as const) {
+    if (base.server?.[field] !== head.server?.[field]) out.push({ kind: 'server-changed', field, base: base.server?.[field], head: head.server?.[field] });
+  }
+  if (base.source.kind !== head.source.kind) out.push({ kind: 'source-changed', field: 'kind' });
+  if (base.source.transport !== head.source.transport) out.push({ kind: 'source-changed', field: 'transport' });
+  if (!same(base.source.clientCapabilities, head.source.clientCapabilities)) out.push({ kind: 'source-changed', field: 'clientCapabilities' });
+  return out;
+}

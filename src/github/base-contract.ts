@@ -1,0 +1,127 @@
+/**
+ * Reading a file as it was at the pull request's base commit, from the local checkout
+ * (`git show`-style, via `git cat-file`): the base contract for the change review (DESIGN §2).
+ *
+ * `actions/checkout` fetches a single commit by default (`fetch-depth: 1`), so the base commit
+ * is often missing: that is a configuration error with the fix spelled out, never "no base".
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { posix } from 'node:path';
+import { ConfigError } from '../util/errors.js';
+
+/** Options for {@link readFileAtCommit}. */
+export interface ReadAtCommitOptions {
+  /** Working directory inside the checkout (the workspace root); paths are relative to it. */
+  cwd: string;
+  /** Full or abbreviated commit SHA (hex). */
+  sha: string;
+  /** File path relative to `cwd`, `/`-separated. */
+  path: string;
+  /** Git executable. Default `git`. */
+  git?: string;
+  /** Per git call (ms). Default 30,000. */
+  timeoutMs?: number;
+  /** Largest file accepted (bytes). Default 64 MiB. */
+  maxBytes?: number;
+}
+
+interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Returns the file's text at commit `sha`, or `undefined` when the file does not exist there
+ * (first adoption: no contract at base).
+ *
+ * @throws ConfigError when `sha` is not hex, `path` leaves the checkout, git is missing, the
+ *   directory is not a git checkout, the commit is not in the checkout (the fix:
+ *   `fetch-depth: 0` on `actions/checkout`, or `git fetch origin <sha>`), or the path is a
+ *   directory at that commit.
+ */
+export async function readFileAtCommit(options: ReadAtCommitOptions): Promise<string | undefined> {
+  const { cwd, sha } = options;
+  if (!/^[0-9a-f]{4,64}$/i.test(sha)) {
+    throw new ConfigError(`base commit ${JSON.stringify(sha)} is not a commit SHA`);
+  }
+  const rel = posix.normalize(options.path.replace(/\\/g, '/'));
+  if (rel.startsWith('/') || rel === '..' || rel.startsWith('../') || /^[A-Za-z]:/.test(rel)) {
+    throw new ConfigError(`contract path ${JSON.stringify(options.path)} must be relative to the workspace`);
+  }
+  if (!existsSync(cwd)) throw new ConfigError(`workspace directory ${cwd} does not exist`);
+  const git = (args: string[]): Promise<GitResult> => runGit(options.git ?? 'git', args, options);
+
+  const commit = await git(['rev-parse', '--verify', '--quiet', `${sha}^{commit}`]);
+  if (commit.code !== 0) {
+    if (/not a git repository/i.test(commit.stderr)) {
+      throw new ConfigError(
+        `${cwd} is not a git checkout, so the base contract at ${sha} cannot be read`,
+        undefined,
+        'check out the repository with actions/checkout before running toolgate',
+      );
+    }
+    if (/dubious ownership/i.test(commit.stderr)) {
+      throw new ConfigError(
+        `git refuses to read ${cwd}: ${commit.stderr.trim()}`,
+        undefined,
+        `run \`git config --global --add safe.directory ${cwd}\` first`,
+      );
+    }
+    const shallow = (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true';
+    throw new ConfigError(
+      `the pull request's base commit ${sha} is not in the checkout${shallow ? ' (it is a shallow clone)' : ''}, ` +
+        'so the base contract cannot be read',
+      undefined,
+      'set `fetch-depth: 0` on actions/checkout, or fetch the base commit first ' +
+        `(\`git fetch --no-tags --depth=1 origin ${sha}\`)`,
+    );
+  }
+  const resolved = commit.stdout.trim();
+  // `<commit>:./<path>` resolves the path relative to cwd, not the repository root.
+  const object = `${resolved}:./${rel}`;
+  const type = await git(['cat-file', '-t', object]);
+  if (type.code !== 0) return undefined;
+  if (type.stdout.trim() !== 'blob') {
+    throw new ConfigError(`${rel} is a ${type.stdout.trim()} at the base commit ${sha}, not a file`, { file: rel });
+  }
+  const blob = await git(['cat-file', 'blob', object]);
+  if (blob.code !== 0) {
+    throw new Error(`git cat-file blob ${object} failed: ${blob.stderr.trim()}`);
+  }
+  return blob.stdout;
+}
+
+function runGit(gitBin: string, args: string[], o: ReadAtCommitOptions): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      gitBin,
+      args,
+      {
+        cwd: o.cwd,
+        encoding: 'utf8',
+        timeout: o.timeoutMs ?? 30_000,
+        maxBuffer: o.maxBytes ?? 64 * 1024 * 1024,
+        env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+        windowsHide: true,
+      },
+      (err, stdout, stderr) => {
+        if (err) {
+          const e = err as NodeJS.ErrnoException & { code?: unknown; killed?: boolean };
+          if (e.code === 'ENOENT') {
+            reject(new ConfigError(`git was not found (${gitBin}); it is needed to read the base contract`));
+            return;
+          }
+          if (e.killed || typeof e.code !== 'number') {
+            reject(new Error(`git ${args.join(' ')} failed: ${e.message}`, { cause: err }));
+            return;
+          }
+          resolve({ code: e.code, stdout, stderr });
+          return;
+        }
+        resolve({ code: 0, stdout, stderr });
+      },
+    );
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * Reading pull-request reviews and the pull request itself from the REST API.
+ * `GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews` returns reviews in chronological order,
+ * paginated (`per_page` at most 100, `Link` header); every page is read.
+ */
+import type { Review, ReviewState } from '../review/approval.js';
+import type { GitHubClient, RepoRef } from './client.js';
+
+const STATES: ReadonlySet<string> = new Set(['APPROVED', 'CHANGES_REQUESTED', 'COMMENTED', 'DISMISSED', 'PENDING']);
+
+/**
+ * Lists every review of a pull request (all pages), mapped to {@link Review}.
+ * A review by a deleted account (`user: null`) gets an empty login, which never counts.
+ * States the API may add later are dropped rather than guessed at.
+ *
+ * @throws GitHubApiError (from the client) when the API call fails for good.
+ */
+export async function listReviews(octokit: GitHubClient, repo: RepoRef, prNumber: number): Promise<Review[]> {
+  const raw = await octokit.paginate(octokit.rest.pulls.listReviews, {
+    owner: repo.owner,
+    repo: repo.repo,
+    pull_number: prNumber,
+    per_page: 100,
+  });
+  const reviews: Review[] = [];
+  for (const r of raw) {
+    const state = String(r.state ?? '').toUpperCase();
+    if (!STATES.has(state)) continue;
+    reviews.push({
+      user: r.user?.login ?? '',
+      state: state as ReviewState,
+      commitId: r.commit_id ?? '',
+      submittedAt: r.submitted_at ?? '',
+    });
+  }
+  return reviews;
+}
+
+/** The facts toolgate needs about a pull request. */
+export interface PullRequestInfo {
+  number: number;
+  /** Login of the PR author. */
+  author: string;
+  headSha: string;
+  baseSha: string;
+  /** `owner/name` of the head repository; undefined when the fork was deleted. */
+  headRepo?: string;
+  baseRepo: string;
+  /** Head repository differs from the base repository (or is gone). */
+  fork: boolean;
+}
+
+/**
+ * Reads a pull request (`GET /repos/{owner}/{repo}/pulls/{pull_number}`), e.g. to get the current
+ * head SHA when the event payload may be stale (a `pull_request_review` on an older commit).
+ */
+export async function getPullRequest(octokit: GitHubClient, repo: RepoRef, prNumber: number): Promise<PullRequestInfo> {
+  const { data } = await octokit.rest.pulls.get({ owner: repo.owner, repo: repo.repo, pull_number: prNumber });
+  const headRepo = data.head.repo?.full_name;
+  const baseRepo = data.base.repo.full_name;
+  return {
+    number: data.number,
+    author: data.user.login,
+    headSha: data.head.sha,
+    baseSha: data.base.sha,
+    ...(headRepo !== undefined ? { headRepo } : {}),
+    baseRepo,
+    fork: headRepo === undefined || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
+  };
+}

@@ -1,0 +1,54 @@
+import type { CheckResult } from '../run-check.js';
+import { auditFacts } from './audit.js';
+
+/** Version of the JSON report shape (bumped on breaking changes). */
+export const JSON_REPORT_VERSION = 1;
+
+/**
+ * The machine-readable report: per source the counts (under the surface's own names), digest,
+ * payload bytes, failure, diagnostics, and all findings. Tool text stays raw here: JSON encoding
+ * is the escaping, and consumers render it themselves.
+ */
+export function renderJson(result: CheckResult, toolgateVersion: string): string {
+  const report = {
+    reportVersion: JSON_REPORT_VERSION,
+    toolgate: toolgateVersion,
+    exitCode: result.exitCode,
+    counts: result.counts,
+    sources: result.sources.map((r) => {
+      const a = r.surface ? auditFacts(r.surface) : undefined;
+      return {
+        id: r.id,
+        kind: r.kind,
+        live: r.live,
+        contract: r.contractFile,
+        ...(r.surface
+          ? {
+              server: r.surface.server,
+              ...r.surface.counts,
+              payloadBytes: r.surface.payloadBytes,
+              digest: r.surface.digest,
+              additiveWrites: a?.additiveWrites,
+              openWorldTools: a?.openWorld,
+              unannotatedTools: a?.unannotated,
+              readPromotions: a?.promotions.map((t) => ({ name: t.name, ...t.origin })),
+              tools: r.surface.tools.map((t) => ({
+                name: t.name,
+                safetyClass: t.safetyClass,
+                declaredHints: t.declaredHints,
+                effectiveHints: t.effectiveHints,
+                ...(t.origin ? { origin: t.origin } : {}),
+                digest: t.digest,
+              })),
+            }
+          : {}),
+        ...(r.failure ? { failure: r.failure } : {}),
+        ...(r.diagnostics ? { diagnostics: r.diagnostics } : {}),
+        ...(r.malformed.length ? { malformed: r.malformed } : {}),
+        ...(r.wrote !== undefined ? { wrote: r.wrote } : {}),
+      };
+    }),
+    findings: result.findings,
+  };
+  return JSON.stringify(report, null, 2) + '\n';
+}

@@ -1,0 +1,84 @@
+import type { CheckResult, SourceResult } from '../run-check.js';
+import type { Finding, Level } from '../rules/types.js';
+import { auditFacts, COUNT_LABELS } from './audit.js';
+import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
+
+/** GitHub's job summary limit per step: 1 MiB (DESIGN §9). Leave room for the cut note. */
+export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
+const LIST_PREVIEW = 30;
+const LEVEL_TITLE: Record<Level, string> = { error: 'Errors', warning: 'Warnings', notice: 'Notices' };
+
+function nameList(names: string[]): string {
+  if (names.length === 0) return 'none';
+  // Escaped plain text, not code spans: backslash escapes would show literally inside code.
+  const plain = names.slice(0, LIST_PREVIEW).map((n) => escapeMarkdownInline(n, 80));
+  return plain.join(', ') + (names.length > LIST_PREVIEW ? `, and ${names.length - LIST_PREVIEW} more` : '');
+}
+
+function headline(result: CheckResult): string {
+  const { error, warning, notice } = result.counts;
+  const failed = result.sources.filter((s) => s.failure).length;
+  if (failed) return `❌ ${failed} source${failed === 1 ? '' : 's'} failed · ${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}`;
+  if (error) return `❌ ${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`;
+  if (warning || notice) return `⚠️ no errors · ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`;
+  return '✅ no findings';
+}
+
+function sourceSection(r: SourceResult): string {
+  const out: string[] = [];
+  const s = r.surface;
+  const server = s?.server
+    ? ` · server ${escapeMarkdownInline(s.server.name ?? '?', 80)} ${escapeMarkdownInline(s.server.version ?? '', 40)} · protocol ${escapeMarkdownInline(s.server.protocolVersion ?? '?', 40)}`
+    : '';
+  out.push(`### Source ${escapeMarkdownInline(r.id)} (${r.kind}${r.live ? '' : ', recorded: not live'})${server}`, '');
+  if (r.failure) {
+    out.push(`**Failed:** ${escapeMarkdownInline(r.failure.message, 1000)}`, '');
+    if (r.failure.stderrTail) out.push('<details><summary>stderr (last lines)</summary>', '', escapeMarkdownCode(r.failure.stderrTail, 4096), '', '</details>', '');
+    return out.join('\n');
+  }
+  if (!s) return out.join('\n');
+  const a = auditFacts(s);
+  const cols = COUNT_LABELS.filter(([k]) => k !== 'disabledToolCount' || a.counts.disabledToolCount > 0);
+  out.push(`| ${cols.map(([, l]) => l).join(' | ')} |`, `|${cols.map(() => '---:').join('|')}|`, `| ${cols.map(([k]) => a.counts[k]).join(' | ')} |`, '');
+  out.push(`- Writes that declare themselves additive: ${nameList(a.additiveWrites)}`);
+  out.push(`- Open-world tools: ${nameList(a.openWorld)}`);
+  out.push(`- Unannotated tools: ${nameList(a.unannotated)}`);
+  if (a.promotions.length) {
+    out.push(`- **Read promotions** (non-GET/HEAD operations classed read by a policy): ${nameList(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
+  }
+  if (a.disabled.length) out.push(`- Disabled operations (pinned, not reachable): ${nameList(a.disabled.map((t) => t.name))}`);
+  out.push(`- Payload: ${a.payloadBytes} bytes · contract: ${escapeMarkdownInline(r.contractFile)} · digest: \`sha256:${a.digest}\``, '');
+  return out.join('\n');
+}
+
+function findingRow(f: Finding): string {
+  const where = f.location ? escapeMarkdownInline(`${f.location.file}${f.location.line ? `:${f.location.line}` : ''}`) : '';
+  return `| \`${f.ruleId}\` | ${escapeMarkdownInline(f.source)} | ${f.tool !== undefined ? escapeMarkdownInline(f.tool, 80) : ''} | ${escapeMarkdownInline(f.message, 600)} | ${escapeMarkdownInline(f.fix, 400)} | ${where} |`;
+}
+
+/**
+ * The job summary / PR comment body in GitHub-flavoured Markdown: headline, the audit per source,
+ * findings grouped by level, digests. Every server-provided string is escaped; the whole text is
+ * cut below {@link SUMMARY_MAX_BYTES} with a visible note.
+ */
+export function renderSummary(result: CheckResult, title = 'toolgate'): string {
+  const out: string[] = [`## ${escapeMarkdownInline(title)}: ${headline(result)}`, ''];
+  for (const r of result.sources) out.push(sourceSection(r));
+  for (const level of ['error', 'warning', 'notice'] as const) {
+    const list = result.findings.filter((f) => f.level === level);
+    if (list.length === 0) continue;
+    out.push(`### ${LEVEL_TITLE[level]} (${list.length})`, '', '| Rule | Source | Tool | Message | Fix | Where |', '|---|---|---|---|---|---|');
+    for (const f of list) out.push(findingRow(f));
+    out.push('');
+  }
+  return capBytes(out.join('\n'), SUMMARY_MAX_BYTES);
+}
+
+/** Cuts Markdown at a line boundary below `max` UTF-8 bytes and says so. */
+export function capBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text, 'utf8') <= max) return text;
+  const note = '\n\n_… summary cut to fit GitHub’s size limit; see the JSON report for every finding._\n';
+  let cut = Buffer.from(text, 'utf8').subarray(0, max - Buffer.byteLength(note)).toString('utf8');
+  cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
+  return cut + note;
+}

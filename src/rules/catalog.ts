@@ -1,0 +1,273 @@
+import type { RuleMeta } from './types.js';
+
+const SPEC_ANNOTATIONS = 'MCP spec 2025-11-25, Server Features › Tools › Tool annotations (ToolAnnotations defaults)';
+const UPDATE = 'Run `toolgate update`, review the contract diff and commit it.';
+
+/**
+ * The rule catalog: the only place rule ids and default levels live. Ids are stable forever and
+ * never reused. `docs/rules.md` and `toolgate rules` are generated from this table.
+ */
+export const RULES = [
+  {
+    id: 'annotation-dropped',
+    level: 'error',
+    title: 'A declared hint was removed and the spec default now says something riskier',
+    rationale:
+      'Clients apply the spec defaults to undeclared hints: readOnlyHint false, destructiveHint true, openWorldHint true. Removing `readOnlyHint: true` turns a read tool into a write; removing the whole annotations object makes the tool destructive and open-world.',
+    source: SPEC_ANNOTATIONS,
+    fix: 'Declare the hint again in the server, or review the new behaviour and run `toolgate update`.',
+  },
+  {
+    id: 'annotation-now-implicit',
+    level: 'notice',
+    title: 'A declared hint was removed but its effective value is unchanged',
+    rationale:
+      'Typical SDK churn: a hint declared at its default value is no longer sent. Nothing changes for clients, but explicit hints document intent.',
+    source: SPEC_ANNOTATIONS,
+    fix: 'Declare the hint explicitly in the server if you want it pinned, then run `toolgate update`.',
+  },
+  {
+    id: 'contract-stale',
+    level: 'error',
+    title: 'The live surface differs from the committed contract',
+    rationale:
+      'The contract is the reviewed allowlist. When the server changes without a contract update, the change never shows up as a reviewable diff.',
+    source: 'toolgate design §2 (drift)',
+    fix: UPDATE,
+  },
+  {
+    id: 'contradictory-annotations',
+    level: 'warning',
+    title: 'A tool declares readOnlyHint true together with destructiveHint true',
+    rationale:
+      'destructiveHint only has meaning for tools that are not read-only; declaring both shows the annotations were not thought through and clients may treat them differently.',
+    source: SPEC_ANNOTATIONS,
+    fix: 'Remove destructiveHint from the read-only tool, or set readOnlyHint to false.',
+  },
+  {
+    id: 'count-mismatch',
+    level: 'error',
+    title: 'A pinned count differs from the live surface',
+    rationale:
+      'toolCount, readOnlyToolCount, destructiveToolCount and openWorldToolCount summarise what an agent can reach; a change in any of them is a change in exposure.',
+    source: 'toolgate design §3',
+    fix: UPDATE,
+  },
+  {
+    id: 'denied-tool',
+    level: 'error',
+    title: 'A tool matching a deny pattern is reachable (or classed read where the pattern forbids it)',
+    rationale: 'The policy lists tools that must never be reachable by the agent, or never run unattended.',
+    source: 'toolgate policy `deny`',
+    fix: 'Remove or disable the tool in the server or integration, or change the `deny` entry in toolgate.yml with a reviewed commit.',
+  },
+  {
+    id: 'description-changed',
+    level: 'warning',
+    title: "A tool's description or title changed",
+    rationale:
+      'The description is text the model reads and follows. Changing it after review is the classic tool-poisoning "rug pull".',
+    source: 'Invariant Labs, "MCP tool poisoning" (2025); MCP spec, Security considerations',
+    fix: 'Read the new text for instructions aimed at the model, then run `toolgate update` and commit.',
+  },
+  {
+    id: 'duplicate-tool-name',
+    level: 'error',
+    title: 'Two tools share a name',
+    rationale: 'Tool names are unique keys; a client calls one of them at random or rejects the list.',
+    source: 'MCP spec 2025-11-25, Tools › Tool names',
+    fix: 'Rename one of the tools in the server.',
+  },
+  {
+    id: 'invalid-policy',
+    level: 'error',
+    title: 'An OpenAPI `policies` entry has a value other than "read"',
+    rationale: 'The only promotion toolgate knows is to read; any other value is a typo that would silently do nothing.',
+    source: 'toolgate integration config',
+    fix: 'Set the value to "read" or remove the entry.',
+  },
+  {
+    id: 'invalid-tool-name',
+    level: 'warning',
+    title: 'A tool name is outside [A-Za-z0-9_.-]{1,128} or has invisible or confusable characters',
+    rationale:
+      'The spec recommends 1–128 characters of ASCII letters, digits, underscore, hyphen and dot. Invisible or look-alike characters let one tool impersonate another.',
+    source: 'MCP spec 2025-11-25, Tools › Tool names',
+    fix: 'Rename the tool in the server using only [A-Za-z0-9_.-].',
+  },
+  {
+    id: 'malformed-tool',
+    level: 'error',
+    title: 'A listed tool does not have the shape of an MCP tool',
+    rationale:
+      'A tool without a string name or with a non-object inputSchema cannot be pinned or called reliably; it is reported instead of silently dropped, and the rest of the list is still pinned.',
+    source: 'MCP spec 2025-11-25, schema `Tool`',
+    fix: 'Fix the tool definition in the server.',
+  },
+  {
+    id: 'open-arguments',
+    level: 'notice',
+    title: "A tool's inputSchema allows unknown arguments",
+    rationale:
+      'With additionalProperties not false, the model may pass arguments nobody reviewed, and a later server change can start honouring them without a schema change.',
+    source: 'JSON Schema 2020-12, additionalProperties',
+    fix: 'Set `additionalProperties: false` on the tool input schema.',
+  },
+  {
+    id: 'output-schema-changed',
+    level: 'notice',
+    title: "A tool's outputSchema changed",
+    rationale: 'Structured output feeds the model and downstream code; a change can break parsers.',
+    source: 'MCP spec 2025-11-25, Tools › Output schema',
+    fix: UPDATE,
+  },
+  {
+    id: 'partially-annotated-tool',
+    level: 'notice',
+    title: 'A tool declares some hints but not all four',
+    rationale: 'Undeclared hints take the spec defaults, which may not be what the author meant.',
+    source: SPEC_ANNOTATIONS,
+    fix: 'Declare all four hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint).',
+  },
+  {
+    id: 'payload-too-large',
+    level: 'error',
+    title: 'The advertised tool list exceeds the configured size',
+    rationale: 'Every tool definition is sent to the model on each turn; a large list costs context and money and crowds out the task.',
+    source: 'toolgate policy `limits`',
+    fix: 'Shorten descriptions or schemas, remove tools, or raise `limits.max-payload-bytes` / `limits.max-tools` in toolgate.yml.',
+  },
+  {
+    id: 'policy-not-included',
+    level: 'error',
+    title: 'An OpenAPI `policies` entry names an operation that is not included',
+    rationale: 'A policy on an operation outside the allowlist does nothing and usually means the include list and the policies drifted apart.',
+    source: 'toolgate integration config',
+    fix: 'Add the operation to `include` or remove the policy.',
+  },
+  {
+    id: 'promoted-operation-moved',
+    level: 'error',
+    title: "A promoted operation's method or path changed",
+    rationale:
+      'A read promotion was reviewed for one HTTP method and path. If the operationId now points elsewhere, the promotion applies to an operation nobody reviewed.',
+    source: 'toolgate design §3',
+    fix: 'Review the operation the id now points to and re-approve the promotion in the PR.',
+    reviewable: true,
+  },
+  {
+    id: 'read-promotion-unreviewed',
+    level: 'error',
+    title: 'A tool newly classed read has no approving review',
+    rationale:
+      'A read tool may run without a human in the loop. Promoting a non-GET/HEAD operation, or an MCP tool that was not read-only, needs a second person to agree.',
+    source: 'toolgate design §5; MCP spec, annotations are hints, not authorization',
+    fix: 'Get an approving review on the pull request from someone other than its author.',
+    reviewable: true,
+  },
+  {
+    id: 'read-tool-became-write',
+    level: 'error',
+    title: 'A tool the contract classes read now claims it is not read-only',
+    rationale: 'Agents may call read tools unattended; if such a tool starts writing, that permission is now wrong.',
+    source: SPEC_ANNOTATIONS,
+    fix: 'Restore readOnlyHint in the server, or review the tool as a write and run `toolgate update`.',
+  },
+  {
+    id: 'risk-claim-lowered',
+    level: 'error',
+    title: 'An effective hint moved to the less risky side',
+    rationale:
+      'destructiveHint true→false or openWorldHint true→false loosens what clients guard. The server is claiming less risk; annotations are hints, so a person must agree.',
+    source: SPEC_ANNOTATIONS,
+    fix: 'Get an approving review on the pull request from someone other than its author.',
+    reviewable: true,
+  },
+  {
+    id: 'schema-narrowed',
+    level: 'warning',
+    title: "A tool's inputSchema rejects inputs it accepted before",
+    rationale: 'Callers and prompts written against the old schema break.',
+    source: 'JSON Schema validation semantics',
+    fix: 'Make the change backward compatible or announce it, then run `toolgate update`.',
+  },
+  {
+    id: 'schema-unclassified',
+    level: 'error',
+    title: "A tool's inputSchema changed in a way toolgate could not classify",
+    rationale: 'When the comparison times out, fails, or meets a circular schema, toolgate fails closed rather than pass a change it could not read.',
+    source: 'toolgate design §9 (json-schema-diff limits)',
+    fix: 'Review the schema change by hand, then run `toolgate update` (or set the rule level in toolgate.yml).',
+  },
+  {
+    id: 'schema-widened',
+    level: 'error',
+    title: "A tool's inputSchema accepts inputs it did not accept before",
+    rationale: 'An allowlisted tool must match the structural snapshot that was reviewed: new inputs are new capability.',
+    source: 'JSON Schema validation semantics',
+    fix: 'Review the new inputs, then run `toolgate update` and commit.',
+  },
+  {
+    id: 'server-failed',
+    level: 'error',
+    title: 'The source could not be snapshotted',
+    rationale: 'A server that crashes, hangs or answers garbage, or a document that fails to load, must fail the check: never a clean report on a broken input.',
+    source: 'toolgate design §6',
+    fix: 'Read the message and the server stderr tail; fix the server or the source config in toolgate.yml.',
+  },
+  {
+    id: 'stdout-noise',
+    level: 'warning',
+    title: 'The server writes non-JSON-RPC lines on stdout',
+    rationale: 'On stdio, stdout carries only JSON-RPC messages; other lines are dropped or corrupt the stream for stricter clients.',
+    source: 'MCP spec 2025-11-25, Transports › stdio',
+    fix: 'Send logs to stderr in the server.',
+  },
+  {
+    id: 'tool-removed',
+    level: 'warning',
+    title: 'A contract tool is no longer served',
+    rationale: 'Agents and prompts that rely on it break.',
+    source: 'toolgate design §3',
+    fix: UPDATE,
+  },
+  {
+    id: 'unannotated-tool',
+    level: 'warning',
+    title: 'A tool declares no hints at all',
+    rationale: 'With no hints, the spec defaults make the tool destructive and open-world: the most dangerous case.',
+    source: SPEC_ANNOTATIONS,
+    fix: 'Declare readOnlyHint, destructiveHint, idempotentHint and openWorldHint on the tool.',
+  },
+  {
+    id: 'unknown-operation',
+    level: 'error',
+    title: 'An OpenAPI include or policies entry names an operation the document lacks',
+    rationale: 'Spec drift must fail when the integration loads, not in production when the agent calls it.',
+    source: 'toolgate integration config',
+    fix: 'Fix the operationId (or "METHOD /path") in the integration config, or update the OpenAPI document.',
+  },
+  {
+    id: 'unlisted-tool',
+    level: 'error',
+    title: 'A reachable tool has no entry in the contract',
+    rationale: 'The contract is the allowlist: a tool is reachable only if a person reviewed and committed it.',
+    source: 'toolgate design §1; MCP spec, annotations are hints, not authorization',
+    fix: UPDATE,
+  },
+] as const satisfies readonly RuleMeta[];
+
+/** A rule id from the catalog. */
+export type RuleId = (typeof RULES)[number]['id'];
+
+const BY_ID = new Map<string, RuleMeta>(RULES.map((r) => [r.id, r]));
+
+/** Looks a rule up by id. */
+export function ruleById(id: string): RuleMeta | undefined {
+  return BY_ID.get(id);
+}
+
+/** True when `id` names a catalog rule. */
+export function isRuleId(id: string): id is RuleId {
+  return BY_ID.has(id);
+}

@@ -1,0 +1,125 @@
+import { HINT_DEFAULTS, HINT_NAMES, type HintName, type SurfaceTool } from '../../surface/model.js';
+import { isUnannotated } from '../../surface/normalize.js';
+import type { Check, RawFinding } from '../context.js';
+
+/** The value of each hint on its less risky side (MCP spec: hints are claims about risk). */
+const SAFER: Record<HintName, boolean> = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/**
+ * Hint changes between base and head: `annotation-dropped`, `annotation-now-implicit`,
+ * `risk-claim-lowered`. readOnlyHint false→true is judged by `read-promotion-unreviewed`
+ * instead, so one change yields one finding. idempotentHint is not a risk claim in DESIGN §3.
+ */
+export const hintChanges: Check = (ctx) => {
+  const out: RawFinding[] = [];
+  const headByName = new Map(ctx.head.tools.map((t) => [t.name, t]));
+  for (const c of ctx.changes) {
+    if (c.kind !== 'hint-changed') continue;
+    const sub = `/annotations/${c.hint}`;
+    const headTool = headByName.get(c.tool);
+    // destructive/idempotent only mean something for a tool that is not read-only (spec).
+    const meaningful = c.hint === 'readOnlyHint' || c.hint === 'openWorldHint' || !headTool?.effectiveHints.readOnlyHint;
+    if (c.base.declared !== undefined && c.head.declared === undefined) {
+      if (c.base.effective !== c.head.effective) {
+        out.push({
+          ruleId: 'annotation-dropped',
+          target: { tool: c.tool, sub },
+          message: `tool "${c.tool}" no longer declares ${c.hint}: ${String(c.base.declared)}; the spec default makes it ${String(HINT_DEFAULTS[c.hint])}`,
+          data: { hint: c.hint, base: c.base, head: c.head },
+        });
+        continue;
+      }
+      out.push({
+        ruleId: 'annotation-now-implicit',
+        target: { tool: c.tool, sub },
+        message: `tool "${c.tool}" no longer declares ${c.hint}; its effective value is still ${String(c.head.effective)}`,
+        data: { hint: c.hint },
+      });
+      continue;
+    }
+    if (c.hint === 'readOnlyHint' || c.hint === 'idempotentHint' || !meaningful) continue;
+    if (c.base.effective !== c.head.effective && c.head.effective === SAFER[c.hint]) {
+      out.push({
+        ruleId: 'risk-claim-lowered',
+        target: { tool: c.tool, sub },
+        message: `tool "${c.tool}" now claims ${c.hint}: ${String(c.head.effective)} (was ${String(c.base.effective)})`,
+        data: { hint: c.hint, base: c.base.effective, head: c.head.effective },
+      });
+    }
+  }
+  return out;
+};
+
+function isPromotion(tool: SurfaceTool, before: SurfaceTool | undefined): boolean {
+  if (tool.safetyClass !== 'read') return false;
+  if (tool.origin) {
+    // OpenAPI: GET/HEAD are read by their verb; only a policy promotion needs review.
+    if (!tool.origin.promoted) return false;
+    return !(before?.safetyClass === 'read' && before.origin?.promoted);
+  }
+  return before?.safetyClass !== 'read';
+}
+
+/** `read-promotion-unreviewed` and `read-tool-became-write`: class changes. */
+export const classChanges: Check = (ctx) => {
+  const out: RawFinding[] = [];
+  const baseByName = new Map(ctx.base?.tools.map((t) => [t.name, t]));
+  if (ctx.base) {
+    for (const tool of ctx.head.tools) {
+      const before = baseByName.get(tool.name);
+      if (isPromotion(tool, before)) {
+        const what = tool.origin
+          ? `operation ${tool.origin.method} ${tool.origin.path} is promoted to read by a policy`
+          : before
+            ? `tool "${tool.name}" is newly classed read (readOnlyHint was not true)`
+            : `new tool "${tool.name}" is classed read`;
+        out.push({
+          ruleId: 'read-promotion-unreviewed',
+          target: tool.origin ? { tool: tool.name, in: 'integration' } : { tool: tool.name, sub: '/safetyClass' },
+          message: `${what}; ${ctx.review ? `it needs ${ctx.review.missing}` : 'it needs an approving review on the pull request (none can be checked outside a pull request)'}`,
+          data: { tool: tool.name, promoted: tool.origin?.promoted ?? false, new: !before },
+        });
+      }
+      if (before?.safetyClass === 'read' && !tool.effectiveHints.readOnlyHint && tool.safetyClass !== 'disabled') {
+        out.push({
+          ruleId: 'read-tool-became-write',
+          target: { tool: tool.name, sub: '/safetyClass' },
+          message: `tool "${tool.name}" was classed read and now claims it is not read-only`,
+        });
+      }
+    }
+  }
+  return out;
+};
+
+/** `unannotated-tool`, `partially-annotated-tool`, `contradictory-annotations` on the live surface. */
+export const annotationHygiene: Check = (ctx) => {
+  const out: RawFinding[] = [];
+  for (const t of ctx.head.tools) {
+    if (t.origin) continue; // OpenAPI hints are derived by toolgate, not declared by a server.
+    const declared = HINT_NAMES.filter((h) => t.declaredHints[h] !== undefined);
+    if (isUnannotated(t.declaredHints)) {
+      out.push({
+        ruleId: 'unannotated-tool',
+        target: { tool: t.name },
+        message: `tool "${t.name}" declares no hints, so clients treat it as destructive and open-world`,
+      });
+    } else if (declared.length < HINT_NAMES.length) {
+      const missing = HINT_NAMES.filter((h) => !declared.includes(h));
+      out.push({
+        ruleId: 'partially-annotated-tool',
+        target: { tool: t.name, sub: '/annotations' },
+        message: `tool "${t.name}" does not declare ${missing.join(', ')}`,
+        data: { missing },
+      });
+    }
+    if (t.declaredHints.readOnlyHint === true && t.declaredHints.destructiveHint === true) {
+      out.push({
+        ruleId: 'contradictory-annotations',
+        target: { tool: t.name, sub: '/annotations/destructiveHint' },
+        message: `tool "${t.name}" declares readOnlyHint: true and destructiveHint: true`,
+      });
+    }
+  }
+  return out;
+};

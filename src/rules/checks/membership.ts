@@ -1,0 +1,69 @@
+import type { Check, RawFinding } from '../context.js';
+import type { SurfaceCounts } from '../../surface/model.js';
+
+/** Counts whose change is a change in exposure (DESIGN §3, `count-mismatch`). */
+export const PINNED_COUNTS: readonly (keyof SurfaceCounts)[] = ['toolCount', 'readOnlyToolCount', 'destructiveToolCount', 'openWorldToolCount'];
+
+/** `unlisted-tool` and `contract-stale`: the live surface against the committed contract. */
+export const membership: Check = (ctx) => {
+  const out: RawFinding[] = [];
+  const inContract = new Set(ctx.contract?.tools.map((t) => t.name));
+  for (const t of ctx.head.tools) {
+    if (t.safetyClass === 'disabled' || inContract.has(t.name)) continue;
+    out.push({
+      ruleId: 'unlisted-tool',
+      target: { tool: t.name },
+      message: `tool "${t.name}" is reachable but has no entry in the contract`,
+      data: { safetyClass: t.safetyClass },
+    });
+  }
+  if (!ctx.contract) {
+    out.push({ ruleId: 'contract-stale', target: {}, message: 'no contract has been committed for this source yet', data: { differences: ctx.head.tools.length, missing: true } });
+  } else if (ctx.drift.length > 0) {
+    const kinds = [...new Set(ctx.drift.map((c) => c.kind))].sort();
+    out.push({
+      ruleId: 'contract-stale',
+      target: {},
+      message: `the live surface differs from the contract in ${ctx.drift.length} place${ctx.drift.length === 1 ? '' : 's'} (${kinds.join(', ')})`,
+      data: { differences: ctx.drift.length, kinds },
+    });
+  }
+  return out;
+};
+
+/** `tool-removed` and `count-mismatch`: the change review. */
+export const removalsAndCounts: Check = (ctx) => {
+  const out: RawFinding[] = [];
+  for (const c of ctx.changes) {
+    if (c.kind === 'tool-removed') {
+      out.push({ ruleId: 'tool-removed', target: { tool: c.tool }, message: `tool "${c.tool}" is no longer served` });
+    } else if (c.kind === 'count-changed' && PINNED_COUNTS.includes(c.count)) {
+      out.push({
+        ruleId: 'count-mismatch',
+        target: { sub: `/counts/${c.count}` },
+        message: `${c.count} is ${c.head}; the contract pins ${c.base}`,
+        data: { count: c.count, base: c.base, head: c.head },
+      });
+    }
+  }
+  return out;
+};
+
+/** `duplicate-tool-name` and `malformed-tool`: the listing itself. */
+export const listing: Check = (ctx) => {
+  const out: RawFinding[] = [];
+  const seen = new Map<string, number>();
+  for (const t of ctx.head.tools) seen.set(t.name, (seen.get(t.name) ?? 0) + 1);
+  for (const [name, n] of seen) {
+    if (n > 1) out.push({ ruleId: 'duplicate-tool-name', target: { tool: name }, message: `${n} tools are named "${name}"`, data: { count: n } });
+  }
+  for (const m of ctx.malformed) {
+    out.push({
+      ruleId: 'malformed-tool',
+      target: m.name !== undefined ? { tool: m.name } : {},
+      message: `tool #${m.index + 1}${m.name !== undefined ? ` ("${m.name}")` : ''} cannot be pinned: ${m.problem}`,
+      data: { index: m.index, problem: m.problem },
+    });
+  }
+  return out;
+};

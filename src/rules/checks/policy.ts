@@ -1,0 +1,54 @@
+import { minimatch } from 'minimatch';
+import type { Check, RawFinding } from '../context.js';
+
+/** `denied-tool` and `payload-too-large`: limits and deny patterns from toolgate.yml. */
+export const policyChecks: Check = (ctx) => {
+  const out: RawFinding[] = [];
+  for (const entry of ctx.policy.deny) {
+    for (const t of ctx.head.tools) {
+      if (t.safetyClass === 'disabled') continue;
+      if (entry.when === 'read' && t.safetyClass !== 'read') continue;
+      const pattern = entry.tools.find((p) => minimatch(t.name, p, { dot: true }));
+      if (pattern === undefined) continue;
+      out.push({
+        ruleId: 'denied-tool',
+        target: { tool: t.name, in: 'policy', sub: entry.pointer },
+        message: `tool "${t.name}" matches deny pattern "${pattern}" and is ${entry.when === 'read' ? 'classed read' : 'reachable'}${entry.reason ? ` (${entry.reason})` : ''}`,
+        data: { pattern, when: entry.when },
+      });
+    }
+  }
+  const { maxTools, maxPayloadBytes } = ctx.policy.limits;
+  if (maxTools !== undefined && ctx.head.counts.toolCount > maxTools) {
+    out.push({
+      ruleId: 'payload-too-large',
+      target: { in: 'policy', sub: '/limits/max-tools' },
+      message: `${ctx.head.counts.toolCount} tools are reachable; the limit is ${maxTools}`,
+      data: { limit: 'max-tools', value: ctx.head.counts.toolCount, max: maxTools },
+    });
+  }
+  if (maxPayloadBytes !== undefined && ctx.head.payloadBytes > maxPayloadBytes) {
+    out.push({
+      ruleId: 'payload-too-large',
+      target: { in: 'policy', sub: '/limits/max-payload-bytes' },
+      message: `the advertised tool list is ${ctx.head.payloadBytes} bytes; the limit is ${maxPayloadBytes}`,
+      data: { limit: 'max-payload-bytes', value: ctx.head.payloadBytes, max: maxPayloadBytes },
+    });
+  }
+  return out;
+};
+
+/** `promoted-operation-moved`: a promoted OpenAPI operation now has another method or path. */
+export const promotedMoved: Check = (ctx) =>
+  ctx.changes.flatMap((c): RawFinding[] => {
+    if (c.kind !== 'origin-changed' || !c.base?.promoted || !c.head?.promoted) return [];
+    if (c.base.method === c.head.method && c.base.path === c.head.path) return [];
+    return [
+      {
+        ruleId: 'promoted-operation-moved',
+        target: { tool: c.tool, in: 'integration' },
+        message: `promoted operation "${c.head.operationId ?? c.tool}" moved from ${c.base.method} ${c.base.path} to ${c.head.method} ${c.head.path}${ctx.review ? `; it needs ${ctx.review.missing}` : ''}`,
+        data: { base: c.base, head: c.head },
+      },
+    ];
+  });

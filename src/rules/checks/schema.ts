@@ -1,0 +1,48 @@
+import { allowsUnknownArguments } from '../../diff/schema/index.js';
+import type { Check, RawFinding } from '../context.js';
+
+const MAX_DELTAS_IN_MESSAGE = 3;
+
+function describeDeltas(deltas: { path: string; what: string }[]): string {
+  const shown = deltas.slice(0, MAX_DELTAS_IN_MESSAGE).map((d) => `${d.path || '/'}: ${d.what}`);
+  const more = deltas.length - shown.length;
+  return shown.join('; ') + (more > 0 ? `; and ${more} more` : '');
+}
+
+/** `schema-widened`, `schema-narrowed`, `schema-unclassified`, `output-schema-changed`. */
+export const schemaChanges: Check = (ctx) => {
+  const out: RawFinding[] = [];
+  for (const c of ctx.changes) {
+    if (c.kind === 'output-schema-changed') {
+      out.push({ ruleId: 'output-schema-changed', target: { tool: c.tool, sub: '/outputSchema' }, message: `the outputSchema of tool "${c.tool}" changed` });
+      continue;
+    }
+    if (c.kind !== 'input-schema-changed') continue;
+    const v = ctx.schemaVerdicts.get(c.tool) ?? { kind: 'unclassified' as const, reason: 'the change was not classified', deltas: [] };
+    const target = { tool: c.tool, sub: '/inputSchema' };
+    if (v.kind === 'unchanged') continue;
+    if (v.kind === 'unclassified') {
+      out.push({ ruleId: 'schema-unclassified', target, message: `the inputSchema of tool "${c.tool}" changed and could not be classified: ${v.reason}`, data: { reason: v.reason } });
+      continue;
+    }
+    const widened = v.deltas.filter((d) => d.direction === 'widened');
+    const narrowed = v.deltas.filter((d) => d.direction === 'narrowed');
+    if (v.kind === 'widened' || v.kind === 'both') {
+      out.push({ ruleId: 'schema-widened', target, message: `tool "${c.tool}" accepts new inputs: ${describeDeltas(widened)}`, data: { deltas: widened } });
+    }
+    if (v.kind === 'narrowed' || v.kind === 'both') {
+      out.push({ ruleId: 'schema-narrowed', target, message: `tool "${c.tool}" rejects inputs it accepted: ${describeDeltas(narrowed)}`, data: { deltas: narrowed } });
+    }
+  }
+  return out;
+};
+
+/** `open-arguments` on the live surface. */
+export const openArguments: Check = (ctx) =>
+  ctx.head.tools
+    .filter((t) => t.safetyClass !== 'disabled' && allowsUnknownArguments(t.inputSchema))
+    .map((t) => ({
+      ruleId: 'open-arguments' as const,
+      target: { tool: t.name, sub: '/inputSchema' },
+      message: `the inputSchema of tool "${t.name}" allows unknown arguments (additionalProperties is not false)`,
+    }));

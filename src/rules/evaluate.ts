@@ -1,0 +1,67 @@
+import { sha256 } from '../surface/canonical.js';
+import type { Finding, FindingLocation, Level } from './types.js';
+import type { CheckContext, RawFinding, Target } from './context.js';
+import { CHECKS } from './index.js';
+import { ruleById } from './catalog.js';
+import { levelFor } from './levels.js';
+
+/** Places a target in a file: the file people fix and the pointer/line in it. */
+export type Locate = (target: Target) => { location?: FindingLocation; pointer: string };
+
+const LEVEL_ORDER: Record<Level, number> = { error: 0, warning: 1, notice: 2 };
+
+/** Stable id of a finding across runs: sha256(ruleId|source|tool|pointer), 16 hex chars. */
+export function fingerprint(ruleId: string, source: string, tool: string | undefined, pointer: string): string {
+  return sha256(`${ruleId}|${source}|${tool ?? ''}|${pointer}`).slice(0, 16);
+}
+
+/** Most severe first, then by source, file, line, rule and tool: a stable order for every report. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] ||
+    a.source.localeCompare(b.source) ||
+    (a.location?.file ?? '').localeCompare(b.location?.file ?? '') ||
+    (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
+    a.ruleId.localeCompare(b.ruleId) ||
+    (a.tool ?? '').localeCompare(b.tool ?? '')
+  );
+}
+
+/**
+ * Completes raw findings: level from the policy (dropping `off`), fix from the catalog, location,
+ * fingerprint. A reviewable rule whose review is approved becomes a notice that says who approved.
+ */
+export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sourceId' | 'policy' | 'review'>, locate: Locate): Finding[] {
+  const out: Finding[] = [];
+  for (const r of raw) {
+    const meta = ruleById(r.ruleId);
+    let level = levelFor(ctx.policy, r.ruleId, ctx.sourceId, r.target.tool);
+    if (level === 'off') continue;
+    let message = r.message;
+    if (meta?.reviewable && ctx.review?.approved) {
+      level = 'notice';
+      message = `${r.message.replace(/; it needs .*$/, '')}; approved by ${ctx.review.approvers.map((a) => `@${a}`).join(', ')}`;
+    }
+    const { location, pointer } = locate(r.target);
+    const f: Finding = {
+      ruleId: r.ruleId,
+      level,
+      source: ctx.sourceId,
+      message,
+      fix: meta?.fix ?? '',
+      pointer,
+      fingerprint: fingerprint(r.ruleId, ctx.sourceId, r.target.tool, pointer),
+    };
+    if (r.target.tool !== undefined) f.tool = r.target.tool;
+    if (location) f.location = location;
+    if (r.data) f.data = r.data;
+    out.push(f);
+  }
+  return out;
+}
+
+/** Runs every check on the context. Pure. */
+export function evaluate(ctx: CheckContext, locate: Locate): Finding[] {
+  const raw = CHECKS.flatMap((check) => check(ctx));
+  return finalize(raw, ctx, locate).sort(compareFindings);
+}

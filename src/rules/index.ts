@@ -1,0 +1,26 @@
+import type { Check } from './context.js';
+import { annotationHygiene, classChanges, hintChanges } from './checks/hints.js';
+import { listing, membership, removalsAndCounts } from './checks/membership.js';
+import { policyChecks, promotedMoved } from './checks/policy.js';
+import { openArguments, schemaChanges } from './checks/schema.js';
+import { textChanges, toolNames } from './checks/text.js';
+
+/**
+ * Every check, in report order. Rules raised outside checks: `server-failed` and `stdout-noise`
+ * (run-check, from the source), `unknown-operation`, `invalid-policy` and `policy-not-included`
+ * (the OpenAPI loader, as configuration errors).
+ */
+export const CHECKS: readonly Check[] = [
+  membership,
+  listing,
+  removalsAndCounts,
+  hintChanges,
+  classChanges,
+  annotationHygiene,
+  textChanges,
+  toolNames,
+  schemaChanges,
+  openArguments,
+  policyChecks,
+  promotedMoved,
+];

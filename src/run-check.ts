@@ -1,0 +1,213 @@
+import { displayPath, type Policy } from './config/policy.js';
+import type { SourceConfig } from './config/source-config.js';
+import { readContract, writeContract, type LoadedContract } from './contract/store.js';
+import { serializeContract } from './contract/serialize.js';
+import { diffSurfaces } from './diff/diff-surfaces.js';
+import { classifySchemaChanges } from './diff/schema/index.js';
+import type { CheckContext, RawFinding, ReviewState, SchemaVerdict, Target } from './rules/context.js';
+import { evaluate, compareFindings, finalize, type Locate } from './rules/evaluate.js';
+import type { Finding } from './rules/types.js';
+import { snapshotSource } from './sources/index.js';
+import type { RawSnapshot, SnapshotDiagnostics } from './sources/types.js';
+import { normalizeSnapshot, type MalformedTool } from './surface/normalize.js';
+import type { Surface } from './surface/model.js';
+import { ConfigError, SourceError } from './util/errors.js';
+import type { Logger } from './util/logger.js';
+
+/**
+ * - `check`: live surface against the contract (and the PR base): everything the Action does.
+ * - `audit`: the live surface and its hygiene findings; no contract needed.
+ * - `update`: snapshot and write the contract atomically (untouched when the source fails).
+ */
+export type Mode = 'check' | 'audit' | 'update';
+
+/** Inputs of {@link runCheck}. Effects come in as arguments so tests and the CLI share it. */
+export interface RunOptions {
+  policy: Policy;
+  mode: Mode;
+  /** Workspace root: file paths in findings are relative to it, `/`-separated. */
+  root: string;
+  /** Only these source ids (all when absent). */
+  sourceIds?: string[];
+  /**
+   * Base contracts from the PR base commit, by source id; `null` = the base has no contract (first
+   * adoption). When absent, the committed contract is the base (outside a pull request).
+   */
+  baseContracts?: ReadonlyMap<string, Surface | null>;
+  /** Review state of the pull request; undefined outside one. */
+  review?: ReviewState;
+  /** Release gating: every finding at warning level or above fails. */
+  exact?: boolean;
+  logger: Logger;
+}
+
+/** What happened to one source. */
+export interface SourceResult {
+  id: string;
+  kind: SourceConfig['kind'];
+  /** Contract path relative to the root. */
+  contractFile: string;
+  /** The live (or recorded) surface; absent when the source failed. */
+  surface?: Surface;
+  /** The committed contract, when there is one. */
+  contract?: Surface;
+  /** False for recorded surfaces. */
+  live: boolean;
+  diagnostics?: SnapshotDiagnostics;
+  malformed: MalformedTool[];
+  /** Set when the source failed (`server-failed`). */
+  failure?: { message: string; reason: string; stderrTail?: string };
+  findings: Finding[];
+  /** `update` only: whether the contract file was written (false when unchanged). */
+  wrote?: boolean;
+}
+
+/** Result of a run over every selected source. */
+export interface CheckResult {
+  sources: SourceResult[];
+  /** All findings, most severe first. */
+  findings: Finding[];
+  counts: { error: number; warning: number; notice: number };
+  /** 0 clean, 1 error-level findings, 3 a source failed (2 is thrown as ConfigError). */
+  exitCode: 0 | 1 | 3;
+}
+
+/**
+ * Runs the pipeline for every selected source: snapshot → normalize → diff → rules → findings.
+ * @throws ConfigError (exit 2) for a bad contract, policy, integration config or unknown source id.
+ */
+export async function runCheck(opts: RunOptions): Promise<CheckResult> {
+  const sources = selectSources(opts.policy, opts.sourceIds);
+  const results: SourceResult[] = [];
+  // Sequential on purpose: servers are heavy and CI has two cores; each has its own timeouts.
+  for (const cfg of sources) results.push(await runSource(cfg, opts));
+  const findings = results.flatMap((r) => r.findings).sort(compareFindings);
+  const counts = { error: 0, warning: 0, notice: 0 };
+  for (const f of findings) counts[f.level]++;
+  const failed = results.some((r) => r.failure);
+  const failing = opts.exact ? counts.error + counts.warning : counts.error;
+  return { sources: results, findings, counts, exitCode: failed ? 3 : failing > 0 ? 1 : 0 };
+}
+
+/** Picks sources by id. @throws ConfigError for an unknown id. */
+export function selectSources(policy: Policy, ids?: string[]): SourceConfig[] {
+  if (!ids || ids.length === 0) return policy.sources;
+  return ids.map((id) => {
+    const s = policy.sources.find((x) => x.id === id);
+    if (!s) {
+      throw new ConfigError(
+        `unknown source id "${id}"`,
+        policy.file ? { file: policy.file, line: policy.lineOf('/sources') } : undefined,
+        `Use one of: ${policy.sources.map((x) => x.id).join(', ')}.`,
+      );
+    }
+    return s;
+  });
+}
+
+async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceResult> {
+  const { policy, logger } = opts;
+  const contractFile = displayPath(opts.root, cfg.contract);
+  const result: SourceResult = { id: cfg.id, kind: cfg.kind, contractFile, live: cfg.kind !== 'recorded', malformed: [], findings: [] };
+  const loaded = opts.mode === 'check' ? await readContract(cfg.contract, contractFile) : undefined;
+  if (loaded) result.contract = loaded.surface;
+  const sourcePointer = `/sources/${policy.sources.indexOf(cfg)}`;
+
+  let raw: RawSnapshot;
+  const started = Date.now();
+  logger.info(`toolgate: snapshotting source "${cfg.id}" (${cfg.kind})`);
+  try {
+    raw = await snapshotSource(cfg, { allowRemoteRefs: policy.allowRemoteRefs });
+  } catch (e) {
+    if (!(e instanceof SourceError)) throw e;
+    result.failure = { message: e.message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
+    const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message: e.message, data: { reason: e.reason } };
+    result.findings = finalize([f], { sourceId: cfg.id, policy }, policyLocator(opts, sourcePointer));
+    return result;
+  }
+  logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
+  const { surface, malformed } = normalizeSnapshot(raw);
+  Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
+
+  if (opts.mode === 'update') {
+    const existing = await readContract(cfg.contract, contractFile).catch(() => undefined);
+    const unchanged = existing !== undefined && serializeContract(existing.surface).text === serializeContract(surface).text;
+    if (!unchanged) await writeContract(cfg.contract, surface);
+    result.wrote = !unchanged;
+  }
+
+  const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? undefined) : loaded?.surface;
+  const changes = base ? diffSurfaces(base, surface) : [];
+  const drift = loaded ? diffSurfaces(loaded.surface, surface) : [];
+  const schemaVerdicts = await classifyChanges(changes, policy.schemaBudgetMs);
+  const ctx: CheckContext = {
+    sourceId: cfg.id,
+    head: surface,
+    changes,
+    drift,
+    malformed,
+    policy,
+    schemaVerdicts,
+    ...(loaded ? { contract: loaded.surface } : {}),
+    ...(base ? { base } : {}),
+    ...(opts.review ? { review: opts.review } : {}),
+  };
+  const locate = contractLocator(opts, cfg, raw, loaded, surface, sourcePointer);
+  let findings = evaluate(ctx, locate);
+  // Outside `check` there is no contract to be stale against or to be listed in.
+  if (opts.mode !== 'check') findings = findings.filter((f) => f.ruleId !== 'unlisted-tool' && f.ruleId !== 'contract-stale');
+  const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
+  if (noise > 0) {
+    const f: RawFinding = { ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout` };
+    findings.push(...finalize([f], ctx, policyLocator(opts, sourcePointer)));
+  }
+  result.findings = findings.sort(compareFindings);
+  return result;
+}
+
+async function classifyChanges(changes: CheckContext['changes'], budgetMs: number): Promise<Map<string, SchemaVerdict>> {
+  const pairs = changes.flatMap((c) => (c.kind === 'input-schema-changed' ? [{ tool: c.tool, before: c.base, after: c.head }] : []));
+  const out = new Map<string, SchemaVerdict>();
+  if (pairs.length === 0) return out;
+  const verdicts = await classifySchemaChanges(pairs, { budgetMs });
+  pairs.forEach((p, i) => out.set(p.tool, verdicts[i] as SchemaVerdict));
+  return out;
+}
+
+function policyLocator(opts: RunOptions, fallbackPointer: string): Locate {
+  const file = opts.policy.file ? displayPath(opts.root, opts.policy.file) : undefined;
+  return (t: Target) => {
+    const pointer = t.sub ?? fallbackPointer;
+    return file ? { location: { file, line: opts.policy.lineOf(pointer) }, pointer } : { pointer };
+  };
+}
+
+function contractLocator(
+  opts: RunOptions,
+  cfg: SourceConfig,
+  raw: RawSnapshot,
+  loaded: LoadedContract | undefined,
+  surface: Surface,
+  sourcePointer: string,
+): Locate {
+  const policyLocate = policyLocator(opts, sourcePointer);
+  const contractFile = displayPath(opts.root, cfg.contract);
+  const rawByName = new Map(raw.tools.map((t) => [(t.tool as { name?: unknown })?.name, t]));
+  return (t: Target) => {
+    if (t.in === 'policy') return policyLocate(t);
+    if (t.in === 'integration' && t.tool !== undefined) {
+      const loc = rawByName.get(t.tool)?.location;
+      if (loc) return { location: { file: displayPath(opts.root, loc.file), ...(loc.line ? { line: loc.line } : {}) }, pointer: loc.pointer ?? '' };
+    }
+    if (!loaded) {
+      // No contract yet: point at the source entry in the policy that the contract would pin.
+      const idx = t.tool !== undefined ? surface.tools.findIndex((x) => x.name === t.tool) : -1;
+      const pointer = idx >= 0 ? `/tools/${idx}${t.sub ?? ''}` : (t.sub ?? '');
+      const pl = policyLocate({ sub: sourcePointer });
+      return { ...(pl.location ? { location: pl.location } : {}), pointer };
+    }
+    const idx = t.tool !== undefined ? loaded.surface.tools.findIndex((x) => x.name === t.tool) : -1;
+    const pointer = t.tool === undefined ? (t.sub ?? '') : idx >= 0 ? `/tools/${idx}${t.sub ?? ''}` : '/tools';
+    return { location: { file: contractFile, line: loaded.lineOf(pointer) }, pointer };
+  };
+}

@@ -1,0 +1,466 @@
+/**
+ * MCP source: start (or reach) a server, `initialize` (or `server/discover`), list every tool
+ * page with a loose result schema, close, and make sure no process is left behind.
+ *
+ * Why the raw `tools/list` request: the SDK's `listTools()` validates each page with strict Zod,
+ * drops unknown keys and fails the whole list on one malformed tool (DESIGN §9). We pin exactly
+ * what the server advertises, so we send the request ourselves with a schema that only checks
+ * the envelope (`tools` is an array, `nextCursor` a string) and follow `nextCursor` ourselves.
+ */
+import {
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type ClientCapabilities,
+  type StandardSchemaV1,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import type { McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-config.js';
+import type { Json } from '../surface/model.js';
+import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
+import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
+import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
+import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
+import type { RawSnapshot, RawTool } from './types.js';
+import { VERSION } from '../version.js';
+
+/** Client identity sent in `initialize` / `server/discover`. */
+const CLIENT_INFO = { name: 'toolgate', version: VERSION };
+/** Slack over `limits.maxBytes` for one stdout line / all HTTP bodies (envelope, initialize). */
+const ENVELOPE_SLACK_BYTES = 1024 * 1024;
+
+/** One `tools/list` page as we accept it: only the envelope is checked, tools are kept as sent. */
+interface LoosePage {
+  tools: Json[];
+  nextCursor?: string | null;
+  [key: string]: unknown;
+}
+
+/** A Standard Schema (what `client.request` takes) that checks only the page envelope. */
+const LOOSE_LIST_RESULT: StandardSchemaV1<unknown, LoosePage> = {
+  '~standard': {
+    version: 1,
+    vendor: 'toolgate',
+    validate(value) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return { issues: [{ message: 'result is not an object' }] };
+      }
+      const page = value as Record<string, unknown>;
+      if (!Array.isArray(page.tools)) return { issues: [{ message: 'result has no "tools" array', path: ['tools'] }] };
+      const c = page.nextCursor;
+      if (c !== undefined && c !== null && typeof c !== 'string') {
+        return { issues: [{ message: `"nextCursor" is ${typeof c}, not a string`, path: ['nextCursor'] }] };
+      }
+      return { value: page as LoosePage };
+    },
+  },
+};
+
+type Phase = 'start-up' | 'listing';
+
+/** Everything one connection attempt holds, so failures can be explained and cleaned up. */
+interface Session {
+  client?: Client;
+  transport: 'stdio' | 'streamable-http' | 'sse';
+  /** "MCP server `cmd args`" or "MCP server at URL", for messages. */
+  what: string;
+  proc?: ServerProcess;
+  stdio?: ProcessStdioTransport;
+  home?: ScratchHome;
+  /** A failure detected outside the request path (byte cap on a stream). */
+  failure?: { reason: SourceFailure; message: string };
+  /** Aborted on `failure` and on the total deadline, so pending requests end at once. */
+  abort: AbortController;
+  notes: string[];
+}
+
+/**
+ * Snapshots an MCP server's tool surface.
+ *
+ * stdio: spawns `command args` in `cwd` in its own process group with a minimal environment
+ * (see {@link buildChildEnv}) and a scratch `HOME`; http: optionally runs `start` the same way,
+ * waits until the URL accepts connections, then connects with Streamable HTTP, falling back to
+ * legacy SSE on a 4xx that means "no Streamable HTTP here". Then `initialize` (or
+ * `server/discover` for 2026-07-28 servers) within `timeouts.startupMs`, and `tools/list` pages
+ * (each within `timeouts.requestMs`, all within `timeouts.totalMs`) following `nextCursor` until
+ * it is absent; an empty-string cursor is followed. Finally closes the client, ends the process
+ * group (SIGTERM, SIGKILL after 1 s) and deletes the scratch home.
+ *
+ * @param id source id from the policy.
+ * @param cfg resolved MCP source config; times in ms, sizes in bytes.
+ * @returns the tools exactly as listed (unknown keys kept), server info with the negotiated
+ *   protocol version, and diagnostics (duration ms, pages, non-JSON stdout lines, stderr tail,
+ *   raw result bytes, notes).
+ * @throws SourceError (exit 3) with `reason`: `spawn-failed`, `exited`, `startup-timeout`,
+ *   `request-timeout`, `protocol-error`, `list-error`, `cursor-loop`, `page-cap`, `byte-cap`,
+ *   `http-error`; the message names the command or URL and what happened, `stderrTail` holds the
+ *   server's last 4 KiB of stderr.
+ * @throws ConfigError (exit 2) when a header's environment variable is not set.
+ */
+export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConfig) & McpCommon): Promise<RawSnapshot> {
+  const started = performance.now();
+  const totalDeadline = Date.now() + cfg.timeouts.totalMs;
+  const sessions = new Sessions();
+  let session: Session | undefined;
+  let phase: Phase = 'start-up';
+  try {
+    const startupMs = Math.min(cfg.timeouts.startupMs, cfg.timeouts.totalMs);
+    session = await withDeadline(
+      cfg.transport === 'stdio' ? connectStdio(cfg, sessions) : connectHttp(id, cfg, sessions),
+      startupMs,
+      () => {
+        sessions.closed = true;
+        const s = sessions.list.at(-1);
+        s?.abort.abort();
+        return new SourceError(
+          `${s?.what ?? 'MCP server'} did not complete initialization within ${startupMs} ms (timeouts.startupMs)${lastLine(s?.proc?.stderrTail() ?? '')}; raise the start-up timeout if the server is slow to start (a cold npx install can take over a minute)`,
+          'startup-timeout',
+        );
+      },
+    );
+    phase = 'listing';
+    const { client } = session;
+    const { tools, pages, rawBytes } = await listAllTools(session, cfg, totalDeadline);
+    const version = client!.getServerVersion();
+    const protocolVersion = client!.getNegotiatedProtocolVersion();
+    const snapshot: RawSnapshot = {
+      source: {
+        id,
+        kind: 'mcp',
+        transport: session.transport,
+        clientCapabilities: cfg.capabilities,
+      },
+      server: {
+        ...(typeof version?.name === 'string' ? { name: version.name } : {}),
+        ...(typeof version?.version === 'string' ? { version: version.version } : {}),
+        ...(protocolVersion ? { protocolVersion } : {}),
+      },
+      tools,
+      live: true,
+      diagnostics: { durationMs: 0, pages, rawBytes, notes: session.notes },
+    };
+    await closeSession(session);
+    const d = snapshot.diagnostics;
+    if (session.stdio) {
+      d.stdoutNoiseLines = session.stdio.noiseLines;
+      if (session.stdio.noiseLines > 0) {
+        session.notes.push(
+          `server wrote ${session.stdio.noiseLines} non-JSON-RPC line(s) on stdout (first: ${JSON.stringify(session.stdio.firstNoiseLine)}); stdout is reserved for protocol messages, log to stderr`,
+        );
+      }
+    }
+    if (session.proc) d.stderrTail = session.proc.stderrTail();
+    d.durationMs = Math.round(performance.now() - started);
+    return snapshot;
+  } catch (err) {
+    throw await toSourceError(err, session ?? sessions.list.at(-1), phase);
+  } finally {
+    sessions.closed = true;
+    await Promise.all(sessions.list.map(closeSession));
+  }
+}
+
+/**
+ * The sessions of one snapshot. Once `closed` (deadline passed or snapshot over), a connect
+ * still in flight must not leave a process or directory behind: {@link Sessions.guard} ends it.
+ */
+class Sessions {
+  readonly list: Session[] = [];
+  closed = false;
+  /** Call after each step that created a process or directory. */
+  async guard(s: Session): Promise<void> {
+    if (!this.closed) return;
+    await closeSession(s);
+    throw new SourceError(`${s.what}: snapshot was cancelled`, 'startup-timeout');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connecting
+
+function newClient(cfg: McpCommon, negotiate: boolean, probeTimeoutMs: number): Client {
+  const client = new Client(CLIENT_INFO, {
+    capabilities: cfg.capabilities as ClientCapabilities,
+    // 'auto': probe with `server/discover` (2026-07-28 servers), fall back to `initialize` for
+    // 2024-11-05 … 2025-11-25 servers (all SDK 1.x servers). SSE is a 2024-era transport: legacy.
+    ...(negotiate ? { versionNegotiation: { mode: 'auto' as const, probe: { timeoutMs: probeTimeoutMs } } } : {}),
+  });
+  // A client that declares `roots` should answer `roots/list`; toolgate exposes no roots.
+  if (cfg.capabilities.roots !== undefined) client.setRequestHandler('roots/list', () => ({ roots: [] }));
+  return client;
+}
+
+function newSession(transport: Session['transport'], what: string, sessions: Sessions): Session {
+  const s: Session = { transport, what, abort: new AbortController(), notes: [] };
+  sessions.list.push(s);
+  return s;
+}
+
+function watchListChanged(s: Session, client: Client): void {
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    if (!s.notes.some((n) => n.startsWith('server sent notifications/tools/list_changed'))) {
+      s.notes.push('server sent notifications/tools/list_changed while toolgate was connected; the list may not be stable');
+    }
+  });
+}
+
+async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions): Promise<Session> {
+  const what = `MCP server \`${describeCommand(cfg)}\``;
+  const attempt = async (legacyOnly: boolean): Promise<Session> => {
+    const s = newSession('stdio', what, sessions);
+    s.home = await makeScratchHome();
+    await sessions.guard(s);
+    const env = buildChildEnv({ names: cfg.env, source: process.env, home: s.home.path });
+    s.proc = await ServerProcess.spawn(cfg, env, { stdio: 'pipe' });
+    await sessions.guard(s);
+    s.stdio = new ProcessStdioTransport(s.proc, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES);
+    // A probe that gets no answer on stdio means "legacy server": do not let it eat the whole
+    // start-up budget, a cold start still gets the rest of it for `initialize`.
+    const client = newClient(cfg, !legacyOnly, Math.min(cfg.timeouts.requestMs, cfg.timeouts.startupMs));
+    s.client = client;
+    watchListChanged(s, client);
+    await client.connect(s.stdio, {
+      timeout: cfg.timeouts.startupMs,
+      signal: s.abort.signal,
+      ...(legacyOnly ? { prior: { kind: 'legacy' as const } } : {}),
+    });
+    return s;
+  };
+  try {
+    return await attempt(false);
+  } catch (err) {
+    // Some servers exit on any request before `initialize` (the SDK handles this for its own
+    // transport by probing on a throw-away sibling process). Ours probes in place, so when the
+    // process died during the probe, start it once more and go straight to `initialize`.
+    const s = sessions.list.at(-1);
+    const diedInProbe =
+      err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && (await s?.proc?.waitExit(250)) !== undefined;
+    if (!diedInProbe) throw err;
+    await closeSession(s!);
+    const retry = await attempt(true);
+    retry.notes.push('server exited on the server/discover probe; it was restarted and initialized with `initialize` only');
+    return retry;
+  }
+}
+
+async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions: Sessions): Promise<Session> {
+  const headers = resolveHeaders(cfg.headers, process.env, id);
+  let url: URL;
+  try {
+    url = new URL(cfg.url);
+  } catch (cause) {
+    throw new SourceError(`MCP server URL ${JSON.stringify(cfg.url)} is not a valid URL`, 'http-error', undefined, { cause });
+  }
+  const what = `MCP server at ${url.href}`;
+  let proc: ServerProcess | undefined;
+  let home: ScratchHome | undefined;
+  const first = newSession('streamable-http', what, sessions);
+  if (cfg.start) {
+    first.home = home = await makeScratchHome();
+    await sessions.guard(first);
+    const env = buildChildEnv({ names: cfg.start.env, source: process.env, home: home.path });
+    first.proc = proc = await ServerProcess.spawn(cfg.start, env, { stdio: 'log' });
+    await sessions.guard(first);
+    await waitForListening(url, proc, first.abort.signal);
+  }
+
+  const open = async (s: Session, kind: 'streamable-http' | 'sse'): Promise<void> => {
+    const counter = countingFetch(cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES, (bytes) => {
+      s.failure = { reason: 'byte-cap', message: `HTTP responses exceeded ${cfg.limits.maxBytes} bytes (read ${bytes})` };
+      s.abort.abort();
+    });
+    const opts = { requestInit: { headers }, fetch: counter.fetch };
+    const transport: Transport =
+      kind === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
+    const client = newClient(cfg, kind === 'streamable-http', cfg.timeouts.startupMs);
+    s.client = client;
+    watchListChanged(s, client);
+    await client.connect(transport, { timeout: cfg.timeouts.startupMs, signal: s.abort.signal });
+  };
+
+  try {
+    await open(first, 'streamable-http');
+    return first;
+  } catch (err) {
+    const status = httpStatus(err);
+    // Spec, "Backwards compatibility": a 4xx on the initial POST means an old HTTP+SSE server.
+    if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw err;
+    await first.client?.close().catch(() => undefined);
+    first.client = undefined;
+    const sse = newSession('sse', what, sessions);
+    // The started process belongs to the session that ends last; keep one owner.
+    sse.proc = proc;
+    sse.home = home;
+    first.proc = undefined;
+    first.home = undefined;
+    await open(sse, 'sse');
+    sse.notes.push(`Streamable HTTP answered HTTP ${status}; connected with the legacy HTTP+SSE transport`);
+    return sse;
+  }
+}
+
+function httpStatus(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { status?: unknown; code?: unknown; data?: { status?: unknown } };
+  if (typeof e.status === 'number') return e.status;
+  if (typeof e.data?.status === 'number') return e.data.status;
+  // SDK 1.x-style StreamableHTTPError carries the status as `code`.
+  if (typeof e.code === 'number' && e.code >= 100 && e.code < 600) return e.code;
+  const m = /\bHTTP (\d{3})\b/.exec(String((err as Error).message));
+  return m ? Number(m[1]) : undefined;
+}
+
+async function closeSession(s: Session): Promise<void> {
+  const client = s.client;
+  s.client = undefined;
+  if (client) await withDeadline(client.close(), 2000, () => new Error('close timed out')).catch(() => undefined);
+  const proc = s.proc;
+  s.proc = undefined;
+  if (proc) {
+    await proc.stop();
+    s.proc = proc; // keep for the stderr tail; stop() is idempotent
+  }
+  const home = s.home;
+  s.home = undefined;
+  if (home) await home.dispose();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing
+
+async function listAllTools(
+  s: Session,
+  cfg: McpCommon,
+  totalDeadline: number,
+): Promise<{ tools: RawTool[]; pages: number; rawBytes: number }> {
+  const client = s.client!;
+  const tools: RawTool[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  let pages = 0;
+  let rawBytes = 0;
+  const { maxPages, maxBytes } = cfg.limits;
+  for (;;) {
+    if (pages >= maxPages) {
+      throw new SourceError(
+        `${s.what} still returned a nextCursor after ${maxPages} tools/list pages (limits.maxPages); the server's pagination does not end, or raise the limit`,
+        'page-cap',
+      );
+    }
+    const remaining = totalDeadline - Date.now();
+    if (remaining <= 0) throw totalTimeout(s, cfg, pages);
+    const timeout = Math.min(cfg.timeouts.requestMs, remaining);
+    let page: LoosePage;
+    try {
+      page = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        LOOSE_LIST_RESULT,
+        { timeout, signal: s.abort.signal },
+      );
+    } catch (err) {
+      if (isTimeout(err) && timeout < cfg.timeouts.requestMs) throw totalTimeout(s, cfg, pages);
+      throw err;
+    }
+    pages++;
+    rawBytes += Buffer.byteLength(JSON.stringify(page), 'utf8');
+    if (rawBytes > maxBytes) {
+      throw new SourceError(
+        `${s.what} sent ${rawBytes} bytes of tools/list results by page ${pages}, more than limits.maxBytes (${maxBytes})`,
+        'byte-cap',
+      );
+    }
+    for (const tool of page.tools) tools.push({ tool });
+    const next = page.nextCursor;
+    if (next === null) s.notes.push('server sent "nextCursor": null (treated as the last page; the spec wants the key omitted)');
+    if (next === undefined || next === null) break;
+    if (seen.has(next)) {
+      throw new SourceError(
+        `${s.what} returned nextCursor ${JSON.stringify(next.length > 80 ? `${next.slice(0, 77)}...` : next)} a second time (page ${pages}); its pagination loops`,
+        'cursor-loop',
+      );
+    }
+    seen.add(next);
+    cursor = next;
+  }
+  return { tools, pages, rawBytes };
+}
+
+function totalTimeout(s: Session, cfg: McpCommon, pages: number): SourceError {
+  return new SourceError(
+    `${s.what} did not finish listing tools within ${cfg.timeouts.totalMs} ms (timeouts.totalMs) after ${pages} page(s)`,
+    'request-timeout',
+  );
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors and time limits
+
+/** Rejects with `onTimeout()` when `p` has not settled within `ms`. */
+async function withDeadline<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+    p.catch(() => undefined);
+  }
+}
+
+/** Explains any failure as a {@link SourceError} naming the server and what happened. */
+async function toSourceError(err: unknown, s: Session | undefined, phase: Phase): Promise<Error> {
+  const tail = s?.proc?.stderrTail() || undefined;
+  const what = s?.what ?? 'MCP server';
+  const during = phase === 'start-up' ? 'during start-up (initialize)' : 'while listing tools';
+  const make = (message: string, reason: SourceFailure) => new SourceError(message, reason, tail, { cause: err });
+  if (err instanceof ConfigError) return err;
+  if (err instanceof SourceError) {
+    return err.stderrTail !== undefined || tail === undefined ? err : new SourceError(err.message, err.reason, tail, { cause: err.cause });
+  }
+  if (!(err instanceof Error)) return make(`${what} failed ${during}: ${String(err)}`, 'protocol-error');
+  if (s?.failure) return make(`${what}: ${s.failure.message} ${during}`, s.failure.reason);
+  if (s?.stdio?.failure) return make(`${what}: ${s.stdio.failure.message} ${during}`, s.stdio.failure.reason);
+  // For a stdio server, its exit explains any failure. An HTTP start command may be a launcher
+  // that exits normally, so only an abnormal exit counts there.
+  const exit =
+    s?.proc && s.transport === 'stdio'
+      ? await s.proc.waitExit(300)
+      : s?.proc?.exitInfo && (s.proc.exitInfo.code !== 0 || s.proc.exitInfo.signal)
+        ? s.proc.exitInfo
+        : undefined;
+  if (exit) {
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    return make(`${what} ${how} ${during}${lastLine(s?.proc?.stderrTail() ?? '')}`, 'exited');
+  }
+  if (isTimeout(err)) {
+    return phase === 'start-up'
+      ? make(`${what} did not answer initialize in time (timeouts.startupMs)`, 'startup-timeout')
+      : make(`${what} did not answer a tools/list request within the per-request limit (timeouts.requestMs)`, 'request-timeout');
+  }
+  if (err instanceof ProtocolError) {
+    const text = `JSON-RPC error ${err.code}: ${err.message}`;
+    return phase === 'listing'
+      ? make(`${what} answered tools/list with ${text}`, 'list-error')
+      : make(`${what} answered initialize with ${text}`, 'protocol-error');
+  }
+  const status = httpStatus(err);
+  if (s && s.transport !== 'stdio' && status !== undefined) {
+    return make(`${what} answered HTTP ${status} ${during}: ${err.message}`, 'http-error');
+  }
+  if (s && s.transport !== 'stdio' && /fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(`${err.message} ${String(err.cause)}`)) {
+    return make(`${what} could not be reached ${during}: ${err.message}${err.cause ? ` (${String(err.cause)})` : ''}`, 'http-error');
+  }
+  if (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed) {
+    return make(`${what} closed the connection ${during}`, s?.transport === 'stdio' ? 'exited' : 'http-error');
+  }
+  return make(`${what} failed ${during}: ${err.message}`, 'protocol-error');
+}

@@ -1,0 +1,88 @@
+/** The child's environment: allowlist only, scratch HOME (DESIGN §6). */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CHILD_ENV_NAMES, buildChildEnv } from '../../src/sources/mcp-env.js';
+import { snapshotMcp } from '../../src/sources/mcp.js';
+import { nodeFixture } from '../support/mcp-fixtures.js';
+
+const SOURCE = {
+  PATH: '/usr/bin:/bin',
+  HOME: '/home/runner',
+  USER: 'runner',
+  LOGNAME: 'runner',
+  SHELL: '/bin/bash',
+  TERM: 'xterm',
+  BASH_FUNC_x: '() { :; }',
+  GITHUB_TOKEN: 'ghs_secret',
+  INPUT_GITHUB_TOKEN: 'ghs_secret',
+  ACTIONS_RUNTIME_TOKEN: 'secret',
+  ACTIONS_ID_TOKEN_REQUEST_URL: 'https://example.invalid',
+  MY_API_URL: 'https://api.example.com',
+  SHELL_FN: '() { echo hi; }',
+};
+
+describe('buildChildEnv', () => {
+  it('passes the defaults and the named variables, nothing else, with a scratch HOME', () => {
+    const env = buildChildEnv({ names: ['MY_API_URL', 'NOT_SET'], source: SOURCE, home: '/tmp/h', platform: 'linux' });
+    expect(env).toEqual({
+      PATH: '/usr/bin:/bin',
+      USER: 'runner',
+      LOGNAME: 'runner',
+      SHELL: '/bin/bash',
+      TERM: 'xterm',
+      MY_API_URL: 'https://api.example.com',
+      HOME: '/tmp/h',
+    });
+  });
+
+  it('passes GITHUB_TOKEN only when named explicitly (the user reviewed that choice)', () => {
+    expect(buildChildEnv({ names: [], source: SOURCE, home: '/h', platform: 'linux' })).not.toHaveProperty('GITHUB_TOKEN');
+    expect(buildChildEnv({ names: ['GITHUB_TOKEN'], source: SOURCE, home: '/h', platform: 'linux' }).GITHUB_TOKEN).toBe('ghs_secret');
+  });
+
+  it('never lets a named HOME replace the scratch home', () => {
+    expect(buildChildEnv({ names: ['HOME'], source: SOURCE, home: '/scratch', platform: 'linux' }).HOME).toBe('/scratch');
+  });
+
+  it('sets USERPROFILE on Windows and skips exported shell functions', () => {
+    const env = buildChildEnv({ names: ['SHELL_FN'], source: SOURCE, home: 'C:\\h', platform: 'win32', defaults: ['PATH', 'SHELL_FN'] });
+    expect(env).toEqual({ PATH: '/usr/bin:/bin', SHELL_FN: '() { echo hi; }', HOME: 'C:\\h', USERPROFILE: 'C:\\h' });
+    const defaultsOnly = buildChildEnv({ names: [], source: SOURCE, home: '/h', defaults: ['PATH', 'SHELL_FN'] });
+    expect(defaultsOnly).not.toHaveProperty('SHELL_FN');
+  });
+
+  it('follows the SDK default list, without home variables', () => {
+    if (process.platform !== 'win32') expect([...DEFAULT_CHILD_ENV_NAMES].sort()).toEqual(['LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER']);
+  });
+});
+
+describe('spawned server environment', () => {
+  const saved = { ...process.env };
+  beforeEach(() => {
+    Object.assign(process.env, {
+      GITHUB_TOKEN: 'ghs_test',
+      INPUT_GITHUB_TOKEN: 'ghs_test',
+      INPUT_CONFIG: 'toolgate.yml',
+      ACTIONS_RUNTIME_TOKEN: 'x',
+      TOOLGATE_TEST_ALLOWED: 'yes',
+      TOOLGATE_TEST_OTHER: 'no',
+    });
+  });
+  afterEach(() => {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  });
+
+  it('sees only the defaults, the named variables and a scratch HOME', async () => {
+    const snap = await snapshotMcp('env', nodeFixture('env-echo.mjs', [], { env: ['TOOLGATE_TEST_ALLOWED', 'TOOLGATE_TEST_UNSET'] }));
+    const [names, home] = snap.tools.map((t) => (t.tool as { description: string }).description);
+    const seen = names!.split(',');
+    expect(seen).toContain('TOOLGATE_TEST_ALLOWED');
+    expect(seen).toContain('HOME');
+    expect(seen).toContain('PATH');
+    const allowed = new Set([...DEFAULT_CHILD_ENV_NAMES, 'HOME', 'TOOLGATE_TEST_ALLOWED']);
+    expect(seen.filter((n) => !allowed.has(n))).toEqual([]);
+    expect(seen.some((n) => n === 'GITHUB_TOKEN' || n.startsWith('INPUT_') || n.startsWith('ACTIONS_'))).toBe(false);
+    expect(home).not.toBe(saved.HOME);
+    expect(home).toMatch(/toolgate-home-/);
+  });
+});

@@ -109,6 +109,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('toolgate')
     .description('Pin the tool surface LLM agents can reach (MCP servers, OpenAPI integrations) and fail CI on unreviewed changes.')
     .version(VERSION, '-V, --version')
+    // Before any subcommand is added: commands copy these settings when they are created.
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) })
     .showHelpAfterError()
     .addHelpText(
       'after',
@@ -200,8 +203,6 @@ Examples:
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.clean;
   const program = buildProgram((c) => (code = c));
-  program.exitOverride();
-  program.configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   try {
     await program.parseAsync(argv);
     return code;

@@ -9,7 +9,7 @@ import { evaluate, compareFindings, finalize, type Locate } from './rules/evalua
 import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
 import type { RawSnapshot, SnapshotDiagnostics } from './sources/types.js';
-import { normalizeSnapshot, type MalformedTool } from './surface/normalize.js';
+import { compareNames, normalizeSnapshot, type MalformedTool } from './surface/normalize.js';
 import type { Surface } from './surface/model.js';
 import { ConfigError, SourceError } from './util/errors.js';
 import type { Logger } from './util/logger.js';
@@ -206,8 +206,16 @@ function contractLocator(
       const pl = policyLocate({ sub: sourcePointer });
       return { ...(pl.location ? { location: pl.location } : {}), pointer };
     }
-    const idx = t.tool !== undefined ? loaded.surface.tools.findIndex((x) => x.name === t.tool) : -1;
-    const pointer = t.tool === undefined ? (t.sub ?? '') : idx >= 0 ? `/tools/${idx}${t.sub ?? ''}` : '/tools';
-    return { location: { file: contractFile, line: loaded.lineOf(pointer) }, pointer };
+    if (t.tool === undefined) return { location: { file: contractFile, line: loaded.lineOf(t.sub ?? '') }, pointer: t.sub ?? '' };
+    const tools = loaded.surface.tools;
+    const idx = loaded.indexOf.get(t.tool);
+    if (idx !== undefined) {
+      const pointer = `/tools/${idx}${t.sub ?? ''}`;
+      return { location: { file: contractFile, line: loaded.lineOf(pointer) }, pointer };
+    }
+    // Not in the contract: point where its entry is missing (before the next tool in name order).
+    const next = tools.find((x) => compareNames(x.name, t.tool as string) > 0);
+    const line = next ? loaded.lineOf(`/tools/${loaded.indexOf.get(next.name)}`) : loaded.lineOf('/tools');
+    return { location: { file: contractFile, line }, pointer: '/tools' };
   };
 }

@@ -22,8 +22,8 @@ export async function runDiff(base: LoadedContract, head: LoadedContract, root: 
     (t) => {
       const inHead = t.tool === undefined ? -2 : head.surface.tools.findIndex((x) => x.name === t.tool);
       const doc = inHead === -1 ? base : head;
-      const idx = t.tool === undefined ? -1 : doc.surface.tools.findIndex((x) => x.name === t.tool);
-      const pointer = idx >= 0 ? `/tools/${idx}${t.sub ?? ''}` : (t.sub ?? '');
+      const idx = t.tool === undefined ? undefined : doc.indexOf.get(t.tool);
+      const pointer = idx !== undefined ? `/tools/${idx}${t.sub ?? ''}` : (t.sub ?? '');
       return { location: { file: doc.file, line: doc.lineOf(pointer) }, pointer };
     },
   );

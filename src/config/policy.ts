@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Ajv } from 'ajv';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import { ConfigError } from '../util/errors.js';
 import { pointerSegments } from '../util/json-file.js';
@@ -103,7 +103,8 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const yamlError = doc.errors[0];
   if (yamlError) {
-    const pos = yamlError.linePos?.[0];
+    // With prettyErrors off, `linePos` is not filled in: compute it from the offset.
+    const pos = yamlError.linePos?.[0] ?? lineCounter.linePos(yamlError.pos[0]);
     throw new ConfigError(
       `YAML syntax error: ${yamlError.message.split('\n')[0]}`,
       { file, line: pos?.line, column: pos?.col },
@@ -119,11 +120,15 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
 function yamlLine(doc: Document, lc: LineCounter, pointer: string): number {
   const segs = pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   for (let n = segs.length; n >= 0; n--) {
-    const node = doc.getIn(segs.slice(0, n), true);
-    if (isNode(node) && node.range) {
-      // For a map value, the key's line reads best; the value node's line is close enough.
-      return lc.linePos(node.range[0]).line;
+    const path = segs.slice(0, n);
+    // A map entry: the key's line (where a reader looks); a nested map value starts a line below.
+    const parent = n > 0 ? doc.getIn(path.slice(0, -1), true) : undefined;
+    if (isMap(parent)) {
+      const pair = parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === path[n - 1]);
+      if (pair && isNode(pair.key) && pair.key.range) return lc.linePos(pair.key.range[0]).line;
     }
+    const node = doc.getIn(path, true);
+    if (isNode(node) && node.range) return lc.linePos(node.range[0]).line;
   }
   return 1;
 }

@@ -16,6 +16,8 @@ export interface LoadedContract {
   file: string;
   /** 1-based line of a JSON pointer (or its nearest existing parent). */
   lineOf(pointer: string): number;
+  /** Index of each tool in the file's `tools` array (the file may be unsorted after a hand edit). */
+  indexOf: ReadonlyMap<string, number>;
 }
 
 const FIX_HAND_EDIT = 'Do not edit the contract by hand: restore it with `git checkout -- <file>` or run `toolgate update` and review the diff.';
@@ -23,8 +25,9 @@ const FIX_HAND_EDIT = 'Do not edit the contract by hand: restore it with `git ch
 const validate = new Ajv({ allErrors: false, strict: false }).compile(contractSchema);
 
 /**
- * Reads and verifies a contract. Derived values (hints, class, digests, counts) are recomputed and
- * must match what is stored, so a hand edit cannot loosen the allowlist unnoticed.
+ * Reads and verifies a contract. Each tool's derived values (effective hints, class, digests) are
+ * recomputed and must match what is stored: a hand edit cannot make a tool say two things.
+ * Top-level counts, payload bytes and digest are kept as pinned (see {@link parseContract}).
  * @returns undefined when the file does not exist (first adoption).
  * @throws ConfigError (exit 2) naming the file, line and fix for syntax errors, schema violations,
  *   a newer format version or inconsistent derived values.
@@ -54,20 +57,20 @@ export function parseContract(text: string, file: string): LoadedContract {
   if (!validate(raw)) throw schemaError(validate.errors ?? [], file, doc.lineOf, FIX_HAND_EDIT);
   const stored = raw as unknown as Omit<Surface, 'tools'> & { tools: StoredTool[] };
   const tools = stored.tools.map((entry, i) => verifyTool(entry, i, file, doc.lineOf));
-  const surface = assembleSurface({ source: stored.source, server: stored.server }, tools);
-  const mismatch = (pointer: string, what: string) =>
-    new ConfigError(`contract is inconsistent: ${what}`, { file, line: doc.lineOf(pointer), pointer }, FIX_HAND_EDIT);
-  surface.tools.forEach((t, i) => {
-    if (t.name !== stored.tools[i]?.name) throw mismatch(`/tools/${i}`, 'tools are not sorted by name');
+  // Aggregates stay as pinned: removing a tool entry by hand is a legitimate way to revoke it, and
+  // the pinned counts are what `count-mismatch` compares. Any disagreement with the tools shows up
+  // as drift (`contract-stale`), not as a broken file.
+  const surface: Surface = {
+    ...assembleSurface({ source: stored.source, server: stored.server }, tools),
+    counts: stored.counts,
+    payloadBytes: stored.payloadBytes,
+    digest: stored.digest,
+  };
+  const indexOf = new Map<string, number>();
+  stored.tools.forEach((t, i) => {
+    if (!indexOf.has(t.name)) indexOf.set(t.name, i);
   });
-  for (const [k, v] of Object.entries(surface.counts)) {
-    if ((stored.counts as unknown as Record<string, number>)[k] !== v) {
-      throw mismatch(`/counts/${k}`, `${k} is ${String((stored.counts as unknown as Record<string, number>)[k])} but the tools give ${v}`);
-    }
-  }
-  if (stored.payloadBytes !== surface.payloadBytes) throw mismatch('/payloadBytes', `payloadBytes does not match the tools (${surface.payloadBytes})`);
-  if (stored.digest !== surface.digest) throw mismatch('/digest', 'digest does not match the tools');
-  return { surface, file, lineOf: doc.lineOf };
+  return { surface, file, lineOf: doc.lineOf, indexOf };
 }
 
 type StoredTool = SurfaceTool & Record<string, unknown>;

@@ -43,7 +43,7 @@ export function resolveHeaders(
 export async function waitForListening(url: URL, proc: ServerProcess | undefined, signal: AbortSignal): Promise<void> {
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  for (let delay = 25; !signal.aborted; delay = Math.min(delay * 2, 200)) {
+  for (let delay = 20; !signal.aborted; delay = Math.min(delay * 2, 100)) {
     if (await canConnect(host, port)) return;
     if (proc?.exitInfo) {
       const { code, signal: sig } = proc.exitInfo;

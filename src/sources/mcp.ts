@@ -331,6 +331,12 @@ async function closeSession(s: Session): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Listing
 
+/**
+ * Fetches every `tools/list` page. On 2025-era connections the SDK hands our loose schema the
+ * result untouched. Known limit (SDK 2.4): on a 2026-07-28 connection the SDK's era codec
+ * validates the page itself (cache hints, each tool) before our schema runs, so one malformed
+ * tool still fails the list there, as `protocol-error` with the SDK's issues in the message.
+ */
 async function listAllTools(
   s: Session,
   cfg: McpCommon,

@@ -57,6 +57,14 @@ describe('snapshotMcp over stdio', () => {
     expectGroupGone(pf);
   });
 
+  it('negotiates the 2026-07-28 era with a server that only answers server/discover', async () => {
+    const snap = await snapshotMcp('modern', nodeFixture('modern.mjs'));
+    expect(snap.server).toEqual({ name: 'fixture-modern', version: '3.0.0', protocolVersion: '2026-07-28' });
+    expect(snap.tools.map((t) => t.tool)).toEqual([
+      { name: 'modern_tool', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, 'x-new': true },
+    ]);
+  });
+
   it('keeps tools without annotations and with some hints as they are', async () => {
     const un = await snapshotMcp('un', nodeFixture('unannotated.mjs'));
     expect(un.tools.map((t) => (t.tool as { annotations?: unknown }).annotations)).toEqual([undefined, undefined]);

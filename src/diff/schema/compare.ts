@@ -54,7 +54,7 @@ const TYPE_OF_KEYWORD: Readonly<Record<string, string>> = {
 /** Keywords this module understands; any other keyword that changed leaves the node undecided. */
 const HANDLED = new Set([
   'type', 'enum', 'format', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
-  ...Object.keys(TYPE_OF_KEYWORD),
+  ...Object.keys(TYPE_OF_KEYWORD).filter((k) => !k.startsWith('unevaluated')),
 ]);
 
 /**

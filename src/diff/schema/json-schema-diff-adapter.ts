@@ -8,8 +8,10 @@
  *
  * Where the worker script lives:
  * - from source (vitest, tsx): `worker.mjs` next to this file;
- * - from the esbuild bundle: `schema-worker.mjs` next to the bundle (`dist/`), built as an extra
- *   entry point. The first of the two that exists wins; {@link setSchemaWorkerUrl} overrides.
+ * - from the esbuild bundle: `schema-worker.mjs` (ESM, with a `createRequire` banner because
+ *   json-schema-diff's dependencies `require()` Node built-ins) or `schema-worker.cjs` next to the
+ *   bundle (`dist/`), built as an extra entry point from `worker.mjs`.
+ * The first that exists wins; {@link setSchemaWorkerUrl} overrides.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -52,7 +54,7 @@ export function setSchemaWorkerUrl(url: URL | string | undefined): void {
 /** Resolves the worker script; throws with the paths tried when none exists. */
 export function resolveSchemaWorkerUrl(): URL {
   if (workerUrlOverride) return workerUrlOverride;
-  const candidates = [new URL('./worker.mjs', import.meta.url), new URL('./schema-worker.mjs', import.meta.url)];
+  const candidates = ['./worker.mjs', './schema-worker.mjs', './schema-worker.cjs'].map((f) => new URL(f, import.meta.url));
   for (const c of candidates) {
     if (c.protocol === 'file:' && existsSync(fileURLToPath(c))) return c;
   }

@@ -31,13 +31,20 @@ export const membership: Check = (ctx) => {
   return out;
 };
 
-/** `tool-removed` and `count-mismatch`: the change review. */
+/**
+ * `tool-removed` (the change review) and `count-mismatch` (drift: the counts pinned in the
+ * committed contract against the live surface, so `toolgate update` is the fix; a PR that adds a
+ * tool and updates its contract has no count mismatch).
+ */
 export const removalsAndCounts: Check = (ctx) => {
   const out: RawFinding[] = [];
   for (const c of ctx.changes) {
     if (c.kind === 'tool-removed') {
       out.push({ ruleId: 'tool-removed', target: { tool: c.tool }, message: `tool "${c.tool}" is no longer served` });
-    } else if (c.kind === 'count-changed' && PINNED_COUNTS.includes(c.count)) {
+    }
+  }
+  for (const c of ctx.drift) {
+    if (c.kind === 'count-changed' && PINNED_COUNTS.includes(c.count)) {
       out.push({
         ruleId: 'count-mismatch',
         target: { sub: `/counts/${c.count}` },

@@ -1,0 +1,172 @@
+import { readFileSync, writeFileSync, copyFileSync, mkdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+
+const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const NOTES = join(REPO, 'examples/notes/server.mjs');
+
+let cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+function workspace(): string {
+  const w = tempWorkspace();
+  cleanups.push(w.cleanup);
+  return w.dir;
+}
+
+describe('toolgate CLI (dist/cli.js)', () => {
+  it('--help lists every command and the exit codes; exits 0', async () => {
+    const r = await runCli(['--help'], { cwd: REPO });
+    expect(r.code).toBe(0);
+    for (const cmd of ['audit', 'snapshot', 'update', 'check', 'diff', 'rules']) expect(r.stdout).toContain(cmd);
+    expect(r.stdout).toContain('Exit codes: 0 clean, 1 error-level findings, 2 usage or config error, 3 a source failed');
+  });
+
+  it('an unknown command or option is a usage error: exit 2', async () => {
+    expect((await runCli(['frobnicate'], { cwd: REPO })).code).toBe(2);
+    const r = await runCli(['check', '--no-such-flag'], { cwd: REPO });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option/);
+  });
+
+  it('check without a policy file says how to create one: exit 2', async () => {
+    const dir = workspace();
+    const r = await runCli(['check'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('toolgate.yml: policy file not found');
+    expect(r.stderr).toContain('fix:');
+  });
+
+  it('rules prints the catalog', async () => {
+    const r = await runCli(['rules', '--format', 'json'], { cwd: REPO });
+    expect(r.code).toBe(0);
+    const ids = (JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id);
+    expect(ids).toContain('unlisted-tool');
+    expect(ids).toContain('annotation-dropped');
+  });
+
+  it('audit of server-everything (stdio) prints its tools and counts', async () => {
+    const dir = workspace();
+    const r = await runCli(['audit', '--format', 'json', '--', process.execPath, EVERYTHING, 'stdio'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const src = report.sources[0];
+    // Counted by hand from the server's tools/list (2026.8.31, no client capabilities).
+    expect(src.toolCount).toBe(13);
+    expect(src.readOnlyToolCount).toBe(9);
+    expect(src.destructiveToolCount).toBe(0);
+    expect(src.openWorldToolCount).toBe(1);
+    expect(src.unannotatedToolCount).toBe(0);
+    expect(src.server.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(src.tools.map((t: { name: string }) => t.name)).toContain('echo');
+  });
+
+  it('update then check passes; deleting a tool entry from the contract fails with unlisted-tool on that line', async () => {
+    const dir = workspace();
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n`,
+    );
+    const up = await runCli(['update'], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    const contractPath = join(dir, '.toolgate/everything.surface.json');
+    expect(up.stderr).toContain('wrote .toolgate/everything.surface.json (13 tools');
+    const clean = await runCli(['check'], { cwd: dir });
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+
+    // Revoke `echo` by hand: remove its entry from the tools array.
+    const contract = JSON.parse(readFileSync(contractPath, 'utf8'));
+    const idx = contract.tools.findIndex((t: { name: string }) => t.name === 'echo');
+    const next = contract.tools[idx + 1].name as string;
+    contract.tools.splice(idx, 1);
+    writeFileSync(contractPath, JSON.stringify(contract, null, 2) + '\n');
+    const nextLine = readFileSync(contractPath, 'utf8').split('\n').findIndex((l) => l.includes(`"name": ${JSON.stringify(next)}`));
+
+    const r = await runCli(['check', '--format', 'json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(1);
+    const findings = JSON.parse(r.stdout).findings as { ruleId: string; tool?: string; location?: { file: string; line: number } }[];
+    const unlisted = findings.find((f) => f.ruleId === 'unlisted-tool');
+    expect(unlisted?.tool).toBe('echo');
+    expect(unlisted?.location?.file).toBe('.toolgate/everything.surface.json');
+    // The entry is missing just before the next tool in name order: its `{` opens a line above its name.
+    expect(unlisted?.location?.line).toBe(nextLine);
+    expect(findings.some((f) => f.ruleId === 'contract-stale')).toBe(true);
+  });
+
+  it('a hand edit that makes a tool contradict itself is a config error naming the line: exit 2, contract untouched', async () => {
+    const dir = workspace();
+    mkdirSync(join(dir, '.toolgate'));
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}]\n`);
+    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    const file = join(dir, '.toolgate/notes.surface.json');
+    const text = readFileSync(file, 'utf8');
+    // Flip get_note's effective readOnlyHint without touching its annotations.
+    const lines = text.split('\n');
+    const start = lines.findIndex((l) => l.includes('"name": "get_note"'));
+    const eff = lines.findIndex((l, i) => i > start && l.includes('"readOnlyHint": true') && lines.slice(start, i).some((x) => x.includes('"effectiveHints"')));
+    lines[eff] = (lines[eff] as string).replace('true', 'false');
+    writeFileSync(file, lines.join('\n'));
+    const r = await runCli(['check'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`.toolgate/notes.surface.json:${eff + 1}`);
+    expect(r.stderr).toContain('contract is inconsistent');
+    expect(readFileSync(file, 'utf8')).toBe(lines.join('\n'));
+  });
+
+  it('update does not touch the contract when the server fails: exit 3', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: broken\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ["-e", "process.stderr.write('boom: missing API key'); process.exit(7)"]\n`);
+    mkdirSync(join(dir, '.toolgate'));
+    writeFileSync(join(dir, '.toolgate/broken.surface.json'), 'precious');
+    const r = await runCli(['update'], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stdout + r.stderr).toContain('boom: missing API key');
+    expect(readFileSync(join(dir, '.toolgate/broken.surface.json'), 'utf8')).toBe('precious');
+  });
+
+  it('a command that does not exist fails the source: exit 3 with a clear message', async () => {
+    const dir = workspace();
+    const r = await runCli(['audit', '--', 'definitely-not-a-command-xyz'], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stdout + r.stderr).toMatch(/definitely-not-a-command-xyz/);
+  });
+
+  it('audit --tools-json reads a saved tools/list result and says it is not live', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
+    const r = await runCli(['audit', '--tools-json', 'tools.json'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('recorded: not live');
+    expect(r.stdout).toContain('unannotated-tool');
+  });
+
+  it('snapshot writes the surface; diff of two surfaces reports the change', async () => {
+    const dir = workspace();
+    const a = await runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir });
+    expect(a.code, a.stderr).toBe(0);
+    const b = await runCli(['snapshot', '-o', 'b.json', '--', process.execPath, NOTES, '--drift'], { cwd: dir });
+    expect(b.code).toBe(0);
+    const same = await runCli(['diff', 'a.json', 'a.json'], { cwd: dir });
+    expect(same.code).toBe(0);
+    const r = await runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const ids = (JSON.parse(r.stdout).findings as { ruleId: string; tool?: string }[]).map((f) => `${f.ruleId}:${f.tool ?? ''}`);
+    expect(ids).toContain('annotation-dropped:get_note');
+    expect(ids).toContain('read-tool-became-write:get_note');
+    expect(existsSync(join(dir, 'a.json'))).toBe(true);
+  });
+});
+
+describe('the embedded example (README quick start)', () => {
+  it('npm run example is clean; npm run example:drift fails with the documented findings', async () => {
+    const ok = await runCli(['check', '--config', 'examples/notes/toolgate.yml'], { cwd: REPO });
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    const bad = await runCli(['check', '--config', 'examples/notes/toolgate.drift.yml', '--format', 'json'], { cwd: REPO });
+    expect(bad.code).toBe(1);
+    const ids = new Set((JSON.parse(bad.stdout).findings as { ruleId: string }[]).map((f) => f.ruleId));
+    for (const id of ['unlisted-tool', 'annotation-dropped', 'read-tool-became-write', 'count-mismatch', 'contract-stale']) expect(ids).toContain(id);
+  });
+});

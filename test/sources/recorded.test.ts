@@ -1,0 +1,99 @@
+/** Recorded tools/list results: accepted shapes and errors that say where and how to fix. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findSyntaxError, lineColumn, readRecorded } from '../../src/sources/recorded.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { tempDir } from '../support/mcp-fixtures.js';
+
+const dir = tempDir('tg-recorded-');
+afterAll(() => dir.cleanup());
+let n = 0;
+function file(text: string): string {
+  const p = join(dir.path, `r${n++}.json`);
+  writeFileSync(p, text);
+  return p;
+}
+
+async function configError(p: Promise<unknown>): Promise<ConfigError> {
+  const err = await p.catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ConfigError);
+  return err as ConfigError;
+}
+
+const TOOLS = [
+  { name: 'a', inputSchema: { type: 'object' }, 'x-extra': 1 },
+  { name: 'b', annotations: { readOnlyHint: true } },
+];
+
+describe('readRecorded', () => {
+  it('reads {"tools": [...]} with locations and keeps unknown keys', async () => {
+    const f = file(JSON.stringify({ tools: TOOLS, nextCursor: 'ignored' }, null, 2));
+    const snap = await readRecorded('rec', f);
+    expect(snap.source).toEqual({ id: 'rec', kind: 'recorded' });
+    expect(snap.live).toBe(false);
+    expect(snap.file).toBe(f);
+    expect(snap.tools.map((t) => t.tool)).toEqual(TOOLS);
+    expect(snap.tools[0]!.location).toEqual({ file: f, pointer: '/tools/0', line: 3 });
+    expect(snap.tools[1]!.location?.pointer).toBe('/tools/1');
+    expect(snap.diagnostics.rawBytes).toBeGreaterThan(0);
+  });
+
+  it('reads a full JSON-RPC response', async () => {
+    const snap = await readRecorded('rec', file(JSON.stringify({ jsonrpc: '2.0', id: 7, result: { tools: TOOLS } })));
+    expect(snap.tools.map((t) => t.tool)).toEqual(TOOLS);
+    expect(snap.tools[1]!.location?.pointer).toBe('/result/tools/1');
+  });
+
+  it('reads a bare array (BOM tolerated)', async () => {
+    const snap = await readRecorded('rec', file(`\uFEFF${JSON.stringify(TOOLS)}`));
+    expect(snap.tools).toHaveLength(2);
+    expect(snap.tools[0]!.location?.pointer).toBe('/0');
+  });
+
+  it('gives line and column of a JSON syntax error', async () => {
+    const f = file('{\n  "tools": [\n    {"name": "a"},\n  ]\n}\n');
+    const err = await configError(readRecorded('rec', f));
+    expect(err.location).toMatchObject({ file: f, line: 4, column: 3 });
+    expect(err.describe()).toContain(`${f}:4:3`);
+    expect(err.message).toContain('not valid JSON');
+    expect(err.fix).toBeTruthy();
+  });
+
+  it('gives the JSON pointer and line of a bad value', async () => {
+    const f = file('{\n  "tools": [\n    {"name": "a"},\n    {"description": "no name"}\n  ]\n}\n');
+    const err = await configError(readRecorded('rec', f));
+    expect(err.location).toMatchObject({ file: f, pointer: '/tools/1', line: 4 });
+    expect(err.message).toContain('tool 1 has no "name"');
+    expect(err.fix).toContain('tools/list');
+
+    const notArray = await configError(readRecorded('rec', file('{"tools": {"a": 1}}')));
+    expect(notArray.location?.pointer).toBe('/tools');
+    const error = await configError(readRecorded('rec', file('{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"x"}}')));
+    expect(error.message).toContain('JSON-RPC error response');
+    const scalar = await configError(readRecorded('rec', file('42')));
+    expect(scalar.message).toContain('found number');
+  });
+
+  it('names a missing file', async () => {
+    const missing = join(dir.path, 'missing.json');
+    const err = await configError(readRecorded('rec', missing));
+    expect(err.location?.file).toBe(missing);
+    expect(err.message).toContain('no such file');
+  });
+});
+
+describe('JSON positions', () => {
+  it('finds the first syntax error like JSON.parse would reject', () => {
+    expect(findSyntaxError('{"a": [1, 2, {"b": null}], "c": "\\u00e9"}')).toBeUndefined();
+    expect(findSyntaxError('{"a": 1,}')).toMatchObject({ offset: 8 });
+    expect(findSyntaxError('{"a": tru}')?.message).toContain('expected a value');
+    expect(findSyntaxError('[1] x')?.message).toContain('after the end');
+    expect(findSyntaxError('"abc')?.message).toContain('unterminated');
+  });
+
+  it('computes 1-based line and column', () => {
+    expect(lineColumn('ab\ncd', 0)).toEqual({ line: 1, column: 1 });
+    expect(lineColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
+  });
+});

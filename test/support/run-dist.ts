@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root. */
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = join(REPO, 'dist/cli.js');
+export const ACTION = join(REPO, 'dist/index.js');
+
+/** What a finished process left. */
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a built bundle with Node (the same binary as the tests), bounded by `timeoutMs`.
+ * The environment is exactly `env` plus PATH/HOME, so nothing leaks in from the test runner.
+ */
+export function runNode(script: string, args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: opts.cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      rej(new Error(`timed out: ${script} ${args.join(' ')}\n${stderr}`));
+    }, opts.timeoutMs ?? 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      res({ code, stdout, stderr });
+    });
+  });
+}
+
+/** `toolgate ARGS` from dist/cli.js. */
+export const runCli = (args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }) => runNode(CLI, args, opts);
+
+/** A temp directory removed by the returned function. */
+export function tempWorkspace(prefix = 'tg-e2e-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,297 @@
+/**
+ * Small builders for the pure-core tests: Surfaces are made from tool lists through the real
+ * `normalizeTool` / `assembleSurface` (never with hand-written derived fields), and a rule-case
+ * harness runs a table of cases through `evaluate()` the way `run-check.ts` builds its context.
+ *
+ * Rule test convention (checked by test/rules/catalog.test.ts): every `test/rules/<id>.test.ts`
+ * calls `ruleTests('<id>', { fires: [ {...}, ... ], silent: [ {...}, ... ] })` with both arrays
+ * written inline and non-empty. A `fires` case must expect at least one finding of `<id>`; a
+ * `silent` case must expect none (`expect: []`, or only findings of other ids it `watch`es).
+ * The harness checks both at run time as well.
+ */
+import { describe, expect, it } from 'vitest';
+import { parsePolicy, type Policy } from '../../src/config/policy.js';
+import { diffSurfaces } from '../../src/diff/diff-surfaces.js';
+import type { CheckContext, ReviewState, SchemaVerdict, Target } from '../../src/rules/context.js';
+import { evaluate, type Locate } from '../../src/rules/evaluate.js';
+import type { Finding, Level } from '../../src/rules/types.js';
+import type { RuleId } from '../../src/rules/catalog.js';
+import type { RawTool } from '../../src/sources/types.js';
+import type { Json, JsonObject, ServerInfo, Surface, SurfaceSource, SurfaceTool, ToolOrigin } from '../../src/surface/model.js';
+import { assembleSurface, normalizeTool, type MalformedTool } from '../../src/surface/normalize.js';
+import { ConfigError } from '../../src/util/errors.js';
+
+/** Source id used by every built surface unless given. */
+export const SOURCE_ID = 'src';
+
+/** An empty, closed input schema (keeps `open-arguments` quiet). */
+export const CLOSED: JsonObject = { type: 'object', properties: {}, additionalProperties: false };
+
+/** All four hints declared: a read-only, non-destructive, idempotent, closed-world tool. */
+export const READ_HINTS: JsonObject = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** All four hints declared: a write that is additive and closed-world. */
+export const WRITE_HINTS: JsonObject = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+/**
+ * A raw MCP tool as a server lists it: a closed input schema, a description, and the given
+ * annotations (none when `annotations` is undefined). `over` replaces or adds top-level keys;
+ * a key set to `undefined` in `over` is removed.
+ */
+export function mcpTool(name: string, annotations?: JsonObject, over: Record<string, Json | undefined> = {}): JsonObject {
+  const t: Record<string, Json | undefined> = { name, description: `The ${name} tool.`, inputSchema: CLOSED };
+  if (annotations !== undefined) t.annotations = annotations;
+  for (const [k, v] of Object.entries(over)) t[k] = v;
+  for (const k of Object.keys(t)) if (t[k] === undefined) delete t[k];
+  return t as JsonObject;
+}
+
+/** A read tool with all four hints declared. */
+export const readTool = (name: string, over: Record<string, Json | undefined> = {}) => mcpTool(name, READ_HINTS, over);
+/** A write tool with all four hints declared. */
+export const writeTool = (name: string, over: Record<string, Json | undefined> = {}) => mcpTool(name, WRITE_HINTS, over);
+
+/** A copy of `o` without the given keys (e.g. a hint no longer declared). */
+export function without(o: JsonObject, ...keys: string[]): JsonObject {
+  const out: JsonObject = { ...o };
+  for (const k of keys) delete out[k];
+  return out;
+}
+
+/** Normalizes one raw tool with the real `normalizeTool`; fails the test when it is malformed. */
+export function pin(raw: RawTool, index = 0): SurfaceTool {
+  const t = normalizeTool(raw, index);
+  if ('problem' in t) throw new Error(`test tool #${index} is malformed: ${t.problem}`);
+  return t;
+}
+
+/** Options shared by the surface builders. */
+export interface SurfaceOptions {
+  id?: string;
+  kind?: SurfaceSource['kind'];
+  transport?: SurfaceSource['transport'];
+  clientCapabilities?: JsonObject;
+  server?: ServerInfo;
+}
+
+function sourceOf(o: SurfaceOptions, kind: SurfaceSource['kind']): SurfaceSource {
+  return {
+    id: o.id ?? SOURCE_ID,
+    kind: o.kind ?? kind,
+    ...(o.transport ? { transport: o.transport } : kind === 'mcp' ? { transport: 'stdio' as const } : {}),
+    ...(o.clientCapabilities ? { clientCapabilities: o.clientCapabilities } : kind === 'mcp' ? { clientCapabilities: {} } : {}),
+  };
+}
+
+/** Result of {@link buildSurface}: the surface and the tools that could not be pinned. */
+export interface Built {
+  surface: Surface;
+  malformed: MalformedTool[];
+}
+
+/** Raw tools → Surface through `normalizeTool` + `assembleSurface`, keeping malformed tools apart. */
+export function buildSurface(raw: RawTool[], o: SurfaceOptions = {}, kind: SurfaceSource['kind'] = 'mcp'): Built {
+  const tools: SurfaceTool[] = [];
+  const malformed: MalformedTool[] = [];
+  raw.forEach((r, i) => {
+    const t = normalizeTool(r, i);
+    if ('problem' in t) malformed.push(t);
+    else tools.push(t);
+  });
+  const server = o.server ?? (kind === 'openapi' ? { name: 'Test API', version: '1.0.0', protocolVersion: 'openapi-3.1.0' } : { name: 'test-server', version: '1.0.0', protocolVersion: '2025-11-25' });
+  return { surface: assembleSurface({ source: sourceOf(o, kind), server }, tools), malformed };
+}
+
+/** MCP tool objects → Surface (throws when one is malformed). */
+export function mcpSurface(tools: Json[], o: SurfaceOptions = {}): Surface {
+  const b = buildSurface(
+    tools.map((tool) => ({ tool })),
+    o,
+  );
+  if (b.malformed.length > 0) throw new Error(`malformed test tool: ${b.malformed[0]?.problem}`);
+  return b.surface;
+}
+
+/** An OpenAPI operation as the openapi source hands it to normalization. */
+export interface OpSpec {
+  name: string;
+  method: string;
+  path: string;
+  operationId?: string;
+  /** A `policies: read` entry on a non-GET/HEAD operation. */
+  promoted?: boolean;
+  description?: string;
+  inputSchema?: JsonObject;
+}
+
+/** One OpenAPI raw tool: safety class from the verb and the policy, as the source derives it. */
+export function openapiRaw(op: OpSpec): RawTool {
+  const safe = op.method === 'GET' || op.method === 'HEAD';
+  const origin: ToolOrigin = {
+    method: op.method,
+    path: op.path,
+    ...(op.operationId !== undefined ? { operationId: op.operationId } : {}),
+    ...(!safe && op.promoted ? { promoted: true } : {}),
+  };
+  return {
+    tool: { name: op.name, description: op.description ?? `${op.method} ${op.path}`, inputSchema: op.inputSchema ?? CLOSED },
+    origin,
+    safetyClass: safe || (!safe && op.promoted) ? 'read' : 'disabled',
+  };
+}
+
+/** OpenAPI operations → Surface. */
+export function openapiSurface(ops: OpSpec[], o: SurfaceOptions = {}): Surface {
+  return buildSurface(ops.map(openapiRaw), o, 'openapi').surface;
+}
+
+/** A policy from YAML through the real parser; `sources` is added when the text has none. */
+export function policyFrom(yaml = ''): Policy {
+  const text = /^sources:/m.test(yaml) ? yaml : `sources:\n  - id: ${SOURCE_ID}\n    mcp:\n      command: node\n${yaml}`;
+  return parsePolicy(text, 'toolgate.yml', '/tmp');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rule-case harness
+// ---------------------------------------------------------------------------------------------
+
+/** What a case expects of one finding (only the given keys are compared, `tool` always). */
+export interface Expected {
+  ruleId: string;
+  tool?: string;
+  level?: Level;
+  /** Compared with `toMatchObject`. */
+  data?: Record<string, unknown>;
+  /** Substring or pattern of the message. */
+  message?: string | RegExp;
+  /** Compared with `toMatchObject` (e.g. `{file, line}` of a ConfigError). */
+  location?: Record<string, unknown>;
+}
+
+/** A case run through `evaluate()`. */
+export interface EvalCase {
+  name: string;
+  /** Base of the change review (PR base contract); absent = first adoption. */
+  base?: Surface | Json[];
+  head: Surface | Json[];
+  /** Committed contract; default: the head (a PR that ran `toolgate update`); `null`: none. */
+  contract?: Surface | Json[] | null;
+  /** toolgate.yml text (see {@link policyFrom}). */
+  policy?: string;
+  review?: ReviewState;
+  schemaVerdicts?: Record<string, SchemaVerdict>;
+  malformed?: MalformedTool[];
+  /** Rule ids compared besides the file's own (default: only the file's). */
+  watch?: string[];
+  expect: Expected[];
+}
+
+/** A case whose findings come from elsewhere (run-check, the OpenAPI loader). */
+export interface RunCase {
+  name: string;
+  /** Produces findings; a thrown ConfigError with a `ruleId` counts as one finding of that id. */
+  run: () => Promise<Pick<Finding, 'ruleId'>[]> | Pick<Finding, 'ruleId'>[];
+  watch?: string[];
+  expect: Expected[];
+  timeout?: number;
+}
+
+/** One row of a rule table. */
+export type RuleCase = EvalCase | RunCase;
+
+const asSurface = (s: Surface | Json[]): Surface => (Array.isArray(s) ? mcpSurface(s) : s);
+
+/** Points a target at the contract entry of its tool, as run-check does for a loaded contract. */
+export function contractLocate(contract: Surface | undefined, file = '.toolgate/src.surface.json'): Locate {
+  return (t: Target) => {
+    if (t.in === 'policy') return { location: { file: 'toolgate.yml' }, pointer: t.sub ?? '' };
+    const idx = t.tool !== undefined && contract ? contract.tools.findIndex((x) => x.name === t.tool) : -1;
+    const pointer = t.tool === undefined ? (t.sub ?? '') : idx >= 0 ? `/tools/${idx}${t.sub ?? ''}` : '/tools';
+    return { location: { file }, pointer };
+  };
+}
+
+/** Builds the CheckContext exactly as run-check does (changes: base→head, drift: contract→head). */
+export function contextFor(c: EvalCase): CheckContext {
+  const head = asSurface(c.head);
+  const contract = c.contract === null ? undefined : c.contract === undefined ? head : asSurface(c.contract);
+  const base = c.base === undefined ? undefined : asSurface(c.base);
+  return {
+    sourceId: head.source.id,
+    head,
+    changes: base ? diffSurfaces(base, head) : [],
+    drift: contract ? diffSurfaces(contract, head) : [],
+    malformed: c.malformed ?? [],
+    policy: policyFrom(c.policy),
+    schemaVerdicts: new Map(Object.entries(c.schemaVerdicts ?? {})),
+    ...(contract ? { contract } : {}),
+    ...(base ? { base } : {}),
+    ...(c.review ? { review: c.review } : {}),
+  };
+}
+
+/** Runs one evaluate case: every finding, unfiltered. */
+export function evaluateCase(c: EvalCase): Finding[] {
+  const ctx = contextFor(c);
+  return evaluate(ctx, contractLocate(ctx.contract));
+}
+
+/** A thrown ConfigError as a finding-like record (its rule id, message and location). */
+export function configErrorAsFinding(e: unknown): Pick<Finding, 'ruleId' | 'message'> & { location?: unknown; fix?: string } {
+  if (!(e instanceof ConfigError)) throw e;
+  return { ruleId: e.ruleId ?? '(no rule id)', message: e.message, location: e.location, ...(e.fix ? { fix: e.fix } : {}) };
+}
+
+type Actual = Pick<Finding, 'ruleId'> & Partial<Pick<Finding, 'tool' | 'level' | 'data' | 'message'>> & { location?: unknown };
+
+function compare(ruleId: string, watch: string[] | undefined, actual: Actual[], expected: Expected[]): void {
+  const ids = new Set([ruleId, ...(watch ?? [])]);
+  const order = (a: { ruleId: string; tool?: string }, b: { ruleId: string; tool?: string }) =>
+    a.ruleId.localeCompare(b.ruleId) || (a.tool ?? '').localeCompare(b.tool ?? '');
+  const got = actual.filter((f) => ids.has(f.ruleId)).sort(order);
+  const want = [...expected].sort(order);
+  const summary = (xs: { ruleId: string; tool?: string }[]) => xs.map((x) => `${x.ruleId}${x.tool !== undefined ? `(${x.tool})` : ''}`);
+  expect(summary(got), 'rule ids and tools of the findings').toEqual(summary(want));
+  want.forEach((w, i) => {
+    const g = got[i] as Actual;
+    if (w.level !== undefined) expect(g.level, `level of ${w.ruleId}`).toBe(w.level);
+    if (w.data !== undefined) expect(g.data ?? {}, `data of ${w.ruleId}`).toMatchObject(w.data);
+    if (w.location !== undefined) expect(g.location ?? {}, `location of ${w.ruleId}`).toMatchObject(w.location);
+    if (typeof w.message === 'string') expect(g.message).toContain(w.message);
+    else if (w.message) expect(g.message).toMatch(w.message);
+  });
+}
+
+async function runCase(ruleId: string, c: RuleCase): Promise<void> {
+  if ('run' in c) {
+    let actual: Actual[];
+    try {
+      actual = await c.run();
+    } catch (e) {
+      actual = [configErrorAsFinding(e)];
+    }
+    compare(ruleId, c.watch, actual, c.expect);
+    return;
+  }
+  compare(ruleId, c.watch, evaluateCase(c), c.expect);
+}
+
+/**
+ * Declares the tests of one rule: each `fires` case must expect at least one finding of
+ * `ruleId`, each `silent` case none. Both tables must be non-empty.
+ */
+export function ruleTests(ruleId: RuleId, tables: { fires: RuleCase[]; silent: RuleCase[] }): void {
+  describe(ruleId, () => {
+    it('has at least one case that fires and one that stays silent', () => {
+      expect(tables.fires.length).toBeGreaterThan(0);
+      expect(tables.silent.length).toBeGreaterThan(0);
+      for (const c of tables.fires) expect(c.expect.some((e) => e.ruleId === ruleId), `fires case "${c.name}" expects ${ruleId}`).toBe(true);
+      for (const c of tables.silent) expect(c.expect.some((e) => e.ruleId === ruleId), `silent case "${c.name}" expects no ${ruleId}`).toBe(false);
+    });
+    describe('fires', () => {
+      for (const c of tables.fires) it(c.name, () => runCase(ruleId, c), 'timeout' in c ? c.timeout : undefined);
+    });
+    describe('silent', () => {
+      for (const c of tables.silent) it(c.name, () => runCase(ruleId, c), 'timeout' in c ? c.timeout : undefined);
+    });
+  });
+}

@@ -16,6 +16,7 @@ import { writeFileAtomic } from './contract/store.js';
 import { ConfigError } from './util/errors.js';
 import { stderrLogger } from './util/logger.js';
 import { VERSION } from './version.js';
+import { mark } from './util/timing.js';
 import type { JsonObject } from './surface/model.js';
 
 /** Exit codes (DESIGN §7). */
@@ -74,7 +75,7 @@ async function policyFrom(flags: SourceFlags, command: string[], cwd: string): P
   if (adhoc.length > 1) throw new ConfigError('give one source: a command after --, --url, --tools-json or --openapi', undefined, 'Pick one of them, or list several sources in toolgate.yml.');
   if (adhoc[0]) return adHocPolicy(adhoc[0], cwd);
   const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
-  return loadPolicy(resolve(cwd, file));
+  return loadPolicy(file);
 }
 
 function openApiId(file: string): string {
@@ -92,8 +93,10 @@ function render(result: CheckResult, format: Format, listTools: boolean): string
 async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean }, command: string[]): Promise<number> {
   const cwd = process.cwd();
   const policy = await policyFrom(flags, command, cwd);
+  mark('policy loaded');
   const result = await runCheck({ policy, mode, root: cwd, logger: stderrLogger(flags.format !== 'text'), ...(flags.source ? { sourceIds: flags.source } : {}), ...(flags.exact ? { exact: true } : {}) });
   process.stdout.write(render(result, flags.format, flags.list ?? mode === 'audit'));
+  mark('report written');
   if (mode === 'update') {
     for (const r of result.sources) {
       if (r.failure) process.stderr.write(`toolgate: source "${r.id}" failed; its contract ${r.contractFile} was not touched\n`);

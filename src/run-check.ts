@@ -13,6 +13,7 @@ import { compareNames, normalizeSnapshot, type MalformedTool } from './surface/n
 import type { Surface } from './surface/model.js';
 import { ConfigError, SourceError } from './util/errors.js';
 import type { Logger } from './util/logger.js';
+import { mark } from './util/timing.js';
 
 /**
  * - `check`: live surface against the contract (and the PR base): everything the Action does.
@@ -111,6 +112,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   const result: SourceResult = { id: cfg.id, kind: cfg.kind, contractFile, live: cfg.kind !== 'recorded', malformed: [], findings: [] };
   const loaded = opts.mode === 'check' ? await readContract(cfg.contract, contractFile) : undefined;
   if (loaded) result.contract = loaded.surface;
+  mark(`${cfg.id}: contract read`);
   const sourcePointer = `/sources/${policy.sources.indexOf(cfg)}`;
 
   let raw: RawSnapshot;
@@ -126,7 +128,9 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
     return result;
   }
   logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
+  mark(`${cfg.id}: snapshot done`);
   const { surface, malformed } = normalizeSnapshot(raw);
+  mark(`${cfg.id}: normalized`);
   Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
 
   if (opts.mode === 'update') {
@@ -136,10 +140,12 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
     result.wrote = !unchanged;
   }
 
-  const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? undefined) : loaded?.surface;
+  const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
   const changes = base ? diffSurfaces(base, surface) : [];
   const drift = loaded ? diffSurfaces(loaded.surface, surface) : [];
+  mark(`${cfg.id}: diffed (${changes.length} changes)`);
   const schemaVerdicts = await classifyChanges(changes, policy.schemaBudgetMs);
+  if (schemaVerdicts.size > 0) mark(`${cfg.id}: schema changes classified`);
   const ctx: CheckContext = {
     sourceId: cfg.id,
     head: surface,
@@ -162,7 +168,16 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
     findings.push(...finalize([f], ctx, policyLocator(opts, sourcePointer)));
   }
   result.findings = findings.sort(compareFindings);
+  mark(`${cfg.id}: rules evaluated`);
   return result;
+}
+
+/**
+ * The base of a pull request that adds the contract: no tools, so every tool is new and its read
+ * class or promotion is judged; counts equal to the head's, since there were none to pin.
+ */
+function firstAdoptionBase(head: Surface): Surface {
+  return { ...head, tools: [], digest: '' };
 }
 
 async function classifyChanges(changes: CheckContext['changes'], budgetMs: number): Promise<Map<string, SchemaVerdict>> {

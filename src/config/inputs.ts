@@ -16,6 +16,16 @@ export interface ActionInputs {
   exact: boolean;
   /** JSON report path relative to the workspace. */
   reportPath: string;
+  /** SARIF output path relative to the workspace; empty = none. */
+  sarifPath: string;
+  /** Token for reviews, check runs and comments; empty = no GitHub API calls. */
+  token: string;
+  /** Post/update one sticky PR comment. */
+  comment: boolean;
+  /** Login whose comments may carry the sticky marker. */
+  commentAuthor: string;
+  /** `auto`: try a check run, fall back to workflow-command annotations on 403. */
+  checkRun: boolean;
 }
 
 /** Splits a list input on commas and newlines. */
@@ -24,6 +34,13 @@ export function splitList(text: string): string[] {
     .split(/[\n,]/)
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const v = (core.getInput(name) || String(fallback)).toLowerCase();
+  if (v === 'true' || v === 'auto') return v === 'true' || fallback;
+  if (v === 'false') return false;
+  throw new ConfigError(`input "${name}" must be true or false, not "${v}"`, undefined, `Set \`${name}: true\` or \`${name}: false\`.`);
 }
 
 function inWorkspace(workspace: string, name: string, value: string): string {
@@ -58,5 +75,10 @@ export function readActionInputs(): ActionInputs {
     mode,
     exact: exactInput === 'auto' ? isRelease : exactInput === 'true',
     reportPath: inWorkspace(workspace, 'report-path', core.getInput('report-path') || 'toolgate-report.json'),
+    sarifPath: core.getInput('sarif-path') ? inWorkspace(workspace, 'sarif-path', core.getInput('sarif-path')) : '',
+    token: core.getInput('github-token'),
+    comment: bool('comment', false),
+    commentAuthor: core.getInput('comment-author') || 'github-actions[bot]',
+    checkRun: bool('check-run', true),
   };
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import { ConfigError } from '../util/errors.js';
@@ -47,7 +47,7 @@ export interface ReviewPolicy {
 
 /** `toolgate.yml`, validated and resolved. */
 export interface Policy {
-  /** Absolute path of the policy file ('' when built from CLI arguments). */
+  /** Path of the policy file as given, relative to the working directory or absolute ('' when built from CLI arguments). */
   file: string;
   /** Directory paths are resolved against. */
   root: string;
@@ -67,7 +67,14 @@ export interface Policy {
 }
 
 const FIX = 'Fix toolgate.yml; its schema is schema/toolgate.schema.json (see README, "Policy file").';
-const validate = new Ajv({ allErrors: true, strict: false }).compile(policySchema);
+/**
+ * Compiled on first use, not at module load (`--help`, `rules` and ad-hoc sources never need it).
+ * `validateSchema: false`: the schema is ours and tested; checking it against the draft-07
+ * meta-schema on every run cost ~40 ms of start-up (compiling the meta-schema).
+ */
+let compiled: ValidateFunction | undefined;
+const validator = (): ValidateFunction =>
+  (compiled ??= new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(policySchema));
 
 /** Default contract path for a source id. */
 export function defaultContractPath(id: string): string {
@@ -113,6 +120,7 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
   }
   const lineOf = (pointer: string) => yamlLine(doc, lineCounter, pointer);
   const value = (doc.toJS() ?? {}) as JsonObject;
+  const validate = validator();
   if (!validate(value)) throw schemaError(validate.errors ?? [], file, lineOf, FIX);
   return resolvePolicy(value as unknown as RawPolicy, file, root, lineOf);
 }

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import contractSchema from '../../schema/contract.schema.json' with { type: 'json' };
 import { ConfigError } from '../util/errors.js';
 import { parseJsonDocument } from '../util/json-file.js';
@@ -22,7 +22,10 @@ export interface LoadedContract {
 
 const FIX_HAND_EDIT = 'Do not edit the contract by hand: restore it with `git checkout -- <file>` or run `toolgate update` and review the diff.';
 
-const validate = new Ajv({ allErrors: false, strict: false }).compile(contractSchema);
+/** Compiled on first use (see `validator` in config/policy.ts for why, and why `validateSchema: false`). */
+let compiled: ValidateFunction | undefined;
+const validator = (): ValidateFunction =>
+  (compiled ??= new Ajv({ allErrors: false, strict: false, validateSchema: false }).compile(contractSchema));
 
 /**
  * Reads and verifies a contract. Each tool's derived values (effective hints, class, digests) are
@@ -54,6 +57,7 @@ export function parseContract(text: string, file: string): LoadedContract {
       'Upgrade toolgate to the version that wrote this contract.',
     );
   }
+  const validate = validator();
   if (!validate(raw)) throw schemaError(validate.errors ?? [], file, doc.lineOf, FIX_HAND_EDIT);
   const stored = raw as unknown as Omit<Surface, 'tools'> & { tools: StoredTool[] };
   const tools = stored.tools.map((entry, i) => verifyTool(entry, i, file, doc.lineOf));

@@ -262,6 +262,8 @@ export class ProcessStdioTransport implements Transport {
   readonly stderr = null;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** Requests sent and not yet answered: id → method, to spot malformed answers to them. */
+  private readonly inFlight = new Map<string | number, string>();
   private closed = false;
   private started = false;
 
@@ -330,6 +332,22 @@ export class ProcessStdioTransport implements Transport {
       msg = undefined;
     }
     if (typeof msg === 'object' && msg !== null && !Array.isArray(msg) && (msg as { jsonrpc?: unknown }).jsonrpc === '2.0') {
+      const m = msg as Record<string, unknown>;
+      const id = m.id;
+      if (m.method === undefined && (typeof id === 'string' || typeof id === 'number') && this.inFlight.has(id)) {
+        const method = this.inFlight.get(id)!;
+        this.inFlight.delete(id);
+        // The SDK drops a response it cannot parse (result not an object, extra keys, bad error
+        // object) and the request would wait for its timeout, then be reported as "did not
+        // answer". Fail at once and say what was wrong.
+        const problem = responseProblem(m);
+        if (problem) {
+          this.failure = { reason: 'protocol-error', message: `answered ${method} with a malformed JSON-RPC response (${problem})` };
+          this.onerror?.(new Error(this.failure.message));
+          this.finish();
+          return;
+        }
+      }
       this.onmessage?.(msg as JSONRPCMessage);
       return;
     }
@@ -349,6 +367,8 @@ export class ProcessStdioTransport implements Transport {
     if (this.closed || !stdin || stdin.destroyed || !stdin.writable) {
       return Promise.reject(new Error('server stdin is closed'));
     }
+    const m = message as { id?: unknown; method?: unknown };
+    if (typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) this.inFlight.set(m.id, m.method);
     return new Promise((resolve, reject) => {
       stdin.write(`${JSON.stringify(message)}\n`, (err) => (err ? reject(err) : resolve()));
     });
@@ -357,4 +377,32 @@ export class ProcessStdioTransport implements Transport {
   async close(): Promise<void> {
     this.finish();
   }
+}
+
+/**
+ * Why a JSON-RPC response (a message with an id and no method) is not one the SDK accepts, or
+ * undefined when it is: exactly one of `result` (an object) or `error` (`{code: integer,
+ * message: string, ...}`), and no other top-level keys besides `jsonrpc` and `id` (the SDK's
+ * response schemas are strict at the top level).
+ */
+export function responseProblem(m: Record<string, unknown>): string | undefined {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
+  const extra = Object.keys(m).filter((k) => !['jsonrpc', 'id', 'result', 'error'].includes(k));
+  if (extra.length > 0) return `unexpected key${extra.length === 1 ? '' : 's'} ${extra.slice(0, 3).map((k) => JSON.stringify(k)).join(', ')}`;
+  if ('result' in m && 'error' in m) return 'both "result" and "error"';
+  if ('result' in m) {
+    const r = m.result;
+    if (typeof r !== 'object' || r === null || Array.isArray(r)) return `"result" is ${kind(r)}, not an object`;
+    const meta = (r as Record<string, unknown>)._meta;
+    if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) return `"result._meta" is ${kind(meta)}, not an object`;
+    return undefined;
+  }
+  if ('error' in m) {
+    const e = m.error as Record<string, unknown> | null;
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return `"error" is ${kind(e)}, not an object`;
+    if (typeof e.code !== 'number' || !Number.isInteger(e.code)) return '"error.code" is not an integer';
+    if (typeof e.message !== 'string') return '"error.message" is not a string';
+    return undefined;
+  }
+  return 'neither "result" nor "error"';
 }

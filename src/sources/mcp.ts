@@ -26,6 +26,7 @@ import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp
 import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
 import type { RawSnapshot, RawTool } from './types.js';
 import { VERSION } from '../version.js';
+import { mark } from '../util/timing.js';
 
 /** Client identity sent in `initialize` / `server/discover`. */
 const CLIENT_INFO = { name: 'toolgate', version: VERSION };
@@ -122,8 +123,10 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
       },
     );
     phase = 'listing';
+    mark(`${id}: initialized`);
     const { client } = session;
     const { tools, pages, rawBytes } = await listAllTools(session, cfg, totalDeadline);
+    mark(`${id}: tools listed (${tools.length} tools, ${pages} pages)`);
     const version = client!.getServerVersion();
     const protocolVersion = client!.getNegotiatedProtocolVersion();
     const snapshot: RawSnapshot = {
@@ -215,6 +218,7 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions)
     await sessions.guard(s);
     const env = buildChildEnv({ names: cfg.env, source: process.env, home: s.home.path });
     s.proc = await ServerProcess.spawn(cfg, env, { stdio: 'pipe' });
+    mark('server spawned');
     await sessions.guard(s);
     s.stdio = new ProcessStdioTransport(s.proc, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES);
     // A probe that gets no answer on stdio means "legacy server": do not let it eat the whole
@@ -316,16 +320,23 @@ function httpStatus(err: unknown): number | undefined {
 async function closeSession(s: Session): Promise<void> {
   const client = s.client;
   s.client = undefined;
-  if (client) await withDeadline(client.close(), 2000, () => new Error('close timed out')).catch(() => undefined);
+  if (client) {
+    await withDeadline(client.close(), 2000, () => new Error('close timed out')).catch(() => undefined);
+    mark('client closed');
+  }
   const proc = s.proc;
   s.proc = undefined;
   if (proc) {
     await proc.stop();
+    mark('server process group ended');
     s.proc = proc; // keep for the stderr tail; stop() is idempotent
   }
   const home = s.home;
   s.home = undefined;
-  if (home) await home.dispose();
+  if (home) {
+    await home.dispose();
+    mark('scratch home removed');
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -129,6 +129,7 @@ table('nested properties', [
   { name: 'property removed from an open object', before: obj({ a: {}, b: {} }), after: obj({ a: {} }), kind: 'narrowed', deltas: ['still accepted but no longer declared'] },
   { name: 'property type changed', before: obj({ a: { type: 'string' } }), after: obj({ a: { type: 'integer' } }), kind: 'both' },
   { name: 'property name with a slash is escaped', before: obj({ 'a/b': { type: 'string' } }), after: obj({ 'a/b': { type: ['string', 'null'] } }), kind: 'widened', deltas: ['widened /properties/a~1b: type "null" now accepted'] },
+  { name: 'property named __proto__ (hostile input)', before: JSON.parse('{"type":"object","properties":{"a":{}},"additionalProperties":false}') as Json, after: JSON.parse('{"type":"object","properties":{"a":{},"__proto__":{"type":"string"}},"additionalProperties":false}') as Json, kind: 'widened', deltas: ['widened /properties/__proto__: property "__proto__" added to a closed object'] },
   { name: 'property now matched by patternProperties', before: { type: 'object', patternProperties: { '^x-': { type: 'string' } }, additionalProperties: false }, after: { type: 'object', properties: { 'x-a': { type: ['string', 'number'] } }, patternProperties: { '^x-': { type: 'string' } }, additionalProperties: false }, kind: 'widened' },
 ]);
 

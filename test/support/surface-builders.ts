@@ -19,6 +19,7 @@ import type { RuleId } from '../../src/rules/catalog.js';
 import type { RawTool } from '../../src/sources/types.js';
 import type { Json, JsonObject, ServerInfo, Surface, SurfaceSource, SurfaceTool, ToolOrigin } from '../../src/surface/model.js';
 import { assembleSurface, normalizeTool, type MalformedTool } from '../../src/surface/normalize.js';
+import { classifySchemaChanges } from '../../src/diff/schema/index.js';
 import { ConfigError } from '../../src/util/errors.js';
 
 /** Source id used by every built surface unless given. */
@@ -235,6 +236,27 @@ export function evaluateCase(c: EvalCase): Finding[] {
   return evaluate(ctx, contractLocate(ctx.contract));
 }
 
+/**
+ * An evaluate case whose schema verdicts come from the real classifier (json-schema-diff in a
+ * worker), computed exactly as run-check does for every `input-schema-changed` change.
+ */
+export function classified(c: Omit<EvalCase, 'schemaVerdicts'> & { timeout?: number }): RunCase {
+  return {
+    name: c.name,
+    ...(c.watch ? { watch: c.watch } : {}),
+    expect: c.expect,
+    timeout: c.timeout ?? 30_000,
+    run: async () => {
+      const ctx = contextFor(c);
+      const pairs = ctx.changes.flatMap((ch) => (ch.kind === 'input-schema-changed' ? [{ tool: ch.tool, before: ch.base, after: ch.head }] : []));
+      const verdicts = await classifySchemaChanges(pairs, { budgetMs: ctx.policy.schemaBudgetMs });
+      const schemaVerdicts: Record<string, SchemaVerdict> = {};
+      pairs.forEach((p, i) => (schemaVerdicts[p.tool] = verdicts[i] as SchemaVerdict));
+      return evaluateCase({ ...c, schemaVerdicts });
+    },
+  };
+}
+
 /** A thrown ConfigError as a finding-like record (its rule id, message and location). */
 export function configErrorAsFinding(e: unknown): Pick<Finding, 'ruleId' | 'message'> & { location?: unknown; fix?: string } {
   if (!(e instanceof ConfigError)) throw e;
@@ -251,14 +273,28 @@ function compare(ruleId: string, watch: string[] | undefined, actual: Actual[], 
   const want = [...expected].sort(order);
   const summary = (xs: { ruleId: string; tool?: string }[]) => xs.map((x) => `${x.ruleId}${x.tool !== undefined ? `(${x.tool})` : ''}`);
   expect(summary(got), 'rule ids and tools of the findings').toEqual(summary(want));
-  want.forEach((w, i) => {
-    const g = got[i] as Actual;
-    if (w.level !== undefined) expect(g.level, `level of ${w.ruleId}`).toBe(w.level);
-    if (w.data !== undefined) expect(g.data ?? {}, `data of ${w.ruleId}`).toMatchObject(w.data);
-    if (w.location !== undefined) expect(g.location ?? {}, `location of ${w.ruleId}`).toMatchObject(w.location);
-    if (typeof w.message === 'string') expect(g.message).toContain(w.message);
-    else if (w.message) expect(g.message).toMatch(w.message);
-  });
+  // Same rule and tool several times (e.g. one finding per hint): pair each expectation with the
+  // first unused finding that satisfies it, so the table need not follow the evaluation order.
+  const used = new Set<number>();
+  for (const w of want) {
+    const failures: string[] = [];
+    const idx = got.findIndex((g, i) => {
+      if (used.has(i) || g.ruleId !== w.ruleId || g.tool !== w.tool) return false;
+      try {
+        if (w.level !== undefined) expect(g.level, `level of ${w.ruleId}`).toBe(w.level);
+        if (w.data !== undefined) expect(g.data ?? {}, `data of ${w.ruleId}`).toMatchObject(w.data);
+        if (w.location !== undefined) expect(g.location ?? {}, `location of ${w.ruleId}`).toMatchObject(w.location);
+        if (typeof w.message === 'string') expect(g.message, `message of ${w.ruleId}`).toContain(w.message);
+        else if (w.message) expect(g.message, `message of ${w.ruleId}`).toMatch(w.message);
+        return true;
+      } catch (e) {
+        failures.push((e as Error).message);
+        return false;
+      }
+    });
+    if (idx < 0) throw new Error(`no finding matches ${JSON.stringify(w, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}:\n${failures.join('\n')}\nfindings: ${JSON.stringify(got, null, 2)}`);
+    used.add(idx);
+  }
 }
 
 async function runCase(ruleId: string, c: RuleCase): Promise<void> {

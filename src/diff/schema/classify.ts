@@ -7,7 +7,7 @@
 import type { Json, JsonObject } from '../../surface/model.js';
 import { compareSchemas, type Undecided } from './compare.js';
 import { runJsonSchemaDiff, type JsdTask } from './json-schema-diff-adapter.js';
-import { jsonEqual, normalizeSchema } from './normalize.js';
+import { jsonEqual, normalizeSchema, put } from './normalize.js';
 import type { ClassifyOptions, SchemaDelta, SchemaVerdict } from './types.js';
 
 /** Default json-schema-diff budget per schema pair, in ms. */
@@ -31,6 +31,15 @@ const isObject = (v: Json | undefined): v is JsonObject =>
  * `{ kind: 'unclassified', reason, deltas }`.
  */
 export async function classifySchemaChange(before: Json, after: Json, opts: ClassifyOptions = {}): Promise<SchemaVerdict> {
+  try {
+    return await classify(before, after, opts);
+  } catch (err) {
+    // E.g. a stack overflow on an absurdly deep schema: still a verdict, and still fail closed.
+    return { kind: 'unclassified', reason: `schema comparison failed: ${(err as Error).message}`, deltas: [] };
+  }
+}
+
+async function classify(before: Json, after: Json, opts: ClassifyOptions): Promise<SchemaVerdict> {
   const budgetMs = opts.budgetMs ?? DEFAULT_BUDGET_MS;
   const na = normalizeSchema(before);
   const nb = normalizeSchema(after);
@@ -141,12 +150,12 @@ export function toDraft07(schema: Json): Json {
   if (!isObject(schema)) return schema;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (k === 'enum' || k === 'const' || k === 'required') out[k] = v;
+    if (k === 'enum' || k === 'const' || k === 'required') put(out, k, v);
     else if (k === 'properties' || k === 'patternProperties' || k === 'dependentSchemas') {
       const m: JsonObject = {};
-      if (isObject(v)) for (const [name, s] of Object.entries(v)) m[name] = toDraft07(s);
-      out[k] = m;
-    } else out[k] = toDraft07(v);
+      if (isObject(v)) for (const [name, s] of Object.entries(v)) put(m, name, toDraft07(s));
+      put(out, k, m);
+    } else put(out, k, toDraft07(v));
   }
   if (Array.isArray(out.prefixItems)) {
     const rest = out.items;

@@ -38,6 +38,9 @@ type Polarity = 1 | -1; // -1 below `not`: loosening the negated schema narrows 
 const isObject = (v: Json | undefined): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Own property only: `o["__proto__"]` must not find Object.prototype. */
+const own = (o: JsonObject, k: string): Json | undefined => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+
 const ALL_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] as const;
 
 /** Keywords that only constrain instances of one type: skipped when neither side allows it. */
@@ -374,15 +377,23 @@ function compareContains(a: JsonObject, b: JsonObject, path: string, pol: Polari
   compareUpperBound(a.maxContains, b.maxContains, 'maxContains', path, pol, out);
 }
 
+/** ECMA-262 regex test, with the `u` flag when the pattern allows it; invalid patterns match nothing. */
+function patternMatches(pattern: string, text: string): boolean {
+  for (const flags of ['u', '']) {
+    try {
+      return new RegExp(pattern, flags).test(text);
+    } catch {
+      // try the next flag set
+    }
+  }
+  return false;
+}
+
 /** The subschema that judged property `name` when it was not listed in `properties`. */
 function governing(s: JsonObject, name: string): Json {
   if (isObject(s.patternProperties)) {
     for (const [pattern, schema] of Object.entries(s.patternProperties)) {
-      try {
-        if (new RegExp(pattern, 'u').test(name)) return schema;
-      } catch {
-        // An invalid pattern matches nothing here; the keyword diff still reports it if changed.
-      }
+      if (patternMatches(pattern, name)) return schema;
     }
   }
   return s.additionalProperties ?? true;
@@ -395,8 +406,8 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
   const propsB = isObject(b.properties) ? b.properties : {};
   for (const name of [...new Set([...Object.keys(propsA), ...Object.keys(propsB)])].sort()) {
     const p = `${path}/properties/${escapeToken(name)}`;
-    const sa = propsA[name];
-    const sb = propsB[name];
+    const sa = own(propsA, name);
+    const sb = own(propsB, name);
     if (sa !== undefined && sb !== undefined) {
       compareNode(sa, sb, p, pol, out);
     } else if (sb !== undefined) {
@@ -439,8 +450,8 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
   const ppB = isObject(b.patternProperties) ? b.patternProperties : {};
   for (const pattern of [...new Set([...Object.keys(ppA), ...Object.keys(ppB)])].sort()) {
     const p = `${path}/patternProperties/${escapeToken(pattern)}`;
-    const sa = ppA[pattern];
-    const sb = ppB[pattern];
+    const sa = own(ppA, pattern);
+    const sb = own(ppB, pattern);
     if (sa !== undefined && sb !== undefined) compareNode(sa, sb, p, pol, out);
     else if (sb !== undefined) emit(out, p, 'widened', pol, `properties matching /${pattern}/ now declared`);
     else if (sa !== undefined) emit(out, p, 'narrowed', pol, `properties matching /${pattern}/ no longer declared`);
@@ -455,8 +466,8 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
   const drA = isObject(a.dependentRequired) ? a.dependentRequired : {};
   const drB = isObject(b.dependentRequired) ? b.dependentRequired : {};
   for (const key of [...new Set([...Object.keys(drA), ...Object.keys(drB)])].sort()) {
-    const la = new Set(Array.isArray(drA[key]) ? (drA[key] as Json[]).map(String) : []);
-    const lb = new Set(Array.isArray(drB[key]) ? (drB[key] as Json[]).map(String) : []);
+    const la = new Set(Array.isArray(own(drA, key)) ? (own(drA, key) as Json[]).map(String) : []);
+    const lb = new Set(Array.isArray(own(drB, key)) ? (own(drB, key) as Json[]).map(String) : []);
     for (const n of [...lb].sort()) if (!la.has(n)) emit(out, path, 'narrowed', pol, `"${n}" now required when "${key}" is present`);
     for (const n of [...la].sort()) if (!lb.has(n)) emit(out, path, 'widened', pol, `"${n}" no longer required when "${key}" is present`);
   }
@@ -464,7 +475,7 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
   const dsA = isObject(a.dependentSchemas) ? a.dependentSchemas : {};
   const dsB = isObject(b.dependentSchemas) ? b.dependentSchemas : {};
   for (const key of [...new Set([...Object.keys(dsA), ...Object.keys(dsB)])].sort()) {
-    compareNode(dsA[key] ?? true, dsB[key] ?? true, `${path}/dependentSchemas/${escapeToken(key)}`, pol, out);
+    compareNode(own(dsA, key) ?? true, own(dsB, key) ?? true, `${path}/dependentSchemas/${escapeToken(key)}`, pol, out);
   }
 }
 

@@ -15,7 +15,8 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Json } from '../../surface/model.js';
 
@@ -48,7 +49,8 @@ let workerUrlOverride: URL | undefined;
  * laid out differently from `dist/schema-worker.mjs`. Pass `undefined` to restore the default.
  */
 export function setSchemaWorkerUrl(url: URL | string | undefined): void {
-  workerUrlOverride = url === undefined ? undefined : url instanceof URL ? url : new URL(url, `file://${process.cwd()}/`);
+  if (url === undefined || url instanceof URL) workerUrlOverride = url;
+  else workerUrlOverride = url.startsWith('file:') ? new URL(url) : pathToFileURL(resolve(url));
 }
 
 /** Resolves the worker script; throws with the paths tried when none exists. */

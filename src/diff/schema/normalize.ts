@@ -74,6 +74,14 @@ export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
   return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
 }
 
+/**
+ * Sets an own property, also for the name `__proto__` (a plain assignment would change the
+ * prototype instead: schemas come from servers and may be hostile).
+ */
+export function put(o: JsonObject, key: string, value: Json): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Decodes one RFC 6901 reference token. */
 const unescapeToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');
 /** Encodes one RFC 6901 reference token. */
@@ -150,7 +158,7 @@ export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): Norm
       if (key === '$schema') continue;
       if (!keepAnnotations && isAnnotation(key)) continue;
       if (key === 'definitions' || key === '$defs') continue; // inlined where referenced
-      out[key] = visitKeyword(key, value, `${where}/${escapeToken(key)}`, refStack);
+      put(out, key, visitKeyword(key, value, `${where}/${escapeToken(key)}`, refStack));
     }
     return finishObject(out);
   };
@@ -190,13 +198,13 @@ export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): Norm
     if (key === 'dependencies' && isObject(value)) {
       const mapped: JsonObject = {};
       for (const [name, v] of Object.entries(value)) {
-        mapped[name] = Array.isArray(v) ? v : visit(v, `${where}/${escapeToken(name)}`, refStack);
+        put(mapped, name, Array.isArray(v) ? v : visit(v, `${where}/${escapeToken(name)}`, refStack));
       }
       return mapped;
     }
     if ((MAP_SCHEMA_KEYWORDS as readonly string[]).includes(key) && isObject(value)) {
       const mapped: JsonObject = {};
-      for (const [name, v] of Object.entries(value)) mapped[name] = visit(v, `${where}/${escapeToken(name)}`, refStack);
+      for (const [name, v] of Object.entries(value)) put(mapped, name, visit(v, `${where}/${escapeToken(name)}`, refStack));
       return mapped;
     }
     if (key === '$ref' && typeof value === 'string') return canonicalRef(value);
@@ -214,7 +222,7 @@ export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): Norm
       if (!isObject(source)) continue;
       for (const [name, def] of Object.entries(source)) {
         const pointer = `/${kw}/${escapeToken(name)}`;
-        defs[name] = visit(def, `/$defs/${escapeToken(name)}`, ['', pointer]);
+        put(defs, name, visit(def, `/$defs/${escapeToken(name)}`, ['', pointer]));
       }
     }
     if (Object.keys(defs).length > 0) normalized = { ...normalized, $defs: defs };
@@ -278,8 +286,7 @@ function finishObject(input: JsonObject): JsonObject {
     const dr: JsonObject = isObject(s.dependentRequired) ? { ...s.dependentRequired } : {};
     const ds: JsonObject = isObject(s.dependentSchemas) ? { ...s.dependentSchemas } : {};
     for (const [name, v] of Object.entries(s.dependencies)) {
-      if (Array.isArray(v)) dr[name] = v;
-      else ds[name] = v;
+      put(Array.isArray(v) ? dr : ds, name, v);
     }
     if (Object.keys(dr).length > 0) s.dependentRequired = dr;
     if (Object.keys(ds).length > 0) s.dependentSchemas = ds;
@@ -288,7 +295,7 @@ function finishObject(input: JsonObject): JsonObject {
   if (isObject(s.dependentRequired)) {
     const dr: JsonObject = {};
     for (const [name, v] of Object.entries(s.dependentRequired)) {
-      if (Array.isArray(v)) dr[name] = [...new Set(v.filter((x): x is string => typeof x === 'string'))].sort();
+      if (Array.isArray(v)) put(dr, name, [...new Set(v.filter((x): x is string => typeof x === 'string'))].sort());
     }
     s.dependentRequired = dr;
   }
@@ -360,6 +367,6 @@ export function sortKeys(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (!isObject(value)) return value;
   const out: JsonObject = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeys(value[k] as Json);
+  for (const k of Object.keys(value).sort()) put(out, k, sortKeys(value[k] as Json));
   return out;
 }

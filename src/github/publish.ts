@@ -1,0 +1,48 @@
+import type { CheckResult } from '../run-check.js';
+import type { Logger } from '../util/logger.js';
+import { renderSummary } from '../report/summary.js';
+import { findingsToAnnotations, publishCheckRun } from './check-run.js';
+import { isPermissionError, type GitHubClient, type RepoRef } from './client.js';
+import { stickyMarker, upsertStickyComment } from './comment.js';
+
+/** How the two-workflow pattern is explained when a fork PR's token cannot comment. */
+export const FORK_HINT =
+  'Fork pull requests get a read-only token: annotations and the job summary still work. To comment, upload toolgate-report.json as an artifact and post it from a `workflow_run` workflow (README, "Fork pull requests").';
+
+/**
+ * Publishes a check run with every finding as an annotation (batches of 50).
+ * @returns true when the check run carries the annotations (workflow-command annotations are then
+ *   not needed); false when the token may not (`checks: write` missing, fork PR).
+ */
+export async function publishChecks(octokit: GitHubClient, repo: RepoRef, headSha: string, result: CheckResult, fallbackFile: string, logger: Logger): Promise<boolean> {
+  const { error, warning, notice } = result.counts;
+  try {
+    const r = await publishCheckRun(octokit, repo, headSha, {
+      name: 'toolgate',
+      conclusion: result.exitCode === 0 ? 'success' : 'failure',
+      title: `${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`,
+      summary: renderSummary(result),
+      annotations: findingsToAnnotations(result.findings, fallbackFile),
+    });
+    if (r.ok) {
+      logger.info(`toolgate: check run ${r.id} carries ${r.annotationsSent} annotation${r.annotationsSent === 1 ? '' : 's'}`);
+      return true;
+    }
+    logger.info(`toolgate: no check run (${r.reason}); using workflow-command annotations instead. Grant \`checks: write\` to get every finding as an annotation.`);
+    return false;
+  } catch (e) {
+    logger.warn(`toolgate: check run failed: ${(e as Error).message}; using workflow-command annotations instead`);
+    return false;
+  }
+}
+
+/** Creates or updates the one sticky PR comment; a 403 degrades to a hint, never a crash. */
+export async function publishComment(octokit: GitHubClient, repo: RepoRef, prNumber: number, result: CheckResult, key: string, logger: Logger): Promise<void> {
+  try {
+    const r = await upsertStickyComment(octokit, repo, prNumber, stickyMarker(key), renderSummary(result), { author: 'github-actions[bot]' });
+    logger.info(`toolgate: ${r.action} PR comment ${r.id}`);
+  } catch (e) {
+    if (isPermissionError(e)) logger.warn(`toolgate: cannot comment on the pull request (${(e as Error).message}). ${FORK_HINT}`);
+    else logger.warn(`toolgate: PR comment failed: ${(e as Error).message}`);
+  }
+}

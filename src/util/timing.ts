@@ -1,0 +1,34 @@
+/**
+ * Opt-in phase timings (`TOOLGATE_TIMING=1`): where a run's wall time goes, printed to stderr at
+ * exit as `ms since process start` per mark, plus the step from the previous mark. Used by
+ * `bench/` and to explain a slow run; off by default, and then each {@link mark} is one branch.
+ *
+ * Times are `performance.now()`, whose origin is the start of the Node process, so the first
+ * mark also shows how long Node took to load and evaluate the bundle.
+ */
+const enabled = typeof process !== 'undefined' && process.env.TOOLGATE_TIMING === '1';
+const marks: Array<[string, number]> = [];
+
+/** Records that phase `name` ended now (no-op unless `TOOLGATE_TIMING=1`). */
+export function mark(name: string): void {
+  if (!enabled) return;
+  if (marks.length === 0) process.once('exit', report);
+  marks.push([name, performance.now()]);
+}
+
+/** Whether timings are being recorded. */
+export function timingEnabled(): boolean {
+  return enabled;
+}
+
+function report(): void {
+  mark('exit');
+  let prev = 0;
+  const lines = marks.map(([name, t]) => {
+    const line = `toolgate-timing ${t.toFixed(1).padStart(8)} ms  +${(t - prev).toFixed(1).padStart(7)} ms  ${name}`;
+    prev = t;
+    return line;
+  });
+  // The JSON line is for scripts (bench/run.mjs); the table is for people.
+  process.stderr.write(`${lines.join('\n')}\ntoolgate-timing-json ${JSON.stringify(Object.fromEntries(marks.map(([n, t]) => [n, Math.round(t * 10) / 10])))}\n`);
+}

@@ -1,0 +1,268 @@
+/** Contract store: parse/verify (hand edits are refused with file, line and fix), atomic writes. */
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serializeContract } from '../../src/contract/serialize.js';
+import { parseContract, readContract, writeContract } from '../../src/contract/store.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { ROOT, tempDir } from '../support/mcp-fixtures.js';
+import { mcpSurface, mcpTool, openapiSurface, readTool, writeTool } from '../support/surface-builders.js';
+
+const FIXTURE = join(ROOT, 'test/fixtures/contracts/notes.surface.json');
+const TEXT = readFileSync(FIXTURE, 'utf8');
+const FILE = '.toolgate/notes.surface.json';
+
+/** The surface the fixture was written from (see test/fixtures/contracts/README.md). */
+const NOTES = mcpSurface(
+  [
+    writeTool('save_note', {
+      title: 'Save a note',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+      outputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+    }),
+    readTool('list_notes'),
+    mcpTool('purge', undefined, { description: 'Deletes every note.' }),
+  ],
+  { id: 'notes', server: { name: 'notes-server', version: '1.0.0', protocolVersion: '2025-11-25' } },
+);
+
+/** Replaces line `n` (1-based) of the fixture, after checking it holds `expected`. */
+function editLine(n: number, expected: string, replacement: string, text = TEXT): string {
+  const lines = text.split('\n');
+  expect(lines[n - 1], `line ${n} of the fixture`).toContain(expected);
+  lines[n - 1] = (lines[n - 1] as string).replace(expected, replacement);
+  return lines.join('\n');
+}
+
+function refused(text: string): ConfigError {
+  try {
+    parseContract(text, FILE);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as ConfigError;
+  }
+  throw new Error('the contract was accepted');
+}
+
+describe('parseContract', () => {
+  it('the fixture is exactly what serializeContract writes for its surface', () => {
+    expect(serializeContract(NOTES).text).toBe(TEXT);
+  });
+
+  it('round trip: serialize → parse gives the same surface', () => {
+    const surfaces = [
+      NOTES,
+      openapiSurface([
+        { name: 'get_items', method: 'GET', path: '/items', operationId: 'getItems' },
+        { name: 'post_quote', method: 'POST', path: '/quote', operationId: 'postQuote', promoted: true },
+        { name: 'delete_item', method: 'DELETE', path: '/items/{id}' },
+      ]),
+      mcpSurface([
+        mcpTool('é_unicode', { title: 'T', 'x-vendor': [1, 2] }, { _meta: { note: 'x' }, icons: [{ src: 'data:,' }], execution: { taskSupport: 'optional' } }),
+        mcpTool('\u{1F600}'),
+        readTool('Z'),
+      ], { clientCapabilities: { roots: { listChanged: true } }, transport: 'streamable-http' }),
+      mcpSurface([]),
+    ];
+    for (const s of surfaces) {
+      const { text, lines } = serializeContract(s);
+      const loaded = parseContract(text, FILE);
+      expect(loaded.surface).toEqual(s);
+      expect(loaded.file).toBe(FILE);
+      // The reader's line map agrees with the writer's.
+      for (const [pointer, line] of lines) expect(loaded.lineOf(pointer), pointer).toBe(line);
+      expect(serializeContract(loaded.surface).text).toBe(text);
+    }
+  });
+
+  it('lineOf falls back to the nearest existing parent', () => {
+    const loaded = parseContract(TEXT, FILE);
+    expect(loaded.lineOf('/tools/0/annotations/readOnlyHint')).toBe(34);
+    expect(loaded.lineOf('/tools/1/annotations/readOnlyHint')).toBe(50); // purge has no annotations
+    expect(loaded.lineOf('/nope')).toBe(1);
+  });
+
+  const HAND_EDITS: { name: string; text: () => string; line: number; pointer?: string; message: RegExp }[] = [
+    {
+      name: 'changed effectiveHints',
+      text: () => editLine(37, '"readOnlyHint": true', '"readOnlyHint": false'),
+      line: 37,
+      pointer: '/tools/0/effectiveHints/readOnlyHint',
+      message: /tool "list_notes" has effective readOnlyHint false but its annotations give true/,
+    },
+    {
+      name: 'annotations loosened without the derived fields (class no longer matches)',
+      text: () => editLine(34, '"readOnlyHint": false', '"readOnlyHint": true', editLine(77, '"readOnlyHint": false', '"readOnlyHint": true')),
+      line: 72,
+      pointer: '/tools/2/safetyClass',
+      message: /tool "save_note" has safetyClass "write" but its annotations give "read"/,
+    },
+    {
+      name: 'a consistent-looking loosening is caught by the tool digest',
+      text: () =>
+        editLine(81, '"destructiveHint": false', '"destructiveHint": true', editLine(74, '"destructiveHint": false', '"destructiveHint": true')),
+      line: 105,
+      pointer: '/tools/2/digest',
+      message: /tool "save_note" digest does not match its definition/,
+    },
+    {
+      name: 'changed count',
+      text: () => editLine(15, '"toolCount": 3', '"toolCount": 2'),
+      line: 15,
+      pointer: '/counts/toolCount',
+      message: /toolCount is 2 but the tools give 3/,
+    },
+    {
+      name: 'changed payloadBytes',
+      text: () => editLine(23, '"payloadBytes": 748', '"payloadBytes": 700'),
+      line: 23,
+      pointer: '/payloadBytes',
+      message: /payloadBytes does not match the tools \(748\)/,
+    },
+    {
+      name: 'changed surface digest',
+      text: () => editLine(24, '"303807f9', '"003807f9'),
+      line: 24,
+      pointer: '/digest',
+      message: /digest does not match the tools/,
+    },
+    {
+      name: 'changed tool digest',
+      text: () => editLine(65, '"1646aa52', '"0646aa52'),
+      line: 65,
+      pointer: '/tools/1/digest',
+      message: /tool "purge" digest does not match/,
+    },
+    {
+      name: 'changed inputSchema without its digest',
+      text: () => editLine(89, '"type": "string"', '"type": "number"'),
+      line: 106,
+      pointer: '/tools/2/inputSchemaDigest',
+      message: /inputSchemaDigest does not match its inputSchema/,
+    },
+    {
+      name: 'unsorted tools',
+      text: () => {
+        const lines = TEXT.split('\n');
+        // Swap the blocks of tools 0 (lines 26-49) and 1 (lines 50-67).
+        const t0 = lines.slice(25, 48); // without the closing "},"
+        const t1 = lines.slice(49, 66);
+        return [...lines.slice(0, 25), ...t1, '    },', ...t0, ...lines.slice(66)].join('\n');
+      },
+      line: 26,
+      pointer: '/tools/0',
+      message: /tools are not sorted by name/,
+    },
+    {
+      name: 'unknown key',
+      text: () => editLine(27, '"name": "list_notes",', '"name": "list_notes",\n      "allow": true,'),
+      line: 28,
+      pointer: '/tools/0/allow',
+      message: /unknown key "allow"/,
+    },
+    {
+      name: 'wrong type',
+      text: () => editLine(16, '"readOnlyToolCount": 1', '"readOnlyToolCount": "1"'),
+      line: 16,
+      pointer: '/counts/readOnlyToolCount',
+      message: /must be integer/,
+    },
+    {
+      name: 'invalid enum value',
+      text: () => editLine(53, '"safetyClass": "write"', '"safetyClass": "trusted"'),
+      line: 53,
+      pointer: '/tools/1/safetyClass',
+      message: /"read", "write", "disabled"/,
+    },
+    {
+      name: 'JSON syntax error (missing comma)',
+      text: () => editLine(28, '"The list_notes tool.",', '"The list_notes tool."'),
+      line: 29,
+      message: /invalid JSON: CommaExpected/,
+    },
+  ];
+
+  it.each(HAND_EDITS)('a hand edit is refused: $name', ({ text, line, pointer, message }) => {
+    const e = refused(text());
+    expect(e.message).toMatch(message);
+    expect(e.location?.file).toBe(FILE);
+    expect(e.location?.line).toBe(line);
+    if (pointer !== undefined) expect(e.location?.pointer).toBe(pointer);
+    expect(e.fix).toMatch(/toolgate update/);
+    expect(e.describe()).toContain(`${FILE}:${line}`);
+    expect(e.exitCode).toBe(2);
+  });
+
+  it('a newer formatVersion asks for an upgrade', () => {
+    const e = refused(editLine(2, '"formatVersion": 1', '"formatVersion": 2'));
+    expect(e.message).toMatch(/contract format 2 is newer than this toolgate understands \(1\)/);
+    expect(e.location).toMatchObject({ file: FILE, line: 2, pointer: '/formatVersion' });
+    expect(e.fix).toMatch(/Upgrade toolgate/);
+  });
+
+  it('an empty file is refused', () => {
+    const e = refused('');
+    expect(e.location).toMatchObject({ file: FILE, line: 1 });
+  });
+});
+
+describe('readContract / writeContract', () => {
+  const dir = tempDir('tg-contract-');
+  afterAll(() => dir.cleanup());
+
+  it('returns undefined when there is no contract yet', async () => {
+    expect(await readContract(join(dir.path, 'missing.surface.json'))).toBeUndefined();
+  });
+
+  it('writes the serialized text, creating directories, and reads it back', async () => {
+    const file = join(dir.path, 'nested', '.toolgate', 'notes.surface.json');
+    const out = await writeContract(file, NOTES);
+    expect(out.text).toBe(TEXT);
+    expect(readFileSync(file, 'utf8')).toBe(TEXT);
+    const loaded = await readContract(file, 'shown.json');
+    expect(loaded?.surface).toEqual(NOTES);
+    expect(loaded?.file).toBe('shown.json');
+  });
+
+  it('a second identical update leaves the file byte-identical and no temp files behind', async () => {
+    const file = join(dir.path, 'same', 'notes.surface.json');
+    await writeContract(file, NOTES);
+    const first = readFileSync(file);
+    await writeContract(file, NOTES);
+    expect(readFileSync(file).equals(first)).toBe(true);
+    expect(readdirSync(join(dir.path, 'same'))).toEqual(['notes.surface.json']);
+  });
+
+  it('a read error names the display path', async () => {
+    const asDir = join(dir.path, 'is-a-dir.surface.json');
+    mkdirSync(asDir);
+    const e = await readContract(asDir, 'shown.json').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as ConfigError).location?.file).toBe('shown.json');
+  });
+
+  it('when the rename cannot happen the target directory is untouched and the temp file removed', async () => {
+    // The target is a non-empty directory: rename(temp, target) fails even as root.
+    const target = join(dir.path, 'blocked', 'notes.surface.json');
+    mkdirSync(target, { recursive: true });
+    writeFileSync(join(target, 'keep'), 'x');
+    await expect(writeContract(target, NOTES)).rejects.toThrow();
+    expect(readdirSync(join(dir.path, 'blocked'))).toEqual(['notes.surface.json']);
+    expect(readdirSync(target)).toEqual(['keep']);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('in a read-only directory the old contract is kept intact', async () => {
+    const ro = join(dir.path, 'ro');
+    mkdirSync(ro);
+    const file = join(ro, 'notes.surface.json');
+    writeFileSync(file, 'old contract\n');
+    chmodSync(ro, 0o555);
+    try {
+      await expect(writeContract(file, NOTES)).rejects.toThrow();
+      expect(readFileSync(file, 'utf8')).toBe('old contract\n');
+      expect(readdirSync(ro)).toEqual(['notes.surface.json']);
+    } finally {
+      chmodSync(ro, 0o755);
+    }
+  });
+});

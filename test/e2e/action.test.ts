@@ -1,0 +1,252 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commit, git, prEvent, runAction, update, writeFiles } from '../support/action-repo.js';
+import { FakeGitHub, failures } from '../support/fake-github.js';
+
+const POLICY = 'sources:\n  - id: widgets\n    recorded: tools.json\n';
+const hints = (readOnly: boolean) => ({ readOnlyHint: readOnly, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+const tools = (...list: object[]) => JSON.stringify({ tools: list }, null, 2);
+const lookup = (readOnly: boolean) => ({ name: 'lookup', description: 'Looks a widget up.', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, additionalProperties: false }, annotations: hints(readOnly) });
+const create = { name: 'create_widget', description: 'Creates a widget.', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } };
+
+let cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+/** A workspace dir inside its own temp parent (the runner keeps summary/output files beside it). */
+function workspace(): string {
+  const parent = mkdtempSync(join(tmpdir(), 'tg-action-'));
+  cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+  return join(parent, 'ws');
+}
+
+async function fakeGitHub(): Promise<FakeGitHub> {
+  const gh = await FakeGitHub.start();
+  cleanups.push(() => gh.close());
+  return gh;
+}
+
+/** A repo whose base commit pins `lookup` as a write and whose head promotes it to read, contract updated. */
+async function promotionRepo(): Promise<{ dir: string; baseSha: string; headSha: string }> {
+  const dir = workspace();
+  writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(false), create) });
+  git(dir, 'init', '-q', '-b', 'main');
+  await update(dir);
+  const baseSha = commit(dir, 'base');
+  writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
+  await update(dir);
+  const headSha = commit(dir, 'promote lookup to read');
+  return { dir, baseSha, headSha };
+}
+
+describe('the Action (dist/index.js) on a workspace', () => {
+  it('clean run: exit 0, summary written, outputs set, no error annotations', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
+    await update(dir);
+    const r = await runAction(dir, {});
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.summary).toContain('## toolgate: ✅ no findings');
+    expect(r.summary).toContain('| 2 | 1 |');
+    expect(r.outputs['tool-count']).toBe('2');
+    expect(r.outputs['error-count']).toBe('0');
+    expect(r.outputs['digest']).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')).sources[0].toolCount).toBe(2);
+    expect(r.annotations).toEqual([]);
+  });
+
+  it('a tool served without a contract entry: exit 1, error annotation on the contract line, summary lists it', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
+    await update(dir);
+    writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
+    const r = await runAction(dir, {});
+    expect(r.code).toBe(1);
+    const unlisted = r.annotations.find((a) => a.includes('unlisted-tool'));
+    const contract = readFileSync(join(dir, '.toolgate/widgets.surface.json'), 'utf8').split('\n');
+    // create_widget sorts before lookup: its entry is missing where lookup's entry starts.
+    const line = contract.findIndex((l) => l.includes('"name": "lookup"'));
+    expect(unlisted).toMatch(new RegExp(`^::error file=\\.toolgate/widgets\\.surface\\.json,line=${line},title=toolgate unlisted-tool \\[widgets\\]::`));
+    expect(r.summary).toContain('### Errors');
+    expect(r.summary).toContain('unlisted-tool');
+    expect(r.outputs['error-count']).not.toBe('0');
+  });
+
+  it('a broken policy is a configuration error annotated on its line', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: widgets\n    recorded: tools.json\n    colour: blue\n' });
+    const r = await runAction(dir, {});
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('::error file=toolgate.yml,line=4,title=toolgate configuration error::');
+    expect(r.stdout).toContain('unknown key');
+  });
+
+  it('on a tag push the check is exact: warnings fail too', async () => {
+    const dir = workspace();
+    const unannotated = { name: 'ping', inputSchema: { type: 'object', additionalProperties: false } };
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(unannotated) });
+    await update(dir);
+    const pr = await runAction(dir, {});
+    expect(pr.code).toBe(0);
+    const tag = await runAction(dir, { eventName: 'push', env: { GITHUB_REF: 'refs/tags/v1.0.0' } });
+    expect(tag.code).toBe(1);
+    expect(tag.stdout).toContain('exact mode');
+  });
+});
+
+describe('pull requests: base comparison and review-gated read promotions', () => {
+  const run = async (gh: FakeGitHub, repo: { dir: string; baseSha: string; headSha: string }, extra: { inputs?: Record<string, string>; event?: unknown; eventName?: string } = {}) =>
+    runAction(repo.dir, {
+      event: extra.event ?? prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' }),
+      ...(extra.eventName ? { eventName: extra.eventName } : {}),
+      apiUrl: gh.url,
+      inputs: { 'github-token': 'ghs_test', ...extra.inputs },
+    });
+
+  it('a promotion with no review fails, naming who must approve', async () => {
+    const gh = await fakeGitHub();
+    const repo = await promotionRepo();
+    const r = await run(gh, repo);
+    expect(r.code).toBe(1);
+    expect(r.summary).toContain('read-promotion-unreviewed');
+    expect(r.stdout).toContain('someone other than @alice');
+  });
+
+  it('approved by the PR author only: still fails', async () => {
+    const gh = await fakeGitHub();
+    const repo = await promotionRepo();
+    gh.addReview(7, { user: 'alice', state: 'APPROVED', commit_id: repo.headSha });
+    expect((await run(gh, repo)).code).toBe(1);
+  });
+
+  it('approved by another user: passes, and the summary says who approved', async () => {
+    const gh = await fakeGitHub();
+    const repo = await promotionRepo();
+    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
+    const r = await run(gh, repo);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.summary).toContain('approved by');
+    expect(r.summary).toMatch(/bob/);
+  });
+
+  it("an approval followed by CHANGES_REQUESTED from the same user fails; so does a dismissed approval", async () => {
+    const gh = await fakeGitHub();
+    const repo = await promotionRepo();
+    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
+    gh.addReview(7, { user: 'bob', state: 'CHANGES_REQUESTED', commit_id: repo.headSha });
+    expect((await run(gh, repo)).code).toBe(1);
+    const gh2 = await fakeGitHub();
+    gh2.addReview(7, { user: 'carol', state: 'DISMISSED', commit_id: repo.headSha });
+    expect((await run(gh2, repo)).code).toBe(1);
+  });
+
+  it('review.fresh: an approval on an older commit does not count', async () => {
+    const gh = await fakeGitHub();
+    const repo = await promotionRepo();
+    writeFiles(repo.dir, { 'toolgate.yml': POLICY + 'review:\n  fresh: true\n' });
+    repo.headSha = commit(repo.dir, 'fresh reviews');
+    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.baseSha });
+    expect((await run(gh, repo)).code).toBe(1);
+    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
+    expect((await run(gh, repo)).code).toBe(0);
+  });
+
+  it('a base commit missing from the checkout tells the user to fetch it', async () => {
+    const gh = await fakeGitHub();
+    const repo = await promotionRepo();
+    const r = await run(gh, { ...repo, baseSha: 'f'.repeat(40) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('fetch-depth: 0');
+  });
+
+  it('pull_request_target: refuses to start anything unless the base policy allows it, and says why', async () => {
+    const gh = await fakeGitHub();
+    const repo = await promotionRepo();
+    const r = await run(gh, repo, { eventName: 'pull_request_target' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('refusing to start servers or load specs under pull_request_target');
+    expect(gh.requests.length).toBe(0);
+  });
+});
+
+describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () => {
+  it('120 findings go to a check run in batches of 50; no workflow-command annotations then', async () => {
+    const gh = await fakeGitHub();
+    const dir = workspace();
+    const many = Array.from({ length: 120 }, (_, i) => ({ name: `tool_${String(i).padStart(3, '0')}`, inputSchema: { type: 'object', additionalProperties: false } }));
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(...many) });
+    git(dir, 'init', '-q', '-b', 'main');
+    await update(dir);
+    const sha = commit(dir, 'base');
+    const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
+    expect(r.code, r.stdout).toBe(0);
+    const posts = gh.requestsTo('POST', /\/check-runs$/);
+    const patches = gh.requestsTo('PATCH', /\/check-runs\/\d+$/);
+    expect(posts).toHaveLength(1);
+    const sizes = [posts[0], ...patches].map((q) => ((q?.body as { output?: { annotations?: unknown[] } }).output?.annotations ?? []).length);
+    expect(sizes).toEqual([50, 50, 20]);
+    expect(r.annotations).toEqual([]);
+  });
+
+  it('a token without checks: write (403) degrades to workflow-command annotations, capped with a "more" line', async () => {
+    const gh = await fakeGitHub();
+    gh.fail({ method: 'POST', path: /check-runs/, ...failures.forbidden() });
+    const dir = workspace();
+    const many = Array.from({ length: 25 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: 'object', additionalProperties: false } }));
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(...many) });
+    git(dir, 'init', '-q', '-b', 'main');
+    await update(dir);
+    const sha = commit(dir, 'base');
+    const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
+    expect(r.code).toBe(0);
+    expect(r.annotations.filter((a) => a.startsWith('::warning'))).toHaveLength(10);
+    expect(r.stdout).toContain('15 more findings are not shown as annotations');
+    expect(r.stdout).toContain('checks: write');
+  });
+
+  it('the sticky comment is found past 100 comments and updated in place, never duplicated', async () => {
+    const gh = await fakeGitHub();
+    const repo = await promotionRepo();
+    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
+    for (let i = 0; i < 120; i++) gh.addComment(7, `chatter ${i}`);
+    const inputs = { 'github-token': 'ghs_test', comment: 'true' };
+    const event = prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' });
+    expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
+    expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
+    const ours = (gh.comments.get(7) ?? []).filter((c) => c.body.includes('toolgate'));
+    expect(ours).toHaveLength(1);
+    expect(gh.requestsTo('PATCH', /\/issues\/comments\/\d+$/)).toHaveLength(1);
+  });
+
+  it('writes a SARIF file with rules from the catalog and results with locations', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools({ name: 'ping', inputSchema: { type: 'object', additionalProperties: false } }) });
+    await update(dir);
+    const r = await runAction(dir, { inputs: { 'sarif-path': 'toolgate.sarif' } });
+    expect(r.code).toBe(0);
+    const sarif = JSON.parse(readFileSync(join(dir, 'toolgate.sarif'), 'utf8'));
+    expect(sarif.version).toBe('2.1.0');
+    const result = sarif.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'unannotated-tool');
+    expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe('.toolgate/widgets.surface.json');
+    expect(sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id)).toContain('unannotated-tool');
+  });
+
+  it('on a fork PR: no comment, no check run, annotations and summary still work, and the log says how to comment', async () => {
+    const gh = await fakeGitHub();
+    const repo = await promotionRepo();
+    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
+    const r = await runAction(repo.dir, {
+      event: prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice', fork: true }),
+      apiUrl: gh.url,
+      inputs: { 'github-token': 'ghs_test', comment: 'true' },
+    });
+    expect(r.code).toBe(0);
+    expect(gh.requestsTo('POST', /comments|check-runs/)).toHaveLength(0);
+    expect(r.stdout).toContain('workflow_run');
+    expect(r.summary).toContain('toolgate');
+  });
+});

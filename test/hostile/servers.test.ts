@@ -1,0 +1,462 @@
+/**
+ * Misbehaving MCP servers (issue 6): every failure ends in a clear finding or SourceError, nothing
+ * hangs, leaks a process or exhausts memory. Each case is a real process from
+ * test/fixtures/servers/hostile (see its README) or test/fixtures/servers.
+ *
+ * Every case asserts: the outcome (SourceError reason or finding id), the message, a loose time
+ * bound (the configured timeouts plus the kill grace plus slack for a loaded 2-core runner;
+ * timing goals live in bench/), and that the server's whole process group (grandchildren
+ * included) is gone when the call returns.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { adHocPolicy } from '../../src/config/policy.js';
+import { runCheck, type CheckResult } from '../../src/run-check.js';
+import { snapshotMcp } from '../../src/sources/mcp.js';
+import { STDERR_TAIL_BYTES } from '../../src/sources/mcp-process.js';
+import type { RawSnapshot } from '../../src/sources/types.js';
+import { SourceError, type SourceFailure } from '../../src/util/errors.js';
+import { silentLogger } from '../../src/util/logger.js';
+import {
+  FIXTURES,
+  NODE,
+  ROOT,
+  freePort,
+  livePidsInGroup,
+  pidAlive,
+  readPids,
+  shFixture,
+  tempDir,
+  type HttpCfg,
+  type StdioCfg,
+} from '../support/mcp-fixtures.js';
+
+/** Small limits so every failure is quick (brief: startup 3 s, request 1 s). */
+const TIMEOUTS = { startupMs: 3000, requestMs: 1000, totalMs: 6000 };
+const LIMITS = { maxPages: 20, maxBytes: 4 * 1024 * 1024 };
+/** SIGTERM→SIGKILL grace (1 s) plus slack for a busy runner. */
+const SLACK_MS = 1000 + 4000;
+
+interface Run {
+  cfg: StdioCfg | HttpCfg;
+  /** File the fixture writes its pid (= process group id) and grandchildren's pids to. */
+  pidFile?: string;
+}
+
+/** `node test/fixtures/servers/hostile/<name> <pidfile> ...args`, spawned directly (group leader). */
+function hostile(name: string, args: string[] = [], over: Partial<StdioCfg> = {}): Run {
+  const dir = tempDir('tg-hostile-');
+  cleanups.push(dir.cleanup);
+  const pidFile = join(dir.path, 'pids');
+  const cfg: StdioCfg = {
+    transport: 'stdio',
+    command: NODE,
+    args: [join(FIXTURES, 'hostile', name), pidFile, ...args],
+    cwd: ROOT,
+    env: [],
+    capabilities: {},
+    timeouts: TIMEOUTS,
+    limits: LIMITS,
+    ...over,
+  };
+  return { cfg, pidFile };
+}
+
+/** An existing fixture from test/fixtures/servers behind `sh -c` (the shell's pid is the group id). */
+function viaShell(name: string, args: string[] = [], over: Partial<StdioCfg> = {}): Run {
+  const dir = tempDir('tg-hostile-');
+  cleanups.push(dir.cleanup);
+  const pidFile = join(dir.path, 'pids');
+  return { cfg: shFixture(name, args, pidFile, { timeouts: TIMEOUTS, limits: LIMITS, ...over }), pidFile };
+}
+
+const cleanups: (() => void)[] = [];
+
+interface Outcome {
+  snap?: RawSnapshot;
+  err?: SourceError;
+  ms: number;
+}
+
+async function snapshot(run: Run): Promise<Outcome> {
+  const started = Date.now();
+  try {
+    const snap = await snapshotMcp('hostile', run.cfg);
+    return { snap, ms: Date.now() - started };
+  } catch (e) {
+    if (!(e instanceof SourceError)) throw e;
+    return { err: e, ms: Date.now() - started };
+  } finally {
+    expectGroupGone(run);
+  }
+}
+
+async function fails(run: Run, reason: SourceFailure, boundMs: number): Promise<SourceError> {
+  const out = await snapshot(run);
+  expect(out.snap, `expected ${reason}, got a snapshot`).toBeUndefined();
+  expect(out.err!.reason, out.err!.message).toBe(reason);
+  expect(out.ms).toBeLessThan(boundMs);
+  return out.err!;
+}
+
+async function succeeds(run: Run, boundMs: number): Promise<RawSnapshot> {
+  const out = await snapshot(run);
+  expect(out.err?.message).toBeUndefined();
+  expect(out.ms).toBeLessThan(boundMs);
+  return out.snap!;
+}
+
+/** Through the whole pipeline (audit mode, no contract): findings instead of an exception. */
+async function audit(run: Run): Promise<CheckResult> {
+  const dir = tempDir('tg-hostile-audit-');
+  cleanups.push(dir.cleanup);
+  const policy = adHocPolicy({ id: 'hostile', kind: 'mcp', contract: join(dir.path, 'c.json'), mcp: run.cfg }, dir.path);
+  try {
+    return await runCheck({ policy, mode: 'audit', root: dir.path, logger: silentLogger });
+  } finally {
+    expectGroupGone(run);
+  }
+}
+
+/** Every pid the fixture recorded (itself first: the group id) is gone, and so is the group. */
+function expectGroupGone(run: Run): void {
+  if (!run.pidFile) return;
+  let pids: number[];
+  try {
+    pids = readPids(run.pidFile);
+  } catch {
+    return; // never started (spawn-failed)
+  }
+  const [pgid] = pids;
+  expect(pgid).toBeGreaterThan(0);
+  expect(livePidsInGroup(pgid!), 'live members of the server process group').toEqual([]);
+  for (const pid of pids) expect(pidAlive(pid), `pid ${pid} still alive`).toBe(false);
+}
+
+const names = (s: RawSnapshot) => s.tools.map((t) => (t.tool as { name: string }).name);
+const ids = (r: CheckResult) => r.findings.map((f) => f.ruleId);
+
+describe.concurrent('hostile MCP servers', () => {
+  // ---- start-up ---------------------------------------------------------------------------
+  it('exits at once with code 0 and no output: exited', async () => {
+    const err = await fails(hostile('exit-zero.mjs'), 'exited', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toMatch(/exited with code 0 during start-up/);
+  });
+
+  it('exits non-zero with a stderr message: exited, code and message kept', async () => {
+    const err = await fails(viaShell('exit-at-once.mjs'), 'exited', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('exited with code 3');
+    expect(err.message).toContain('fatal: FIXTURE_API_KEY is not set');
+    expect(err.stderrTail).toContain('fatal: FIXTURE_API_KEY is not set');
+  });
+
+  it('never answers initialize: startup-timeout within the start-up timeout', async () => {
+    const err = await fails(hostile('no-init.mjs'), 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain(`within ${TIMEOUTS.startupMs} ms (timeouts.startupMs)`);
+    expect(err.message).toContain('no-init.mjs');
+  });
+
+  it('never answers, ignores SIGTERM and has a grandchild: startup-timeout, whole group killed', async () => {
+    const run = viaShell('silent.mjs', []);
+    const children = `${run.pidFile}.children`;
+    (run.cfg.args as string[])[1] = `${(run.cfg.args as string[])[1]} ${JSON.stringify(children)}`;
+    const err = await fails(run, 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('did not complete initialization');
+    for (const pid of readPids(children)) expect(pidAlive(pid)).toBe(false);
+  });
+
+  it('answers initialize with a JSON-RPC error: protocol-error quoting it', async () => {
+    const err = await fails(hostile('init-error.mjs'), 'protocol-error', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toMatch(/initialize/);
+    expect(err.message).toContain('license expired: call sales');
+  });
+
+  it('answers initialize with an unsupported protocol version: protocol-error', async () => {
+    const err = await fails(hostile('bad-protocol.mjs'), 'protocol-error', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('1999-01-01');
+  });
+
+  it('starts slower than the request timeout but within the start-up timeout: succeeds', async () => {
+    const snap = await succeeds(hostile('slow-start.mjs', ['1500']), TIMEOUTS.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['late']);
+  });
+
+  it('starts slower than the start-up timeout: startup-timeout', async () => {
+    const err = await fails(hostile('slow-start.mjs', ['8000']), 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('timeouts.startupMs');
+  });
+
+  it('command not found: spawn-failed naming the command', async () => {
+    const err = await fails(hostile('exit-zero.mjs', [], { command: 'toolgate-hostile-no-such-binary' }), 'spawn-failed', SLACK_MS);
+    expect(err.message).toContain('toolgate-hostile-no-such-binary');
+  });
+
+  it('exits at once leaving a grandchild that holds stdout open: exited, grandchild killed', async () => {
+    const err = await fails(hostile('orphan-exit.mjs'), 'exited', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('exited with code 4');
+    expect(err.message).toContain('leaving my child behind');
+  });
+
+  it('floods stderr with 4 MB then exits: exited, stderr tail bounded at 4 KiB', async () => {
+    const timeouts = { ...TIMEOUTS, startupMs: 10_000, totalMs: 12_000 };
+    const err = await fails(hostile('stderr-flood.mjs', ['exit'], { timeouts }), 'exited', timeouts.startupMs + SLACK_MS);
+    expect(Buffer.byteLength(err.stderrTail ?? '', 'utf8')).toBeLessThanOrEqual(STDERR_TAIL_BYTES);
+    expect(err.stderrTail).toContain('stderr-flood: the last line');
+    expect(err.message).toContain('stderr-flood: the last line');
+    expect(err.message.length).toBeLessThan(1000);
+  });
+
+  // ---- listing ----------------------------------------------------------------------------
+  it('answers initialize, then hangs on tools/list: request-timeout', async () => {
+    const err = await fails(hostile('hang-list.mjs'), 'request-timeout', TIMEOUTS.requestMs * 2 + SLACK_MS);
+    expect(err.message).toContain('timeouts.requestMs');
+  });
+
+  it('hangs on the second page: request-timeout', async () => {
+    const err = await fails(hostile('hang-page2.mjs'), 'request-timeout', TIMEOUTS.requestMs * 2 + SLACK_MS);
+    expect(err.message).toContain('tools/list');
+  });
+
+  it('repeats the same cursor forever: cursor-loop', async () => {
+    const err = await fails(viaShell('cursor-loop.mjs'), 'cursor-loop', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('returned nextCursor "again" a second time');
+  });
+
+  it('returns a new cursor forever: page-cap at limits.maxPages', async () => {
+    const err = await fails(hostile('cursor-forever.mjs'), 'page-cap', TIMEOUTS.totalMs + SLACK_MS);
+    expect(err.message).toContain(`after ${LIMITS.maxPages} tools/list pages`);
+  });
+
+  it('pages slowly (each page in time, the listing not): request-timeout naming timeouts.totalMs', async () => {
+    const timeouts = { startupMs: 3000, requestMs: 1000, totalMs: 2500 };
+    const err = await fails(hostile('slow-pages.mjs', [], { timeouts }), 'request-timeout', timeouts.totalMs + SLACK_MS);
+    expect(err.message).toContain('timeouts.totalMs');
+  });
+
+  it('returns an empty-string cursor: it is followed (valid)', async () => {
+    const snap = await succeeds(viaShell('paginated.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['t1', 't2', 't3', 't4', 't5']);
+    expect(snap.diagnostics.pages).toBe(3);
+  });
+
+  it('returns "nextCursor": null: last page, with a note', async () => {
+    const snap = await succeeds(hostile('cursor-null.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['only']);
+    expect(snap.diagnostics.notes?.join('\n')).toContain('"nextCursor": null');
+  });
+
+  it('returns a number as nextCursor: protocol-error', async () => {
+    const err = await fails(hostile('cursor-number.mjs'), 'protocol-error', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('"nextCursor" is number');
+  });
+
+  it('sends a 100 MB response line: byte-cap, memory bounded', async () => {
+    const before = process.memoryUsage().rss;
+    const err = await fails(viaShell('huge-line.mjs'), 'byte-cap', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('a single stdout line exceeded');
+    // Line cap = maxBytes (4 MiB) + 1 MiB envelope slack; other concurrent cases share this
+    // process, so the bound is loose, but far below the 100 MB sent.
+    expect(process.memoryUsage().rss - before).toBeLessThan(80 * 1024 * 1024);
+  });
+
+  it('writes an endless line without a newline: byte-cap', async () => {
+    const err = await fails(hostile('endless-line.mjs'), 'byte-cap', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('exceeded');
+  });
+
+  it('tools/list answers a JSON-RPC error: list-error', async () => {
+    const err = await fails(viaShell('list-error.mjs'), 'list-error', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toMatch(/JSON-RPC error -32001: .*backend unavailable/);
+  });
+
+  // The SDK silently drops a response it cannot parse; without toolgate's own check these three
+  // waited for the request timeout and were misreported as "did not answer".
+  it('tools/list result is a number: protocol-error at once, not a timeout', async () => {
+    const err = await fails(hostile('result-not-object.mjs'), 'protocol-error', TIMEOUTS.requestMs);
+    expect(err.message).toContain('answered tools/list with a malformed JSON-RPC response ("result" is number, not an object)');
+  });
+
+  it('tools/list response has an extra top-level key: protocol-error at once', async () => {
+    const err = await fails(hostile('result-extra-key.mjs'), 'protocol-error', TIMEOUTS.requestMs);
+    expect(err.message).toContain('unexpected key "debug"');
+  });
+
+  it('tools/list error response with a non-integer code: protocol-error at once', async () => {
+    const err = await fails(hostile('error-malformed.mjs'), 'protocol-error', TIMEOUTS.requestMs);
+    expect(err.message).toContain('"error.code" is not an integer');
+  });
+
+  it('tools/list result has "tools" that is not an array: protocol-error', async () => {
+    const err = await fails(hostile('tools-not-array.mjs'), 'protocol-error', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('"tools" array');
+  });
+
+  it('crashes while listing (stderr message, exit 70): exited, while listing tools', async () => {
+    const err = await fails(hostile('crash-listing.mjs'), 'exited', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('exited with code 70 while listing tools');
+    expect(err.message).toContain('panic: assignment to entry in nil map');
+  });
+
+  it('is killed by a signal while listing: exited, names the signal', async () => {
+    const err = await fails(hostile('self-kill.mjs'), 'exited', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('was killed by SIGKILL');
+  });
+
+  it('writes half a JSON line and exits: exited', async () => {
+    const err = await fails(hostile('partial-exit.mjs'), 'exited', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('exited with code 0 while listing tools');
+  });
+
+  it('closes stdout but keeps running: fails at once (connection closed), process killed', async () => {
+    const err = await fails(hostile('close-stdout.mjs'), 'exited', TIMEOUTS.requestMs + SLACK_MS);
+    expect(err.message).toContain('closed the connection while listing tools');
+  });
+
+  // ---- protocol oddities that must not fail the snapshot ------------------------------------
+  it('sends notifications/tools/list_changed during listing: listed, with a note', async () => {
+    const snap = await succeeds(hostile('list-changed.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['shifting']);
+    expect(snap.diagnostics.notes?.join('\n')).toContain('notifications/tools/list_changed');
+  });
+
+  it('answers unknown ids, answers twice, and sends id-null errors: the real answers win', async () => {
+    const snap = await succeeds(hostile('unknown-ids.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['real']);
+  });
+
+  it('sends requests to the client (roots/list, sampling, elicitation, ping): each answered, listing succeeds', async () => {
+    const snap = await succeeds(hostile('client-requests.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    const description = (snap.tools[0]!.tool as { description: string }).description;
+    // Nothing declared: roots/sampling/elicitation are refused with a JSON-RPC error; ping answered.
+    expect(description).toMatch(/^roots\/list=error -?\d+;sampling\/createMessage=error -?\d+;elicitation\/create=error -?\d+;ping=result$/);
+  });
+
+  it('writes non-UTF-8 bytes: decoded with U+FFFD, the bad stdout line counted as noise', async () => {
+    const snap = await succeeds(hostile('non-utf8.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['bytes']);
+    expect((snap.tools[0]!.tool as { description: string }).description).toBe('bad \uFFFD( \uFFFD end');
+    expect(snap.diagnostics.stdoutNoiseLines).toBe(1);
+  });
+
+  it('serves a page of 10,000 tools: all listed', async () => {
+    const snap = await succeeds(hostile('many-tools.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    expect(snap.tools).toHaveLength(10_000);
+    expect(names(snap).at(-1)).toBe('tool_09999');
+  });
+
+  it('serves one tool with a 512 KiB description: listed whole', async () => {
+    const snap = await succeeds(hostile('huge-description.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    const d = (snap.tools[0]!.tool as { description: string }).description;
+    expect(d.length).toBeGreaterThan(512 * 1024);
+    expect(d.endsWith('END')).toBe(true);
+  });
+
+  it('floods stderr with 4 MB and then serves: listed, stderr tail bounded at 4 KiB', async () => {
+    // Pushing 4 MB through a pipe competes with the other cases for 2 cores: a roomier start-up.
+    const timeouts = { ...TIMEOUTS, startupMs: 10_000, totalMs: 12_000 };
+    const snap = await succeeds(hostile('stderr-flood.mjs', ['serve'], { timeouts }), timeouts.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['after_flood']);
+    expect(Buffer.byteLength(snap.diagnostics.stderrTail ?? '', 'utf8')).toBeLessThanOrEqual(STDERR_TAIL_BYTES);
+    expect(snap.diagnostics.stderrTail).toContain('stderr-flood: the last line');
+  });
+
+  // ---- process lifetime ---------------------------------------------------------------------
+  it('ignores SIGTERM and the end of stdin: listed, then SIGKILLed after the grace period', async () => {
+    const snap = await succeeds(hostile('ignore-term.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['stubborn']);
+    expect(snap.diagnostics.durationMs).toBeGreaterThanOrEqual(900);
+  });
+
+  it('spawns a grandchild (that ignores SIGTERM) which would outlive it: grandchild ended too', async () => {
+    const run = hostile('orphan.mjs');
+    const snap = await succeeds(run, TIMEOUTS.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['parent_tool']);
+    expect(readPids(run.pidFile!)).toHaveLength(2);
+  });
+
+  it('started through sh -c: listed, shell and server both gone', async () => {
+    const snap = await succeeds(viaShell('annotated.mjs'), TIMEOUTS.startupMs + SLACK_MS);
+    expect(names(snap)).toEqual(['read_file', 'delete_file', 'fetch_url']);
+  });
+
+  // ---- HTTP start command ---------------------------------------------------------------------
+  it('HTTP: start command that never opens its port (and ignores SIGTERM): startup-timeout, killed', async () => {
+    const port = await freePort();
+    const run = hostile('http-never-listens.mjs');
+    const start = run.cfg as StdioCfg;
+    const cfg: HttpCfg = {
+      transport: 'http',
+      url: `http://127.0.0.1:${port}/mcp`,
+      headers: [],
+      start: { command: start.command, args: start.args, cwd: start.cwd, env: [] },
+      capabilities: {},
+      timeouts: TIMEOUTS,
+      limits: LIMITS,
+    };
+    const err = await fails({ cfg, pidFile: run.pidFile }, 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain(`http://127.0.0.1:${port}/mcp`);
+    expect(err.message).toContain('warming up forever');
+  });
+
+  it('HTTP: server answers 500 to everything: http-error with the status', async () => {
+    const port = await freePort();
+    const run = hostile('http-500.mjs', [String(port)]);
+    const start = run.cfg as StdioCfg;
+    const cfg: HttpCfg = {
+      transport: 'http',
+      url: `http://127.0.0.1:${port}/mcp`,
+      headers: [],
+      start: { command: start.command, args: start.args, cwd: start.cwd, env: [] },
+      capabilities: {},
+      timeouts: TIMEOUTS,
+      limits: LIMITS,
+    };
+    const err = await fails({ cfg, pidFile: run.pidFile }, 'http-error', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('500');
+  });
+
+  // ---- through the pipeline: findings ---------------------------------------------------------
+  it('one tool whose inputSchema is not an object: malformed-tool, the others still pinned', async () => {
+    const r = await audit(hostile('bad-schema.mjs'));
+    expect(ids(r)).toContain('malformed-tool');
+    const f = r.findings.find((x) => x.ruleId === 'malformed-tool')!;
+    expect(f.level).toBe('error');
+    expect(f.tool).toBe('broken');
+    expect(f.message).toContain('`inputSchema` is not a JSON object');
+    expect(r.sources[0]!.surface!.tools.map((t) => t.name)).toEqual(['alpha', 'gamma']);
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('duplicate tool names: duplicate-tool-name', async () => {
+    const r = await audit(hostile('duplicate.mjs'));
+    const f = r.findings.find((x) => x.ruleId === 'duplicate-tool-name');
+    expect(f?.tool).toBe('dup');
+    expect(f?.message).toContain('2 tools are named "dup"');
+  });
+
+  it('invisible and confusable characters in names: invalid-tool-name for each', async () => {
+    const r = await audit(hostile('unicode-names.mjs'));
+    const bad = r.findings.filter((x) => x.ruleId === 'invalid-tool-name').map((x) => x.tool);
+    expect(bad.sort()).toEqual(['p\u0430ypal_send', 'read\u200Bfile'].sort());
+    const invisible = r.findings.find((x) => x.tool === 'read\u200Bfile')!;
+    expect(invisible.message).toMatch(/invisible/);
+  });
+
+  it('banner lines on stdout: stdout-noise, and still listed', async () => {
+    const r = await audit(viaShell('banner.mjs'));
+    const f = r.findings.find((x) => x.ruleId === 'stdout-noise');
+    expect(f?.message).toContain('3 non-JSON lines');
+    expect(r.sources[0]!.surface!.tools.map((t) => t.name)).toEqual(['ping']);
+  });
+
+  it('a failing server becomes a server-failed finding (exit 3) with the stderr tail', async () => {
+    const r = await audit(hostile('crash-listing.mjs'));
+    expect(ids(r)).toEqual(['server-failed']);
+    expect(r.exitCode).toBe(3);
+    expect(r.sources[0]!.failure?.reason).toBe('exited');
+    expect(r.sources[0]!.failure?.stderrTail).toContain('panic: assignment to entry in nil map');
+  });
+});
+
+import { afterAll } from 'vitest';
+afterAll(() => cleanups.splice(0).forEach((c) => c()));

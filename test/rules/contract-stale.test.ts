@@ -1,0 +1,73 @@
+/** contract-stale: the live surface and the committed contract differ in anything (or there is no contract). */
+import { mcpSurface, mcpTool, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
+
+const HEAD = [readTool('get'), writeTool('put')];
+
+ruleTests('contract-stale', {
+  fires: [
+    {
+      name: 'no contract committed yet',
+      head: HEAD,
+      contract: null,
+      expect: [{ ruleId: 'contract-stale', level: 'error', data: { missing: true, differences: 2 }, message: 'no contract' }],
+    },
+    {
+      name: 'a description differs',
+      head: HEAD,
+      contract: [readTool('get', { description: 'Old text.' }), writeTool('put')],
+      expect: [{ ruleId: 'contract-stale', data: { differences: 1, kinds: ['text-changed'] } }],
+    },
+    {
+      name: 'a tool is served that the contract lacks',
+      head: HEAD,
+      contract: [readTool('get')],
+      expect: [{ ruleId: 'contract-stale', data: { kinds: ['count-changed', 'tool-added'] } }],
+    },
+    {
+      name: 'only a vendor annotation key differs',
+      head: HEAD,
+      contract: [readTool('get', { annotations: { ...(readTool('get').annotations as object), 'x-vendor': 1 } }), writeTool('put')],
+      expect: [{ ruleId: 'contract-stale', data: { kinds: ['metadata-changed'] } }],
+    },
+    {
+      name: 'the negotiated protocol version differs',
+      head: mcpSurface(HEAD, { server: { name: 'test-server', version: '1.0.0', protocolVersion: '2025-11-25' } }),
+      contract: mcpSurface(HEAD, { server: { name: 'test-server', version: '1.0.0', protocolVersion: '2025-06-18' } }),
+      expect: [{ ruleId: 'contract-stale', data: { kinds: ['server-changed'] } }],
+    },
+    {
+      name: 'the declared client capabilities differ',
+      head: mcpSurface(HEAD, { clientCapabilities: { roots: {} } }),
+      contract: mcpSurface(HEAD),
+      expect: [{ ruleId: 'contract-stale', data: { kinds: ['source-changed'] } }],
+    },
+  ],
+  silent: [
+    {
+      name: 'contract equals the live surface',
+      head: HEAD,
+      expect: [],
+    },
+    {
+      name: 'only SDK noise differs ($schema, default execution, key order)',
+      head: [
+        readTool('get', { inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', additionalProperties: false, properties: {}, type: 'object' }, execution: { taskSupport: 'forbidden' } }),
+        writeTool('put'),
+      ],
+      contract: HEAD,
+      expect: [],
+    },
+    {
+      name: 'a server version bump alone is not a change in what agents reach',
+      head: mcpSurface(HEAD, { server: { name: 'test-server', version: '2.0.0', protocolVersion: '2025-11-25' } }),
+      contract: mcpSurface(HEAD, { server: { name: 'test-server', version: '1.0.0', protocolVersion: '2025-11-25' } }),
+      expect: [],
+    },
+    {
+      name: 'the PR base differs but the contract was updated',
+      base: [readTool('get')],
+      head: HEAD,
+      expect: [],
+    },
+  ],
+});

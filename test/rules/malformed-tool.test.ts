@@ -1,0 +1,38 @@
+/** malformed-tool: a listed tool that does not have the MCP `Tool` shape; the rest is still pinned. */
+import { buildSurface, readTool, ruleTests } from '../support/surface-builders.js';
+
+const listing = buildSurface([
+  { tool: readTool('good') },
+  { tool: { name: 'bad_schema', inputSchema: 'not an object' } },
+  { tool: { description: 'no name', inputSchema: { type: 'object' } } },
+  { tool: readTool('also_good') },
+]);
+const clean = buildSurface([{ tool: readTool('good') }]);
+
+ruleTests('malformed-tool', {
+  fires: [
+    {
+      name: 'inputSchema is not an object, and a tool without a name',
+      head: listing.surface,
+      malformed: listing.malformed,
+      expect: [
+        { ruleId: 'malformed-tool', tool: 'bad_schema', level: 'error', data: { index: 1, problem: '`inputSchema` is not a JSON object' }, message: 'tool #2 ("bad_schema")' },
+        { ruleId: 'malformed-tool', data: { index: 2, problem: 'tool has no string `name`' }, message: 'tool #3 cannot be pinned' },
+      ],
+    },
+  ],
+  silent: [
+    {
+      name: 'a well-formed listing',
+      head: clean.surface,
+      malformed: clean.malformed,
+      expect: [],
+    },
+    {
+      name: 'the malformed tools are not pinned, the rest is (nothing else is reported for them)',
+      head: listing.surface,
+      watch: ['unlisted-tool', 'unannotated-tool'],
+      expect: [],
+    },
+  ],
+});

@@ -1,0 +1,61 @@
+/** promoted-operation-moved: a promoted operation's method or path changed (error unless reviewed). */
+import { openapiSurface, ruleTests } from '../support/surface-builders.js';
+
+const before = openapiSurface([{ name: 'create_quote', method: 'POST', path: '/orders/quote', operationId: 'createQuote', promoted: true }]);
+const movedPath = openapiSurface([{ name: 'create_quote', method: 'POST', path: '/orders', operationId: 'createQuote', promoted: true }]);
+const movedMethod = openapiSurface([{ name: 'create_quote', method: 'PUT', path: '/orders/quote', operationId: 'createQuote', promoted: true }]);
+const MISSING = { approved: false, approvers: [], missing: '1 approving review from someone other than @alice' };
+
+ruleTests('promoted-operation-moved', {
+  fires: [
+    {
+      name: 'the path changed',
+      base: before,
+      head: movedPath,
+      expect: [
+        {
+          ruleId: 'promoted-operation-moved',
+          tool: 'create_quote',
+          level: 'error',
+          data: { base: { method: 'POST', path: '/orders/quote' }, head: { method: 'POST', path: '/orders' } },
+          message: 'moved from POST /orders/quote to POST /orders',
+        },
+      ],
+    },
+    {
+      name: 'the method changed, on a PR without the review',
+      base: before,
+      head: movedMethod,
+      review: MISSING,
+      expect: [{ ruleId: 'promoted-operation-moved', tool: 'create_quote', level: 'error', message: 'it needs 1 approving review from someone other than @alice' }],
+    },
+    {
+      name: 'an approving review turns it into a notice that says who approved',
+      base: before,
+      head: movedMethod,
+      review: { approved: true, approvers: ['bob'], missing: '' },
+      expect: [{ ruleId: 'promoted-operation-moved', tool: 'create_quote', level: 'notice', message: /; approved by @bob$/ }],
+    },
+  ],
+  silent: [
+    {
+      name: 'unchanged promoted operation',
+      base: before,
+      head: before,
+      expect: [],
+    },
+    {
+      name: 'a GET operation moved (not promoted: nothing was reviewed for it)',
+      base: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }]),
+      head: openapiSurface([{ name: 'get_items', method: 'GET', path: '/v2/items' }]),
+      expect: [],
+    },
+    {
+      name: 'a newly promoted operation is read-promotion-unreviewed, not a move',
+      base: openapiSurface([{ name: 'create_quote', method: 'POST', path: '/orders/quote', operationId: 'createQuote' }]),
+      head: before,
+      watch: ['read-promotion-unreviewed'],
+      expect: [{ ruleId: 'read-promotion-unreviewed', tool: 'create_quote' }],
+    },
+  ],
+});

@@ -1,0 +1,68 @@
+/** risk-claim-lowered: an effective hint moves to the less risky side (error unless reviewed). */
+import { mcpTool, readTool, ruleTests, WRITE_HINTS, writeTool } from '../support/surface-builders.js';
+
+const RISKY = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
+ruleTests('risk-claim-lowered', {
+  fires: [
+    {
+      name: 'destructiveHint true → false',
+      base: [mcpTool('put', RISKY)],
+      head: [mcpTool('put', { ...RISKY, destructiveHint: false })],
+      expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', level: 'error', data: { hint: 'destructiveHint', base: true, head: false }, message: 'now claims destructiveHint: false (was true)' }],
+    },
+    {
+      name: 'openWorldHint true → false',
+      base: [mcpTool('put', RISKY)],
+      head: [mcpTool('put', { ...RISKY, openWorldHint: false })],
+      expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', data: { hint: 'openWorldHint', base: true, head: false } }],
+    },
+    {
+      name: 'undeclared (default true) → declared false',
+      base: [mcpTool('put', { readOnlyHint: false })],
+      head: [mcpTool('put', { readOnlyHint: false, destructiveHint: false })],
+      expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', data: { hint: 'destructiveHint' } }],
+    },
+    {
+      name: 'with an approving review: a notice saying who approved',
+      base: [mcpTool('put', RISKY)],
+      head: [mcpTool('put', { ...RISKY, openWorldHint: false })],
+      review: { approved: true, approvers: ['bob', 'carol'], missing: '' },
+      expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', level: 'notice', message: /approved by @bob, @carol$/ }],
+    },
+  ],
+  silent: [
+    {
+      name: 'readOnlyHint false → true is read-promotion-unreviewed instead',
+      base: [writeTool('get')],
+      head: [readTool('get')],
+      watch: ['read-promotion-unreviewed'],
+      expect: [{ ruleId: 'read-promotion-unreviewed', tool: 'get' }],
+    },
+    {
+      name: 'destructiveHint true → false on a read-only tool (meaningless there)',
+      base: [mcpTool('get', { readOnlyHint: true, destructiveHint: true, idempotentHint: true, openWorldHint: false })],
+      head: [readTool('get')],
+      expect: [],
+    },
+    {
+      name: 'idempotentHint false → true is not a risk claim',
+      base: [writeTool('put')],
+      head: [mcpTool('put', { ...WRITE_HINTS, idempotentHint: true })],
+      expect: [],
+    },
+    {
+      name: 'moving to the riskier side',
+      base: [writeTool('put')],
+      head: [mcpTool('put', { ...WRITE_HINTS, destructiveHint: true, openWorldHint: true })],
+      expect: [],
+    },
+    {
+      name: 'rules: off',
+      base: [mcpTool('put', RISKY)],
+      head: [mcpTool('put', { ...RISKY, destructiveHint: false })],
+      policy: 'rules:\n  risk-claim-lowered: off\n',
+      expect: [],
+    },
+  ],
+});

@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ACTION, CLI, runNode, type RunResult } from './run-dist.js';
+
+/** Runs git in `dir` with a fixed identity and no user config. */
+export function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' },
+  }).trim();
+}
+
+/** Writes files (path → text) under `dir`. */
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), text);
+  }
+}
+
+/** `toolgate update` with the built CLI (contracts are always written by the tool). */
+export async function update(dir: string): Promise<void> {
+  const r = await runNode(CLI, ['update'], { cwd: dir });
+  if (r.code !== 0) throw new Error(`update failed: ${r.stderr}`);
+}
+
+/** Commits everything; returns the commit SHA. */
+export function commit(dir: string, message: string): string {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
+  return git(dir, 'rev-parse', 'HEAD');
+}
+
+/** A pull_request event payload in GitHub's shape (fields toolgate reads, plus context). */
+export function prEvent(opts: { baseSha: string; headSha: string; author: string; number?: number; fork?: boolean; action?: string }): unknown {
+  const repo = { full_name: 'acme/widgets-mcp', name: 'widgets-mcp', owner: { login: 'acme' } };
+  return {
+    action: opts.action ?? 'synchronize',
+    number: opts.number ?? 7,
+    pull_request: {
+      number: opts.number ?? 7,
+      user: { login: opts.author, type: 'User' },
+      base: { sha: opts.baseSha, ref: 'main', repo },
+      head: { sha: opts.headSha, ref: 'feature', repo: opts.fork ? { full_name: 'mallory/widgets-mcp', name: 'widgets-mcp', owner: { login: 'mallory' } } : repo },
+    },
+    repository: repo,
+  };
+}
+
+/** What one run of dist/index.js left behind. */
+export interface ActionRun extends RunResult {
+  summary: string;
+  outputs: Record<string, string>;
+  /** Workflow-command annotation lines printed. */
+  annotations: string[];
+}
+
+/**
+ * Runs the built Action as GitHub does: `node dist/index.js` with INPUT_* variables, the event
+ * payload in GITHUB_EVENT_PATH, and the step summary and outputs files.
+ */
+export async function runAction(dir: string, opts: { event?: unknown; eventName?: string; inputs?: Record<string, string>; apiUrl?: string; env?: Record<string, string> }): Promise<ActionRun> {
+  const summaryFile = join(dir, '..', `${Date.now()}-${Math.random()}.summary.md`);
+  const outputFile = join(dir, '..', `${Date.now()}-${Math.random()}.output.txt`);
+  writeFileSync(summaryFile, '');
+  writeFileSync(outputFile, '');
+  const env: Record<string, string> = {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: dir,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_REPOSITORY: 'acme/widgets-mcp',
+    GITHUB_EVENT_NAME: opts.eventName ?? (opts.event ? 'pull_request' : 'push'),
+    ...(opts.apiUrl ? { GITHUB_API_URL: opts.apiUrl } : {}),
+    ...opts.env,
+  };
+  if (opts.event) {
+    const eventFile = join(dir, '..', `${Date.now()}-${Math.random()}.event.json`);
+    writeFileSync(eventFile, JSON.stringify(opts.event));
+    env.GITHUB_EVENT_PATH = eventFile;
+  }
+  for (const [k, v] of Object.entries(opts.inputs ?? {})) env[`INPUT_${k.toUpperCase()}`] = v;
+  const r = await runNode(ACTION, [], { cwd: dir, env, timeoutMs: 90_000 });
+  return {
+    ...r,
+    summary: readFileSync(summaryFile, 'utf8'),
+    outputs: parseOutputs(readFileSync(outputFile, 'utf8')),
+    annotations: r.stdout.split('\n').filter((l) => /^::(error|warning|notice)[ :]/.test(l)),
+  };
+}
+
+/** Parses the GITHUB_OUTPUT file (heredoc form that @actions/core writes). */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i] as string);
+    if (!m) continue;
+    const [, name, delim] = m;
+    const body: string[] = [];
+    while (++i < lines.length && lines[i] !== delim) body.push(lines[i] as string);
+    out[name as string] = body.join('\n');
+  }
+  return out;
+}

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { displayPath, type Policy } from './config/policy.js';
 import type { SourceConfig } from './config/source-config.js';
 import { readContract, writeContract, type LoadedContract } from './contract/store.js';
@@ -110,17 +111,38 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   const { policy, logger } = opts;
   const contractFile = displayPath(opts.root, cfg.contract);
   const result: SourceResult = { id: cfg.id, kind: cfg.kind, contractFile, live: cfg.kind !== 'recorded', malformed: [], findings: [] };
-  const loaded = opts.mode === 'check' ? await readContract(cfg.contract, contractFile) : undefined;
-  if (loaded) result.contract = loaded.surface;
-  mark(`${cfg.id}: contract read`);
   const sourcePointer = `/sources/${policy.sources.indexOf(cfg)}`;
 
   let raw: RawSnapshot;
   const started = Date.now();
   logger.info(`toolgate: snapshotting source "${cfg.id}" (${cfg.kind})`);
+  // The contract is read and verified while the server starts: start-up is the server's time
+  // (another process, often on another core) and toolgate would otherwise idle through it. The
+  // read waits one turn of the event loop so that the spawn usually goes first.
+  const snapshotting = snapshotSource(cfg, { allowRemoteRefs: policy.allowRemoteRefs });
+  const reading =
+    opts.mode === 'check'
+      ? new Promise((r) => setImmediate(r)).then(async () => {
+          const c = await readContract(cfg.contract, contractFile);
+          mark(`${cfg.id}: contract read`);
+          return c;
+        })
+      : Promise.resolve(undefined);
+  const [contractRead, snapshotTaken] = await Promise.allSettled([reading, snapshotting]);
+  // A broken contract is a config error (exit 2) whatever the source did; the snapshot has
+  // settled by now, so no server is left running.
+  if (contractRead.status === 'rejected') throw contractRead.reason;
+  const loaded = contractRead.value;
+  if (loaded) result.contract = loaded.surface;
   try {
-    raw = await snapshotSource(cfg, { allowRemoteRefs: policy.allowRemoteRefs });
+    if (snapshotTaken.status === 'rejected') throw snapshotTaken.reason;
+    raw = snapshotTaken.value;
   } catch (e) {
+    // Sources name their files as configured (absolute); messages and annotations (`file=`)
+    // need the path relative to the workspace, as every other location has.
+    if (e instanceof ConfigError && e.location && isAbsolute(e.location.file)) {
+      throw new ConfigError(e.message, { ...e.location, file: displayPath(opts.root, e.location.file) }, e.fix, e.ruleId);
+    }
     if (!(e instanceof SourceError)) throw e;
     result.failure = { message: e.message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
     const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message: e.message, data: { reason: e.reason } };

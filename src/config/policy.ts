@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
-import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
+import { policyValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
 import { pointerSegments } from '../util/json-file.js';
 import { schemaError } from '../util/schema-errors.js';
@@ -67,14 +66,6 @@ export interface Policy {
 }
 
 const FIX = 'Fix toolgate.yml; its schema is schema/toolgate.schema.json (see README, "Policy file").';
-/**
- * Compiled on first use, not at module load (`--help`, `rules` and ad-hoc sources never need it).
- * `validateSchema: false`: the schema is ours and tested; checking it against the draft-07
- * meta-schema on every run cost ~40 ms of start-up (compiling the meta-schema).
- */
-let compiled: ValidateFunction | undefined;
-const validator = (): ValidateFunction =>
-  (compiled ??= new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(policySchema));
 
 /** Default contract path for a source id. */
 export function defaultContractPath(id: string): string {
@@ -120,7 +111,7 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
   }
   const lineOf = (pointer: string) => yamlLine(doc, lineCounter, pointer);
   const value = (doc.toJS() ?? {}) as JsonObject;
-  const validate = validator();
+  const validate = policyValidator();
   if (!validate(value)) throw schemaError(validate.errors ?? [], file, lineOf, FIX);
   return resolvePolicy(value as unknown as RawPolicy, file, root, lineOf);
 }
@@ -216,10 +207,11 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
       throw err(`${at}/mcp`, `mcp source "${s.id}" needs exactly one of command (stdio) or url (HTTP)`);
     }
     if (m.command !== undefined) {
-      if (m.start || m.headers) throw err(`${at}/mcp`, '`start` and `headers` only apply to an HTTP source (url)');
+      // Point at the offending key, not at `mcp:`.
+      if (m.start || m.headers) throw err(`${at}/mcp/${m.headers ? 'headers' : 'start'}`, '`start` and `headers` only apply to an HTTP source (url)');
       return { id: s.id, kind: 'mcp', contract, mcp: { transport: 'stdio', ...command(m as RawCommand, root), ...common } };
     }
-    if (m.args || m.env || m.cwd) throw err(`${at}/mcp`, '`args`, `env` and `cwd` belong to a stdio source or to `start`');
+    if (m.args || m.env || m.cwd) throw err(`${at}/mcp/${m.args ? 'args' : m.env ? 'env' : 'cwd'}`, '`args`, `env` and `cwd` belong to a stdio source or to `start`');
     const headers: HeaderFromEnv[] = Object.entries(m.headers ?? {}).map(([name, h]) => ({ name, env: h.env, ...(h.prefix !== undefined ? { prefix: h.prefix } : {}) }));
     return {
       id: s.id,

@@ -1,8 +1,7 @@
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Ajv, type ValidateFunction } from 'ajv';
-import contractSchema from '../../schema/contract.schema.json' with { type: 'json' };
+import { contractValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
 import { parseJsonDocument } from '../util/json-file.js';
 import { schemaError } from '../util/schema-errors.js';
@@ -22,10 +21,6 @@ export interface LoadedContract {
 
 const FIX_HAND_EDIT = 'Do not edit the contract by hand: restore it with `git checkout -- <file>` or run `toolgate update` and review the diff.';
 
-/** Compiled on first use (see `validator` in config/policy.ts for why, and why `validateSchema: false`). */
-let compiled: ValidateFunction | undefined;
-const validator = (): ValidateFunction =>
-  (compiled ??= new Ajv({ allErrors: false, strict: false, validateSchema: false }).compile(contractSchema));
 
 /**
  * Reads and verifies a contract. Each tool's derived values (effective hints, class, digests) are
@@ -57,7 +52,7 @@ export function parseContract(text: string, file: string): LoadedContract {
       'Upgrade toolgate to the version that wrote this contract.',
     );
   }
-  const validate = validator();
+  const validate = contractValidator();
   if (!validate(raw)) throw schemaError(validate.errors ?? [], file, doc.lineOf, FIX_HAND_EDIT);
   const stored = raw as unknown as Omit<Surface, 'tools'> & { tools: StoredTool[] };
   const tools = stored.tools.map((entry, i) => verifyTool(entry, i, file, doc.lineOf));
@@ -112,9 +107,17 @@ export async function writeContract(file: string, surface: Surface): Promise<Ret
   return out;
 }
 
-/** Atomic write (temp file + fsync + rename); the temp file is removed on failure. */
+/**
+ * Atomic write (temp file + fsync + rename); the temp file is removed on failure.
+ *
+ * A process killed between creating its temp file and the rename (SIGKILL, OOM, a cancelled CI
+ * job) cannot remove it: the target is intact (old or new, never partial) but a
+ * `.<name>.<pid>.<hex>.tmp` sibling stays. Each write therefore first deletes such siblings of
+ * the same target whose writer process is gone, so they never accumulate.
+ */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
+  await removeStaleTemps(file);
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const fh = await open(tmp, 'wx', 0o644);
@@ -128,6 +131,33 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   } catch (e) {
     await rm(tmp, { force: true });
     throw e;
+  }
+}
+
+/** Deletes `.<name>.<pid>.<hex>.tmp` siblings of `file` left by writers that no longer run. */
+async function removeStaleTemps(file: string): Promise<void> {
+  const prefix = `.${basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(file));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
+    if (!m || processAlive(Number(m[1]))) continue;
+    await rm(join(dirname(file), name), { force: true }).catch(() => undefined);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -26,7 +26,9 @@ function names(list: string[]): string {
 /** One finding, two lines: `level rule-id tool: message` and the fix with its location. */
 export function renderFindingLine(f: Finding, style: TerminalStyle): string {
   const where = f.location ? `${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
-  const head = `${paint(style.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${escapeTerminal(f.message, 400)}`;
+  // One line: a message quotes server text, and in the Action's log a line that server text
+  // starts (`::error ...`, `##[error]`) would be read by the runner as a workflow command.
+  const head = `${paint(style.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${escapeTerminalInline(f.message, 400)}`;
   return `${head}\n         ${where ? `${where}  ` : ''}fix: ${f.fix}`;
 }
 
@@ -35,7 +37,7 @@ function renderSource(r: SourceResult, style: TerminalStyle): string {
   const title = `source ${r.id} (${r.kind}${r.live ? '' : ', recorded: not live'})`;
   out.push(paint(style.color, '1', title));
   if (r.failure) {
-    out.push(`  failed: ${escapeTerminal(r.failure.message, 1000)}`);
+    out.push(`  failed: ${escapeTerminalInline(r.failure.message, 1000)}`);
     if (r.failure.stderrTail) out.push(`  stderr (last lines):\n${escapeTerminal(r.failure.stderrTail, 4096).replace(/^/gm, '    | ')}`);
     return out.join('\n');
   }

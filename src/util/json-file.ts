@@ -1,13 +1,36 @@
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
 import { ConfigError } from './errors.js';
 import type { Json } from '../surface/model.js';
 
 /** A parsed JSON document that can tell the line of any value by JSON pointer. */
 export interface JsonDocument {
   value: Json;
-  /** 1-based line of the value at `pointer` (RFC 6901), or of its nearest existing parent. */
+  /**
+   * 1-based line of the value at `pointer` (RFC 6901), or of its nearest existing parent.
+   * For an object member, the line of its key (where a reader looks); for an array element or the
+   * root, the line where the value starts.
+   */
   lineOf(pointer: string): number;
+  /** Every member and element (and the root, `''`) by RFC 6901 pointer → line as {@link lineOf} gives it. */
+  lines(): Map<string, number>;
 }
+
+/** Options of {@link parseJsonDocument}. */
+export interface JsonDocumentOptions {
+  /**
+   * Names the document in error messages: `"<label> is not valid JSON: …"`.
+   * Without it the message starts `invalid JSON: …`.
+   */
+  label?: string;
+  /**
+   * `'error'` refuses an object with the same key twice (JSON.parse would silently keep the last
+   * one: in a file people write, that is a mistake). Default `'last-wins'`, like JSON.parse.
+   */
+  duplicateKeys?: 'error' | 'last-wins';
+}
+
+/** Deepest nesting accepted; deeper documents are refused instead of exhausting the stack. */
+export const MAX_JSON_DEPTH = 512;
 
 /** Splits an RFC 6901 JSON pointer into unescaped segments. */
 export function pointerSegments(pointer: string): string[] {
@@ -37,38 +60,235 @@ export function positionOf(text: string, offset: number): { line: number; column
 }
 
 /**
- * Parses strict JSON (no comments, no trailing commas) keeping positions.
+ * Parses strict JSON (RFC 8259: no comments, no trailing commas; a leading BOM is ignored) keeping
+ * positions. Lines and columns count from the text after the BOM.
  * @param file shown in errors.
  * @param fix the fix printed with a syntax error.
- * @throws ConfigError naming `file:line:column` of the first syntax error.
+ * @throws ConfigError naming `file:line:column` and what is wrong at the first syntax error (and,
+ *   with `duplicateKeys: 'error'`, at the second occurrence of a key, with its pointer).
  */
-export function parseJsonDocument(text: string, file: string, fix: string): JsonDocument {
+export function parseJsonDocument(text: string, file: string, fix: string, options: JsonDocumentOptions = {}): JsonDocument {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const syntaxError = (offset: number, detail: string): ConfigError => {
+    const { line, column } = positionOf(text, offset);
+    const what = options.label ? `${options.label} is not valid JSON` : 'invalid JSON';
+    return new ConfigError(`${what}: ${detail}`, { file, line, column }, fix);
+  };
+
+  const deep = tooDeepAt(text, MAX_JSON_DEPTH);
+  if (deep >= 0) throw syntaxError(deep, `nested deeper than ${MAX_JSON_DEPTH} levels`);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const first = errors[0];
-  if (first || !root) {
-    const pos = positionOf(text, first?.offset ?? 0);
-    const what = first ? printParseErrorCode(first.error) : 'empty document';
-    throw new ConfigError(`invalid JSON: ${what}`, { file, line: pos.line, column: pos.column }, fix);
+  if (errors.length > 0 || !root) {
+    const problem = describeFirstError(text);
+    throw syntaxError(problem.offset, problem.message);
   }
   // JSON.parse gives exact number/string semantics; the tree only serves positions.
   const value = JSON.parse(text) as Json;
   const lineStarts = computeLineStarts(text);
+  const lineOfNode = (node: Node): number => lineAt(lineStarts, node.parent?.type === 'property' ? node.parent.offset : node.offset);
+
+  if (options.duplicateKeys === 'error') {
+    const dup = firstDuplicateKey(root, []);
+    if (dup) {
+      const { line, column } = positionOf(text, dup.second.offset);
+      const key = String(dup.path[dup.path.length - 1]);
+      throw new ConfigError(
+        `${options.label ?? 'JSON document'} has a duplicate key ${JSON.stringify(key)} (first on line ${lineAt(lineStarts, dup.first.offset)})`,
+        { file, line, column, pointer: toPointer(dup.path) },
+        'remove one of the duplicate keys (only the last one would count)',
+      );
+    }
+  }
+
+  let all: Map<string, number> | undefined;
   return {
     value,
     lineOf(pointer: string): number {
-      const segs = pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      const segs = pointerSegments(pointer);
       for (let n = segs.length; n >= 0; n--) {
-        const node: Node | undefined = findNodeAtLocation(root, segs.slice(0, n));
-        if (node) {
-          // For a property value, point at its key's line (where a reader looks).
-          const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
-          return lineAt(lineStarts, at);
-        }
+        const node = nodeAt(root, segs.slice(0, n));
+        if (node) return lineOfNode(node);
       }
       return 1;
     },
+    lines(): Map<string, number> {
+      if (!all) {
+        const out = new Map<string, number>();
+        const walk = (node: Node, pointer: string): void => {
+          out.set(pointer, lineOfNode(node));
+          if (node.type === 'object') {
+            for (const prop of node.children ?? []) {
+              const [key, val] = prop.children ?? [];
+              if (key && val) walk(val, pointer + toPointer([key.value as string]));
+            }
+          } else if (node.type === 'array') {
+            (node.children ?? []).forEach((el, i) => walk(el, `${pointer}/${i}`));
+          }
+        };
+        walk(root, '');
+        all = out;
+      }
+      return new Map(all);
+    },
   };
+}
+
+/**
+ * The value node at unescaped pointer `segments`. Object members are matched by key (a key that
+ * looks like a number stays a key); with a duplicate key the last one wins, as in JSON.parse.
+ */
+function nodeAt(root: Node, segments: readonly string[]): Node | undefined {
+  let node: Node | undefined = root;
+  for (const seg of segments) {
+    if (!node) return undefined;
+    if (node.type === 'object') {
+      const props: Node[] = node.children ?? [];
+      let found: Node | undefined;
+      for (const prop of props) if (prop.children?.[0]?.value === seg) found = prop.children[1];
+      node = found;
+    } else if (node.type === 'array' && /^(0|[1-9]\d*)$/.test(seg)) {
+      node = node.children?.[Number(seg)];
+    } else {
+      return undefined;
+    }
+  }
+  return node;
+}
+
+/** The first key (in document order) that its object already has: key nodes of both and its path. */
+function firstDuplicateKey(node: Node, path: (string | number)[]): { first: Node; second: Node; path: (string | number)[] } | undefined {
+  if (node.type === 'object') {
+    const seen = new Map<string, Node>();
+    for (const prop of node.children ?? []) {
+      const [key, val] = prop.children ?? [];
+      if (!key) continue;
+      const name = key.value as string;
+      const earlier = seen.get(name);
+      if (earlier) return { first: earlier, second: key, path: [...path, name] };
+      seen.set(name, key);
+      const inner = val && firstDuplicateKey(val, [...path, name]);
+      if (inner) return inner;
+    }
+  } else if (node.type === 'array') {
+    const items = node.children ?? [];
+    for (let i = 0; i < items.length; i++) {
+      const inner = firstDuplicateKey(items[i] as Node, [...path, i]);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+/** Offset of the first `[`/`{` nested deeper than `max` (strings skipped), or -1. */
+function tooDeepAt(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Where and what the first syntax error is, in words a person can act on. jsonc-parser finds the
+ * error; the visitor's events up to it tell what was expected there.
+ */
+function describeFirstError(text: string): { offset: number; message: string } {
+  if (text.trim() === '') return { offset: 0, message: 'the document is empty' };
+  const stack: ('object' | 'array')[] = [];
+  let last: 'start' | 'open' | 'comma' | 'colon' | 'key' | 'value' = 'start';
+  let found: { offset: number; message: string } | undefined;
+  visit(
+    text,
+    {
+      onObjectBegin: () => void ((last = 'open'), stack.push('object')),
+      onArrayBegin: () => void ((last = 'open'), stack.push('array')),
+      onObjectEnd: () => void ((last = 'value'), stack.pop()),
+      onArrayEnd: () => void ((last = 'value'), stack.pop()),
+      onObjectProperty: () => void (last = 'key'),
+      onLiteralValue: () => void (last = 'value'),
+      onSeparator: (ch) => void (last = ch === ':' ? 'colon' : 'comma'),
+      onError: (code, offset, length) => {
+        found ??= explain(text, printParseErrorCode(code), offset, length, stack[stack.length - 1], last);
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
+  return found ?? { offset: 0, message: 'not a JSON value' };
+}
+
+function explain(
+  text: string,
+  code: string,
+  offset: number,
+  length: number,
+  container: 'object' | 'array' | undefined,
+  last: 'start' | 'open' | 'comma' | 'colon' | 'key' | 'value',
+): { offset: number; message: string } {
+  const at = (message: string, where = offset) => ({ offset: where, message });
+  const token = offset >= text.length ? '' : text.slice(offset, offset + Math.max(length, 1));
+  const shown = token === '' ? 'end of input' : token.startsWith('"') ? cut(token) : JSON.stringify(cut(token));
+
+  switch (code) {
+    case 'UnexpectedEndOfString':
+    case 'InvalidCharacter': {
+      for (let i = offset + 1; i <= offset + length && i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0x20) continue;
+        const hint = c === 10 || c === 13 ? 'a line break: close the string on this line or write it as \\n' : `U+${c.toString(16).toUpperCase().padStart(4, '0')}: escape it`;
+        return at(`control character in a string (${hint})`, i);
+      }
+      return at('unterminated string');
+    }
+    case 'InvalidEscapeCharacter':
+    case 'InvalidUnicode':
+      return at('invalid escape in a string (valid: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)', badEscapeAt(text, offset, length));
+    case 'UnexpectedEndOfNumber':
+    case 'InvalidNumberFormat':
+      return at(`invalid number ${shown}`);
+    case 'InvalidCommentToken':
+    case 'UnexpectedEndOfComment':
+      return at('comments are not allowed in JSON');
+  }
+  if (container === undefined && last === 'value') return at(`unexpected ${shown} after the end of the JSON value`);
+  if (container === 'object' && (last === 'open' || last === 'comma')) {
+    if (token === '}' && last === 'comma') return at('trailing comma before }');
+    return at(`expected a property name in double quotes, found ${shown}`);
+  }
+  if (last === 'key') return at(`expected ':' after a property name, found ${shown}`);
+  if (last === 'value') {
+    return container === 'object'
+      ? at(`expected ',' or '}' after a property value, found ${shown}`)
+      : at(`expected ',' or ']' after an array element, found ${shown}`);
+  }
+  if (token === ']' && last === 'comma') return at('trailing comma before ]');
+  return at(`expected a value, found ${shown}`);
+}
+
+/** Offset of the first invalid `\` escape in the string token at `offset`. */
+function badEscapeAt(text: string, offset: number, length: number): number {
+  for (let i = offset + 1; i < offset + length; i++) {
+    if (text[i] !== '\\') continue;
+    const e = text[i + 1];
+    if (e === 'u' ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : e === undefined || !'"\\/bfnrt'.includes(e)) return i;
+    i++;
+  }
+  return offset;
+}
+
+function cut(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
 }
 
 function computeLineStarts(text: string): number[] {

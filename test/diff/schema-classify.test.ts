@@ -124,7 +124,9 @@ describe('classifySchemaChanges', () => {
       { before: { type: 'object' } as Json, after: { type: 'object' } as Json },
       { before: slow.before, after: slow.after },
     ];
-    const verdicts = await classifySchemaChanges(pairs, { budgetMs: 400 });
+    // The slow pair takes minutes in json-schema-diff, so it exceeds any budget; 2 s leaves the
+    // fast pairs room on a loaded 2-core machine (their timing belongs in the benchmark).
+    const verdicts = await classifySchemaChanges(pairs, { budgetMs: 2000 });
     expect(verdicts.map((v) => v.kind)).toEqual(['widened', 'unclassified', 'narrowed', 'unchanged', 'unclassified']);
   }, 30_000);
 

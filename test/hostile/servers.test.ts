@@ -159,7 +159,8 @@ describe.concurrent('hostile MCP servers', () => {
   it('never answers, ignores SIGTERM and has a grandchild: startup-timeout, whole group killed', async () => {
     const run = viaShell('silent.mjs', []);
     const children = `${run.pidFile}.children`;
-    (run.cfg.args as string[])[1] = `${(run.cfg.args as string[])[1]} ${JSON.stringify(children)}`;
+    const args = (run.cfg as StdioCfg).args;
+    args[1] = `${args[1]} ${JSON.stringify(children)}`;
     const err = await fails(run, 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
     expect(err.message).toContain('did not complete initialization');
     for (const pid of readPids(children)) expect(pidAlive(pid)).toBe(false);

@@ -548,9 +548,4 @@ describe('length bounds on a 1 MiB input', () => {
     expect(jsonSafe(`${'\r\n'.repeat(50)}x`, 50)).toBe(`${'\n'.repeat(50)}\u2026 [truncated, 101 chars]`);
   });
 
-  it('is fast: the cut happens before the work', () => {
-    const start = performance.now();
-    for (let i = 0; i < 20; i++) escapeMarkdownInline(big);
-    expect(performance.now() - start).toBeLessThan(1000);
-  });
 });

@@ -25,6 +25,13 @@ ruleTests('annotation-now-implicit', {
       })),
     },
     {
+      name: 'a read-only tool stops sending destructiveHint: false (meaningless on a read-only tool)',
+      base: [mcpTool('get', { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })],
+      head: [mcpTool('get', { readOnlyHint: true, idempotentHint: true, openWorldHint: false })],
+      watch: ['annotation-dropped'],
+      expect: [{ ruleId: 'annotation-now-implicit', tool: 'get', level: 'notice', data: { hint: 'destructiveHint' } }],
+    },
+    {
       name: 'require-explicit-hints raises it to error',
       base: [mcpTool('rm', DEFAULTS)],
       head: [mcpTool('rm', withoutDestructive)],

@@ -41,6 +41,18 @@ ruleTests('contract-stale', {
       contract: mcpSurface(HEAD),
       expect: [{ ruleId: 'contract-stale', data: { kinds: ['source-changed'] } }],
     },
+    {
+      name: 'the pinned digest matches no live tool list (a hand edit the reader keeps as pinned)',
+      head: HEAD,
+      contract: { ...mcpSurface(HEAD), digest: '0'.repeat(64) },
+      expect: [{ ruleId: 'contract-stale', data: { differences: 1, kinds: ['digest'] }, message: 'the digest pinned in the contract does not match' }],
+    },
+    {
+      name: 'the pinned payloadBytes and digest both differ',
+      head: HEAD,
+      contract: { ...mcpSurface(HEAD), digest: '0'.repeat(64), payloadBytes: 1 },
+      expect: [{ ruleId: 'contract-stale', data: { differences: 2, kinds: ['digest', 'payloadBytes'] } }],
+    },
   ],
   silent: [
     {

@@ -51,6 +51,12 @@ ruleTests('read-promotion-unreviewed', {
       expect: [{ ruleId: 'read-promotion-unreviewed', tool: 'get', level: 'error', message: 'it needs 1 approving review from someone other than @alice' }],
     },
     {
+      name: 'a pull request that adopts toolgate (its base has no contract): every read tool is new',
+      base: null,
+      head: [readTool('get'), writeTool('put')],
+      expect: [{ ruleId: 'read-promotion-unreviewed', tool: 'get', data: { new: true } }],
+    },
+    {
       name: 'with an approving review: a notice saying who approved',
       base: quote(false),
       head: quote(true),
@@ -87,7 +93,7 @@ ruleTests('read-promotion-unreviewed', {
       expect: [],
     },
     {
-      name: 'first adoption (no base contract): nothing to compare',
+      name: 'no base at all (outside a pull request, before the first contract): nothing to compare',
       head: [readTool('get')],
       expect: [],
     },

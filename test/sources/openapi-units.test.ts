@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { integrationLines } from '../../src/sources/openapi/config.js';
 import { parserOptions } from '../../src/sources/openapi/document.js';
 import { snapshotOpenApi } from '../../src/sources/openapi/index.js';
-import { JsonSyntaxError, parseJsonWithPositions } from '../../src/sources/openapi/json-positions.js';
 import { isSafeToolName, toolNameFromMethodPath, toolNameFromOperationId } from '../../src/sources/openapi/names.js';
 import { INLINE_NODE_BUDGET, SchemaBuilder, withSchemaBuilder } from '../../src/sources/openapi/schema.js';
 import { ConfigError, SourceError } from '../../src/util/errors.js';
@@ -40,7 +39,7 @@ describe('tool names', () => {
   });
 });
 
-describe('parseJsonWithPositions / integrationLines', () => {
+describe('integrationLines', () => {
   const text = '{\n  "id": "gh",\n  "include": [\n    "repos/get",\n    "markdown/render"\n  ],\n  "policies": {\n    "markdown/render": "read",\n    "a~b": "read"\n  }\n}\n';
 
   it('maps pointers (RFC 6901 escaped) to lines', () => {
@@ -51,31 +50,6 @@ describe('parseJsonWithPositions / integrationLines', () => {
     expect(lines.get('/include/1')).toBe(5);
     expect(lines.get('/policies/markdown~1render')).toBe(8);
     expect(lines.get('/policies/a~0b')).toBe(9);
-  });
-
-  it('parses like JSON.parse', () => {
-    const sample = '{"a":[1,-2.5e3,true,false,null,"x\\u00e9\\n\\"",{}],"b":{"c":[]}}';
-    expect(parseJsonWithPositions(sample).value).toEqual(JSON.parse(sample));
-    expect(parseJsonWithPositions('\ufeff[]').value).toEqual([]);
-  });
-
-  it.each([
-    ['{"a":1,}', 1, 8, /trailing comma/],
-    ['{\n  "a": 1\n  "b": 2\n}', 3, 3, /expected ',' or '}'/],
-    ["{'a':1}", 1, 2, /property name in double quotes/],
-    ['[1, 2', 1, 6, /expected ',' or ']'/],
-    ['{"a": tru}', 1, 7, /unexpected "t"/],
-    ['{"a":1} x', 1, 9, /after the end/],
-    ['{"a": "line\nbreak"}', 1, 12, /line break inside a string/],
-  ])('%j fails at line %i col %i', (src, line, column, message) => {
-    try {
-      parseJsonWithPositions(src);
-      expect.unreachable();
-    } catch (e) {
-      expect(e).toBeInstanceOf(JsonSyntaxError);
-      expect(e).toMatchObject({ line, column });
-      expect((e as Error).message).toMatch(message);
-    }
   });
 
   it('integrationLines throws a ConfigError on invalid JSON', () => {

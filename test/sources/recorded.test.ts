@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findSyntaxError, lineColumn, readRecorded } from '../../src/sources/recorded.js';
+import { readRecorded } from '../../src/sources/recorded.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { tempDir } from '../support/mcp-fixtures.js';
 
@@ -80,20 +80,5 @@ describe('readRecorded', () => {
     const err = await configError(readRecorded('rec', missing));
     expect(err.location?.file).toBe(missing);
     expect(err.message).toContain('no such file');
-  });
-});
-
-describe('JSON positions', () => {
-  it('finds the first syntax error like JSON.parse would reject', () => {
-    expect(findSyntaxError('{"a": [1, 2, {"b": null}], "c": "\\u00e9"}')).toBeUndefined();
-    expect(findSyntaxError('{"a": 1,}')).toMatchObject({ offset: 8 });
-    expect(findSyntaxError('{"a": tru}')?.message).toContain('expected a value');
-    expect(findSyntaxError('[1] x')?.message).toContain('after the end');
-    expect(findSyntaxError('"abc')?.message).toContain('unterminated');
-  });
-
-  it('computes 1-based line and column', () => {
-    expect(lineColumn('ab\ncd', 0)).toEqual({ line: 1, column: 1 });
-    expect(lineColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
   });
 });

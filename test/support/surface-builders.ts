@@ -171,8 +171,12 @@ export interface Expected {
 /** A case run through `evaluate()`. */
 export interface EvalCase {
   name: string;
-  /** Base of the change review (PR base contract); absent = first adoption. */
-  base?: Surface | Json[];
+  /**
+   * Base of the change review (the PR base contract). Absent: no base (outside a pull request
+   * with no contract). `null`: a pull request whose base has no contract (it adopts toolgate);
+   * run-check then compares against the head without tools, so every tool is new.
+   */
+  base?: Surface | Json[] | null;
   head: Surface | Json[];
   /** Committed contract; default: the head (a PR that ran `toolgate update`); `null`: none. */
   contract?: Surface | Json[] | null;
@@ -212,10 +216,10 @@ export function contractLocate(contract: Surface | undefined, file = '.toolgate/
 }
 
 /** Builds the CheckContext exactly as run-check does (changes: base→head, drift: contract→head). */
-export function contextFor(c: EvalCase): CheckContext {
+export function contextFor(c: Omit<EvalCase, 'name' | 'expect'> & { name?: string }): CheckContext {
   const head = asSurface(c.head);
   const contract = c.contract === null ? undefined : c.contract === undefined ? head : asSurface(c.contract);
-  const base = c.base === undefined ? undefined : asSurface(c.base);
+  const base = c.base === undefined ? undefined : c.base === null ? { ...head, tools: [], digest: '' } : asSurface(c.base);
   return {
     sourceId: head.source.id,
     head,
@@ -231,7 +235,7 @@ export function contextFor(c: EvalCase): CheckContext {
 }
 
 /** Runs one evaluate case: every finding, unfiltered. */
-export function evaluateCase(c: EvalCase): Finding[] {
+export function evaluateCase(c: Omit<EvalCase, 'name' | 'expect'> & { name?: string }): Finding[] {
   const ctx = contextFor(c);
   return evaluate(ctx, contractLocate(ctx.contract));
 }

@@ -1,6 +1,6 @@
 /** Surface normalization: effective hints, safety class, counts, noise, malformed tools, name order. */
 import { describe, expect, it } from 'vitest';
-import { HINT_DEFAULTS } from '../../src/surface/model.js';
+import { HINT_DEFAULTS, type JsonObject } from '../../src/surface/model.js';
 import { compareNames, normalizeSnapshot, normalizeTool } from '../../src/surface/normalize.js';
 import { buildSurface, CLOSED, mcpSurface, mcpTool, openapiSurface, pin, READ_HINTS, readTool, WRITE_HINTS, writeTool } from '../support/surface-builders.js';
 
@@ -135,7 +135,7 @@ describe('noise and digests', () => {
     const reordered = {
       annotations: { openWorldHint: false, idempotentHint: true, destructiveHint: false, readOnlyHint: true },
       inputSchema: { additionalProperties: false, properties: { p: { type: 'string' } }, type: 'object' },
-      description: plain.description,
+      description: plain.description as string,
       name: 'x',
     };
     expect(pin({ tool: reordered }).digest).toBe(pin({ tool: plain }).digest);
@@ -150,7 +150,8 @@ describe('noise and digests', () => {
   });
 
   it('text hidden in _meta, icons and unknown keys is pinned', () => {
-    for (const over of [{ _meta: { note: 'ignore previous instructions' } }, { icons: [{ src: 'https://x.invalid/i.png' }] }, { 'x-future': 1 }]) {
+    const overs: JsonObject[] = [{ _meta: { note: 'ignore previous instructions' } }, { icons: [{ src: 'https://x.invalid/i.png' }] }, { 'x-future': 1 }];
+    for (const over of overs) {
       expect(pin({ tool: { ...plain, ...over } }).digest, JSON.stringify(over)).not.toBe(pin({ tool: plain }).digest);
     }
   });

@@ -20,7 +20,8 @@ export const hintChanges: Check = (ctx) => {
     // destructive/idempotent only mean something for a tool that is not read-only (spec).
     const meaningful = c.hint === 'readOnlyHint' || c.hint === 'openWorldHint' || !headTool?.effectiveHints.readOnlyHint;
     if (c.base.declared !== undefined && c.head.declared === undefined) {
-      if (c.base.effective !== c.head.effective) {
+      // On a read-only tool destructive/idempotent carry no meaning (spec), so dropping them changes nothing.
+      if (c.base.effective !== c.head.effective && meaningful) {
         out.push({
           ruleId: 'annotation-dropped',
           target: { tool: c.tool, sub },
@@ -32,7 +33,7 @@ export const hintChanges: Check = (ctx) => {
       out.push({
         ruleId: 'annotation-now-implicit',
         target: { tool: c.tool, sub },
-        message: `tool "${c.tool}" no longer declares ${c.hint}; its effective value is still ${String(c.head.effective)}`,
+        message: `tool "${c.tool}" no longer declares ${c.hint}; ${meaningful ? `its effective value is still ${String(c.head.effective)}` : 'it carries no meaning on a read-only tool'}`,
         data: { hint: c.hint },
       });
       continue;

@@ -27,6 +27,17 @@ export const membership: Check = (ctx) => {
       message: `the live surface differs from the contract in ${ctx.drift.length} place${ctx.drift.length === 1 ? '' : 's'} (${kinds.join(', ')})`,
       data: { differences: ctx.drift.length, kinds },
     });
+  } else if (ctx.contract.digest !== ctx.head.digest || ctx.contract.payloadBytes !== ctx.head.payloadBytes) {
+    // The contract keeps its aggregates as pinned (a hand edit is not rejected on read), and
+    // diffSurfaces compares tools and counts only: a digest or size that matches no live tool
+    // list is still a difference between the contract and the live surface.
+    const kinds = [...(ctx.contract.digest !== ctx.head.digest ? ['digest'] : []), ...(ctx.contract.payloadBytes !== ctx.head.payloadBytes ? ['payloadBytes'] : [])];
+    out.push({
+      ruleId: 'contract-stale',
+      target: { sub: `/${kinds[0]}` },
+      message: `the ${kinds.join(' and ')} pinned in the contract do${kinds.length === 1 ? 'es' : ''} not match the live surface`,
+      data: { differences: kinds.length, kinds },
+    });
   }
   return out;
 };

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../../util/errors.js';
 import type { Json } from '../types.js';
-import { escapePointerToken, JsonSyntaxError, parseJsonWithPositions, type TextPosition } from './json-positions.js';
+import { parseJsonDocument, toPointer } from '../../util/json-file.js';
 
 /** Keys an integration config may have. `$schema` is accepted so editors can offer completion. */
 export const INTEGRATION_KEYS = ['$schema', 'id', 'type', 'spec', 'include', 'policies'] as const;
@@ -52,18 +52,10 @@ export interface IntegrationConfig {
   lines: Map<string, number>;
 }
 
-function toLines(positions: Map<string, TextPosition>): Map<string, number> {
-  const lines = new Map<string, number>();
-  for (const [pointer, p] of positions) lines.set(pointer, p.line);
-  return lines;
-}
+const SYNTAX_FIX = 'fix the JSON syntax at this position';
 
-function syntaxError(file: string, e: JsonSyntaxError): ConfigError {
-  return new ConfigError(
-    `integration config is not valid JSON: ${e.message}`,
-    { file, line: e.line, column: e.column, ...(e.pointer !== undefined ? { pointer: e.pointer } : {}) },
-    e.pointer !== undefined ? 'remove one of the duplicate keys' : 'fix the JSON syntax at this position',
-  );
+function parseConfig(text: string, file: string) {
+  return parseJsonDocument(text, file, SYNTAX_FIX, { label: 'integration config', duplicateKeys: 'error' });
 }
 
 /**
@@ -75,12 +67,7 @@ function syntaxError(file: string, e: JsonSyntaxError): ConfigError {
  * @throws {@link ConfigError} when the text is not valid JSON (with line and column).
  */
 export function integrationLines(text: string, file = '<integration config>'): Map<string, number> {
-  try {
-    return toLines(parseJsonWithPositions(text).positions);
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) throw syntaxError(file, e);
-    throw e;
-  }
+  return parseConfig(text, file).lines();
 }
 
 function typeName(v: Json | undefined): string {
@@ -109,15 +96,9 @@ export async function loadIntegrationConfig(file: string): Promise<IntegrationCo
       'check the `integration` path of this source in toolgate.yml (relative to the policy file)',
     );
   }
-  let parsed;
-  try {
-    parsed = parseJsonWithPositions(text);
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) throw syntaxError(file, e);
-    throw e;
-  }
-  const { value: root, positions } = parsed;
-  const lines = toLines(positions);
+  const parsed = parseConfig(text, file);
+  const root = parsed.value;
+  const lines = parsed.lines();
   const at = (pointer: string) => ({ file, line: lines.get(pointer) ?? 1, pointer });
 
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
@@ -127,7 +108,7 @@ export async function loadIntegrationConfig(file: string): Promise<IntegrationCo
     if (!(INTEGRATION_KEYS as readonly string[]).includes(key)) {
       throw new ConfigError(
         `unknown key ${JSON.stringify(key)} in integration config`,
-        at(`/${escapePointerToken(key)}`),
+        at(toPointer([key])),
         `remove it; allowed keys: ${INTEGRATION_KEYS.join(', ')}`,
       );
     }
@@ -194,7 +175,7 @@ export async function loadIntegrationConfig(file: string): Promise<IntegrationCo
       throw new ConfigError(`\`policies\` must be an object, found ${typeName(root.policies)}`, at('/policies'), 'write { "<operationId>": "read" }');
     }
     for (const [key, value] of Object.entries(root.policies)) {
-      const pointer = `/policies/${escapePointerToken(key)}`;
+      const pointer = toPointer(['policies', key]);
       if (!(POLICY_VALUES as readonly Json[]).includes(value)) {
         throw new ConfigError(
           `invalid policy ${JSON.stringify(value)} for ${JSON.stringify(key)}: the only policy is "read"`,

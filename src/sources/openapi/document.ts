@@ -161,7 +161,7 @@ export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOp
         if (allowRemote) continue;
         throw loadFailed(
           ctx,
-          `remote $ref ${JSON.stringify(ref)} at ${shown(file)}#${pointer} refused: toolgate does not fetch documents over the network unless remote refs are allowed`,
+          `remote $ref ${JSON.stringify(ref)} at ${shown(file)}#${pointer} refused: toolgate does not fetch documents over the network unless remote refs are allowed (\`allow-remote-refs: true\` in toolgate.yml), or make the reference a local file`,
         );
       }
       const target = ref.split('#', 1)[0]!;

@@ -1,0 +1,395 @@
+#!/usr/bin/env node
+// toolgate's own cost next to the floor, measured side by side in one run (project issue 7).
+//
+//   npm run bench                      all cases, 5 measured runs each after one warm-up
+//   node bench/run.mjs --runs 7        more runs
+//   node bench/run.mjs --only mcp,scale,cold,openapi,schema
+//   node bench/run.mjs --sizes 10,100  scale case sizes (default 10,100,1000,5000)
+//   node bench/run.mjs --no-write      print only; do not rewrite bench/RESULTS.md
+//
+// Measures the committed bundles (dist/): run `npm run build` first after changing src/.
+// Every measured command is a fresh `node` process started with `--import bench/lib/peak-rss.mjs`,
+// which reports that process's peak RSS (getrusage ru_maxrss) on fd 3 at exit. Wall time is taken
+// here, from spawn() to the child's exit. The commands of a pair are interleaved (A B A B ...,
+// rotating which goes first) so that load drifts on a shared machine hit both alike; tables show
+// medians. See bench/README.md.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpus, totalmem, tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const BENCH = join(ROOT, 'bench');
+const DIST = join(ROOT, 'dist');
+const PRELOAD = join(BENCH, 'lib', 'peak-rss.mjs');
+const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const GITHUB_SPEC = join(ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+const argv = process.argv.slice(2);
+const arg = (name, def) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : def;
+};
+const RUNS = Math.max(1, Number(arg('runs', '5')));
+const ONLY = new Set(arg('only', 'mcp,scale,cold,openapi,schema').split(','));
+const SIZES = arg('sizes', '10,100,1000,5000').split(',').map(Number);
+const WRITE = !argv.includes('--no-write');
+
+for (const f of ['cli.js', 'index.js']) {
+  if (!existsSync(join(DIST, f))) {
+    process.stderr.write(`bench: dist/${f} is missing; run \`npm run build\` first\n`);
+    process.exit(2);
+  }
+}
+
+const benchStarted = performance.now();
+const work = mkdtempSync(join(tmpdir(), 'toolgate-bench-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+// Measure a copy of dist/ taken now, so that a rebuild during the bench (another shell) cannot
+// remove the bundles under it. The bundles are self-contained; the worker sits next to them.
+cpSync(DIST, join(work, 'dist'), { recursive: true });
+const CLI = join(work, 'dist', 'cli.js');
+const ACTION = join(work, 'dist', 'index.js');
+const log = (s) => process.stderr.write(`${s}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+/** Environment for measured processes: ours minus anything that changes toolgate's behaviour. */
+function benchEnv(extra = {}) {
+  const env = { ...process.env, NO_COLOR: '1', TOOLGATE_TIMING: '1', ...extra };
+  for (const k of Object.keys(env)) if (k.startsWith('GITHUB_') || k.startsWith('INPUT_') || k.startsWith('RUNNER_')) delete env[k];
+  delete env.TOOLGATE_DEBUG;
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+/**
+ * Runs `node --import peak-rss <args>` once. Resolves with wall ms, peak RSS (KB), exit code,
+ * stdout, stderr and the phase timings found on stderr (toolgate-timing-json / floor-timing).
+ */
+function measure({ args, cwd = work, env = benchEnv(), node = [] }) {
+  return new Promise((resolvePromise, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [...node, '--import', PRELOAD, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    let ms;
+    const out = [];
+    const err = [];
+    const fd3 = [];
+    child.stdout.on('data', (c) => out.push(c));
+    child.stderr.on('data', (c) => err.push(c));
+    child.stdio[3].on('data', (c) => fd3.push(c));
+    child.once('error', reject);
+    child.once('exit', () => (ms = performance.now() - t0));
+    child.once('close', (code) => {
+      const stderr = Buffer.concat(err).toString();
+      let rss;
+      try {
+        rss = JSON.parse(Buffer.concat(fd3).toString()).maxRssKB;
+      } catch {
+        rss = undefined;
+      }
+      const m = /^(?:toolgate-timing-json|floor-timing) (\{.*\})$/m.exec(stderr);
+      resolvePromise({ ms, rssKB: rss, code, stdout: Buffer.concat(out).toString(), stderr, timing: m ? JSON.parse(m[1]) : undefined });
+    });
+  });
+}
+
+const median = (xs) => {
+  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  if (s.length === 0) return undefined;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * Runs every variant once as warm-up, then `runs` interleaved rounds (the first variant of a
+ * round rotates). `expect` per variant: allowed exit codes; anything else aborts the bench with
+ * the command's stderr, so a broken setup never produces numbers.
+ */
+async function interleave(variants, runs = RUNS) {
+  const results = variants.map(() => []);
+  for (let round = -1; round < runs; round++) {
+    const order = variants.map((_, i) => (i + Math.max(round, 0)) % variants.length);
+    for (const i of order) {
+      const v = variants[i];
+      const r = await measure(v);
+      const ok = v.expect ?? [0];
+      if (!ok.includes(r.code)) {
+        throw new Error(`bench: ${v.label} exited ${r.code} (expected ${ok.join(' or ')})\n${r.stderr.slice(-3000)}\n${r.stdout.slice(-2000)}`);
+      }
+      if (round >= 0) results[i].push(r);
+    }
+  }
+  return variants.map((v, i) => ({
+    label: v.label,
+    runs: results[i],
+    ms: median(results[i].map((r) => r.ms)),
+    rssKB: median(results[i].map((r) => r.rssKB)),
+    min: Math.min(...results[i].map((r) => r.ms)),
+    max: Math.max(...results[i].map((r) => r.ms)),
+  }));
+}
+
+/** Median time of each phase mark over runs, as [name, ms since process start]. */
+function medianPhases(runs, normalize = (k) => k) {
+  const acc = new Map();
+  for (const r of runs) {
+    for (const [k, v] of Object.entries(r.timing ?? {})) {
+      const key = normalize(k);
+      if (!acc.has(key)) acc.set(key, []);
+      acc.get(key).push(v);
+    }
+  }
+  return [...acc].map(([k, vs]) => [k, median(vs)]).sort((a, b) => a[1] - b[1]);
+}
+
+const fmtMs = (x) => (x === undefined ? 'n/a' : x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
+const fmtMB = (kb) => (kb === undefined ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
+const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : 'n/a');
+const spread = (r) => `${fmtMs(r.min)}–${fmtMs(r.max)}`;
+const verdict = (ok) => (ok ? 'yes' : '**no**');
+
+// ---------------------------------------------------------------------------------------------
+// Cases
+
+const sections = [];
+const summary = [];
+
+/** Writes a policy file and runs `toolgate update` once so `check` has a contract. */
+async function prepareContract(dir, policyForUpdate) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'toolgate.update.yml'), policyForUpdate);
+  const r = await measure({ args: [CLI, 'update', '--config', 'toolgate.update.yml'], cwd: dir });
+  if (r.code !== 0) throw new Error(`bench: toolgate update failed in ${dir}\n${r.stderr}\n${r.stdout.slice(-2000)}`);
+}
+
+const yamlArgs = (xs) => `[${xs.map((x) => JSON.stringify(String(x))).join(', ')}]`;
+const mcpPolicy = (id, args, extra = '') => `sources:\n  - id: ${id}\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${yamlArgs(args)}\n${extra}`;
+const stripId = (k) => k.replace(/^[a-z0-9._-]+: /, '').replace(/ \(.*\)$/, '');
+
+async function caseMcp() {
+  log('bench: case 1, floor vs toolgate on @modelcontextprotocol/server-everything');
+  const dir = join(work, 'everything');
+  const server = [EVERYTHING, 'stdio'];
+  await prepareContract(dir, mcpPolicy('everything', server));
+  writeFileSync(join(dir, 'toolgate.yml'), mcpPolicy('everything', server));
+  const [v2, tg, v1] = await interleave([
+    { label: 'floor, SDK 2.x (@modelcontextprotocol/client)', args: [join(BENCH, 'floor.mjs'), '--timing', '--', process.execPath, ...server] },
+    { label: 'toolgate check (dist/cli.js)', args: [CLI, 'check'], cwd: dir, expect: [0] },
+    { label: 'floor, SDK 1.x (@modelcontextprotocol/sdk), reference', args: [join(BENCH, 'floor.mjs'), '--sdk', 'v1', '--timing', '--', process.execPath, ...server] },
+  ]);
+  const rows = [v2, v1, tg].map((r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} | ${fmtMB(r.rssKB)} | ${r === tg ? ratio(tg.ms, v2.ms) : r === v1 ? ratio(v1.ms, v2.ms) : '1.00'} |`);
+  const tgPh = medianPhases(tg.runs, stripId);
+  const flPh = medianPhases(v2.runs);
+  const phaseRows = (ph) => {
+    let prev = 0;
+    return ph.map(([k, t]) => {
+      const row = `| ${k} | ${fmtMs(t)} | +${Math.round(t - prev)} ms |`;
+      prev = t;
+      return row;
+    });
+  };
+  sections.push(
+    `## 1. Floor vs toolgate on a real server\n\n` +
+      `\`@modelcontextprotocol/server-everything\` over stdio (13 tools to a client without capabilities). ` +
+      `Floor: \`bench/floor.mjs\` (spawn, initialize, list every page, close; nothing else). ` +
+      `toolgate: \`node dist/cli.js check\` against a contract written once by \`toolgate update\` (clean: exit 0). ` +
+      `Peak RSS is the measured Node process's own (not the server's).\n\n` +
+      `| command | median | min–max | peak RSS | ratio to SDK 2.x floor |\n|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
+      `Where the time goes (median of each mark over the measured runs, ms since the Node process started; ` +
+      `toolgate with \`TOOLGATE_TIMING=1\`, the floor with \`--timing\`):\n\n` +
+      `| toolgate phase | at | step |\n|---|---|---|\n${phaseRows(tgPh).join('\n')}\n\n` +
+      `| floor (SDK 2.x) phase | at | step |\n|---|---|---|\n${phaseRows(flPh).join('\n')}\n`,
+  );
+  summary.push(`| 1 | server-everything: toolgate check / SDK 2.x floor | ${ratio(tg.ms, v2.ms)} (${fmtMs(tg.ms)} / ${fmtMs(v2.ms)}) | ≤ 1.0 | ${verdict(tg.ms <= v2.ms)} |`);
+}
+
+async function caseScale() {
+  log(`bench: case 2, scale (synthetic server, ${SIZES.join(', ')} tools)`);
+  const rows = [];
+  const results = [];
+  for (const n of SIZES) {
+    log(`bench:   ${n} tools`);
+    const dir = join(work, `synthetic-${n}`);
+    const seedArgs = [join(BENCH, 'synthetic-server.mjs'), '--tools', n, '--seed', 1];
+    const headArgs = [...seedArgs, '--change-seed', 7, '--change-every', 100];
+    await prepareContract(dir, mcpPolicy('synthetic', seedArgs));
+    writeFileSync(join(dir, 'toolgate.yml'), mcpPolicy('synthetic', headArgs));
+    const [fl, tg] = await interleave([
+      { label: 'floor', args: [join(BENCH, 'floor.mjs'), '--timing', '--', process.execPath, ...headArgs.map(String)] },
+      // Exit 1: the 1% changed tools are error-level findings (annotation-dropped, schema-widened).
+      { label: 'toolgate check', args: [CLI, 'check', '--format', 'json'], cwd: dir, expect: [0, 1] },
+    ]);
+    const report = JSON.parse(tg.runs[0].stdout);
+    const findings = report.findings?.length ?? report.counts ?? 'n/a';
+    const ph = Object.fromEntries(medianPhases(tg.runs, stripId));
+    const afterListing = ph['rules evaluated'] !== undefined && ph['tools listed'] !== undefined ? ph['rules evaluated'] - ph['tools listed'] : undefined;
+    results.push({ n, fl, tg });
+    rows.push(`| ${n} | ${fmtMs(fl.ms)} | ${fmtMs(tg.ms)} | ${ratio(tg.ms, fl.ms)} | ${fmtMs(ph['tools listed'] - ph['initialized'])} | ${fmtMs(afterListing)} | ${fmtMB(fl.rssKB)} | ${fmtMB(tg.rssKB)} | ${typeof findings === 'number' ? findings : 'n/a'} |`);
+  }
+  const big = results.at(-1);
+  const small = results.find((r) => r.n >= 100) ?? results[0];
+  const perTool = (r, s) => ((r.tg.ms - s.tg.ms) / (r.n - s.n)).toFixed(2);
+  sections.push(
+    `## 2. Scale: synthetic server\n\n` +
+      `\`bench/synthetic-server.mjs\`: raw JSON-RPC over stdio, N generated tools (descriptions of 200–500 characters, ` +
+      `5–20 properties, \`$defs\` in every 4th tool, ~3.2 KB of JSON per tool), 100 tools per page, cursors it follows itself. ` +
+      `The contract is written by \`update\` from seed 1; \`check\` runs against the same server with every 100th tool changed ` +
+      `(rotating: description changed, a hint dropped, an optional property added; the last tool when N < 100). ` +
+      `toolgate's default limits suffice (5,000 tools = 50 pages, ~16 MB, under \`max-pages\` 100 and \`max-bytes\` 32 MiB), so the bench's toolgate.yml sets none. ` +
+      `"listing" is toolgate's initialize→listed step, "after listing" everything from the last page to rules evaluated (normalize, diff, schema classification, rules).\n\n` +
+      `| tools | floor | toolgate check | ratio | toolgate listing | after listing | floor peak RSS | toolgate peak RSS | findings |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` +
+      (big && small && big !== small ? `\nGrowth: toolgate adds ${perTool(big, small)} ms per tool between ${small.n} and ${big.n} tools (floor: ${((big.fl.ms - small.fl.ms) / (big.n - small.n)).toFixed(2)} ms).\n` : ''),
+  );
+  if (big) {
+    summary.push(`| 2 | ${big.n} tools: toolgate check / floor | ${ratio(big.tg.ms, big.fl.ms)} (${fmtMs(big.tg.ms)} / ${fmtMs(big.fl.ms)}) | ≤ 2 | ${verdict(big.tg.ms <= 2 * big.fl.ms)} |`);
+    summary.push(`| 2 | ${big.n} tools: toolgate peak RSS | ${fmtMB(big.tg.rssKB)} | ≤ 300 MB | ${verdict(big.tg.rssKB <= 300 * 1024)} |`);
+  }
+}
+
+async function caseCold() {
+  log('bench: case 3, cold start');
+  const empty = join(work, 'cold');
+  mkdirSync(empty, { recursive: true });
+  const [bare, action, help] = await interleave([
+    { label: 'bare `node -e 0` (Node itself)', args: ['-e', '0'] },
+    // No inputs and no toolgate.yml: fails fast on the missing config (exit 1 from core.setFailed).
+    { label: '`node dist/index.js` (Action, no inputs: config error)', args: [ACTION], cwd: empty, expect: [1] },
+    { label: '`node dist/cli.js --help`', args: [CLI, '--help'] },
+  ]);
+  const size = (f) => statSync(f).size;
+  const files = ['index.js', 'cli.js', 'schema-worker.mjs'].map((f) => join(work, 'dist', f)).filter(existsSync);
+  const rows = [bare, action, help].map((r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} | ${r === bare ? '' : `+${Math.round(r.ms - bare.ms)} ms`} | ${fmtMB(r.rssKB)} |`);
+  const phase = (r) => median(r.runs.map((x) => x.timing?.['modules loaded']));
+  sections.push(
+    `## 3. Cold start\n\n| command | median | min–max | over bare Node | peak RSS |\n|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
+      `Module load (median "modules loaded" mark, ms since process start): Action ${fmtMs(phase(action))}, CLI ${fmtMs(phase(help))}.\n\n` +
+      `| bundle | size |\n|---|---|\n${files.map((f) => `| dist/${f.split('/').pop()} | ${(size(f) / 1024 / 1024).toFixed(2)} MB |`).join('\n')}\n`,
+  );
+  summary.push(`| 3 | \`node dist/index.js\` cold start | ${fmtMs(action.ms)} | ≤ 200 ms | ${verdict(action.ms <= 200)} |`);
+  summary.push(`| 3 | \`node dist/cli.js --help\` cold start | ${fmtMs(help.ms)} | ≤ 200 ms | ${verdict(help.ms <= 200)} |`);
+  const biggest = Math.max(...files.map(size));
+  summary.push(`| 3 | largest bundle | ${(biggest / 1024 / 1024).toFixed(2)} MB | ≤ 3 MB | ${verdict(biggest <= 3 * 1024 * 1024)} |`);
+}
+
+async function caseOpenApi() {
+  log('bench: case 4, OpenAPI (GitHub REST description)');
+  const doc = JSON.parse(readFileSync(GITHUB_SPEC, 'utf8'));
+  const ids = [];
+  for (const item of Object.values(doc.paths)) for (const op of Object.values(item)) if (op?.operationId) ids.push(op.operationId);
+  const every = Math.floor(ids.length / 50);
+  const sets = [
+    { name: 'github-50', include: ids.filter((_, i) => i % every === 0).slice(0, 50) },
+    { name: 'github-all', include: ids },
+  ];
+  const rows = [];
+  const loaderRows = [];
+  for (const s of sets) {
+    const dir = join(work, s.name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'integration.json'), JSON.stringify({ id: s.name, type: 'openapi', spec: GITHUB_SPEC, include: s.include }, null, 2));
+    const policy = `sources:\n  - id: ${s.name}\n    openapi: integration.json\n`;
+    await prepareContract(dir, policy);
+    writeFileSync(join(dir, 'toolgate.yml'), policy);
+    log(`bench:   ${s.name}: ${s.include.length} operations`);
+    const [fl, tg] = await interleave([
+      { label: 'floor', args: [join(BENCH, 'openapi-floor.mjs'), join(dir, 'integration.json')] },
+      { label: 'toolgate check', args: [CLI, 'check', '--format', 'json'], cwd: dir, expect: [0, 1] },
+    ]);
+    s.tg = tg;
+    rows.push(`| ${s.include.length} | ${fmtMs(fl.ms)} | ${fmtMs(tg.ms)} | ${spread(tg)} | ${ratio(tg.ms, fl.ms)} | ${fmtMB(fl.rssKB)} | ${fmtMB(tg.rssKB)} |`);
+    if (existsSync(TSX)) {
+      // The loader alone, in process, with and without the parser's document validation.
+      const [on, off] = await interleave([
+        { label: 'validate', args: [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(BENCH, 'openapi-load.mjs'), join(dir, 'integration.json')] },
+        { label: 'no validate', args: [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(BENCH, 'openapi-load.mjs'), join(dir, 'integration.json'), '--no-validate'] },
+      ], Math.min(RUNS, 3));
+      const inner = (r) => median(r.runs.map((x) => JSON.parse(x.stdout.trim().split('\n').pop()).ms));
+      loaderRows.push(`| ${s.include.length} | ${fmtMs(inner(on))} | ${fmtMs(inner(off))} | ${fmtMs(inner(on) - inner(off))} |`);
+    }
+  }
+  sections.push(
+    `## 4. OpenAPI: GitHub's REST description\n\n` +
+      `\`node_modules/@octokit/openapi/generated/api.github.com.json\` (${(statSync(GITHUB_SPEC).size / 1024 / 1024).toFixed(1)} MB, ${ids.length} operations). ` +
+      `An integration of 50 operations (every ${every}th) and one of all of them; \`toolgate check\` against a contract written by \`update\`. ` +
+      `Floor: \`bench/openapi-floor.mjs\` (read + JSON.parse the document, find each operationId).\n\n` +
+      `| operations | floor | toolgate check | min–max | ratio | floor peak RSS | toolgate peak RSS |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` +
+      (loaderRows.length
+        ? `\nThe OpenAPI loader alone (\`snapshotOpenApi\` from source via tsx, in-process time, median of ${Math.min(RUNS, 3)}), with the parser's document validation (the default) and without (\`validate: false\`, an API option; toolgate.yml has no switch for it):\n\n` +
+          `| operations | validate (default) | no validation | validation costs |\n|---|---|---|---|\n${loaderRows.join('\n')}\n`
+        : ''),
+  );
+  summary.push(`| 4 | OpenAPI, ${sets[0].include.length} operations: toolgate check | ${fmtMs(sets[0].tg.ms)}, ${fmtMB(sets[0].tg.rssKB)} | ≤ 3 s | ${verdict(sets[0].tg.ms <= 3000)} |`);
+  summary.push(`| 4 | OpenAPI, ${sets[1].include.length} operations: toolgate check | ${fmtMs(sets[1].tg.ms)}, ${fmtMB(sets[1].tg.rssKB)} | ≤ 10 s | ${verdict(sets[1].tg.ms <= 10_000)} |`);
+}
+
+/**
+ * Hook for the schema-diff case: bench/schema-ghes.mjs (owned by the schema module) classifies
+ * every changed request schema between GitHub Enterprise Server versions. When the script exists
+ * it runs once (from source, via tsx) and its output is included as it printed it.
+ */
+async function caseSchema() {
+  const script = join(BENCH, 'schema-ghes.mjs');
+  if (!existsSync(script) || !existsSync(TSX)) {
+    sections.push(`## 5. Schema diffs\n\nNot run: bench/schema-ghes.mjs (or tsx) is missing.\n`);
+    return;
+  }
+  log('bench: case 5, schema diffs (bench/schema-ghes.mjs)');
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), script, '--no-baseline'], {
+    cwd: ROOT, env: benchEnv({ TOOLGATE_TIMING: '' }), encoding: 'utf8', timeout: 180_000, maxBuffer: 16 * 1024 * 1024,
+  });
+  const ms = performance.now() - t0;
+  const status = r.error ? `failed: ${r.error.message}` : `exit ${r.status}`;
+  const out = `${r.stdout ?? ''}${r.status !== 0 ? `\n${(r.stderr ?? '').slice(-2000)}` : ''}`.trim();
+  sections.push(
+    `## 5. Schema diffs (bench/schema-ghes.mjs)\n\n` +
+      `\`tsx bench/schema-ghes.mjs --no-baseline\`, run once (${status}, ${fmtMs(ms)} wall including loading the GHES descriptions). Its output:\n\n` +
+      `\`\`\`text\n${out.length > 12_000 ? `${out.slice(0, 12_000)}\n... (cut)` : out}\n\`\`\`\n`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function machine() {
+  const info = readFileSyncSafe('/proc/cpuinfo');
+  const model = /model name\s*:\s*(.*)/.exec(info)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  const load = readFileSyncSafe('/proc/loadavg').split(' ').slice(0, 3).join(' ');
+  return { model, cores: cpus().length, memGB: (totalmem() / 1024 ** 3).toFixed(1), node: process.version, load };
+}
+function readFileSyncSafe(f) {
+  try {
+    return readFileSync(f, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+const before = machine();
+const cases = { mcp: caseMcp, scale: caseScale, cold: caseCold, openapi: caseOpenApi, schema: caseSchema };
+try {
+  for (const [name, fn] of Object.entries(cases)) if (ONLY.has(name)) await fn();
+} catch (e) {
+  log(e.stack ?? String(e));
+  process.exit(1);
+}
+const after = machine();
+const total = (performance.now() - benchStarted) / 1000;
+const doc =
+  `# toolgate benchmark results\n\n` +
+  `Generated by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString()}; do not edit by hand.\n\n` +
+  `Machine: ${before.model}, ${before.cores} cores, ${before.memGB} GB RAM, Node ${before.node}, ${process.platform}/${process.arch}. ` +
+  `Load average (1/5/15 min) ${before.load} at start, ${after.load} at the end: the machine may be shared, which is why pairs are interleaved and ratios matter more than absolute times.\n\n` +
+  `${RUNS} measured runs per command after one warm-up (OpenAPI loader split: ${Math.min(RUNS, 3)}); medians. Whole bench: ${total.toFixed(0)} s.\n\n` +
+  `## Targets\n\n| case | measure | got | target | met |\n|---|---|---|---|---|\n${summary.join('\n')}\n\n` +
+  sections.join('\n');
+process.stdout.write(doc);
+if (WRITE && ONLY.size === Object.keys(cases).length && SIZES.join() === '10,100,1000,5000') {
+  writeFileSync(join(BENCH, 'RESULTS.md'), doc);
+  log('bench: wrote bench/RESULTS.md');
+} else if (WRITE) {
+  log('bench: partial run (--only/--sizes): bench/RESULTS.md not rewritten');
+}

@@ -1,0 +1,196 @@
+/** toolgate.yml: a full valid example, and broken files whose ConfigError names the right line and a fix. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { adHocPolicy, defaultContractPath, displayPath, loadPolicy, parsePolicy } from '../../src/config/policy.js';
+import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS } from '../../src/config/source-config.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { ROOT } from '../support/mcp-fixtures.js';
+
+const DIR = join(ROOT, 'test/fixtures/policies');
+const read = (name: string) => readFileSync(join(DIR, name), 'utf8');
+const parse = (name: string) => parsePolicy(read(name), name, '/repo');
+
+function refused(name: string): ConfigError {
+  try {
+    parse(name);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as ConfigError;
+  }
+  throw new Error(`${name} was accepted`);
+}
+
+describe('a valid policy', () => {
+  const p = parse('valid-full.yml');
+
+  it('resolves sources with defaults and absolute paths', () => {
+    expect(p.file).toBe('valid-full.yml');
+    expect(p.root).toBe('/repo');
+    expect(p.sources.map((s) => [s.id, s.kind, s.contract])).toEqual([
+      ['notes', 'mcp', '/repo/.toolgate/notes.surface.json'],
+      ['remote', 'mcp', '/repo/contracts/remote.json'],
+      ['rental', 'openapi', '/repo/.toolgate/rental.surface.json'],
+      ['saved', 'recorded', '/repo/.toolgate/saved.surface.json'],
+    ]);
+    const [notes, remote, rental, saved] = p.sources;
+    expect(notes).toMatchObject({
+      mcp: {
+        transport: 'stdio',
+        command: 'node',
+        args: ['examples/notes/server.mjs', '--stdio'],
+        cwd: '/repo/examples/notes',
+        env: ['NOTES_DB', 'NODE_OPTIONS'],
+        capabilities: { roots: { listChanged: true } },
+        timeouts: { startupMs: 60000, requestMs: 5000, totalMs: 120000 },
+        limits: { maxPages: 10, maxBytes: 1048576 },
+      },
+    });
+    expect(remote).toMatchObject({
+      mcp: {
+        transport: 'http',
+        url: 'http://127.0.0.1:3000/mcp',
+        start: { command: 'node', args: ['server.mjs', '--port', '3000'], cwd: '/repo', env: ['API_KEY'] },
+        headers: [
+          { name: 'Authorization', env: 'REMOTE_TOKEN', prefix: 'Bearer ' },
+          { name: 'X-Tenant', env: 'TENANT' },
+        ],
+        capabilities: {},
+        timeouts: DEFAULT_TIMEOUTS,
+        limits: DEFAULT_LIST_LIMITS,
+      },
+    });
+    expect(rental).toMatchObject({ integration: '/repo/integrations/rental.json' });
+    expect(saved).toMatchObject({ file: '/repo/recorded/tools.json' });
+  });
+
+  it('keeps rules, overrides (patterns as lists), limits, deny, review and flags', () => {
+    expect(p.rules).toEqual({ 'open-arguments': 'off', 'description-changed': 'error' });
+    expect(p.overrides).toEqual([
+      { tools: ['admin_*'], rules: { 'unannotated-tool': 'error' } },
+      { tools: ['legacy_*', 'old.*'], sources: ['notes'], rules: { 'partially-annotated-tool': 'off' } },
+    ]);
+    expect(p.limits).toEqual({ maxTools: 40, maxPayloadBytes: 65536 });
+    expect(p.deny).toEqual([
+      { tools: ['delete_*'], when: 'reachable', reason: 'deletes customer data', pointer: '/deny/0' },
+      { tools: ['send_*', 'post_*'], when: 'read', pointer: '/deny/1' },
+    ]);
+    expect(p.review).toEqual({ reviewers: ['alice', '@bob'], fresh: true, required: 2 });
+    expect(p.requireExplicitHints).toBe(true);
+    expect(p.allowPullRequestTarget).toBe(false);
+    expect(p.allowRemoteRefs).toBe(false);
+    expect(p.schemaBudgetMs).toBe(1500);
+  });
+
+  it('lineOf gives the line of a key (verified by reading the fixture)', () => {
+    expect(p.lineOf('/sources/1')).toBe(17);
+    expect(p.lineOf('/sources/1/mcp/headers')).toBe(24);
+    expect(p.lineOf('/limits/max-tools')).toBe(44);
+    expect(p.lineOf('/limits')).toBe(43);
+    expect(p.lineOf('/deny/1')).toBe(49);
+    expect(p.lineOf('/overrides/1/rules/partially-annotated-tool')).toBe(42);
+    expect(p.lineOf('/rules/open-arguments')).toBe(33);
+    // Unknown pointers fall back to the nearest existing parent: here the document (line 2, after the comment).
+    expect(p.lineOf('/no/such/key')).toBe(2);
+    expect(p.lineOf('/limits/no-such-limit')).toBe(43);
+  });
+
+  it('a minimal policy gets the defaults', () => {
+    const m = parsePolicy('sources:\n  - id: s\n    recorded: tools.json\n', 'toolgate.yml', '/r');
+    expect(m).toMatchObject({
+      rules: {},
+      overrides: [],
+      limits: {},
+      deny: [],
+      review: { fresh: false, required: 1 },
+      requireExplicitHints: false,
+      allowPullRequestTarget: false,
+      allowRemoteRefs: false,
+      schemaBudgetMs: 2000,
+    });
+    expect(m.review.reviewers).toBeUndefined();
+    expect(defaultContractPath('s')).toBe('.toolgate/s.surface.json');
+  });
+
+  it('loadPolicy reads the file; a missing file says how to start', async () => {
+    const loaded = await loadPolicy(join(DIR, 'valid-full.yml'));
+    expect(loaded.sources).toHaveLength(4);
+    expect(loaded.root).toBe(DIR);
+    const e = await loadPolicy(join(DIR, 'missing.yml')).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as ConfigError).message).toBe('policy file not found');
+    expect((e as ConfigError).fix).toContain('toolgate audit');
+  });
+
+  it('adHocPolicy and displayPath', () => {
+    const a = adHocPolicy({ id: 'x', kind: 'recorded', file: '/r/t.json', contract: '/r/.toolgate/x.surface.json' }, '/r');
+    expect(a.file).toBe('');
+    expect(a.lineOf('/anything')).toBe(1);
+    expect(displayPath('/r', '/r/.toolgate/x.surface.json')).toBe('.toolgate/x.surface.json');
+    expect(displayPath('/r', '/elsewhere/x.json')).toBe('/elsewhere/x.json');
+    expect(displayPath('/r', 'rel/x.json')).toBe('rel/x.json');
+  });
+
+  it('an empty file is refused: sources are required', () => {
+    const e = (() => {
+      try {
+        parsePolicy('', 'toolgate.yml', '/r');
+      } catch (x) {
+        return x as ConfigError;
+      }
+    })();
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e?.message).toBe('missing required key "sources"');
+    expect(e?.location?.line).toBe(1);
+  });
+});
+
+/** Each broken fixture: the line (checked by reading the file), pointer and what the message says. */
+const BROKEN: { file: string; line: number; column?: number; pointer?: string; message: RegExp; fix?: RegExp }[] = [
+  { file: 'yaml-syntax.yml', line: 7, column: 13, message: /^YAML syntax error: Nested mappings are not allowed in compact mappings$/ },
+  { file: 'yaml-unclosed-flow.yml', line: 6, column: 1, message: /^YAML syntax error: Flow sequence .* end with a \]$/ },
+  { file: 'duplicate-key.yml', line: 7, column: 1, message: /YAML syntax error: Map keys must be unique/ },
+  { file: 'unknown-top-level-key.yml', line: 7, pointer: '/reviewers', message: /^unknown key "reviewers"$/ },
+  { file: 'unknown-source-key.yml', line: 8, pointer: '/sources/1/timeout', message: /^unknown key "timeout"$/ },
+  { file: 'unknown-mcp-key.yml', line: 5, pointer: '/sources/0/mcp/arguments', message: /^unknown key "arguments"$/ },
+  { file: 'wrong-type.yml', line: 7, pointer: '/limits/max-payload-bytes', message: /^must be integer$/ },
+  { file: 'wrong-type-args.yml', line: 5, pointer: '/sources/0/mcp/args', message: /^must be array$/ },
+  { file: 'unknown-rule-id.yml', line: 7, pointer: '/rules/unlisted-tools', message: /^unknown rule id "unlisted-tools"$/, fix: /toolgate rules/ },
+  {
+    file: 'unknown-rule-id-override.yml',
+    line: 11,
+    pointer: '/overrides/1/rules/annotation-droped',
+    message: /^unknown rule id "annotation-droped"$/,
+    fix: /docs\/rules\.md/,
+  },
+  { file: 'duplicate-source-id.yml', line: 7, pointer: '/sources/2/id', message: /^duplicate source id "notes"$/ },
+  { file: 'mcp-and-openapi.yml', line: 5, pointer: '/sources/1', message: /source "rental" must have exactly one of mcp, openapi, recorded \(has mcp, openapi\)/ },
+  { file: 'no-kind.yml', line: 2, pointer: '/sources/0', message: /source "notes" must have exactly one of mcp, openapi, recorded \(has none\)/ },
+  { file: 'command-and-url.yml', line: 6, pointer: '/sources/1/mcp', message: /mcp source "remote" needs exactly one of command \(stdio\) or url \(HTTP\)/ },
+  { file: 'headers-on-stdio.yml', line: 6, pointer: '/sources/0/mcp/headers', message: /`start` and `headers` only apply to an HTTP source \(url\)/ },
+  { file: 'http-with-args.yml', line: 5, pointer: '/sources/0/mcp/env', message: /`args`, `env` and `cwd` belong to a stdio source or to `start`/ },
+  { file: 'bad-level.yml', line: 7, pointer: '/rules/unlisted-tool', message: /"error", "warning", "notice", "off"/ },
+  { file: 'bad-source-id.yml', line: 2, pointer: '/sources/0/id', message: /must match pattern/ },
+];
+
+describe('broken policies', () => {
+  it.each(BROKEN)('$file → line $line', ({ file, line, column, pointer, message, fix }) => {
+    const text = read(file);
+    expect(line).toBeLessThanOrEqual(text.split('\n').length);
+    const e = refused(file);
+    expect(e.message).toMatch(message);
+    expect(e.location?.file).toBe(file);
+    expect(e.location?.line).toBe(line);
+    if (column !== undefined) expect(e.location?.column).toBe(column);
+    if (pointer !== undefined) expect(e.location?.pointer).toBe(pointer);
+    expect(e.fix).toMatch(fix ?? /toolgate\.yml/);
+    expect(e.describe()).toContain(`${file}:${line}`);
+    expect(e.exitCode).toBe(2);
+  });
+
+  it('every fixture in the folder is covered', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(DIR).filter((f) => f.endsWith('.yml')).sort();
+    expect(files).toEqual(['valid-full.yml', ...BROKEN.map((b) => b.file)].sort());
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * Untrusted text in every report (issue 6): tool names, titles and descriptions taken from
+ * HOSTILE_STRINGS go through the real pipeline (recorded source, `check` against a contract that
+ * differs, so findings quote them) and then through every renderer. None of them may change the
+ * structure of its medium: one workflow command per line, one table row per finding, no live
+ * HTML, links or mentions in Markdown, no control characters on a terminal, JSON and SARIF that
+ * parse and round-trip. The built Action is run on the same input and checked the same way.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePolicy } from '../../src/config/policy.js';
+import { runCheck, type CheckResult } from '../../src/run-check.js';
+import { annotationCommand, renderAnnotations } from '../../src/report/annotations.js';
+import { renderJson } from '../../src/report/json.js';
+import { buildSarifLog } from '../../src/report/sarif.js';
+import { renderSummary } from '../../src/report/summary.js';
+import { renderTerminal } from '../../src/report/terminal.js';
+import { RULES } from '../../src/rules/catalog.js';
+import { silentLogger } from '../../src/util/logger.js';
+import { HOSTILE_STRINGS } from '../fixtures/hostile-strings.js';
+import { ACTION, runNode, tempWorkspace } from '../support/run-dist.js';
+
+const POLICY = 'sources:\n  - id: hostile\n    recorded: tools.json\n';
+/** Tools of the base contract: half of the hostile names, with plain text (so text changes are found). */
+const PINNED = HOSTILE_STRINGS.filter((_, i) => i % 2 === 0);
+
+function hostileTools(): unknown[] {
+  return HOSTILE_STRINGS.map((h) => ({
+    name: h.text,
+    title: h.text,
+    description: `${h.text} (${h.name})`,
+    inputSchema: { type: 'object', properties: { [h.text.slice(0, 200)]: { type: 'string', description: h.text } } },
+    annotations: { title: h.text, readOnlyHint: true },
+  }));
+}
+
+let ws: { dir: string; cleanup: () => void };
+let result: CheckResult;
+
+beforeAll(async () => {
+  ws = tempWorkspace('tg-hostile-reports-');
+  writeFileSync(join(ws.dir, 'toolgate.yml'), POLICY);
+  const policy = parsePolicy(POLICY, join(ws.dir, 'toolgate.yml'), ws.dir);
+  // The contract: written by `update` from a tamer listing.
+  const base = PINNED.map((h) => ({ name: h.text, description: 'plain', inputSchema: { type: 'object' } }));
+  writeFileSync(join(ws.dir, 'tools.json'), JSON.stringify({ tools: [...base, { name: 'only_in_contract', inputSchema: { type: 'object' } }] }));
+  const up = await runCheck({ policy, mode: 'update', root: ws.dir, logger: silentLogger });
+  expect(up.sources[0]!.wrote).toBe(true);
+  // The head: every hostile string as a name, title and description.
+  writeFileSync(join(ws.dir, 'tools.json'), JSON.stringify({ tools: hostileTools() }));
+  result = await runCheck({ policy, mode: 'check', root: ws.dir, logger: silentLogger });
+}, 120_000);
+
+afterAll(() => ws?.cleanup());
+
+// ---------------------------------------------------------------------------------------------
+// Structural checks, shared by the unit renderers and the built Action's real output.
+
+const ANNOTATION = /^::(error|warning|notice) ([^:\r\n]*)::([^\r\n]*)$/;
+/** Any command the Action may print: annotations, `::debug::` progress, setFailed's `::error::`. */
+const COMMAND = /^::(error|warning|notice|debug)( [^:\r\n]*)?::([^\r\n]*)$/;
+
+/** One workflow command per line, properties without a `::`, nothing that starts another command. */
+function expectAnnotationLine(line: string, re: RegExp = ANNOTATION): void {
+  expect(line).not.toMatch(/[\r\n]/);
+  expect(line, line.slice(0, 200)).toMatch(re);
+  const data = re.exec(line)![3]!;
+  // The runner decodes %0A / %0D in the data into line breaks of the *message*; it never parses
+  // a command there. What must not happen is a raw newline, checked above.
+  expect(data).not.toMatch(/[\x00-\x08\x0B-\x1F\x7F]/);
+}
+
+/** `text` with every backslash escape removed (what Markdown sees as literal characters). */
+const unescaped = (text: string) => text.replace(/\\[\s\S]/g, '');
+
+/** Number of cell separators in a GFM table row (pipes not escaped by a backslash). */
+function pipes(row: string): number {
+  return (unescaped(row).match(/\|/g) ?? []).length;
+}
+
+/** The job summary keeps its structure: one row per finding, no live HTML, links or mentions. */
+function expectSafeSummary(md: string, findings: CheckResult['findings']): void {
+  const lines = md.split('\n');
+  for (const [level, title] of [
+    ['error', 'Errors'],
+    ['warning', 'Warnings'],
+    ['notice', 'Notices'],
+  ] as const) {
+    const expected = findings.filter((f) => f.level === level).length;
+    const at = lines.findIndex((l) => l.startsWith(`### ${title} (`));
+    if (expected === 0) {
+      expect(at).toBe(-1);
+      continue;
+    }
+    expect(lines[at]).toBe(`### ${title} (${expected})`);
+    expect(lines[at + 2]).toBe('| Rule | Source | Tool | Message | Fix | Where |');
+    expect(lines[at + 3]).toBe('|---|---|---|---|---|---|');
+    const rows: string[] = [];
+    for (let i = at + 4; i < lines.length && lines[i] !== ''; i++) rows.push(lines[i]!);
+    expect(rows).toHaveLength(expected);
+    for (const row of rows) {
+      expect(row.startsWith('| `')).toBe(true);
+      expect(row.endsWith(' |')).toBe(true);
+      expect(pipes(row), row.slice(0, 300)).toBe(7);
+    }
+  }
+  const literal = unescaped(md);
+  expect(literal).not.toContain('<');
+  expect(literal).not.toContain('](');
+  expect(literal).not.toMatch(/\]\[|\]:/);
+  // Every @ is followed by a zero-width space (written as an entity): no mention, no e-mail link.
+  expect(md.match(/@(?!&#8203;)/g) ?? []).toEqual([]);
+  expect(md).not.toMatch(/[\x00-\x08\x0B-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069\u200B-\u200F\uFEFF]/);
+}
+
+/**
+ * Terminal text: no ESC or other control character besides newline (and tab), and no line that
+ * the Actions runner would read as a workflow command (`::cmd`, legacy `##[cmd]`): in the
+ * Action this text is the step's log.
+ */
+function expectSafeTerminal(text: string): void {
+  const commandLike = text.split('\n').filter((l) => /^\s*(::|##\[)/.test(l));
+  expect(commandLike).toEqual([]);
+  expect(text).not.toContain('\x1b');
+  expect(text).not.toMatch(/[\x00-\x08\x0B-\x1F\x7F-\x9F]/);
+  expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200F\uFEFF\u2028\u2029]/);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('hostile tool text through every report', () => {
+  it('the pipeline quotes the hostile names in its findings', () => {
+    expect(result.exitCode).toBe(1);
+    const rules = new Set(result.findings.map((f) => f.ruleId));
+    for (const id of ['unlisted-tool', 'description-changed', 'contract-stale', 'tool-removed', 'invalid-tool-name']) expect(rules).toContain(id);
+    const quoted = result.findings.filter((f) => f.tool !== undefined).map((f) => f.tool);
+    for (const h of HOSTILE_STRINGS) expect(quoted, h.name).toContain(h.text);
+  });
+
+  it('annotations: exactly one line each, a workflow command, nothing starts another command', () => {
+    const all = result.findings.map(annotationCommand);
+    expect(all).toHaveLength(result.findings.length);
+    for (const line of all) expectAnnotationLine(line);
+    const shown = renderAnnotations(result.findings);
+    for (const line of shown.slice(0, -1)) expectAnnotationLine(line);
+    expect(shown.at(-1)).toMatch(/^toolgate: \d+ more findings are not shown as annotations/);
+    // Long text is cut with a visible mark.
+    expect(all.join('\n')).toMatch(/… \[truncated, \d+ chars\]/);
+    expect(Math.max(...all.map((l) => l.length))).toBeLessThan(20_000);
+  });
+
+  it('Markdown summary: one row per finding, no raw HTML, links or mentions, long text truncated', () => {
+    const md = renderSummary(result);
+    expectSafeSummary(md, result.findings);
+    expect(md).toMatch(/… \\\[truncated\\, 1048576 chars\\\]/);
+    expect(Buffer.byteLength(md)).toBeLessThan(1024 * 1024);
+  });
+
+  it('terminal: no ESC or other control characters, with and without colour', () => {
+    expectSafeTerminal(renderTerminal(result, { color: false, listTools: true }));
+    // With colour, the only ESC sequences are toolgate's own SGR codes.
+    const colored = renderTerminal(result, { color: true, listTools: true });
+    expectSafeTerminal(colored.replace(/\x1b\[[0-9;]*m/g, ''));
+    expect(colored.match(/\x1b[^[]/g) ?? []).toEqual([]);
+  });
+
+  it('JSON report: parses, round-trips, keeps the raw text (JSON encoding is the escaping)', () => {
+    const text = renderJson(result, '0.0.0-test');
+    const parsed = JSON.parse(text) as { findings: { tool?: string }[]; sources: { tools: { name: string }[] }[] };
+    expect(`${JSON.stringify(parsed, null, 2)}\n`).toBe(text);
+    expect(parsed.findings).toHaveLength(result.findings.length);
+    const names = new Set(parsed.sources[0]!.tools.map((t) => t.name));
+    // Lone surrogates cannot survive UTF-8; everything else is kept byte for byte.
+    for (const h of HOSTILE_STRINGS.filter((x) => x.name !== 'lone-surrogate')) expect(names.has(h.text), h.name).toBe(true);
+    expect(text).not.toMatch(/[\x00-\x1F](?<!\n)/);
+  });
+
+  it('SARIF: parses, round-trips, one result per finding', () => {
+    const log = buildSarifLog(result.findings, RULES, { version: '0.0.0-test', fallbackFile: 'toolgate.yml' });
+    const text = JSON.stringify(log, null, 2);
+    const parsed = JSON.parse(text);
+    expect(parsed).toEqual(JSON.parse(JSON.stringify(log)));
+    expect(parsed.runs[0].results).toHaveLength(result.findings.length);
+    expect(text).not.toMatch(/[\x00-\x1F](?<!\n)/);
+  });
+});
+
+describe('the built Action on a hostile recorded source', () => {
+  it('prints only well-formed workflow commands, and writes a safe job summary', async () => {
+    const summary = join(ws.dir, '..', `${ws.dir.split('/').at(-1)}.summary.md`);
+    const output = join(ws.dir, '..', `${ws.dir.split('/').at(-1)}.output.txt`);
+    writeFileSync(summary, '');
+    writeFileSync(output, '');
+    mkdirSync(join(ws.dir, 'out'), { recursive: true });
+    const r = await runNode(ACTION, [], {
+      cwd: ws.dir,
+      timeoutMs: 120_000,
+      env: {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_WORKSPACE: ws.dir,
+        GITHUB_STEP_SUMMARY: summary,
+        GITHUB_OUTPUT: output,
+        GITHUB_EVENT_NAME: 'push',
+        GITHUB_REF: 'refs/heads/main',
+        GITHUB_REPOSITORY: 'acme/hostile',
+        INPUT_CONFIG: 'toolgate.yml',
+        INPUT_MODE: 'check',
+        'INPUT_REPORT-PATH': 'out/report.json',
+      },
+    });
+    try {
+      expect(r.code, r.stderr).toBe(1);
+      const lines = r.stdout.split('\n');
+      const commands = lines.filter((l) => l.startsWith('::') || l.startsWith('##['));
+      expect(commands.length).toBeGreaterThan(3);
+      // Every line that the runner would read as a command is one of ours and well formed.
+      for (const l of commands) {
+        expectAnnotationLine(l, COMMAND);
+        // ...and is toolgate's own: an annotation titled by toolgate, or toolgate's log/failure.
+        expect(l, l.slice(0, 200)).toMatch(/^::(error|warning|notice) [^:]*title=toolgate |^::(debug|error)::toolgate/);
+      }
+      expect(commands.filter((l) => ANNOTATION.test(l)).length).toBeGreaterThan(3);
+      // The rest of the log (the terminal audit) is inert text.
+      expectSafeTerminal(lines.filter((l) => !l.startsWith('::')).join('\n'));
+      expect(r.stdout).not.toContain('\n##[');
+      const md = readFileSync(summary, 'utf8');
+      const report = JSON.parse(readFileSync(join(ws.dir, 'out/report.json'), 'utf8')) as CheckResult;
+      expect(report.findings.length).toBe(result.findings.length);
+      expectSafeSummary(md, report.findings);
+    } finally {
+      for (const f of [summary, output]) writeFileSync(f, '');
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, visit, type Document } from 'yaml';
 import { policyValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
 import { pointerSegments } from '../util/json-file.js';
@@ -110,10 +110,35 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
     );
   }
   const lineOf = (pointer: string) => yamlLine(doc, lineCounter, pointer);
-  const value = (doc.toJS() ?? {}) as JsonObject;
+  let value: JsonObject;
+  try {
+    value = (doc.toJS() ?? {}) as JsonObject;
+  } catch (e) {
+    // `yaml` resolves aliases here and throws (ReferenceError) for an alias to an anchor that is
+    // not defined before it, and for an alias bomb ("billion laughs"): a user error, not a bug.
+    throw new ConfigError(`YAML error: ${(e as Error).message}`, { file, line: aliasLine(doc, lineCounter) }, `${FIX} Anchors and aliases (&name / *name) are not needed in toolgate.yml: write the values out.`);
+  }
   const validate = policyValidator();
   if (!validate(value)) throw schemaError(validate.errors ?? [], file, lineOf, FIX);
   return resolvePolicy(value as unknown as RawPolicy, file, root, lineOf);
+}
+
+/** Line of the first alias whose anchor does not resolve, else of the first alias (1 when none). */
+function aliasLine(doc: Document, lc: LineCounter): number {
+  let first: number | undefined;
+  let unresolved: number | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      const line = node.range ? lc.linePos(node.range[0]).line : undefined;
+      first ??= line;
+      if (unresolved === undefined && node.resolve(doc) === undefined) {
+        unresolved = line;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return unresolved ?? first ?? 1;
 }
 
 function yamlLine(doc: Document, lc: LineCounter, pointer: string): number {

@@ -261,6 +261,9 @@ function explain(
     case 'UnexpectedEndOfComment':
       return at('comments are not allowed in JSON');
   }
+  // jsonc-parser closes the container before reporting its missing end.
+  if (code === 'CloseBracketExpected') return at(`expected ',' or ']' after an array element, found ${shown}`);
+  if (code === 'CloseBraceExpected') return at(`expected ',' or '}' after a property value, found ${shown}`);
   if (container === undefined && last === 'value') return at(`unexpected ${shown} after the end of the JSON value`);
   if (container === 'object' && (last === 'open' || last === 'comma')) {
     if (token === '}' && last === 'comma') return at('trailing comma before }');

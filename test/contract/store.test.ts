@@ -144,7 +144,7 @@ describe('parseContract', () => {
       name: 'JSON syntax error (missing comma)',
       text: () => editLine(28, '"The list_notes tool.",', '"The list_notes tool."'),
       line: 29,
-      message: /invalid JSON: CommaExpected/,
+      message: /invalid JSON: expected ',' or '}' after a property value/,
     },
   ];
 

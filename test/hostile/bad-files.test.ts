@@ -48,7 +48,7 @@ const CASES: Case[] = [
   { path: 'policy/empty.yml', exit: 2, says: ['policy/empty.yml:1 (at /): missing required key "sources"', POLICY_FIX] },
   { path: 'policy/list-not-map.yml', exit: 2, says: ['policy/list-not-map.yml:1 (at /): must be object', POLICY_FIX] },
   // ---- contract (.toolgate/<id>.surface.json), against a valid recorded source ----
-  { path: 'contract/truncated.surface.json', exit: 2, says: ['contract/truncated.surface.json:51:7: invalid JSON: UnexpectedEndOfString', CONTRACT_FIX] },
+  { path: 'contract/truncated.surface.json', exit: 2, says: ['contract/truncated.surface.json:51:7: invalid JSON: unterminated string', CONTRACT_FIX] },
   { path: 'contract/empty.surface.json', exit: 2, says: ['contract/empty.surface.json:1:1: invalid JSON', CONTRACT_FIX] },
   {
     path: 'contract/effective-hints.surface.json',
@@ -76,7 +76,7 @@ const CASES: Case[] = [
   { path: 'contract/wrong-type.surface.json', exit: 2, says: ['contract/wrong-type.surface.json:8 (at /counts/toolCount): must be integer', CONTRACT_FIX] },
   { path: 'contract/tools-map.surface.json', exit: 2, says: ['contract/tools-map.surface.json:18 (at /tools): must be array', CONTRACT_FIX] },
   // ---- recorded tools/list files ----
-  { path: 'recorded/trailing-comma.json', exit: 2, says: ['recorded/trailing-comma.json:4:3: recorded tools/list file is not valid JSON: expected a value, found character "]"', 'fix: fix the JSON syntax at that position'] },
+  { path: 'recorded/trailing-comma.json', exit: 2, says: ['recorded/trailing-comma.json:4:3: recorded tools/list file is not valid JSON: trailing comma before ]', 'fix: fix the JSON syntax at that position'] },
   { path: 'recorded/unterminated-string.json', exit: 2, says: ['recorded/unterminated-string.json:3:50: recorded tools/list file is not valid JSON: control character in a string', 'fix: fix the JSON syntax'] },
   { path: 'recorded/no-tools.json', exit: 2, says: ['recorded/no-tools.json:1: recorded tools/list file: "tools" is missing or not an array', RECORDED_FIX] },
   { path: 'recorded/tool-without-name.json', exit: 2, says: ['recorded/tool-without-name.json:4 (at /tools/1): recorded tools/list file: tool 1 has no "name"', RECORDED_FIX] },

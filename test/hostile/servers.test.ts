@@ -273,17 +273,17 @@ describe.concurrent('hostile MCP servers', () => {
   // The SDK silently drops a response it cannot parse; without toolgate's own check these three
   // waited for the request timeout and were misreported as "did not answer".
   it('tools/list result is a number: protocol-error at once, not a timeout', async () => {
-    const err = await fails(hostile('result-not-object.mjs'), 'protocol-error', TIMEOUTS.requestMs);
+    const err = await fails(hostile('result-not-object.mjs'), 'protocol-error', TIMEOUTS.startupMs + SLACK_MS);
     expect(err.message).toContain('answered tools/list with a malformed JSON-RPC response ("result" is number, not an object)');
   });
 
   it('tools/list response has an extra top-level key: protocol-error at once', async () => {
-    const err = await fails(hostile('result-extra-key.mjs'), 'protocol-error', TIMEOUTS.requestMs);
+    const err = await fails(hostile('result-extra-key.mjs'), 'protocol-error', TIMEOUTS.startupMs + SLACK_MS);
     expect(err.message).toContain('unexpected key "debug"');
   });
 
   it('tools/list error response with a non-integer code: protocol-error at once', async () => {
-    const err = await fails(hostile('error-malformed.mjs'), 'protocol-error', TIMEOUTS.requestMs);
+    const err = await fails(hostile('error-malformed.mjs'), 'protocol-error', TIMEOUTS.startupMs + SLACK_MS);
     expect(err.message).toContain('"error.code" is not an integer');
   });
 

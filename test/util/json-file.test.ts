@@ -103,6 +103,8 @@ describe('parseJsonDocument: syntax errors', () => {
     ["{'a':1}", 1, 2, /expected a property name in double quotes/],
     ['{"a" 1}', 1, 6, /expected ':' after a property name, found "1"/],
     ['[1, 2', 1, 6, /expected ',' or '\]' after an array element, found end of input/],
+    ['{"a": 1', 1, 8, /expected ',' or '\}' after a property value, found end of input/],
+    ['{"a": [1}', 1, 9, /expected ',' or '\]' after an array element, found "\}"/],
     ['[1 2]', 1, 4, /expected ',' or '\]' after an array element/],
     ['{"a": tru}', 1, 7, /expected a value, found "tru"/],
     ['[1,,2]', 1, 4, /expected a value, found ","/],

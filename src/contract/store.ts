@@ -43,7 +43,8 @@ export async function readContract(file: string, displayName = file): Promise<Lo
 
 /** Parses and verifies contract text; see {@link readContract}. Pure apart from errors. */
 export function parseContract(text: string, file: string): LoadedContract {
-  const doc = parseJsonDocument(text, file, FIX_HAND_EDIT);
+  // Findings point at tools and their keys (`/tools/3/annotations/readOnlyHint`): 4 levels.
+  const doc = parseJsonDocument(text, file, FIX_HAND_EDIT, { lineDepth: 4 });
   const raw = doc.value as JsonObject;
   if (raw && typeof raw === 'object' && typeof raw.formatVersion === 'number' && raw.formatVersion > SURFACE_FORMAT_VERSION) {
     throw new ConfigError(

@@ -80,6 +80,8 @@ export interface SurfaceTool {
   digest: string;
   /** Derived: sha256 (hex) of the canonical `inputSchema`, so only changed schemas are diffed. */
   inputSchemaDigest: string;
+  /** Derived: UTF-8 bytes of the compact JSON of the tool as the model sees it (not pinned). */
+  viewBytes: number;
 }
 
 /**
@@ -138,7 +140,10 @@ export interface Surface {
   counts: SurfaceCounts;
   /** UTF-8 bytes of the compact JSON of the reachable tools as advertised (after normalization). */
   payloadBytes: number;
-  /** sha256 (hex) over the canonical JSON of the reachable tools: what a client can pin. */
+  /**
+   * sha256 (hex) of the canonical JSON array of the reachable tools' digests in name order (each
+   * the sha256 of that tool's canonical JSON): what a client can pin.
+   */
   digest: string;
   /** Sorted by name (byte order). */
   tools: SurfaceTool[];

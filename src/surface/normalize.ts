@@ -86,17 +86,13 @@ export function modelView(tool: SurfaceTool): JsonObject {
   return view;
 }
 
-function digestInput(tool: SurfaceTool): Json {
-  const view = modelView(tool);
-  return tool.origin ? { ...view, origin: tool.origin as unknown as Json, safetyClass: tool.safetyClass } : view;
-}
 
 /**
  * Derives hints, class and digests for a tool whose pinned fields are set.
  * Used both when snapshotting and when verifying a contract read from disk.
  */
 export function deriveTool(
-  pinned: Omit<SurfaceTool, 'declaredHints' | 'effectiveHints' | 'safetyClass' | 'digest' | 'inputSchemaDigest'>,
+  pinned: Omit<SurfaceTool, 'declaredHints' | 'effectiveHints' | 'safetyClass' | 'digest' | 'inputSchemaDigest' | 'viewBytes'>,
   sourceClass?: 'read' | 'disabled',
 ): SurfaceTool {
   let declaredHints = declaredHintsOf(pinned.annotations);
@@ -108,9 +104,18 @@ export function deriveTool(
     declaredHints = { ...declaredHints, readOnlyHint: sourceClass === 'read' };
     effectiveHints = effectiveHintsOf(declaredHints);
   }
-  const tool: SurfaceTool = { ...pinned, declaredHints, effectiveHints, safetyClass, digest: '', inputSchemaDigest: '' };
-  tool.inputSchemaDigest = sha256(canonicalJson(tool.inputSchema));
-  tool.digest = sha256(canonicalJson(digestInput(tool)));
+  const tool: SurfaceTool = { ...pinned, declaredHints, effectiveHints, safetyClass, digest: '', inputSchemaDigest: '', viewBytes: 0 };
+  // The schema is most of a tool: serialize it once and reuse the text in the tool's own JSON.
+  const schemaJson = canonicalJson(tool.inputSchema);
+  const known = new Map<object, string>();
+  if (tool.inputSchema !== null && typeof tool.inputSchema === 'object') known.set(tool.inputSchema, schemaJson);
+  const view = modelView(tool);
+  const viewJson = canonicalJson(view, known);
+  tool.inputSchemaDigest = sha256(schemaJson);
+  // OpenAPI tools also pin where they come from and their class: they decide what the tool does.
+  tool.digest = sha256(tool.origin ? canonicalJson({ ...view, origin: tool.origin as unknown as Json, safetyClass: tool.safetyClass }, known) : viewJson);
+  // JSON byte length does not depend on key order, so this is also the advertised size.
+  tool.viewBytes = Buffer.byteLength(viewJson, 'utf8');
   return tool;
 }
 
@@ -148,13 +153,21 @@ export function countTools(tools: readonly SurfaceTool[]): SurfaceCounts {
 
 /**
  * Builds the surface-level derived fields (counts, payload bytes, digest) from tools.
+ * Digest: sha256 of the canonical JSON array of the reachable tools' digests, in name order.
  * Payload bytes: UTF-8 length of the compact JSON array of the reachable tools' model views.
  */
 export function assembleSurface(base: Pick<Surface, 'source' | 'server'>, tools: SurfaceTool[]): Surface {
-  const sorted = [...tools].sort((a, b) => compareNames(a.name, b.name));
+  // Encode each name once, not on every comparison.
+  const sorted = tools
+    .map((t) => ({ t, key: Buffer.from(t.name, 'utf8') }))
+    .sort((a, b) => Buffer.compare(a.key, b.key))
+    .map((x) => x.t);
   const reachable = sorted.filter((t) => t.safetyClass !== 'disabled');
-  const payloadBytes = Buffer.byteLength(JSON.stringify(reachable.map(modelView)), 'utf8');
-  const digest = sha256(canonicalJson(reachable.map(digestInput)));
+  // `[` + views joined by `,` + `]`.
+  const payloadBytes = reachable.length === 0 ? 2 : reachable.reduce((n, t) => n + t.viewBytes, 1 + reachable.length);
+  // Over the per-tool digests (each the sha256 of that tool's canonical JSON): pins the same
+  // content as hashing every tool again, at a fraction of the cost.
+  const digest = sha256(canonicalJson(reachable.map((t) => t.digest)));
   const surface: Surface = {
     formatVersion: SURFACE_FORMAT_VERSION,
     source: base.source,

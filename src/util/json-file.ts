@@ -1,4 +1,4 @@
-import { parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, visit, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 import { ConfigError } from './errors.js';
 import type { Json } from '../surface/model.js';
 
@@ -27,6 +27,11 @@ export interface JsonDocumentOptions {
    * one: in a file people write, that is a mistake). Default `'last-wins'`, like JSON.parse.
    */
   duplicateKeys?: 'error' | 'last-wins';
+  /**
+   * Deepest level whose lines are indexed (default: all). A contract needs tools and their keys
+   * (`/tools/3/annotations/readOnlyHint`), not every node of every schema.
+   */
+  lineDepth?: number;
 }
 
 /** Deepest nesting accepted; deeper documents are refused instead of exhausting the stack. */
@@ -77,83 +82,101 @@ export function parseJsonDocument(text: string, file: string, fix: string, optio
 
   const deep = tooDeepAt(text, MAX_JSON_DEPTH);
   if (deep >= 0) throw syntaxError(deep, `nested deeper than ${MAX_JSON_DEPTH} levels`);
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  if (errors.length > 0 || !root) {
+  // JSON.parse is native and gives exact number/string semantics; the position tree (an AST of the
+  // whole file: most of the cost on a 20 MB contract) is built only when a line is asked for.
+  let value: Json;
+  try {
+    value = JSON.parse(text) as Json;
+  } catch {
     const problem = describeFirstError(text);
     throw syntaxError(problem.offset, problem.message);
   }
-  // JSON.parse gives exact number/string semantics; the tree only serves positions.
-  const value = JSON.parse(text) as Json;
-  const lineStarts = computeLineStarts(text);
-  const lineOfNode = (node: Node): number => lineAt(lineStarts, node.parent?.type === 'property' ? node.parent.offset : node.offset);
-
+  // Duplicate keys need the syntax tree (small files people write: integration configs).
+  let tree: { root: Node; lineStarts: number[] } | undefined;
+  const positions = (): { root: Node; lineStarts: number[] } => {
+    if (!tree) {
+      const errors: ParseError[] = [];
+      const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+      if (!root || errors.length > 0) {
+        const problem = describeFirstError(text);
+        throw syntaxError(problem.offset, problem.message);
+      }
+      tree = { root, lineStarts: computeLineStarts(text) };
+    }
+    return tree;
+  };
   if (options.duplicateKeys === 'error') {
-    const dup = firstDuplicateKey(root, []);
+    const dup = firstDuplicateKey(positions().root, []);
     if (dup) {
       const { line, column } = positionOf(text, dup.second.offset);
       const key = String(dup.path[dup.path.length - 1]);
       throw new ConfigError(
-        `${options.label ?? 'JSON document'} has a duplicate key ${JSON.stringify(key)} (first on line ${lineAt(lineStarts, dup.first.offset)})`,
+        `${options.label ?? 'JSON document'} has a duplicate key ${JSON.stringify(key)} (first on line ${lineAt(positions().lineStarts, dup.first.offset)})`,
         { file, line, column, pointer: toPointer(dup.path) },
         'remove one of the duplicate keys (only the last one would count)',
       );
     }
   }
 
-  let all: Map<string, number> | undefined;
+  // Lines come from a streaming scan (no syntax tree: on a 20 MB contract the tree costs seconds
+  // and hundreds of MB), made on the first question and limited to `lineDepth` levels; a deeper
+  // pointer gets the line of its deepest indexed ancestor.
+  let index: Map<string, number> | undefined;
+  const lines = (): Map<string, number> => (index ??= lineIndex(text, options.lineDepth ?? Infinity));
   return {
     value,
     lineOf(pointer: string): number {
-      const segs = pointerSegments(pointer);
-      for (let n = segs.length; n >= 0; n--) {
-        const node = nodeAt(root, segs.slice(0, n));
-        if (node) return lineOfNode(node);
+      const map = lines();
+      let p = pointer;
+      for (;;) {
+        const line = map.get(p);
+        if (line !== undefined) return line;
+        if (p === '') return 1;
+        p = p.slice(0, p.lastIndexOf('/'));
       }
-      return 1;
     },
     lines(): Map<string, number> {
-      if (!all) {
-        const out = new Map<string, number>();
-        const walk = (node: Node, pointer: string): void => {
-          out.set(pointer, lineOfNode(node));
-          if (node.type === 'object') {
-            for (const prop of node.children ?? []) {
-              const [key, val] = prop.children ?? [];
-              if (key && val) walk(val, pointer + toPointer([key.value as string]));
-            }
-          } else if (node.type === 'array') {
-            (node.children ?? []).forEach((el, i) => walk(el, `${pointer}/${i}`));
-          }
-        };
-        walk(root, '');
-        all = out;
-      }
-      return new Map(all);
+      return new Map(lines());
     },
   };
 }
 
 /**
- * The value node at unescaped pointer `segments`. Object members are matched by key (a key that
- * looks like a number stays a key); with a duplicate key the last one wins, as in JSON.parse.
+ * Pointer → 1-based line for every member (its key's line) and element (where it starts), down to
+ * `maxDepth` levels, with jsonc-parser's scanner (no tree). The text is known to be valid JSON.
  */
-function nodeAt(root: Node, segments: readonly string[]): Node | undefined {
-  let node: Node | undefined = root;
-  for (const seg of segments) {
-    if (!node) return undefined;
-    if (node.type === 'object') {
-      const props: Node[] = node.children ?? [];
-      let found: Node | undefined;
-      for (const prop of props) if (prop.children?.[0]?.value === seg) found = prop.children[1];
-      node = found;
-    } else if (node.type === 'array' && /^(0|[1-9]\d*)$/.test(seg)) {
-      node = node.children?.[Number(seg)];
-    } else {
-      return undefined;
-    }
-  }
-  return node;
+function lineIndex(text: string, maxDepth: number): Map<string, number> {
+  const out = new Map<string, number>([['', 1]]);
+  let depth = 0;
+  const record = (line: number, path: JSONPath) => {
+    const p = toPointer(path);
+    if (!out.has(p)) out.set(p, line + 1);
+  };
+  const begin = (_o: number, _l: number, line: number, _c: number, path: () => JSONPath) => {
+    if (depth > 0 && depth <= maxDepth) record(line, path());
+    depth++;
+  };
+  visit(
+    text,
+    {
+      onObjectBegin: begin,
+      onArrayBegin: begin,
+      onObjectEnd: () => void depth--,
+      onArrayEnd: () => void depth--,
+      onObjectProperty: (key, _o, _l, line, _c, path) => {
+        // The key's line: a member is where a reader looks for it.
+        if (depth <= maxDepth) {
+          const p = path();
+          out.set(toPointer([...p, key]), line + 1);
+        }
+      },
+      onLiteralValue: (_v, _o, _l, line, _c, path) => {
+        if (depth > 0 && depth <= maxDepth) record(line, path());
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false },
+  );
+  return out;
 }
 
 /** The first key (in document order) that its object already has: key nodes of both and its path. */

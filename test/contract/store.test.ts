@@ -69,8 +69,13 @@ describe('parseContract', () => {
       const loaded = parseContract(text, FILE);
       expect(loaded.surface).toEqual(s);
       expect(loaded.file).toBe(FILE);
-      // The reader's line map agrees with the writer's.
-      for (const [pointer, line] of lines) expect(loaded.lineOf(pointer), pointer).toBe(line);
+      // The reader's line map agrees with the writer's down to the tools' keys (4 levels, what
+      // findings point at); deeper pointers get the line of their ancestor at that depth.
+      for (const [pointer, line] of lines) {
+        const segments = pointer.split('/').slice(1);
+        const at = segments.length <= 4 ? pointer : `/${segments.slice(0, 4).join('/')}`;
+        expect(loaded.lineOf(pointer), pointer).toBe(segments.length <= 4 ? line : lines.get(at));
+      }
       expect(serializeContract(loaded.surface).text).toBe(text);
     }
   });
@@ -181,8 +186,8 @@ describe('parseContract', () => {
   });
 
   it('a hand-changed surface digest or payloadBytes is reported as contract-stale', () => {
-    const digest = editLine(24, '"303807f9', '"003807f9');
-    expect(parseContract(digest, FILE).surface.digest.startsWith('003807f9')).toBe(true);
+    const digest = editLine(24, '"12e18acd', '"00000000');
+    expect(parseContract(digest, FILE).surface.digest.startsWith('00000000')).toBe(true);
     expect(stale(digest).map((f) => [f.ruleId, f.data, f.pointer])).toEqual([['contract-stale', { differences: 1, kinds: ['digest'] }, '/digest']]);
     const bytes = editLine(23, '"payloadBytes": 748', '"payloadBytes": 700');
     expect(stale(bytes).map((f) => [f.ruleId, f.data])).toEqual([['contract-stale', { differences: 1, kinds: ['payloadBytes'] }]]);

@@ -9,7 +9,7 @@
  * included) is gone when the call returns.
  */
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
 import { runCheck, type CheckResult } from '../../src/run-check.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
@@ -71,6 +71,7 @@ function viaShell(name: string, args: string[] = [], over: Partial<StdioCfg> = {
 }
 
 const cleanups: (() => void)[] = [];
+afterAll(() => cleanups.splice(0).forEach((c) => c()));
 
 interface Outcome {
   snap?: RawSnapshot;
@@ -458,6 +459,3 @@ describe.concurrent('hostile MCP servers', () => {
     expect(r.sources[0]!.failure?.stderrTail).toContain('panic: assignment to entry in nil map');
   });
 });
-
-import { afterAll } from 'vitest';
-afterAll(() => cleanups.splice(0).forEach((c) => c()));

@@ -38,9 +38,14 @@ function closedHere(s: JsonObject): boolean {
  * - A schema whose `type` excludes `object` does not take named arguments: false.
  */
 export function allowsUnknownArguments(schema: Json): boolean {
+  // Normalizing inlines `$ref`s and merges compositions: only needed when the root uses them.
+  // Most tool schemas are a plain object schema, decided as they are (this runs for every tool).
+  if (isObject(schema) && !NEEDS_NORMALIZING.some((k) => k in schema)) return open(schema);
   const { schema: s } = normalizeSchema(schema);
   return open(s);
 }
+
+const NEEDS_NORMALIZING = ['$ref', 'allOf', 'anyOf', 'oneOf'];
 
 function open(s: Json): boolean {
   if (s === true) return true;

@@ -57,7 +57,9 @@ async function check(inputs: ActionInputs, event: EventContext): Promise<void> {
   const headSha = pr?.headSha ?? event.sha;
   let annotatedByCheckRun = false;
   if (octokit && event.repo && headSha && inputs.checkRun && !pr?.fork) {
-    annotatedByCheckRun = await publishChecks(octokit, event.repo, headSha, result, policyFile, logger);
+    // One check run per job: a matrix over sources gets one per source.
+    const name = inputs.sources.length ? `toolgate (${inputs.sources.join(', ')})` : 'toolgate';
+    annotatedByCheckRun = await publishChecks(octokit, event.repo, headSha, result, policyFile, logger, name);
   }
   if (!annotatedByCheckRun) for (const line of renderAnnotations(result.findings)) process.stdout.write(line + '\n');
   await core.summary.addRaw(renderSummary(result), true).write();

@@ -14,11 +14,11 @@ export const FORK_HINT =
  * @returns true when the check run carries the annotations (workflow-command annotations are then
  *   not needed); false when the token may not (`checks: write` missing, fork PR).
  */
-export async function publishChecks(octokit: GitHubClient, repo: RepoRef, headSha: string, result: CheckResult, fallbackFile: string, logger: Logger): Promise<boolean> {
+export async function publishChecks(octokit: GitHubClient, repo: RepoRef, headSha: string, result: CheckResult, fallbackFile: string, logger: Logger, name = 'toolgate'): Promise<boolean> {
   const { error, warning, notice } = result.counts;
   try {
     const r = await publishCheckRun(octokit, repo, headSha, {
-      name: 'toolgate',
+      name,
       conclusion: result.exitCode === 0 ? 'success' : 'failure',
       title: `${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`,
       summary: renderSummary(result),

@@ -74,8 +74,19 @@ export class ServerProcess {
     if (tailOfStdout) child.stdout?.on('data', (c: Buffer) => this.tail.push(c));
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
-        this.exitInfo = { code, signal };
-        resolve(this.exitInfo);
+        const done = () => {
+          this.exitInfo = { code, signal };
+          resolve(this.exitInfo);
+        };
+        // 'exit' can come before the last stderr chunk (the server's last words, shown in the
+        // finding); wait for stderr to close, briefly, since a grandchild may hold it open.
+        const err = child.stderr;
+        if (!err || err.readableEnded || err.destroyed) return done();
+        const timer = setTimeout(done, 200);
+        err.once('close', () => {
+          clearTimeout(timer);
+          done();
+        });
       });
     });
     // A write to a dead child's stdin raises EPIPE on the stream; the transport reports it.

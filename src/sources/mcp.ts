@@ -438,7 +438,8 @@ async function toSourceError(err: unknown, s: Session | undefined, phase: Phase)
   const tail = s?.proc?.stderrTail() || undefined;
   const what = s?.what ?? 'MCP server';
   const during = phase === 'start-up' ? 'during start-up (initialize)' : 'while listing tools';
-  const make = (message: string, reason: SourceFailure) => new SourceError(message, reason, tail, { cause: err });
+  // Read the tail when the error is made: stderr may still arrive while we wait for the exit.
+  const make = (message: string, reason: SourceFailure) => new SourceError(message, reason, s?.proc?.stderrTail() || undefined, { cause: err });
   if (err instanceof ConfigError) return err;
   if (err instanceof SourceError) {
     return err.stderrTail !== undefined || tail === undefined ? err : new SourceError(err.message, err.reason, tail, { cause: err.cause });

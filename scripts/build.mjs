@@ -1,5 +1,5 @@
-// Builds the two committed bundles: dist/index.js (the Action, node24) and dist/cli.js (the CLI,
-// Node 20+), plus the schema-diff worker they start. Deterministic, so CI can check dist/ is fresh.
+// Builds the committed bundles: dist/index.js (the Action, node24) and dist/cli.js (the CLI,
+// Node 20+) with their shared chunks, plus the schema-diff worker they start. Deterministic, so CI can check dist/ is fresh.
 import { build } from 'esbuild';
 import { readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -67,15 +67,21 @@ const common = {
   plugins: [precompiledValidators],
 };
 
-const entries = [
-  { in: 'src/action.ts', out: 'dist/index.js' },
-  { in: 'src/bin.ts', out: 'dist/cli.js', shebang: true },
-];
-const worker = ['src/diff/schema/worker.mjs', 'src/diff/schema/worker.ts'].find((p) => existsSync(p));
-if (worker) entries.push({ in: worker, out: 'dist/schema-worker.mjs' });
+// The Action and the CLI in one build with code splitting: shared code lands in dist/chunks/, and
+// what a command loads with import() (the CLI's heavy commands) is only read when it runs.
+await build({
+  ...common,
+  entryPoints: { index: 'src/action.ts', cli: 'src/bin.ts' },
+  outdir: 'dist',
+  splitting: true,
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+});
+const cli = await readFile('dist/cli.js', 'utf8');
+await writeFile('dist/cli.js', `#!/usr/bin/env node\n${cli}`);
 
-for (const e of entries) {
-  await build({ ...common, entryPoints: [e.in], outfile: e.out, banner: { js: (e.shebang ? '#!/usr/bin/env node\n' : '') + banner } });
-}
+const worker = ['src/diff/schema/worker.mjs', 'src/diff/schema/worker.ts'].find((p) => existsSync(p));
+if (worker) await build({ ...common, entryPoints: [worker], outfile: 'dist/schema-worker.mjs' });
+
 // Marks dist/ as ESM even when installed somewhere without our package.json beside it.
 await writeFile('dist/package.json', JSON.stringify({ type: 'module' }) + '\n');

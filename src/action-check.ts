@@ -1,0 +1,84 @@
+import * as core from '@actions/core';
+import { resolve } from 'node:path';
+import { displayPath, type Policy } from './config/policy.js';
+import type { ActionInputs } from './config/inputs.js';
+import { runCheck, type CheckResult } from './run-check.js';
+import { renderAnnotations } from './report/annotations.js';
+import { renderJson } from './report/json.js';
+import { renderSummary } from './report/summary.js';
+import { renderTerminal } from './report/terminal.js';
+import { buildSarifLog } from './report/sarif.js';
+import { RULES } from './rules/catalog.js';
+import { writeFileAtomic } from './contract/store.js';
+import { sha256 } from './surface/canonical.js';
+import type { EventContext } from './github/event.js';
+import { createGitHubClient, type GitHubClient } from './github/client.js';
+import { readBaseContracts, readReviewState } from './github/pr-context.js';
+import { FORK_HINT, publishChecks, publishComment } from './github/publish.js';
+import type { Logger } from './util/logger.js';
+import { VERSION } from './version.js';
+
+/** The `digest` output: the source's digest, or one over `id=digest` lines when there are several. */
+export function combinedDigest(result: CheckResult): string {
+  const ok = result.sources.filter((s) => s.surface);
+  if (ok.length === 1) return ok[0]?.surface?.digest ?? '';
+  return sha256(ok.map((s) => `${s.id}=${s.surface?.digest}`).sort().join('\n'));
+}
+
+/**
+ * The Action's work after the policy is loaded: PR context, the pipeline, and every sink.
+ * Loaded on demand by main.ts, so a configuration error is reported without loading the SDK.
+ */
+export async function check(inputs: ActionInputs, event: EventContext, policy: Policy, policyPath: string, logger: Logger): Promise<void> {
+  const pr = event.pullRequest;
+  const octokit: GitHubClient | undefined = inputs.token ? createGitHubClient({ token: inputs.token, onRetry: (m) => logger.info(m) }) : undefined;
+  const baseContracts = pr && inputs.mode === 'check' ? await readBaseContracts(pr, policy, inputs.workspace) : undefined;
+  if (baseContracts) {
+    const firsts = [...baseContracts].filter(([, s]) => s === null).map(([id]) => id);
+    if (firsts.length) logger.info(`toolgate: no contract at the base commit for ${firsts.join(', ')}: first adoption: every tool is new in this pull request`);
+  }
+  const review = pr ? await readReviewState(octokit, event.repo, pr, policy) : undefined;
+  const result = await runCheck({
+    policy,
+    mode: inputs.mode,
+    root: inputs.workspace,
+    logger,
+    ...(inputs.sources.length ? { sourceIds: inputs.sources } : {}),
+    ...(inputs.exact ? { exact: true } : {}),
+    ...(baseContracts ? { baseContracts } : {}),
+    ...(review ? { review } : {}),
+  });
+
+  process.stdout.write(renderTerminal(result, { color: false, listTools: false }));
+  const policyFile = displayPath(inputs.workspace, policyPath);
+  const headSha = pr?.headSha ?? event.sha;
+  let annotatedByCheckRun = false;
+  if (octokit && event.repo && headSha && inputs.checkRun && !pr?.fork) {
+    // One check run per job: a matrix over sources gets one per source.
+    const name = inputs.sources.length ? `toolgate (${inputs.sources.join(', ')})` : 'toolgate';
+    annotatedByCheckRun = await publishChecks(octokit, event.repo, headSha, result, policyFile, logger, name);
+  }
+  if (!annotatedByCheckRun) for (const line of renderAnnotations(result.findings)) process.stdout.write(line + '\n');
+  await core.summary.addRaw(renderSummary(result), true).write();
+  if (pr && inputs.comment) {
+    if (pr.fork) logger.warn(`toolgate: not commenting on a fork pull request. ${FORK_HINT}`);
+    else if (octokit && event.repo) await publishComment(octokit, event.repo, pr.number, result, inputs.sources.join(',') || 'all', logger);
+  }
+
+  const reportPath = resolve(inputs.workspace, inputs.reportPath);
+  await writeFileAtomic(reportPath, renderJson(result, VERSION));
+  if (inputs.sarifPath) {
+    const sarif = buildSarifLog(result.findings, RULES, { version: VERSION, fallbackFile: policyFile });
+    await writeFileAtomic(resolve(inputs.workspace, inputs.sarifPath), JSON.stringify(sarif, null, 2) + '\n');
+  }
+  core.setOutput('tool-count', result.sources.reduce((n, s) => n + (s.surface?.counts.toolCount ?? 0), 0));
+  core.setOutput('error-count', result.counts.error);
+  core.setOutput('warning-count', result.counts.warning);
+  core.setOutput('digest', combinedDigest(result));
+  core.setOutput('report-path', reportPath);
+  if (result.exitCode === 3) core.setFailed('toolgate: a source failed (server-failed); see the log and the job summary');
+  else if (result.exitCode === 1) {
+    core.setFailed(`toolgate: ${result.counts.error} error-level finding${result.counts.error === 1 ? '' : 's'}${inputs.exact ? ` and ${result.counts.warning} warning${result.counts.warning === 1 ? '' : 's'} (exact mode: release gating)` : ''}`);
+  }
+}
+

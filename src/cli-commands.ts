@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { adHocPolicy, defaultContractPath, loadPolicy, type Policy } from './config/policy.js';
+import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type SourceConfig } from './config/source-config.js';
+import { parseContract, writeFileAtomic } from './contract/store.js';
+import { serializeContract } from './contract/serialize.js';
+import { runCheck, type CheckResult, type Mode } from './run-check.js';
+import { runDiff } from './run-diff.js';
+import { renderJson } from './report/json.js';
+import { renderSummary } from './report/summary.js';
+import { renderTerminal } from './report/terminal.js';
+import { ConfigError } from './util/errors.js';
+import { stderrLogger } from './util/logger.js';
+import { VERSION } from './version.js';
+import { mark } from './util/timing.js';
+import type { JsonObject } from './surface/model.js';
+import { EXIT, type Format, type SourceFlags } from './cli-types.js';
+
+// The CLI's commands that touch sources, contracts and reports. `cli.ts` loads this module only
+// when such a command runs, so `--help`, `--version` and `rules` start without the MCP SDK,
+// YAML, Ajv and the OpenAPI parser.
+
+function parseCapabilities(text: string | undefined): JsonObject {
+  if (text === undefined) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as JsonObject;
+  } catch {
+    /* reported below */
+  }
+  throw new ConfigError('--capabilities is not a JSON object', undefined, `Pass e.g. --capabilities '{"roots":{},"sampling":{}}'.`);
+}
+
+/** Builds the policy from flags: an ad-hoc source (after `--`, --tools-json, --openapi, --url) or toolgate.yml. */
+async function policyFrom(flags: SourceFlags, command: string[], cwd: string): Promise<Policy> {
+  const id = flags.id ?? 'cli';
+  const contract = resolve(cwd, defaultContractPath(id));
+  const adhoc: SourceConfig[] = [];
+  const common = { capabilities: parseCapabilities(flags.capabilities), timeouts: DEFAULT_TIMEOUTS, limits: DEFAULT_LIST_LIMITS };
+  if (command.length > 0) {
+    adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'stdio', command: command[0] as string, args: command.slice(1), cwd, env: flags.env ?? [], ...common } });
+  }
+  if (flags.url) adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'http', url: flags.url, headers: [], ...common } });
+  if (flags.toolsJson) adhoc.push({ id, kind: 'recorded', file: resolve(cwd, flags.toolsJson), contract });
+  if (flags.openapi) adhoc.push({ id: flags.id === 'cli' || !flags.id ? openApiId(flags.openapi) : flags.id, kind: 'openapi', integration: resolve(cwd, flags.openapi), contract });
+  if (adhoc.length > 1) throw new ConfigError('give one source: a command after --, --url, --tools-json or --openapi', undefined, 'Pick one of them, or list several sources in toolgate.yml.');
+  if (adhoc[0]) return adHocPolicy(adhoc[0], cwd);
+  const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
+  return loadPolicy(file);
+}
+
+function openApiId(file: string): string {
+  // The integration config's own `id` wins inside the loader; this is only the fallback.
+  return basename(file).replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9._-]/g, '-') || 'openapi';
+}
+
+function render(result: CheckResult, format: Format, listTools: boolean): string {
+  if (format === 'json') return renderJson(result, VERSION);
+  if (format === 'markdown') return renderSummary(result) + '\n';
+  const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  return renderTerminal(result, { color, listTools });
+}
+
+/** audit | check | update: runs the pipeline and prints the report; returns the exit code. */
+export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean }, command: string[]): Promise<number> {
+  const cwd = process.cwd();
+  const policy = await policyFrom(flags, command, cwd);
+  mark('policy loaded');
+  const result = await runCheck({ policy, mode, root: cwd, logger: stderrLogger(flags.format !== 'text'), ...(flags.source ? { sourceIds: flags.source } : {}), ...(flags.exact ? { exact: true } : {}) });
+  process.stdout.write(render(result, flags.format, flags.list ?? mode === 'audit'));
+  mark('report written');
+  if (mode === 'update') {
+    for (const r of result.sources) {
+      if (r.failure) process.stderr.write(`toolgate: source "${r.id}" failed; its contract ${r.contractFile} was not touched\n`);
+      else process.stderr.write(`toolgate: ${r.wrote ? 'wrote' : 'unchanged'} ${r.contractFile} (${r.surface?.counts.toolCount ?? 0} tools, sha256:${r.surface?.digest.slice(0, 12)})\n`);
+    }
+    return result.exitCode === 3 ? EXIT.sourceFailed : EXIT.clean;
+  }
+  return result.exitCode;
+}
+
+
+/** `toolgate snapshot`: the normalized surface of one source to stdout or a file. */
+export async function snapshot(flags: SourceFlags & { output?: string }, command: string[]): Promise<number> {
+  const cwd = process.cwd();
+  const policy = await policyFrom(flags, command, cwd);
+  const result = await runCheck({ policy, mode: 'audit', root: cwd, logger: stderrLogger(true), ...(flags.source ? { sourceIds: flags.source } : {}) });
+  const ok = result.sources.filter((r) => r.surface);
+  for (const r of result.sources) if (r.failure) process.stderr.write(`toolgate: source "${r.id}" failed: ${r.failure.message}\n`);
+  const only = ok[0]?.surface;
+  if (ok.length !== 1 || !only) {
+    if (result.exitCode === 3) return EXIT.sourceFailed;
+    throw new ConfigError(`snapshot writes one source; ${ok.length} were selected`, undefined, 'Select one with --source ID.');
+  }
+  const text = serializeContract(only).text;
+  if (flags.output) await writeFileAtomic(resolve(cwd, flags.output), text);
+  else process.stdout.write(text);
+  return EXIT.clean;
+}
+
+/** `toolgate diff BASE HEAD`. */
+export async function diff(baseFile: string, headFile: string, format: Format): Promise<number> {
+  const cwd = process.cwd();
+  const read = async (f: string) =>
+    parseContract(
+      await readFile(resolve(cwd, f), 'utf8').catch(() => {
+        throw new ConfigError('file not found', { file: f }, 'Pass two files written by `toolgate snapshot -o` or `toolgate update`.');
+      }),
+      f,
+    );
+  const result = await runDiff(await read(baseFile), await read(headFile), cwd);
+  process.stdout.write(render(result, format, false));
+  return result.exitCode;
+}

@@ -1,0 +1,17 @@
+/** Exit codes (DESIGN §7). */
+export const EXIT = { clean: 0, findings: 1, usage: 2, sourceFailed: 3 } as const;
+
+/** Report formats of the CLI. */
+export type Format = 'text' | 'json' | 'markdown';
+
+/** Flags that choose the source(s). */
+export interface SourceFlags {
+  config?: string;
+  source?: string[];
+  toolsJson?: string;
+  openapi?: string;
+  url?: string;
+  env?: string[];
+  capabilities?: string;
+  id?: string;
+}

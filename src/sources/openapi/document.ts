@@ -9,11 +9,21 @@
  * - Only when there are external (file) refs do we call `bundle()` (≈1.2 s on GitHub, which has
  *   none), so the result is one document whose refs are all internal (`#/...`). Refs are left in
  *   place, so circular schemas stay finite; tools.ts maps them into `$defs`.
- * - `validate()` (dereference + JSON Schema check of the document, ≈2 s on GitHub, the largest
- *   cost) runs by default: an invalid document fails the check rather than yielding a partial
- *   surface. The parser's lint-like rules (duplicate operationId, path parameter mismatches,
- *   array without items...) are downgraded to warnings and reported as notes: the integration's
- *   author usually cannot fix a vendor's document. `validate: false` skips this pass.
+ * - Validation ({@link validateOpenApiDocument}, run by the source once the `include` entries are
+ *   resolved) gives the parser's `validate()` (dereference + JSON Schema check against the
+ *   OpenAPI meta-schema + its spec rules) a pruned copy of the document: the top-level fields,
+ *   the included operations with their path items' shared fields, and every component (2.0:
+ *   definition, parameter, response, security definition) they reach by `$ref`, transitively
+ *   (rule in prune.ts). So toolgate validates the operations it turns into tools and everything
+ *   they reference; problems in parts of the document no tool uses (other operations, unused
+ *   components, top-level `x-*` extensions) do not fail the check. Syntax errors anywhere still
+ *   do (the whole document is parsed), as do dangling or refused `$ref`s in any file followed.
+ *   Validating the whole of GitHub's description took ≈2 s (and re-read the file); the pruned
+ *   copy of a 50-operation integration is a few hundred kB, cloned in memory, not re-read.
+ *   An invalid kept part fails the check rather than yielding a partial surface. The parser's
+ *   lint-like rules (duplicate operationId, path parameter mismatches, array without items...)
+ *   are downgraded to warnings and reported as notes: the integration's author usually cannot
+ *   fix a vendor's document. `validate: false` (source option) skips this pass.
  * - As a second guard against network access the parser's HTTP resolver gets `canRead: false`
  *   unless remote refs are allowed (its options always enable HTTP otherwise).
  */
@@ -22,6 +32,7 @@ import { dirname, isAbsolute, relative, resolve as resolvePath } from 'node:path
 import { fileURLToPath } from 'node:url';
 import { bundle, compileErrors, parse, validate, type ParserOptions } from '@readme/openapi-parser';
 import { SourceError } from '../../util/errors.js';
+import { cloneJson, pruneForValidation, type KeptOperation } from './prune.js';
 
 /** A loaded document: one JSON tree whose `$ref`s are all internal (`#/...`). */
 export interface LoadedDocument {
@@ -35,14 +46,14 @@ export interface LoadedDocument {
   is31: boolean;
   /** Parser warnings and other notes worth showing. */
   notes: string[];
+  /** The document's path as messages show it (relative to the working directory when under it). */
+  specPath: string;
 }
 
 /** Options of {@link loadOpenApiDocument}. */
 export interface LoadDocumentOptions {
   /** Resolve `http(s)` `$ref`s over the network. Default false: such refs fail the load. */
   allowRemoteRefs?: boolean;
-  /** Run the parser's full validation (default true). */
-  validate?: boolean;
   /** Prefix for error messages, e.g. `integration.json:3: spec`. */
   context?: string;
 }
@@ -123,11 +134,11 @@ async function parseOne(path: string, ctx: string): Promise<unknown> {
 }
 
 /**
- * Loads, bundles and (by default) validates an OpenAPI document.
+ * Loads and bundles an OpenAPI document; {@link validateOpenApiDocument} validates it.
  * @param specPath absolute or cwd-relative path of the document.
  * @throws {@link SourceError} with reason `load-failed` (exit 3) when the file is missing,
  *   cannot be parsed, is not Swagger 2.0 / OpenAPI 3.0 / 3.1, has an unresolvable or refused
- *   `$ref`, or fails validation. The message names the file and carries the parser's message.
+ *   `$ref`. The message names the file and carries the parser's message.
  */
 export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOptions = {}): Promise<LoadedDocument> {
   const ctx = opts.context ? `${opts.context}: ` : '';
@@ -215,23 +226,47 @@ export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOp
     );
   }
 
-  if (opts.validate !== false) {
-    let result;
-    try {
-      // Given the path, not `doc`: validate() dereferences its input in place.
-      result = await validate(path, options);
-    } catch (e) {
-      throw loadFailed(ctx, `${specPath} could not be validated: ${message(e)}`, e);
-    }
-    if (!result.valid) throw loadFailed(ctx, `${specPath} is not a valid ${result.specification ?? 'OpenAPI'} document: ${compileErrors(result)}`);
-    for (const w of result.warnings) notes.push(`${specPath}: ${w.message}`);
-  }
-
   const info = doc.info;
   // OpenAPI 3.1 allows a document without `paths` (webhooks only): no operations to include.
   if (doc.paths === undefined && is31) doc.paths = {};
   if (info === null || typeof info !== 'object' || doc.paths === null || typeof doc.paths !== 'object' || Array.isArray(doc.paths)) {
     throw loadFailed(ctx, `${specPath} is not a valid OpenAPI document: \`info\` and \`paths\` must be objects`);
   }
-  return { doc, protocolVersion, major, is31, notes };
+  return { doc, protocolVersion, major, is31, notes, specPath };
+}
+
+/** Options of {@link validateOpenApiDocument}: the ones the document was loaded with. */
+export type ValidateDocumentOptions = Pick<LoadDocumentOptions, 'allowRemoteRefs' | 'context'>;
+
+/** True when an OpenAPI 3.1 document has no entry in `paths`, `webhooks` or `components`. */
+function emptyOas31(doc: Record<string, unknown>): boolean {
+  const count = (v: unknown) => (v !== null && typeof v === 'object' ? Object.keys(v).length : 0);
+  return count(doc.paths) + count(doc.webhooks) + count(doc.components) === 0;
+}
+
+/**
+ * Validates the part of a loaded document that the given operations use: the top-level fields,
+ * those operations (with their path items' shared fields) and everything they reach by `$ref`,
+ * transitively (prune.ts). Problems elsewhere in the document do not fail. The pruned part is
+ * cloned (the parser dereferences in place) and validated from memory with the same parser call
+ * and options as the whole document would be. Falls back to the whole document when the pruning
+ * cannot follow the refs (`$id`, `#anchor`, a ref to the root) and for a 3.1 document whose
+ * pruned copy would have no path, webhook or component (the parser requires one).
+ * @returns the parser's warnings as notes (`<spec>: <message>`).
+ * @throws {@link SourceError} `load-failed` (exit 3) when the validated part is invalid (the
+ *   message names the file and carries the parser's errors) or the parser fails.
+ */
+export async function validateOpenApiDocument(loaded: LoadedDocument, operations: Iterable<KeptOperation>, opts: ValidateDocumentOptions = {}): Promise<string[]> {
+  const ctx = opts.context ? `${opts.context}: ` : '';
+  const { specPath } = loaded;
+  let target = pruneForValidation(loaded.doc, operations).doc;
+  if (loaded.is31 && target !== loaded.doc && emptyOas31(target) && !emptyOas31(loaded.doc)) target = loaded.doc;
+  let result;
+  try {
+    result = await validate(cloneJson(target) as Parameters<typeof validate>[0], parserOptions(opts.allowRemoteRefs === true));
+  } catch (e) {
+    throw loadFailed(ctx, `${specPath} could not be validated: ${message(e)}`, e);
+  }
+  if (!result.valid) throw loadFailed(ctx, `${specPath} is not a valid ${result.specification ?? 'OpenAPI'} document: ${compileErrors(result)}`);
+  return result.warnings.map((w) => `${specPath}: ${w.message}`);
 }

@@ -12,10 +12,10 @@
  * operation by `operationId` or as `"METHOD /path"`.
  */
 import { performance } from 'node:perf_hooks';
-import { ConfigError } from '../../util/errors.js';
+import { ConfigError, SourceError } from '../../util/errors.js';
 import type { RawSnapshot, RawTool } from '../types.js';
 import { loadIntegrationConfig, type IncludeEntry, type IntegrationConfig } from './config.js';
-import { loadOpenApiDocument } from './document.js';
+import { loadOpenApiDocument, validateOpenApiDocument } from './document.js';
 import { describeOperation, findOperation, indexOperations, type Operation, type OperationIndex } from './operations.js';
 import { deriveTool, toolName } from './tools.js';
 
@@ -29,9 +29,9 @@ export interface SnapshotOpenApiOptions {
   /** Resolve `http(s)` `$ref`s over the network. Default false: such a ref fails the load. */
   allowRemoteRefs?: boolean;
   /**
-   * Run the parser's full validation of the document (default true; ≈2 s of the ≈3 s it takes
-   * to load GitHub's 13 MB description). False still fails on unparsable documents, dangling
-   * `$ref`s and unsupported versions.
+   * Validate the included operations and everything they reference with the parser (default
+   * true; see `validateOpenApiDocument`: parts of the document no tool uses are not validated).
+   * False still fails on unparsable documents, dangling `$ref`s and unsupported versions.
    */
   validate?: boolean;
 }
@@ -78,8 +78,10 @@ function resolveEntry(cfg: IntegrationConfig, index: OperationIndex, entry: stri
  *   `policies` entry the document lacks), an ambiguous entry, two entries naming one operation,
  *   `policy-not-included` (a policy for an operation not in `include`) and a tool-name collision
  *   after sanitization.
- * @throws {@link import('../../util/errors.js').SourceError} `load-failed` (exit 3) when the
- *   document is missing, unparsable, invalid, unsupported, or has a refused remote `$ref`.
+ * @throws {@link SourceError} `load-failed` (exit 3) when the document is missing, unparsable,
+ *   unsupported, has a dangling or refused remote `$ref`, or when the included operations or
+ *   anything they reference are invalid (checked after the config errors above, since which
+ *   part of the document is validated depends on `include`).
  */
 export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpenApiOptions = {}): Promise<RawSnapshot> {
   const started = performance.now();
@@ -89,12 +91,19 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
     throw new ConfigError('integration config has no `id` and the source gives none', { file: cfg.file, line: 1, pointer: '' }, 'add "id": "<source id>" to the integration config');
   }
 
-  const loaded = await loadOpenApiDocument(cfg.specPath, {
+  const docOpts = {
     context: `${cfg.file}:${cfg.specLine} (spec)`,
     ...(opts.allowRemoteRefs !== undefined ? { allowRemoteRefs: opts.allowRemoteRefs } : {}),
-    ...(opts.validate !== undefined ? { validate: opts.validate } : {}),
-  });
-  const index = indexOperations(loaded.doc);
+  };
+  const loaded = await loadOpenApiDocument(cfg.specPath, docOpts);
+  let index: OperationIndex;
+  try {
+    index = indexOperations(loaded.doc);
+  } catch (e) {
+    // A dangling or looping path item `$ref`, found before validation could report it.
+    if (!(e instanceof SourceError)) throw e;
+    throw new SourceError(`${docOpts.context}: ${loaded.specPath}: ${e.message}`, 'load-failed', undefined, { cause: e });
+  }
 
   // include entries → operations (one entry per operation; one tool name per operation).
   const included = new Map<Operation, IncludeEntry>();
@@ -138,7 +147,9 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
     promotedOps.add(op);
   }
 
+  // Validation covers what the tools are made of: the included operations and what they reference.
   const notes = [...loaded.notes];
+  if (opts.validate !== false) notes.push(...(await validateOpenApiDocument(loaded, included.keys(), docOpts)));
   const tools: RawTool[] = resolved.map(({ entry, op }) => {
     const derived = deriveTool(loaded, op);
     notes.push(...derived.notes);

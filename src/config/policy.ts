@@ -275,23 +275,9 @@ function command(c: RawCommand, root: string): CommandSpec {
   return { command: c.command, args: c.args ?? [], cwd: resolve(root, c.cwd ?? '.'), env: c.env ?? [] };
 }
 
-/** A policy for one source given on the command line (no toolgate.yml). */
+/** A policy for one source given on the command line (no toolgate.yml): every default. */
 export function adHocPolicy(source: SourceConfig, root: string): Policy {
-  return {
-    file: '',
-    root,
-    sources: [source],
-    rules: {},
-    overrides: [],
-    limits: {},
-    deny: [],
-    review: { fresh: false, required: 1 },
-    requireExplicitHints: false,
-    allowPullRequestTarget: false,
-    allowRemoteRefs: false,
-    schemaBudgetMs: 2000,
-    lineOf: () => 1,
-  };
+  return { ...resolvePolicy({ sources: [] }, '', root, () => 1), sources: [source] };
 }
 
 /** Path shown to users: relative to `root` with `/` separators when inside it. */

@@ -213,22 +213,29 @@ export function groupAlive(pgid: number): boolean {
   }
   if (process.platform !== 'linux') return true;
   try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      // Fields after the parenthesised command name: state ppid pgrp ...
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(rest[2]) === pgid && rest[0] !== 'Z' && rest[0] !== 'X') return true;
-    }
-    return false;
+    return livePidsInGroup(pgid).length > 0;
   } catch {
     return true;
   }
+}
+
+/** Live (non-zombie) pids of process group `pgid`, from Linux `/proc` ([] elsewhere). */
+export function livePidsInGroup(pgid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command name: state ppid pgrp ...
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(rest[2]) === pgid && rest[0] !== 'Z' && rest[0] !== 'X') out.push(Number(entry));
+  }
+  return out;
 }
 
 async function waitGroupGone(pgid: number, ms: number): Promise<boolean> {

@@ -1,5 +1,5 @@
 /** Helpers for the MCP source tests: fixture paths, configs, free ports, process checks. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -56,23 +56,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Live (non-zombie) pids of process group `pgid` (Linux /proc; [] elsewhere). */
-export function livePidsInGroup(pgid: number): number[] {
-  if (process.platform !== 'linux') return [];
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(rest[2]) === pgid && rest[0] !== 'Z' && rest[0] !== 'X') out.push(Number(entry));
-  }
-  return out;
-}
+/** Live (non-zombie) pids of process group `pgid` (the source's own check). */
+export { livePidsInGroup } from '../../src/sources/mcp-process.js';
 
 /** True when `pid` is a live (non-zombie) process. */
 export function pidAlive(pid: number): boolean {

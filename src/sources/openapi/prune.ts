@@ -188,6 +188,16 @@ export function pruneForValidation(doc: Obj, operations: Iterable<KeptOperation>
     }
   };
 
+  /** A discriminator's `mapping` values: schema names (3.x) or refs. */
+  const keepMapping = (discriminator: unknown): void => {
+    if (!isObject(discriminator) || !isObject(discriminator.mapping)) return;
+    for (const target of Object.values(discriminator.mapping)) {
+      if (typeof target !== 'string') continue;
+      if (target.startsWith('#')) keepRef(target);
+      else if (!v2 && !target.includes('/')) keepEntry('components/schemas', target);
+    }
+  };
+
   /** Walks a kept subtree for refs, security requirements and discriminator mappings. */
   const scan = (root: unknown): void => {
     const stack: unknown[] = [root];
@@ -195,22 +205,21 @@ export function pruneForValidation(doc: Obj, operations: Iterable<KeptOperation>
       const node = stack.pop();
       if (node === null || typeof node !== 'object') continue;
       if (Array.isArray(node)) {
-        for (const v of node) if (v !== null && typeof v === 'object') stack.push(v);
+        for (let i = 0; i < node.length; i++) {
+          const v: unknown = node[i];
+          if (v !== null && typeof v === 'object') stack.push(v);
+        }
         continue;
       }
-      for (const [k, v] of Object.entries(node as Obj)) {
+      // for-in over a parsed JSON/YAML object: own keys only (no inherited enumerables).
+      for (const k in node) {
+        const v = (node as Obj)[k];
         if (typeof v === 'string') {
           if (k === '$ref') keepRef(v);
           else if (ADDRESS_KEYS.has(k)) whole = true;
         } else if (v !== null && typeof v === 'object') {
           if (k === 'security') keepSecurity(v);
-          else if (k === 'discriminator' && isObject(v) && isObject(v.mapping)) {
-            for (const target of Object.values(v.mapping)) {
-              if (typeof target !== 'string') continue;
-              if (target.startsWith('#')) keepRef(target);
-              else if (!v2 && !target.includes('/')) keepEntry('components/schemas', target);
-            }
-          }
+          else if (k === 'discriminator') keepMapping(v);
           stack.push(v);
         }
       }

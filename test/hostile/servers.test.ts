@@ -32,7 +32,9 @@ import {
 } from '../support/mcp-fixtures.js';
 
 /** Small limits so every failure is quick (brief: startup 3 s, request 1 s). */
-const TIMEOUTS = { startupMs: 3000, requestMs: 1000, totalMs: 6000 };
+// Wide enough that a well-behaved fixture answers in time on a loaded 2-core CI machine (the
+// SDK-based ones take a second or more to start there); cases about a limit set their own.
+const TIMEOUTS = { startupMs: 10_000, requestMs: 3_000, totalMs: 15_000 };
 const LIMITS = { maxPages: 20, maxBytes: 4 * 1024 * 1024 };
 /** SIGTERM→SIGKILL grace (1 s) plus slack for a busy runner. */
 const SLACK_MS = 1000 + 4000;
@@ -190,13 +192,13 @@ describe.concurrent('hostile MCP servers', () => {
 
   it('starts slower than the request timeout but within the start-up timeout: succeeds', async () => {
     // Slower than the request limit, within the start-up limit (kept wide for a loaded machine).
-    const timeouts = { ...TIMEOUTS, startupMs: 15_000 };
-    const snap = await succeeds(hostile('slow-start.mjs', ['1500'], { timeouts }), timeouts.startupMs + SLACK_MS);
+    const timeouts = { ...TIMEOUTS, startupMs: 20_000 };
+    const snap = await succeeds(hostile('slow-start.mjs', ['4500'], { timeouts }), timeouts.startupMs + SLACK_MS);
     expect(names(snap)).toEqual(['late']);
   });
 
   it('starts slower than the start-up timeout: startup-timeout', async () => {
-    const err = await fails(hostile('slow-start.mjs', ['8000']), 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
+    const err = await fails(hostile('slow-start.mjs', ['25000']), 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
     expect(err.message).toContain('timeouts.startupMs');
   });
 
@@ -266,7 +268,9 @@ describe.concurrent('hostile MCP servers', () => {
 
   it('sends a 100 MB response line: byte-cap, memory bounded', async () => {
     const before = process.memoryUsage().rss;
-    const err = await fails(viaShell('huge-line.mjs'), 'byte-cap', TIMEOUTS.startupMs + SLACK_MS);
+    // As with the endless line: the cap must win however slowly a loaded machine writes 5 MiB.
+    const timeouts = { ...TIMEOUTS, requestMs: 30_000, totalMs: 40_000 };
+    const err = await fails(viaShell('huge-line.mjs', [], { timeouts }), 'byte-cap', timeouts.requestMs + SLACK_MS);
     expect(err.message).toContain('a single stdout line exceeded');
     // Line cap = maxBytes (4 MiB) + 1 MiB envelope slack; other concurrent cases share this
     // process, so the bound is loose, but far below the 100 MB sent.

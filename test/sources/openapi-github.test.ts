@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { integrationLines, snapshotOpenApi } from '../../src/sources/openapi/index.js';
+import { indexOperations } from '../../src/sources/openapi/operations.js';
+import { pruneForValidation } from '../../src/sources/openapi/prune.js';
+import { getByRef } from '../../src/sources/openapi/refs.js';
 import type { RawTool } from '../../src/sources/types.js';
 
 const SPEC = resolve('node_modules/@octokit/openapi/generated/api.github.com.json');
@@ -90,5 +93,38 @@ describe('GitHub REST description', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
-});
 
+  it('validates a closed part of the document: every $ref of the pruned copy resolves inside it', () => {
+    const doc = JSON.parse(readFileSync(SPEC, 'utf8')) as Record<string, any>;
+    const all = indexOperations(doc).all;
+    const refsOf = (root: unknown): string[] => {
+      const out: string[] = [];
+      const stack = [root];
+      while (stack.length > 0) {
+        const node = stack.pop();
+        if (node === null || typeof node !== 'object') continue;
+        for (const [k, v] of Object.entries(node)) {
+          if (k === '$ref' && typeof v === 'string') out.push(v);
+          else stack.push(v);
+        }
+      }
+      return out;
+    };
+    const include = JSON.parse(readFileSync(INTEGRATION, 'utf8')).include as string[];
+    const some = all.filter((op) => include.includes(op.operationId!) || include.includes(`${op.method} ${op.path}`));
+    expect(some).toHaveLength(12);
+    for (const ops of [some, all]) {
+      const { doc: pruned, whole } = pruneForValidation(doc, ops);
+      expect(whole).toBe(false);
+      expect(pruned['x-webhooks']).toBeUndefined(); // payload schemas of webhooks: no tool uses them
+      const refs = refsOf(pruned);
+      expect(refs.length).toBeGreaterThan(0);
+      expect(refs.filter((r) => getByRef(pruned, r) === undefined)).toEqual([]);
+    }
+    const small = pruneForValidation(doc, some).doc as Record<string, any>;
+    expect(Object.keys(small.paths)).toHaveLength(10); // repos/get + repos/delete, issues/list-for-repo + issues/create share one
+    expect(Object.keys(small.paths['/repos/{owner}/{repo}'])).toEqual(['get', 'delete']); // not patch
+    expect(Object.keys(small.components.schemas).length).toBeLessThan(Object.keys(doc.components.schemas).length / 10);
+    expect(Object.keys(pruneForValidation(doc, all).doc.paths as object)).toHaveLength(Object.keys(doc.paths).length);
+  });
+});

@@ -59,7 +59,7 @@ describe.each([
     spec: OAS31,
     valid: ['listNotes'],
     sibling: 'createNote',
-    invalidOperation: ['getNote', /not a valid OpenAPI document: .*must have required property 'description'.*"operationId": "getNote"/s],
+    invalidOperation: ['getNote', /not a valid OpenAPI document: OpenAPI schema validation failed\..*must have required property 'description'.*description is missing here/s],
     invalidChained: ['getArchive', /not a valid OpenAPI document: .*must have required property 'description'.*"ArchivePage"/s],
   },
 ] as const)('pruned validation: $version', ({ spec, valid, sibling, invalidOperation, invalidChained }) => {
@@ -94,7 +94,7 @@ describe.each([
 describe('pruned validation: edges', () => {
   it('a 3.1 integration that keeps no path, webhook or component validates the whole document', async () => {
     // the parser requires one entry in a 3.1 document; the invalid webhook then fails the check
-    expect((await failure(OAS31, [])).message).toMatch(/must have required property 'in'|must be equal to one of the allowed values/);
+    expect((await failure(OAS31, [])).message).toMatch(/"operationId": "createNote".*"in": "nowhere"/s);
   });
 
   it('config errors come before validation (what is validated depends on include)', async () => {

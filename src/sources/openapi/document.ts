@@ -16,14 +16,18 @@
  *   definition, parameter, response, security definition) they reach by `$ref`, transitively
  *   (rule in prune.ts). So toolgate validates the operations it turns into tools and everything
  *   they reference; problems in parts of the document no tool uses (other operations, unused
- *   components, top-level `x-*` extensions) do not fail the check. Syntax errors anywhere still
- *   do (the whole document is parsed), as do dangling or refused `$ref`s in any file followed.
- *   Validating the whole of GitHub's description took ≈2 s (and re-read the file); the pruned
- *   copy of a 50-operation integration is a few hundred kB, cloned in memory, not re-read.
+ *   components, other methods of an included path, top-level `x-*` extensions, a dangling
+ *   internal `$ref` there) do not fail the check. Syntax errors anywhere still do (every file is
+ *   parsed whole), as do a missing referenced file and a refused remote `$ref` anywhere.
+ *   The pruned copy is cloned in memory (`validate()` dereferences in place), not re-read from
+ *   disk. On GitHub's description a 50-operation integration validates ≈0.4 MB of the 6.9 MB
+ *   (as JSON), and `toolgate audit` took ≈1.7 s instead of ≈4.8 s (2 cores, load ≈5); all 1,223
+ *   operations ≈2.9 s instead of ≈3.6 s (the 0.6 MB `x-webhooks` and what only it uses are left
+ *   out). Most of what remains is the parser compiling the OpenAPI meta-schema on every call.
  *   An invalid kept part fails the check rather than yielding a partial surface. The parser's
  *   lint-like rules (duplicate operationId, path parameter mismatches, array without items...)
- *   are downgraded to warnings and reported as notes: the integration's author usually cannot
- *   fix a vendor's document. `validate: false` (source option) skips this pass.
+ *   are downgraded to warnings and reported as notes (for the validated part only): the
+ *   integration's author usually cannot fix a vendor's document. `validate: false` (source option) skips this pass.
  * - As a second guard against network access the parser's HTTP resolver gets `canRead: false`
  *   unless remote refs are allowed (its options always enable HTTP otherwise).
  */

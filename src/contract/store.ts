@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { onInterrupt } from '../util/cleanup.js';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -120,6 +122,7 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   await mkdir(dirname(file), { recursive: true });
   await removeStaleTemps(file);
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const unregister = onInterrupt(() => rmSync(tmp, { force: true }));
   try {
     const fh = await open(tmp, 'wx', 0o644);
     try {
@@ -132,6 +135,8 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   } catch (e) {
     await rm(tmp, { force: true });
     throw e;
+  } finally {
+    unregister();
   }
 }
 

@@ -6,6 +6,8 @@
  * copy of our environment with things removed: a small default set, the names the user listed,
  * and a scratch `HOME` (several real servers write into `$HOME` at start-up).
  */
+import { rmSync } from 'node:fs';
+import { onInterrupt } from '../util/cleanup.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,8 +83,12 @@ export interface ScratchHome {
 /** Creates a fresh, empty home directory under the OS temp dir. */
 export async function makeScratchHome(): Promise<ScratchHome> {
   const path = await mkdtemp(join(tmpdir(), 'toolgate-home-'));
+  const unregister = onInterrupt(() => rmSync(path, { recursive: true, force: true }));
   return {
     path,
-    dispose: () => rm(path, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined),
+    dispose: () =>
+      rm(path, { recursive: true, force: true, maxRetries: 3 })
+        .catch(() => undefined)
+        .finally(unregister),
   };
 }

@@ -8,6 +8,7 @@
  * `byte-cap`. So we spawn ourselves and put a small {@link ProcessStdioTransport} (the SDK's
  * `Transport` interface) over the pipes.
  */
+import { onInterrupt } from '../util/cleanup.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
@@ -62,6 +63,7 @@ export class ServerProcess {
   exitInfo: ExitInfo | undefined;
   private readonly tail: TailBuffer;
   private stopping: Promise<void> | undefined;
+  private unregister: () => void = () => undefined;
 
   private constructor(
     readonly child: ChildProcess,
@@ -140,7 +142,10 @@ export class ServerProcess {
         reject(new SourceError(`could not start MCP server \`${description}\`: ${hint}`, 'spawn-failed', undefined, { cause: err }));
       });
     });
-    return new ServerProcess(child, child.pid!, description, options.stdio === 'log');
+    const proc = new ServerProcess(child, child.pid!, description, options.stdio === 'log');
+    // Interrupted before stop(): end the whole group at once, nothing may outlive toolgate.
+    proc.unregister = onInterrupt(() => signalGroup(proc.pid, 'SIGKILL'));
+    return proc;
   }
 
   /** Last bytes of stderr (and, for start commands, stdout). */
@@ -166,7 +171,9 @@ export class ServerProcess {
    * Idempotent; never throws.
    */
   stop(graceMs = KILL_GRACE_MS): Promise<void> {
-    this.stopping ??= this.doStop(graceMs).catch(() => undefined);
+    this.stopping ??= this.doStop(graceMs)
+      .catch(() => undefined)
+      .finally(() => this.unregister());
     return this.stopping;
   }
 

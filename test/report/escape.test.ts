@@ -75,8 +75,9 @@ const AUTOLINK_TRIGGERS: ReadonlyArray<RegExp> = [/https?:\/\//i, /ftp:\/\//i, /
 /** C0/C1 controls other than TAB and LF, DEL. */
 const CONTROL = /[\x00-\x08\x0B-\x1F\x7F-\x9F]/;
 /** Bidi controls, zero-width and other invisible characters, tags, variation selector runs. */
-const INVISIBLE =
-  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E0FFF}]/u;
+// Unicode's own classes (default-ignorable, format controls), line/paragraph separators and the
+// blank braille pattern: the set sanitizeText documents as made visible.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2028\u2029\u2800]/u;
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 function codePoints(s: string): number {

@@ -58,7 +58,8 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     const name = inputs.sources.length ? `toolgate (${inputs.sources.join(', ')})` : 'toolgate';
     annotatedByCheckRun = await publishChecks(octokit, event.repo, headSha, result, policyFile, logger, name);
   }
-  if (!annotatedByCheckRun) for (const line of renderAnnotations(result.findings)) process.stdout.write(line + '\n');
+  // A failing step adds its own error annotation (core.setFailed): keep a slot for it.
+  if (!annotatedByCheckRun) for (const line of renderAnnotations(result.findings, { error: result.exitCode === 0 ? 0 : 1 })) process.stdout.write(line + '\n');
   await core.summary.addRaw(renderSummary(result), true).write();
   if (pr && inputs.comment) {
     if (pr.fork) logger.warn(`toolgate: not commenting on a fork pull request. ${FORK_HINT}`);

@@ -41,6 +41,12 @@ async function policyFrom(flags: SourceFlags, command: string[], cwd: string): P
   if (command.length > 0) {
     adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'stdio', command: command[0] as string, args: command.slice(1), cwd, env: flags.env ?? [], ...common } });
   }
+  for (const name of flags.env ?? []) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ConfigError(`--env ${JSON.stringify(name)} is not an environment variable name`, undefined, 'Pass names only (e.g. --env API_BASE), never NAME=value: values are read from your environment.');
+  }
+  if (flags.url && !/^https?:\/\/[^\s/]+/.test(flags.url)) {
+    throw new ConfigError(`--url ${JSON.stringify(flags.url)} is not an http(s) URL`, undefined, 'Pass the Streamable HTTP endpoint, e.g. --url http://127.0.0.1:3000/mcp.');
+  }
   if (flags.url) adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'http', url: flags.url, headers: [], ...common } });
   if (flags.toolsJson) adhoc.push({ id, kind: 'recorded', file: resolve(cwd, flags.toolsJson), contract });
   if (flags.openapi) adhoc.push({ id: flags.id === 'cli' || !flags.id ? openApiId(flags.openapi) : flags.id, kind: 'openapi', integration: resolve(cwd, flags.openapi), contract });
@@ -94,7 +100,11 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
     throw new ConfigError(`snapshot writes one source; ${ok.length} were selected`, undefined, 'Select one with --source ID.');
   }
   const text = serializeContract(only).text;
-  if (flags.output) await writeFileAtomic(resolve(cwd, flags.output), text);
+  if (flags.output) {
+    await writeFileAtomic(resolve(cwd, flags.output), text).catch((e: Error) => {
+      throw new ConfigError(`cannot write ${flags.output}: ${e.message}`, { file: flags.output as string }, 'Choose a path in a writable directory.');
+    });
+  }
   else process.stdout.write(text);
   return EXIT.clean;
 }

@@ -16,9 +16,9 @@ function addSourceFlags(cmd: Command): Command {
   return cmd
     .option('-c, --config <file>', 'policy file (default: ./toolgate.yml)')
     .option('-s, --source <id...>', 'only these source ids from the policy')
-    .option('--tools-json <file>', 'audit a saved tools/list result instead of a policy source')
-    .option('--openapi <file>', 'audit an OpenAPI integration config instead of a policy source')
-    .option('--url <url>', 'audit an MCP server over Streamable HTTP (or legacy SSE) at this URL')
+    .option('--tools-json <file>', 'use a saved tools/list result instead of the policy file')
+    .option('--openapi <file>', 'use an OpenAPI integration config instead of the policy file')
+    .option('--url <url>', 'use the MCP server at this Streamable HTTP (or legacy SSE) URL instead of the policy file')
     .option('-e, --env <name...>', 'environment variable names passed to the server started after --')
     .option('--capabilities <json>', 'client capabilities to declare in initialize, as JSON (default: {})')
     .option('--id <id>', 'source id for a server given on the command line', 'cli');

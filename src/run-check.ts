@@ -4,6 +4,7 @@ import type { SourceConfig } from './config/source-config.js';
 import { readContract, writeContract, type LoadedContract } from './contract/store.js';
 import { serializeContract } from './contract/serialize.js';
 import { diffSurfaces } from './diff/diff-surfaces.js';
+import type { Change } from './diff/change.js';
 import { classifySchemaChanges } from './diff/schema/index.js';
 import type { CheckContext, RawFinding, ReviewState, SchemaVerdict, Target } from './rules/context.js';
 import { evaluate, compareFindings, finalize, type Locate } from './rules/evaluate.js';
@@ -62,6 +63,10 @@ export interface SourceResult {
   findings: Finding[];
   /** `update` only: whether the contract file was written (false when unchanged). */
   wrote?: boolean;
+  /** The change review: base (PR base contract, or the committed one) → live surface. */
+  changes?: Change[];
+  /** Drift: committed contract → live surface (non-empty means `contract-stale`). */
+  drift?: Change[];
 }
 
 /** Result of a run over every selected source. */
@@ -180,6 +185,9 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
     ...(base ? { base } : {}),
     ...(opts.review ? { review: opts.review } : {}),
   };
+  if (changes.length) result.changes = changes;
+  // Outside a pull request the base is the contract: the drift is the same list.
+  if (drift.length && base !== loaded?.surface) result.drift = drift;
   const locate = contractLocator(opts, cfg, raw, loaded, surface, sourcePointer);
   let findings = evaluate(ctx, locate);
   // Outside `check` there is no contract to be stale against or to be listed in.
@@ -230,6 +238,11 @@ function contractLocator(
   const policyLocate = policyLocator(opts, sourcePointer);
   const contractFile = displayPath(opts.root, cfg.contract);
   const rawByName = new Map(raw.tools.map((t) => [(t.tool as { name?: unknown })?.name, t]));
+  // Lookups per finding must not scan the tool list: thousands of tools, thousands of findings.
+  const liveIndex = new Map<string, number>();
+  surface.tools.forEach((t, i) => {
+    if (!liveIndex.has(t.name)) liveIndex.set(t.name, i);
+  });
   return (t: Target) => {
     if (t.in === 'policy') return policyLocate(t);
     if (t.in === 'integration' && t.tool !== undefined) {
@@ -238,8 +251,8 @@ function contractLocator(
     }
     if (!loaded) {
       // No contract yet: point at the source entry in the policy that the contract would pin.
-      const idx = t.tool !== undefined ? surface.tools.findIndex((x) => x.name === t.tool) : -1;
-      const pointer = idx >= 0 ? `/tools/${idx}${t.sub ?? ''}` : (t.sub ?? '');
+      const idx = t.tool !== undefined ? liveIndex.get(t.tool) : undefined;
+      const pointer = idx !== undefined ? `/tools/${idx}${t.sub ?? ''}` : (t.sub ?? '');
       const pl = policyLocate({ sub: sourcePointer });
       return { ...(pl.location ? { location: pl.location } : {}), pointer };
     }
@@ -251,8 +264,20 @@ function contractLocator(
       return { location: { file: contractFile, line: loaded.lineOf(pointer) }, pointer };
     }
     // Not in the contract: point where its entry is missing (before the next tool in name order).
-    const next = tools.find((x) => compareNames(x.name, t.tool as string) > 0);
+    const next = firstAfter(tools, t.tool);
     const line = next ? loaded.lineOf(`/tools/${loaded.indexOf.get(next.name)}`) : loaded.lineOf('/tools');
     return { location: { file: contractFile, line }, pointer: '/tools' };
   };
+}
+
+/** The first tool whose name sorts after `name` (tools are sorted by UTF-8 bytes): binary search. */
+function firstAfter(tools: readonly { name: string }[], name: string): { name: string } | undefined {
+  let lo = 0;
+  let hi = tools.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareNames((tools[mid] as { name: string }).name, name) > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return tools[lo];
 }

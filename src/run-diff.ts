@@ -20,8 +20,8 @@ export async function runDiff(base: LoadedContract, head: LoadedContract, root: 
   const findings = evaluate(
     { sourceId: id, head: head.surface, contract: head.surface, base: base.surface, changes, drift: [], malformed: [], policy, schemaVerdicts },
     (t) => {
-      const inHead = t.tool === undefined ? -2 : head.surface.tools.findIndex((x) => x.name === t.tool);
-      const doc = inHead === -1 ? base : head;
+      // A removed tool is found in BASE; everything else in HEAD.
+      const doc = t.tool !== undefined && !head.indexOf.has(t.tool) ? base : head;
       const idx = t.tool === undefined ? undefined : doc.indexOf.get(t.tool);
       const pointer = idx !== undefined ? `/tools/${idx}${t.sub ?? ''}` : (t.sub ?? '');
       return { location: { file: doc.file, line: doc.lineOf(pointer) }, pointer };
@@ -30,7 +30,7 @@ export async function runDiff(base: LoadedContract, head: LoadedContract, root: 
   const counts = { error: 0, warning: 0, notice: 0 };
   for (const f of findings) counts[f.level]++;
   return {
-    sources: [{ id, kind: head.surface.source.kind, contractFile: head.file, surface: head.surface, contract: base.surface, live: false, malformed: [], findings }],
+    sources: [{ id, kind: head.surface.source.kind, contractFile: head.file, surface: head.surface, contract: base.surface, live: true, malformed: [], findings, ...(changes.length ? { changes } : {}) }],
     findings,
     counts,
     exitCode: counts.error > 0 ? 1 : 0,

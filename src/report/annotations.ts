@@ -22,11 +22,13 @@ export function annotationCommand(f: Finding): string {
 
 /**
  * Workflow-command lines for findings already sorted most severe first: at most
- * {@link ANNOTATIONS_PER_LEVEL} per level, then one plain log line saying how many more there are.
+ * {@link ANNOTATIONS_PER_LEVEL} per level (less the `reserved` slots), then one plain log line saying
+ * how many more there are.
  * Pure; the caller writes the lines to stdout.
  */
-export function renderAnnotations(findings: readonly Finding[]): string[] {
-  const used: Record<Level, number> = { error: 0, warning: 0, notice: 0 };
+export function renderAnnotations(findings: readonly Finding[], reserved: Partial<Record<Level, number>> = {}): string[] {
+  // `reserved`: slots the caller needs itself (the step's own failure message is an error).
+  const used: Record<Level, number> = { error: reserved.error ?? 0, warning: reserved.warning ?? 0, notice: reserved.notice ?? 0 };
   const lines: string[] = [];
   let dropped = 0;
   for (const f of findings) {

@@ -1,5 +1,6 @@
 import type { CheckResult } from '../run-check.js';
 import { auditFacts } from './audit.js';
+import { describeChange } from './changes.js';
 
 /** Version of the JSON report shape (bumped on breaking changes). */
 export const JSON_REPORT_VERSION = 1;
@@ -46,6 +47,8 @@ export function renderJson(result: CheckResult, toolgateVersion: string): string
         ...(r.diagnostics ? { diagnostics: r.diagnostics } : {}),
         ...(r.malformed.length ? { malformed: r.malformed } : {}),
         ...(r.wrote !== undefined ? { wrote: r.wrote } : {}),
+        ...(r.changes ? { changes: r.changes.map(describeChange) } : {}),
+        ...(r.drift ? { drift: r.drift.map(describeChange) } : {}),
       };
     }),
     findings: result.findings,

@@ -2,6 +2,7 @@ import type { CheckResult, SourceResult } from '../run-check.js';
 import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, COUNT_LABELS } from './audit.js';
 import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
+import { describeChange } from './changes.js';
 
 /** GitHub's job summary limit per step: 1 MiB (DESIGN §9). Leave room for the cut note. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
@@ -20,8 +21,8 @@ function headline(result: CheckResult): string {
   const failed = result.sources.filter((s) => s.failure).length;
   if (failed) return `❌ ${failed} source${failed === 1 ? '' : 's'} failed · ${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}`;
   if (error) return `❌ ${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`;
-  if (warning || notice) return `⚠️ no errors · ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`;
-  return '✅ no findings';
+  if (warning) return `⚠️ no errors · ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`;
+  return notice ? `✅ no errors or warnings · ${notice} notice${notice === 1 ? '' : 's'}` : '✅ no findings';
 }
 
 function sourceSection(r: SourceResult): string {
@@ -48,6 +49,13 @@ function sourceSection(r: SourceResult): string {
   }
   if (a.disabled.length) out.push(`- Disabled operations (pinned, not reachable): ${nameList(a.disabled.map((t) => t.name))}`);
   out.push(`- Payload: ${a.payloadBytes} bytes · contract: ${escapeMarkdownInline(r.contractFile)} · digest: \`sha256:${a.digest}\``, '');
+  for (const [label, list] of [['Changes', r.changes], ['Drift from the contract', r.drift]] as const) {
+    if (!list?.length) continue;
+    out.push(`#### ${label} (${list.length})`, '');
+    for (const c of list.slice(0, 200)) out.push(`- ${escapeMarkdownInline(describeChange(c), 300)}`);
+    if (list.length > 200) out.push(`- … and ${list.length - 200} more (see the JSON report)`);
+    out.push('');
+  }
   return out.join('\n');
 }
 

@@ -2,6 +2,7 @@ import type { CheckResult, SourceResult } from '../run-check.js';
 import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, COUNT_LABELS } from './audit.js';
 import { escapeTerminal, escapeTerminalInline } from './escape.js';
+import { describeChange } from './changes.js';
 
 /** ANSI colours, used only when the output is a TTY (and NO_COLOR is unset). */
 export interface TerminalStyle {
@@ -11,6 +12,7 @@ export interface TerminalStyle {
 }
 
 const LIST_PREVIEW = 12;
+const CHANGE_PREVIEW = 20;
 
 function paint(on: boolean, code: string, text: string): string {
   return on ? `\x1b[${code}m${text}\x1b[0m` : text;
@@ -58,14 +60,22 @@ function renderSource(r: SourceResult, style: TerminalStyle): string {
   if (style.listTools) {
     out.push('  tools:');
     for (const t of s.tools) {
+      // destructive/idempotent mean nothing on a read-only tool (spec), as in the counts.
+      const ro = t.effectiveHints.readOnlyHint;
       const hints = Object.entries(t.effectiveHints)
-        .filter(([, v]) => v)
+        .filter(([h, v]) => v && !(ro && (h === 'destructiveHint' || h === 'idempotentHint')))
         .map(([h]) => h.replace('Hint', ''))
         .join(',');
       out.push(`    ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}`);
     }
   }
   if (r.diagnostics?.stdoutNoiseLines) out.push(`  stdout noise: ${r.diagnostics.stdoutNoiseLines} non-JSON lines`);
+  for (const [label, list] of [['changes', r.changes], ['drift from the contract', r.drift]] as const) {
+    if (!list?.length) continue;
+    out.push(`  ${label} (${list.length}):`);
+    for (const c of list.slice(0, CHANGE_PREVIEW)) out.push(`    ${escapeTerminalInline(describeChange(c), 200)}`);
+    if (list.length > CHANGE_PREVIEW) out.push(`    … and ${list.length - CHANGE_PREVIEW} more (--format json lists all)`);
+  }
   return out.join('\n');
 }
 

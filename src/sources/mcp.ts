@@ -117,7 +117,7 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
         const s = sessions.list.at(-1);
         s?.abort.abort();
         return new SourceError(
-          `${s?.what ?? 'MCP server'} did not complete initialization within ${startupMs} ms (timeouts.startupMs)${lastLine(s?.proc?.stderrTail() ?? '')}; raise the start-up timeout if the server is slow to start (a cold npx install can take over a minute)`,
+          `${s?.what ?? 'MCP server'} did not complete initialization within ${startupMs} ms${lastLine(s?.proc?.stderrTail() ?? '')}; if the server is just slow to start (a cold npx install can take over a minute), raise \`startup-timeout-ms\` in toolgate.yml`,
           'startup-timeout',
         );
       },
@@ -407,7 +407,7 @@ async function listAllTools(
 
 function totalTimeout(s: Session, cfg: McpCommon, pages: number): SourceError {
   return new SourceError(
-    `${s.what} did not finish listing tools within ${cfg.timeouts.totalMs} ms (timeouts.totalMs) after ${pages} page(s)`,
+    `${s.what} did not finish listing tools within ${cfg.timeouts.totalMs} ms after ${pages} page(s) (\`total-timeout-ms\` in toolgate.yml)`,
     'request-timeout',
   );
 }
@@ -461,8 +461,8 @@ async function toSourceError(err: unknown, s: Session | undefined, phase: Phase)
   }
   if (isTimeout(err)) {
     return phase === 'start-up'
-      ? make(`${what} did not answer initialize in time (timeouts.startupMs)`, 'startup-timeout')
-      : make(`${what} did not answer a tools/list request within the per-request limit (timeouts.requestMs)`, 'request-timeout');
+      ? make(`${what} did not answer initialize in time (\`startup-timeout-ms\` in toolgate.yml)`, 'startup-timeout')
+      : make(`${what} did not answer a tools/list request in time (\`request-timeout-ms\` in toolgate.yml)`, 'request-timeout');
   }
   if (err instanceof ProtocolError) {
     const text = `JSON-RPC error ${err.code}: ${err.message}`;

@@ -41,6 +41,8 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
   }
   const doc = parseJsonDocument(buf.toString('utf8'), file, 'fix the JSON syntax at that position (a trailing comma, a missing quote or comment are the usual causes)', {
     label: 'recorded tools/list file',
+    // Locations name a tool (`/result/tools/3/name` at most), not lines inside its schema.
+    lineDepth: 4,
   });
   const value = doc.value;
   const fail = (message: string, pointer: string): never => {

@@ -156,6 +156,9 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const ids = (JSON.parse(r.stdout).findings as { ruleId: string; tool?: string }[]).map((f) => `${f.ruleId}:${f.tool ?? ''}`);
     expect(ids).toContain('annotation-dropped:get_note');
     expect(ids).toContain('read-tool-became-write:get_note');
+    expect(JSON.parse(r.stdout).sources[0].changes).toContain('+ tool export_notes added (write)');
+    const text = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
+    expect(text.stdout).toContain('~ get_note: readOnlyHint true → not declared (effective false)');
     expect(existsSync(join(dir, 'a.json'))).toBe(true);
   });
 });

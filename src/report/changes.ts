@@ -1,0 +1,36 @@
+import type { Change } from '../diff/change.js';
+
+/**
+ * One line per change, in the surface's words: `+ tool x added`, `~ x: readOnlyHint true → (not
+ * declared; effective false)`. Tool names are raw here: each renderer escapes the line.
+ */
+export function describeChange(c: Change): string {
+  switch (c.kind) {
+    case 'tool-added':
+      return `+ tool ${c.tool} added (${c.head.safetyClass})`;
+    case 'tool-removed':
+      return `- tool ${c.tool} removed`;
+    case 'hint-changed': {
+      const side = (h: { declared?: boolean; effective: boolean }) => (h.declared === undefined ? `not declared (effective ${h.effective})` : String(h.declared));
+      return `~ ${c.tool}: ${c.hint} ${side(c.base)} → ${side(c.head)}`;
+    }
+    case 'class-changed':
+      return `~ ${c.tool}: class ${c.base} → ${c.head}`;
+    case 'text-changed':
+      return `~ ${c.tool}: ${c.field} changed`;
+    case 'input-schema-changed':
+      return `~ ${c.tool}: inputSchema changed`;
+    case 'output-schema-changed':
+      return `~ ${c.tool}: outputSchema changed`;
+    case 'origin-changed':
+      return `~ ${c.tool}: origin ${c.base ? `${c.base.method} ${c.base.path}` : 'none'} → ${c.head ? `${c.head.method} ${c.head.path}` : 'none'}`;
+    case 'metadata-changed':
+      return `~ ${c.tool}: ${c.field} changed`;
+    case 'count-changed':
+      return `~ ${c.count} ${c.base} → ${c.head}`;
+    case 'server-changed':
+      return `~ server ${c.field} ${c.base ?? 'none'} → ${c.head ?? 'none'}`;
+    case 'source-changed':
+      return `~ source ${c.field} changed`;
+  }
+}

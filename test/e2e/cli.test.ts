@@ -163,6 +163,21 @@ describe('toolgate CLI (dist/cli.js)', () => {
   });
 });
 
+describe('schema classification from the built CLI (its worker is found next to the split bundles)', () => {
+  it('a composition change goes to json-schema-diff in the worker and is classified, not unclassified', async () => {
+    const dir = workspace();
+    const tool = (anyOf: object[]) => ({ name: 'pick', inputSchema: { type: 'object', properties: { v: { anyOf } }, additionalProperties: false }, annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } });
+    writeFileSync(join(dir, 'a.tools.json'), JSON.stringify({ tools: [tool([{ type: 'string' }, { type: 'number' }])] }));
+    writeFileSync(join(dir, 'b.tools.json'), JSON.stringify({ tools: [tool([{ type: 'string' }])] }));
+    expect((await runCli(['snapshot', '--tools-json', 'a.tools.json', '-o', 'a.json'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['snapshot', '--tools-json', 'b.tools.json', '-o', 'b.json'], { cwd: dir })).code).toBe(0);
+    const r = await runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir });
+    const ids = (JSON.parse(r.stdout).findings as { ruleId: string }[]).map((f) => f.ruleId);
+    expect(ids).toContain('schema-narrowed');
+    expect(ids).not.toContain('schema-unclassified');
+  });
+});
+
 describe('the embedded example (README quick start)', () => {
   it('npm run example is clean; npm run example:drift fails with the documented findings', async () => {
     const ok = await runCli(['check', '--config', 'examples/notes/toolgate.yml'], { cwd: REPO });

@@ -56,7 +56,8 @@ export function setSchemaWorkerUrl(url: URL | string | undefined): void {
 /** Resolves the worker script; throws with the paths tried when none exists. */
 export function resolveSchemaWorkerUrl(): URL {
   if (workerUrlOverride) return workerUrlOverride;
-  const candidates = ['./worker.mjs', './schema-worker.mjs', './schema-worker.cjs'].map((f) => new URL(f, import.meta.url));
+  // `../schema-worker.mjs`: the bundles are split, so this code may sit in dist/chunks/.
+  const candidates = ['./worker.mjs', './schema-worker.mjs', '../schema-worker.mjs', './schema-worker.cjs'].map((f) => new URL(f, import.meta.url));
   for (const c of candidates) {
     if (c.protocol === 'file:' && existsSync(fileURLToPath(c))) return c;
   }

@@ -88,7 +88,7 @@ export async function loadPolicy(file: string): Promise<Policy> {
       code === 'ENOENT' ? 'policy file not found' : `cannot read policy file: ${(e as Error).message}`,
       { file },
       code === 'ENOENT'
-        ? 'Create toolgate.yml (see README, "Quick start"), pass --config PATH, or audit a server directly: `toolgate audit -- node server.js`.'
+        ? `Create ${abs} (README, "Use it on your server"), pass --config PATH, or audit a server directly: \`toolgate audit -- node server.js\`.`
         : undefined,
     );
   }

@@ -26,5 +26,3 @@ export type Change =
   | { kind: 'server-changed'; field: keyof ServerInfo; base?: string; head?: string }
   | { kind: 'source-changed'; field: 'kind' | 'transport' | 'clientCapabilities' };
 
-/** The `kind` of a {@link Change}. */
-export type ChangeKind = Change['kind'];

@@ -16,11 +16,6 @@ export function mark(name: string): void {
   marks.push([name, performance.now()]);
 }
 
-/** Whether timings are being recorded. */
-export function timingEnabled(): boolean {
-  return enabled;
-}
-
 function report(): void {
   mark('exit');
   let prev = 0;

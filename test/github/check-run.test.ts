@@ -1,5 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubClient } from '../../src/github/client.js';
+import { describe, expect, it } from 'vitest';
 import {
   annotationLevel,
   findingsToAnnotations,
@@ -8,18 +7,12 @@ import {
   type CheckRunInput,
 } from '../../src/github/check-run.js';
 import type { Finding, Level } from '../../src/rules/types.js';
-import { FakeGitHub, failures } from '../support/fake-github.js';
+import { failures, TEST_REPO, useFakeGitHub } from '../support/fake-github.js';
 
-let gh: FakeGitHub;
-beforeEach(async () => {
-  gh = await FakeGitHub.start();
-});
-afterEach(async () => {
-  await gh.close();
-});
-const REPO = { owner: 'acme', repo: 'widgets-mcp' };
+const fake = useFakeGitHub();
+const REPO = TEST_REPO;
 const HEAD = '89e6c98d92887913cadf06b2adb97f26cde4849b';
-const octokit = () => createGitHubClient({ token: 't', baseUrl: gh.url, sleep: async () => {} });
+const octokit = fake.octokit;
 
 const levels: Level[] = ['error', 'warning', 'notice'];
 const annotations = (n: number): CheckAnnotation[] =>
@@ -43,8 +36,8 @@ describe('publishCheckRun', () => {
   it('creates one completed check run when there are at most 50 annotations', async () => {
     const result = await publishCheckRun(octokit(), REPO, HEAD, input(50));
     expect(result).toMatchObject({ ok: true, annotationsSent: 50, annotationsDropped: 0, requests: 1 });
-    expect(gh.requests).toHaveLength(1);
-    const body = gh.requests[0]!.body as Record<string, any>;
+    expect(fake.gh.requests).toHaveLength(1);
+    const body = fake.gh.requests[0]!.body as Record<string, any>;
     expect(body).toMatchObject({ name: 'toolgate', head_sha: HEAD, status: 'completed', conclusion: 'failure' });
     expect(body['output'].annotations).toHaveLength(50);
     expect(body['output'].annotations[0]).toEqual({
@@ -61,12 +54,12 @@ describe('publishCheckRun', () => {
   it('sends the first 50 on create and PATCHes the rest in batches of 50', async () => {
     const result = await publishCheckRun(octokit(), REPO, HEAD, input(120));
     expect(result).toMatchObject({ ok: true, annotationsSent: 120, requests: 3 });
-    const posts = gh.requestsTo('POST', /\/check-runs$/);
-    const patches = gh.requestsTo('PATCH', /\/check-runs\/\d+$/);
+    const posts = fake.gh.requestsTo('POST', /\/check-runs$/);
+    const patches = fake.gh.requestsTo('PATCH', /\/check-runs\/\d+$/);
     expect(posts).toHaveLength(1);
     expect(patches.map((p) => (p.body as any).output.annotations.length)).toEqual([50, 20]);
     for (const p of patches) expect((p.body as any).output).toMatchObject({ title: '120 findings', summary: '## toolgate\n' });
-    const run = [...gh.checkRuns.values()][0]!;
+    const run = [...fake.gh.checkRuns.values()][0]!;
     expect(run.annotations.map((a) => a['message'])).toEqual(annotations(120).map((a) => a.message));
     expect(run.conclusion).toBe('failure');
     if (result.ok) expect(result.id).toBe(run.id);
@@ -75,7 +68,7 @@ describe('publishCheckRun', () => {
   it('creates a check run with no annotations', async () => {
     const result = await publishCheckRun(octokit(), REPO, HEAD, input(0, { conclusion: 'success' }));
     expect(result).toMatchObject({ ok: true, requests: 1 });
-    expect([...gh.checkRuns.values()][0]).toMatchObject({ conclusion: 'success', annotations: [] });
+    expect([...fake.gh.checkRuns.values()][0]).toMatchObject({ conclusion: 'success', annotations: [] });
   });
 
   it('bounds the number of annotations sent', async () => {
@@ -92,7 +85,7 @@ describe('publishCheckRun', () => {
       input(1, { summary: long, text: long, annotations: [{ ...annotations(1)[0]!, title: 't'.repeat(400) }] }),
     );
     expect(result.ok).toBe(true);
-    const out = (gh.requests[0]!.body as any).output;
+    const out = (fake.gh.requests[0]!.body as any).output;
     expect(out.summary.length).toBe(65_535);
     expect(out.summary.endsWith('_(truncated)_')).toBe(true);
     expect(out.text.length).toBe(65_535);
@@ -100,34 +93,34 @@ describe('publishCheckRun', () => {
   });
 
   it('returns ok:false on 403 (token without checks: write) instead of throwing', async () => {
-    gh.fail({ method: 'POST', path: /\/check-runs$/, ...failures.forbidden() });
+    fake.gh.fail({ method: 'POST', path: /\/check-runs$/, ...failures.forbidden() });
     const result = await publishCheckRun(octokit(), REPO, HEAD, input(3));
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.status).toBe(403);
       expect(result.reason).toMatch(/could not create the check run \(Resource not accessible by integration\).*checks: write/);
     }
-    expect(gh.requests).toHaveLength(1); // a permission error is not retried
+    expect(fake.gh.requests).toHaveLength(1); // a permission error is not retried
   });
 
   it('returns ok:false with the id when an append is forbidden', async () => {
-    gh.fail({ method: 'PATCH', path: /\/check-runs\/\d+$/, ...failures.forbidden() });
+    fake.gh.fail({ method: 'PATCH', path: /\/check-runs\/\d+$/, ...failures.forbidden() });
     const result = await publishCheckRun(octokit(), REPO, HEAD, input(60));
-    expect(result).toMatchObject({ ok: false, status: 403, id: [...gh.checkRuns.keys()][0] });
+    expect(result).toMatchObject({ ok: false, status: 403, id: [...fake.gh.checkRuns.keys()][0] });
   });
 
   it('retries a 500 and a secondary rate limit, then succeeds', async () => {
-    gh.fail({ method: 'POST', path: /\/check-runs$/, ...failures.serverError() });
-    gh.fail({ method: 'PATCH', path: /\/check-runs\/\d+$/, ...failures.secondaryRateLimit(1) });
+    fake.gh.fail({ method: 'POST', path: /\/check-runs$/, ...failures.serverError() });
+    fake.gh.fail({ method: 'PATCH', path: /\/check-runs\/\d+$/, ...failures.secondaryRateLimit(1) });
     const result = await publishCheckRun(octokit(), REPO, HEAD, input(70));
     expect(result).toMatchObject({ ok: true, requests: 2 });
-    expect(gh.requests).toHaveLength(4);
-    expect([...gh.checkRuns.values()]).toHaveLength(1);
-    expect([...gh.checkRuns.values()][0]!.annotations).toHaveLength(70);
+    expect(fake.gh.requests).toHaveLength(4);
+    expect([...fake.gh.checkRuns.values()]).toHaveLength(1);
+    expect([...fake.gh.checkRuns.values()][0]!.annotations).toHaveLength(70);
   });
 
   it('throws on other errors (e.g. 422)', async () => {
-    gh.fail({ method: 'POST', path: /\/check-runs$/, status: 422, body: { message: 'Validation Failed' } });
+    fake.gh.fail({ method: 'POST', path: /\/check-runs$/, status: 422, body: { message: 'Validation Failed' } });
     await expect(publishCheckRun(octokit(), REPO, HEAD, input(1))).rejects.toThrow(/422 Validation Failed/);
   });
 });

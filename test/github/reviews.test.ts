@@ -1,24 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { createGitHubClient } from '../../src/github/client.js';
 import { getPullRequest, listReviews } from '../../src/github/reviews.js';
 import { evaluateApproval } from '../../src/review/approval.js';
-import { FakeGitHub, failures, type FakeReview } from '../support/fake-github.js';
+import { failures, TEST_REPO, useFakeGitHub, type FakeReview } from '../support/fake-github.js';
 
-let gh: FakeGitHub;
-beforeEach(async () => {
-  gh = await FakeGitHub.start();
-});
-afterEach(async () => {
-  await gh.close();
-});
-const REPO = { owner: 'acme', repo: 'widgets-mcp' };
-const octokit = () => createGitHubClient({ token: 't', baseUrl: gh.url, sleep: async () => {} });
+const fake = useFakeGitHub();
+const REPO = TEST_REPO;
+const octokit = fake.octokit;
 
 describe('listReviews', () => {
   it('maps the REST shape (fixture) and keeps chronological order', async () => {
     const fixture = JSON.parse(readFileSync(new URL('../fixtures/github/reviews.json', import.meta.url), 'utf8')) as FakeReview[];
-    gh.reviews.set(42, fixture);
+    fake.gh.reviews.set(42, fixture);
     const reviews = await listReviews(octokit(), REPO, 42);
     expect(reviews.map((r) => `${r.user}:${r.state}`)).toEqual([
       'alice:COMMENTED',
@@ -36,20 +29,20 @@ describe('listReviews', () => {
       submittedAt: '2026-11-28T10:00:00Z',
     });
     expect(reviews[6]?.submittedAt).toBe('');
-    expect(gh.requests[0]?.query).toEqual({ per_page: '100' });
+    expect(fake.gh.requests[0]?.query).toEqual({ per_page: '100' });
   });
 
   it('reads every page (250 reviews = 3 pages of 100) so a late approval is seen', async () => {
-    for (let i = 0; i < 249; i++) gh.addReview(5, { user: `user${i % 7}`, state: 'COMMENTED', commit_id: 'c' });
-    gh.addReview(5, { user: 'late-approver', state: 'APPROVED', commit_id: 'head' });
+    for (let i = 0; i < 249; i++) fake.gh.addReview(5, { user: `user${i % 7}`, state: 'COMMENTED', commit_id: 'c' });
+    fake.gh.addReview(5, { user: 'late-approver', state: 'APPROVED', commit_id: 'head' });
     const reviews = await listReviews(octokit(), REPO, 5);
     expect(reviews).toHaveLength(250);
-    expect(gh.requests.map((r) => r.query['page'] ?? '1')).toEqual(['1', '2', '3']);
+    expect(fake.gh.requests.map((r) => r.query['page'] ?? '1')).toEqual(['1', '2', '3']);
     expect(evaluateApproval(reviews, 'alice', 'head', { fresh: true }).approvers).toEqual(['late-approver']);
   });
 
   it('gives a deleted account an empty login', async () => {
-    gh.addReview(5, { user: null, state: 'APPROVED', commit_id: 'head' });
+    fake.gh.addReview(5, { user: null, state: 'APPROVED', commit_id: 'head' });
     expect((await listReviews(octokit(), REPO, 5))[0]?.user).toBe('');
   });
 
@@ -58,18 +51,18 @@ describe('listReviews', () => {
   });
 
   it('retries a page that failed with 500', async () => {
-    for (let i = 0; i < 150; i++) gh.addReview(5, { user: 'bob', state: 'COMMENTED', commit_id: 'c' });
-    gh.fail({ method: 'GET', path: /\/reviews$/, ...failures.serverError() });
+    for (let i = 0; i < 150; i++) fake.gh.addReview(5, { user: 'bob', state: 'COMMENTED', commit_id: 'c' });
+    fake.gh.fail({ method: 'GET', path: /\/reviews$/, ...failures.serverError() });
     expect(await listReviews(octokit(), REPO, 5)).toHaveLength(150);
-    expect(gh.requests).toHaveLength(3);
+    expect(fake.gh.requests).toHaveLength(3);
   });
 });
 
 describe('getPullRequest', () => {
   it('reads author, SHAs and whether the head is a fork', async () => {
-    gh.addPull({ number: 9, author: 'mallory', headSha: 'h', baseSha: 'b', headRepo: 'mallory/widgets-mcp', baseRepo: 'acme/widgets-mcp' });
-    gh.addPull({ number: 10, author: 'alice', headSha: 'h2', baseSha: 'b2', headRepo: 'acme/widgets-mcp', baseRepo: 'acme/widgets-mcp' });
-    gh.addPull({ number: 11, author: 'gone', headSha: 'h3', baseSha: 'b3', headRepo: null, baseRepo: 'acme/widgets-mcp' });
+    fake.gh.addPull({ number: 9, author: 'mallory', headSha: 'h', baseSha: 'b', headRepo: 'mallory/widgets-mcp', baseRepo: 'acme/widgets-mcp' });
+    fake.gh.addPull({ number: 10, author: 'alice', headSha: 'h2', baseSha: 'b2', headRepo: 'acme/widgets-mcp', baseRepo: 'acme/widgets-mcp' });
+    fake.gh.addPull({ number: 11, author: 'gone', headSha: 'h3', baseSha: 'b3', headRepo: null, baseRepo: 'acme/widgets-mcp' });
     expect(await getPullRequest(octokit(), REPO, 9)).toEqual({
       number: 9,
       author: 'mallory',

@@ -16,6 +16,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
+import { createGitHubClient } from '../../src/github/client.js';
 
 /** One request as the fake saw it. */
 export interface RecordedRequest {
@@ -445,4 +447,32 @@ function invalid(res: ServerResponse, resource: string, field: string, message: 
     documentation_url: 'https://docs.github.com/rest',
     status: '422',
   });
+}
+
+/** The repository the GitHub tests work on. */
+export const TEST_REPO = { owner: 'acme', repo: 'widgets-mcp' };
+
+/**
+ * Gives each test of the calling file its own fake (started before it, closed after it) and a
+ * client aimed at it that retries without sleeping.
+ */
+export function useFakeGitHub(): { readonly gh: FakeGitHub; octokit(): ReturnType<typeof createGitHubClient> } {
+  let gh: FakeGitHub | undefined;
+  beforeEach(async () => {
+    gh = await FakeGitHub.start();
+  });
+  afterEach(async () => {
+    await gh?.close();
+    gh = undefined;
+  });
+  const current = (): FakeGitHub => {
+    if (!gh) throw new Error('the fake GitHub API runs only inside a test');
+    return gh;
+  };
+  return {
+    get gh() {
+      return current();
+    },
+    octokit: () => createGitHubClient({ token: 't', baseUrl: current().url, sleep: async () => {} }),
+  };
 }

@@ -144,7 +144,12 @@ export class ServerProcess {
     });
     const proc = new ServerProcess(child, child.pid!, description, options.stdio === 'log');
     // Interrupted before stop(): end the whole group at once, nothing may outlive toolgate.
-    proc.unregister = onInterrupt(() => signalGroup(proc.pid, 'SIGKILL'));
+    // SIGKILL is delivered when the target is next scheduled, so wait (bounded) until it has
+    // died before toolgate itself exits.
+    proc.unregister = onInterrupt(() => {
+      signalGroup(proc.pid, 'SIGKILL');
+      waitGroupGoneSync(proc.pid, INTERRUPT_WAIT_MS);
+    });
     return proc;
   }
 
@@ -243,6 +248,20 @@ export function livePidsInGroup(pgid: number): number[] {
     if (Number(rest[2]) === pgid && rest[0] !== 'Z' && rest[0] !== 'X') out.push(Number(entry));
   }
   return out;
+}
+
+/** Longest wait for a SIGKILLed group to die while toolgate is being interrupted (ms). */
+const INTERRUPT_WAIT_MS = 3000;
+
+/** Synchronous {@link waitGroupGone}, for signal handlers that exit right after (sleeps via Atomics.wait). */
+function waitGroupGoneSync(pgid: number, ms: number): boolean {
+  const end = Date.now() + ms;
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  while (groupAlive(pgid)) {
+    if (Date.now() >= end) return false;
+    Atomics.wait(cell, 0, 0, 10);
+  }
+  return true;
 }
 
 async function waitGroupGone(pgid: number, ms: number): Promise<boolean> {

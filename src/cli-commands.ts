@@ -48,6 +48,11 @@ async function policyFrom(flags: SourceFlags, command: string[], cwd: string): P
     throw new ConfigError(`--url ${JSON.stringify(flags.url)} is not an http(s) URL`, undefined, 'Pass the Streamable HTTP endpoint, e.g. --url http://127.0.0.1:3000/mcp.');
   }
   if (flags.url) adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'http', url: flags.url, headers: [], ...common } });
+  for (const [flag, path] of [['--tools-json', flags.toolsJson], ['--openapi', flags.openapi]] as const) {
+    if (path !== undefined && !existsSync(resolve(cwd, path))) {
+      throw new ConfigError(`${flag} ${path}: no such file`, undefined, `Check the path (relative to the current directory, ${cwd}).`);
+    }
+  }
   if (flags.toolsJson) adhoc.push({ id, kind: 'recorded', file: resolve(cwd, flags.toolsJson), contract });
   if (flags.openapi) adhoc.push({ id: flags.id === 'cli' || !flags.id ? openApiId(flags.openapi) : flags.id, kind: 'openapi', integration: resolve(cwd, flags.openapi), contract });
   if (adhoc.length > 1) throw new ConfigError('give one source: a command after --, --url, --tools-json or --openapi', undefined, 'Pick one of them, or list several sources in toolgate.yml.');

@@ -194,7 +194,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   if (opts.mode !== 'check') findings = findings.filter((f) => f.ruleId !== 'unlisted-tool' && f.ruleId !== 'contract-stale');
   const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
   if (noise > 0) {
-    const f: RawFinding = { ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout` };
+    const f: RawFinding = { ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}` };
     findings.push(...finalize([f], ctx, policyLocator(opts, sourcePointer)));
   }
   result.findings = findings.sort(compareFindings);
@@ -280,4 +280,9 @@ function firstAfter(tools: readonly { name: string }[], name: string): { name: s
     else lo = mid + 1;
   }
   return tools[lo];
+}
+
+/** `; first: "..."` for the stdout-noise message, or '' when no line was kept. */
+function sample(line: string | undefined): string {
+  return line === undefined ? '' : `; first: ${JSON.stringify(line)}`;
 }

@@ -48,6 +48,7 @@ export function parseContract(text: string, file: string): LoadedContract {
   // Findings point at tools and their keys (`/tools/3/annotations/readOnlyHint`): 4 levels.
   const doc = parseJsonDocument(text, file, FIX_HAND_EDIT, { lineDepth: 4 });
   const raw = doc.value as JsonObject;
+  notAContract(raw, file, doc.lineOf);
   if (raw && typeof raw === 'object' && typeof raw.formatVersion === 'number' && raw.formatVersion > SURFACE_FORMAT_VERSION) {
     throw new ConfigError(
       `contract format ${raw.formatVersion} is newer than this toolgate understands (${SURFACE_FORMAT_VERSION})`,
@@ -73,6 +74,26 @@ export function parseContract(text: string, file: string): LoadedContract {
     if (!indexOf.has(t.name)) indexOf.set(t.name, i);
   });
   return { surface, file, lineOf: doc.lineOf, indexOf };
+}
+
+/**
+ * A file with neither `formatVersion` nor `source` was never a contract (a saved `tools/list`
+ * result, a policy file, something else): "do not edit by hand" would mislead, so say what it is
+ * and how to make a contract from it.
+ */
+function notAContract(raw: unknown, file: string, lineOf: (p: string) => number): void {
+  const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as JsonObject) : undefined;
+  if (obj && ('formatVersion' in obj || 'source' in obj)) return;
+  const toolsList = obj && Array.isArray(obj.tools);
+  throw new ConfigError(
+    toolsList
+      ? 'not a toolgate contract: it looks like a saved `tools/list` result (a `tools` array without `formatVersion`)'
+      : 'not a toolgate contract: it has no `formatVersion` and no `source`',
+    { file, line: lineOf(''), pointer: '' },
+    toolsList
+      ? `Make a contract from it with \`toolgate snapshot --tools-json ${file} --output <contract.json>\`, or audit it directly with \`toolgate audit --tools-json ${file}\`.`
+      : 'Pass a contract written by `toolgate update` or `toolgate snapshot` (by default `.toolgate/<source-id>.surface.json`).',
+  );
 }
 
 type StoredTool = SurfaceTool & Record<string, unknown>;

@@ -4,7 +4,8 @@
  * retries for server errors and rate limits.
  *
  * Retry policy (GitHub docs, "Rate limits for the REST API › Exceeding the rate limit"):
- * - 5xx (and network failures/timeouts, which Octokit reports as 500): exponential backoff.
+ * - 5xx, and requests that got no response (refused, reset, timed out; Octokit reports them as
+ *   500 without a response, we as status 0 "unreachable"): exponential backoff.
  * - 403/429 that is a rate limit: wait `retry-after` seconds when present; else, when
  *   `x-ratelimit-remaining` is `0`, until `x-ratelimit-reset`; else (secondary limit without
  *   headers) at least one minute, growing exponentially.
@@ -54,7 +55,7 @@ export class GitHubApiError extends Error {
   override readonly name = 'GitHubApiError';
   constructor(
     message: string,
-    /** HTTP status (Octokit uses 500 for network failures and timeouts). */
+    /** HTTP status; 0 when no response came (connection refused or reset, DNS failure, timeout). */
     readonly status: number,
     /** `METHOD /path` (path template when Octokit knows it). */
     readonly endpoint: string,
@@ -120,14 +121,17 @@ function installRetry(octokit: GitHubClient, baseUrl: string, o: GitHubClientOpt
     const opts = options as { request?: { signal?: AbortSignal } & Record<string, unknown> };
     const callerSignal = opts.request?.signal;
     for (let attempt = 1; ; attempt++) {
+      const timeout = AbortSignal.timeout(timeoutMs);
       try {
-        const timeout = AbortSignal.timeout(timeoutMs);
         opts.request = { ...opts.request, signal: callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout };
         return await request(options);
       } catch (raw) {
         const err = raw as ErrorLike;
-        const status = typeof err.status === 'number' ? err.status : 0;
-        const apiMessage = bodyMessage(err) ?? err.message;
+        // Octokit reports a request that got no response (refused, reset, DNS, our timeout) as a
+        // 500 without `response`; say "unreachable" rather than blame a server error.
+        const network = err.response === undefined;
+        const status = network ? 0 : typeof err.status === 'number' ? err.status : 0;
+        const apiMessage = network && timeout.aborted ? `no response within ${timeoutMs} ms` : (bodyMessage(err) ?? err.message);
         const decision = classify(err, status, attempt, baseDelay, now());
         if (decision.kind === 'fatal') {
           throw new GitHubApiError(
@@ -136,6 +140,16 @@ function installRetry(octokit: GitHubClient, baseUrl: string, o: GitHubClientOpt
             endpoint,
             attempt,
             apiMessage,
+            { cause: raw },
+          );
+        }
+        if (attempt > retries && network) {
+          throw new GitHubApiError(
+            `GitHub API ${endpoint} unreachable after ${attempt} attempts: ${apiMessage ?? 'no response'}; check GITHUB_API_URL (${baseUrl}) and the runner's network`,
+            status,
+            endpoint,
+            attempt,
+            undefined,
             { cause: raw },
           );
         }
@@ -179,7 +193,8 @@ function classify(err: ErrorLike, status: number, attempt: number, baseDelay: nu
   };
   const backoff = baseDelay * 2 ** (attempt - 1);
 
-  if (status >= 500 || status === 0) return { kind: 'retry', waitMs: backoff, why: 'server error' };
+  if (status === 0) return { kind: 'retry', waitMs: backoff, why: 'no response' };
+  if (status >= 500) return { kind: 'retry', waitMs: backoff, why: 'server error' };
   if (status !== 403 && status !== 429) return { kind: 'fatal' };
 
   const retryAfter = header('retry-after');

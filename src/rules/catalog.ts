@@ -135,7 +135,7 @@ export const RULES = [
     title: 'The advertised tool list exceeds the configured size',
     rationale: 'Every tool definition is sent to the model on each turn; a large list costs context and money and crowds out the task.',
     source: 'toolgate policy `limits`',
-    fix: 'Shorten descriptions or schemas, remove tools, or raise `limits.max-payload-bytes` / `limits.max-tools` in toolgate.yml.',
+    fix: 'Shorten descriptions or schemas, remove tools, or raise `limits.max-payload-bytes` in toolgate.yml.',
   },
   {
     id: 'policy-not-included',
@@ -222,6 +222,14 @@ export const RULES = [
     rationale: 'On stdio, stdout carries only JSON-RPC messages; other lines are dropped or corrupt the stream for stricter clients.',
     source: 'MCP spec 2025-11-25, Transports › stdio',
     fix: 'Send logs to stderr in the server.',
+  },
+  {
+    id: 'too-many-tools',
+    level: 'error',
+    title: 'More tools are reachable than the configured limit',
+    rationale: 'Each reachable tool is one more thing the model can be steered into calling, and tool choice degrades as lists grow; a cap makes every addition past it a deliberate decision.',
+    source: 'toolgate policy `limits.max-tools`',
+    fix: 'Remove or disable tools, split the server, or raise `limits.max-tools` in toolgate.yml.',
   },
   {
     id: 'tool-removed',

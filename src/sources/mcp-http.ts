@@ -70,15 +70,23 @@ function canConnect(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** `; last stderr line: "..."` for messages, or '' when there is no output. */
+/** Lines of a crash report that say nothing about the cause: stack frames, carets, Node's version trailer. */
+const NOISE_LINE = /^(at\s|\^+$|Node\.js v\d)/;
+const CAUSE_LINE = /error|exception|fatal|panic|cannot|denied|not found|EADDRINUSE|ENOENT/i;
+
+/**
+ * `; stderr: "..."` for messages, or '' when there is no output. Picks the line that most likely
+ * names the cause: the last one that reads like an error (a Node crash ends with stack frames and a
+ * `Node.js vN` trailer, so the plain last line is rarely it), else the last informative line.
+ */
 export function lastLine(tail: string): string {
-  const line = tail
+  const lines = tail
     .split(/\r?\n/)
     .map((l) => l.trim())
-    .filter(Boolean)
-    .at(-1);
+    .filter((l) => l && !NOISE_LINE.test(l));
+  const line = lines.findLast((l) => CAUSE_LINE.test(l)) ?? lines.at(-1);
   if (!line) return '';
-  return `; last output line: ${JSON.stringify(line.length > 200 ? `${line.slice(0, 197)}...` : line)}`;
+  return `; stderr: ${JSON.stringify(line.length > 200 ? `${line.slice(0, 197)}...` : line)}`;
 }
 
 /** Counts response body bytes across all requests; calls `onOverflow` once past `maxBytes`. */

@@ -150,6 +150,7 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
     if (session.stdio) {
       d.stdoutNoiseLines = session.stdio.noiseLines;
       if (session.stdio.noiseLines > 0) {
+        if (session.stdio.firstNoiseLine !== undefined) d.stdoutNoiseSample = session.stdio.firstNoiseLine;
         session.notes.push(
           `server wrote ${session.stdio.noiseLines} non-JSON-RPC line(s) on stdout (first: ${JSON.stringify(session.stdio.firstNoiseLine)}); stdout is reserved for protocol messages, log to stderr`,
         );

@@ -36,7 +36,7 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
     throw new ConfigError(
       `cannot read recorded tools/list file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
       { file },
-      `check the source's \`file\` path (relative to toolgate.yml); ${FIX_SHAPE}`,
+      `check the source's \`recorded\` path in toolgate.yml (relative to toolgate.yml); ${FIX_SHAPE}`,
     );
   }
   const doc = parseJsonDocument(buf.toString('utf8'), file, 'fix the JSON syntax at that position (a trailing comma, a missing quote or comment are the usual causes)', {

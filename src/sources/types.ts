@@ -31,6 +31,8 @@ export interface SnapshotDiagnostics {
   pages?: number;
   /** Lines on the server's stdout that were not JSON-RPC (hygiene). */
   stdoutNoiseLines?: number;
+  /** The first of those lines (at most 120 characters), so the finding can show what it was. */
+  stdoutNoiseSample?: string;
   /** Last bytes of the server's stderr (at most 4 KiB), for error messages. */
   stderrTail?: string;
   /** Raw UTF-8 bytes of all `tools/list` result payloads received. */

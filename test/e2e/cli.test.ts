@@ -143,6 +143,27 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stdout).toContain('unannotated-tool');
   });
 
+  it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {
+    const dir = workspace();
+    for (const flag of ['--tools-json', '--openapi']) {
+      const r = await runCli(['audit', flag, 'nope.json'], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${flag} nope.json: no such file`);
+      expect(r.stderr).toContain('relative to the current directory');
+      expect(r.stderr).not.toContain('toolgate.yml');
+    }
+  });
+
+  it('diff of a saved tools/list result (not a contract) says so and how to make one: exit 2', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
+    const r = await runCli(['diff', 'tools.json', 'tools.json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('not a toolgate contract');
+    expect(r.stderr).toContain('toolgate snapshot --tools-json tools.json');
+    expect(r.stderr).not.toContain('by hand');
+  });
+
   it('snapshot writes the surface; diff of two surfaces reports the change', async () => {
     const dir = workspace();
     const a = await runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir });

@@ -135,6 +135,16 @@ describe('createGitHubClient', () => {
     expect(sleeps).toEqual([1000]);
   });
 
+  it('a request that never answers, every time: unreachable, naming the timeout', async () => {
+    gh.fail({ path: '/pulls/7', status: 0, hang: true, times: 10 });
+    const err = await client({ requestTimeoutMs: 150, retries: 1 })
+      .rest.pulls.get({ ...REPO, pull_number: 7 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GitHubApiError);
+    expect((err as GitHubApiError).status).toBe(0);
+    expect((err as Error).message).toContain('unreachable after 2 attempts: no response within 150 ms');
+  });
+
   it('retries a network failure (connection refused), then names it', async () => {
     const dead = await FakeGitHub.start();
     const url = dead.url;
@@ -144,6 +154,8 @@ describe('createGitHubClient', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GitHubApiError);
     expect((err as GitHubApiError).attempts).toBe(2);
-    expect((err as Error).message).toMatch(/failed with 500 after 2 attempts/);
+    expect((err as GitHubApiError).status).toBe(0);
+    expect((err as Error).message).toMatch(/unreachable after 2 attempts: connect ECONNREFUSED 127\.0\.0\.1:\d+; check GITHUB_API_URL \(http:\/\/127\.0\.0\.1:\d+\)/);
+    expect((err as Error).message).not.toContain('500');
   });
 });

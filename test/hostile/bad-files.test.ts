@@ -75,6 +75,11 @@ const CASES: Case[] = [
   { path: 'contract/missing-name.surface.json', exit: 2, says: ['contract/missing-name.surface.json:49 (at /tools/1): missing required key "name"', CONTRACT_FIX] },
   { path: 'contract/wrong-type.surface.json', exit: 2, says: ['contract/wrong-type.surface.json:8 (at /counts/toolCount): must be integer', CONTRACT_FIX] },
   { path: 'contract/tools-map.surface.json', exit: 2, says: ['contract/tools-map.surface.json:18 (at /tools): must be array', CONTRACT_FIX] },
+  {
+    path: 'contract/tools.json',
+    exit: 2,
+    says: ['contract/tools.json:1: not a toolgate contract: it looks like a saved `tools/list` result', 'fix: Make a contract from it with `toolgate snapshot --tools-json contract/tools.json --output <contract.json>`'],
+  },
   // ---- recorded tools/list files ----
   { path: 'recorded/trailing-comma.json', exit: 2, says: ['recorded/trailing-comma.json:4:3: recorded tools/list file is not valid JSON: trailing comma before ]', 'fix: fix the JSON syntax at that position'] },
   { path: 'recorded/unterminated-string.json', exit: 2, says: ['recorded/unterminated-string.json:3:50: recorded tools/list file is not valid JSON: control character in a string', 'fix: fix the JSON syntax'] },

@@ -163,6 +163,13 @@ describe.concurrent('hostile MCP servers', () => {
     expect(err.stderrTail).toContain('fatal: FIXTURE_API_KEY is not set');
   });
 
+  it('throws at start-up (Node crash report): exited, the message quotes the error, not the trailer', async () => {
+    const err = await fails(hostile('throw-at-start.mjs'), 'exited', TIMEOUTS.startupMs + SLACK_MS);
+    expect(err.message).toContain('stderr: "Error: config file ./server.config.json not found"');
+    expect(err.message).not.toMatch(/Node\.js v\d/);
+    expect(err.stderrTail).toMatch(/Node\.js v\d/);
+  });
+
   it('never answers initialize: startup-timeout within the start-up timeout', async () => {
     const err = await fails(hostile('no-init.mjs'), 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
     expect(err.message).toContain(`within ${TIMEOUTS.startupMs} ms`);

@@ -1,7 +1,7 @@
 import { minimatch } from 'minimatch';
 import type { Check, RawFinding } from '../context.js';
 
-/** `denied-tool` and `payload-too-large`: limits and deny patterns from toolgate.yml. */
+/** `denied-tool`, `too-many-tools` and `payload-too-large`: deny patterns and limits from toolgate.yml. */
 export const policyChecks: Check = (ctx) => {
   const out: RawFinding[] = [];
   for (const entry of ctx.policy.deny) {
@@ -21,7 +21,7 @@ export const policyChecks: Check = (ctx) => {
   const { maxTools, maxPayloadBytes } = ctx.policy.limits;
   if (maxTools !== undefined && ctx.head.counts.toolCount > maxTools) {
     out.push({
-      ruleId: 'payload-too-large',
+      ruleId: 'too-many-tools',
       target: { in: 'policy', sub: '/limits/max-tools' },
       message: `${ctx.head.counts.toolCount} tools are reachable; the limit is ${maxTools}`,
       data: { limit: 'max-tools', value: ctx.head.counts.toolCount, max: maxTools },

@@ -93,7 +93,7 @@ export async function loadIntegrationConfig(file: string): Promise<IntegrationCo
     throw new ConfigError(
       code === 'ENOENT' ? 'integration config not found' : `integration config cannot be read (${code ?? String(e)})`,
       { file },
-      'check the `integration` path of this source in toolgate.yml (relative to the policy file)',
+      'check the source\'s `openapi` path in toolgate.yml (relative to toolgate.yml)',
     );
   }
   const parsed = parseConfig(text, file);

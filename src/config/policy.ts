@@ -5,7 +5,9 @@ import { policyValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
 import { pointerSegments } from '../util/json-file.js';
 import { schemaError } from '../util/schema-errors.js';
-import { isRuleId } from '../rules/catalog.js';
+import { isRuleId, RULES } from '../rules/catalog.js';
+import { didYouMean } from '../util/suggest.js';
+import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import type { Level } from '../rules/types.js';
 import type { JsonObject } from '../surface/model.js';
 import {
@@ -119,7 +121,7 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
     throw new ConfigError(`YAML error: ${(e as Error).message}`, { file, line: aliasLine(doc, lineCounter) }, `${FIX} Anchors and aliases (&name / *name) are not needed in toolgate.yml: write the values out.`);
   }
   const validate = policyValidator();
-  if (!validate(value)) throw schemaError(validate.errors ?? [], file, lineOf, FIX);
+  if (!validate(value)) throw schemaError(validate.errors ?? [], file, lineOf, FIX, policySchema);
   return resolvePolicy(value as unknown as RawPolicy, file, root, lineOf);
 }
 
@@ -200,7 +202,7 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
   const err = (pointer: string, message: string, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
   const checkRuleIds = (rules: Record<string, PolicyLevel> | undefined, at: string) => {
     for (const id of Object.keys(rules ?? {})) {
-      if (!isRuleId(id)) throw err(`${at}/${id}`, `unknown rule id "${id}"`, 'Use an id listed by `toolgate rules` (docs/rules.md).');
+      if (!isRuleId(id)) throw err(`${at}/${id}`, `unknown rule id "${id}"${didYouMean(id, RULES.map((r) => r.id))}`, 'Use an id listed by `toolgate rules` (docs/rules.md).');
     }
   };
   checkRuleIds(raw.rules, '/rules');

@@ -1,15 +1,18 @@
 import type { ErrorObject } from 'ajv';
 import { ConfigError } from './errors.js';
+import { didYouMean } from './suggest.js';
 
 /**
  * Turns the first Ajv error into a ConfigError naming the file, the line and JSON pointer of the
- * offending value, and a fix. `lineOf` maps a JSON pointer to a 1-based line.
+ * offending value, and a fix. `lineOf` maps a JSON pointer to a 1-based line. With `schema` (the
+ * root schema the errors came from), an unknown key gets the closest allowed key as a suggestion.
  */
 export function schemaError(
   errors: readonly ErrorObject[],
   file: string,
   lineOf: (pointer: string) => number,
   fix: string,
+  schema?: object,
 ): ConfigError {
   // Prefer the most specific error: Ajv lists `anyOf`/`oneOf` summaries after their branches.
   const err = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
@@ -20,7 +23,7 @@ export function schemaError(
     case 'additionalProperties': {
       const key = String((err.params as { additionalProperty: string }).additionalProperty);
       pointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      message = `unknown key "${key}"`;
+      message = `unknown key "${key}"${schema ? didYouMean(key, allowedKeys(schema, err.instancePath)) : ''}`;
       break;
     }
     case 'required':
@@ -35,4 +38,27 @@ export function schemaError(
       message = err.message ?? `invalid (${err.keyword})`;
   }
   return new ConfigError(message, { file, line: lineOf(pointer), pointer: pointer || '/' }, fix);
+}
+
+/**
+ * `properties` keys of the subschema that validates the object at `instancePath`. Ajv's own
+ * `schemaPath` is relative to the last `$ref` target, so walk the root schema along the instance
+ * path instead, following `$ref` (local), `properties`, `items` and `additionalProperties`.
+ */
+function allowedKeys(schema: object, instancePath: string): string[] {
+  type Node = { $ref?: string; properties?: Record<string, Node>; items?: Node; additionalProperties?: Node | boolean } | undefined;
+  const deref = (n: Node): Node => {
+    let node = n;
+    for (let hops = 0; node?.$ref?.startsWith('#/') && hops < 8; hops++) {
+      node = node.$ref.slice(2).split('/').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], schema) as Node;
+    }
+    return node;
+  };
+  let node = deref(schema as Node);
+  for (const seg of instancePath.split('/').slice(1)) {
+    const key = seg.replace(/~1/g, '/').replace(/~0/g, '~');
+    const next: Node = node?.properties?.[key] ?? (/^\d+$/.test(key) ? node?.items : undefined) ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    node = deref(next);
+  }
+  return Object.keys(node?.properties ?? {});
 }

@@ -283,6 +283,18 @@ describe('snapshotOpenApi: integration config errors (exit 2)', () => {
     expect(e.location).toMatchObject({ file, line: 3, pointer: '/include/1' });
   });
 
+  it('a misspelt operationId is suggested by edit distance; an unrelated one gets no suggestion', async () => {
+    const typo = await fail(write(`{"type":"openapi","id":"r","spec":${oas30},"include":["getOutfts"]}`));
+    expect(typo.message).toMatch(/"getOutfts" names no operation of .*\(did you mean "getOutfits"\?\)/);
+    const unrelated = await fail(write(`{"type":"openapi","id":"r","spec":${oas30},"include":["launchRocket"]}`));
+    expect(unrelated.message).not.toContain('did you mean');
+  });
+
+  it('an unknown key in the integration config gets the allowed key it resembles', async () => {
+    const e = await fail(write(`{"type":"openapi","id":"r","spec":${oas30},"include":["getOutfits"],"policy":{}}`));
+    expect(e.message).toBe('unknown key "policy" in integration config; did you mean "policies"?');
+  });
+
   it('policies entry the document lacks → unknown-operation', async () => {
     const file = write(`{"type":"openapi","id":"r","spec":${oas30},"include":["getOutfits"],\n"policies":{\n"postGone":"read"}}`);
     const e = await fail(file);

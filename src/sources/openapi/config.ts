@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../../util/errors.js';
 import type { Json } from '../types.js';
 import { parseJsonDocument, toPointer } from '../../util/json-file.js';
+import { didYouMean } from '../../util/suggest.js';
 
 /** Keys an integration config may have. `$schema` is accepted so editors can offer completion. */
 export const INTEGRATION_KEYS = ['$schema', 'id', 'type', 'spec', 'include', 'policies'] as const;
@@ -107,7 +108,7 @@ export async function loadIntegrationConfig(file: string): Promise<IntegrationCo
   for (const key of Object.keys(root)) {
     if (!(INTEGRATION_KEYS as readonly string[]).includes(key)) {
       throw new ConfigError(
-        `unknown key ${JSON.stringify(key)} in integration config`,
+        `unknown key ${JSON.stringify(key)} in integration config${didYouMean(key, INTEGRATION_KEYS)}`,
         at(toPointer([key])),
         `remove it; allowed keys: ${INTEGRATION_KEYS.join(', ')}`,
       );

@@ -4,6 +4,7 @@
  */
 import { toolNameFromOperationId } from './names.js';
 import { resolveLocalRef, type JsonNode } from './refs.js';
+import { closest } from '../../util/suggest.js';
 
 /** HTTP methods an OpenAPI path item can hold (`trace` is OpenAPI 3 only; harmless for 2.0). */
 export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -92,11 +93,13 @@ export function findOperation(index: OperationIndex, entry: string): EntryMatch 
   if (found.size === 1) return { kind: 'found', operation: [...found][0]! };
   if (found.size > 1) return { kind: 'ambiguous', candidates: [...found] };
 
-  // Likely slips: a tool name or a different case instead of the operationId.
+  // Likely slips: a tool name or a different case instead of the operationId, else a typo.
   const lower = entry.toLowerCase();
-  const suggestions = index.all
-    .filter((op) => op.operationId !== undefined && (op.operationId.toLowerCase() === lower || toolNameFromOperationId(op.operationId) === entry))
-    .map((op) => op.operationId!)
-    .slice(0, 3);
+  const ids = index.all.flatMap((op) => (op.operationId !== undefined ? [op.operationId] : []));
+  const suggestions = ids.filter((id) => id.toLowerCase() === lower || toolNameFromOperationId(id) === entry).slice(0, 3);
+  if (suggestions.length === 0) {
+    const near = closest(entry, ids);
+    if (near !== undefined) suggestions.push(near);
+  }
   return { kind: 'unknown', suggestions };
 }

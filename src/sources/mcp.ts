@@ -22,6 +22,7 @@ import type { McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-
 import type { Json } from '../surface/model.js';
 import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
+import { captureToolsList, type ToolsListCapture } from './tools-list-capture.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
 import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
 import type { RawSnapshot, RawTool } from './types.js';
@@ -71,6 +72,8 @@ interface Session {
   proc?: ServerProcess;
   stdio?: ProcessStdioTransport;
   home?: ScratchHome;
+  /** Raw `tools/list` results, for pages the SDK rejects (see tools-list-capture.ts). */
+  capture?: ToolsListCapture;
   /** A failure detected outside the request path (byte cap on a stream). */
   failure?: { reason: SourceFailure; message: string };
   /** Aborted on `failure` and on the total deadline, so pending requests end at once. */
@@ -222,6 +225,7 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions)
     mark('server spawned');
     await sessions.guard(s);
     s.stdio = new ProcessStdioTransport(s.proc, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES);
+    s.capture = captureToolsList(s.stdio);
     // A probe that gets no answer on stdio means "legacy server": do not let it eat the whole
     // start-up budget, a cold start still gets the rest of it for `initialize`.
     const client = newClient(cfg, !legacyOnly, Math.min(cfg.timeouts.requestMs, cfg.timeouts.startupMs));
@@ -280,6 +284,7 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
     const opts = { requestInit: { headers }, fetch: counter.fetch };
     const transport: Transport =
       kind === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
+    s.capture = captureToolsList(transport);
     const client = newClient(cfg, kind === 'streamable-http', cfg.timeouts.startupMs);
     s.client = client;
     watchListChanged(s, client);
@@ -345,9 +350,10 @@ async function closeSession(s: Session): Promise<void> {
 
 /**
  * Fetches every `tools/list` page. On 2025-era connections the SDK hands our loose schema the
- * result untouched. Known limit (SDK 2.4): on a 2026-07-28 connection the SDK's era codec
- * validates the page itself (cache hints, each tool) before our schema runs, so one malformed
- * tool still fails the list there, as `protocol-error` with the SDK's issues in the message.
+ * result untouched. On a 2026-07-28 connection the SDK's era codec validates the page itself
+ * (cache hints, each tool) before our schema runs; when it rejects a page the server did send,
+ * the raw page captured at the transport is used instead (with a note), so one malformed tool
+ * does not hide the rest.
  */
 async function listAllTools(
   s: Session,
@@ -378,9 +384,17 @@ async function listAllTools(
         LOOSE_LIST_RESULT,
         { timeout, signal: s.abort.signal },
       );
+      takeRaw(s);
     } catch (err) {
       if (isTimeout(err) && timeout < cfg.timeouts.requestMs) throw totalTimeout(s, cfg, pages);
-      throw err;
+      // The server did answer, but the SDK rejected the page (2026-07-28 era codec): go on with
+      // the page as sent, so a malformed tool becomes a finding and the rest is still pinned.
+      const raw = loosePage(takeRaw(s));
+      if (raw === undefined) throw err;
+      page = raw;
+      if (!s.notes.some((n) => n.startsWith('the MCP SDK rejected'))) {
+        s.notes.push(`the MCP SDK rejected a tools/list page (${firstLine(err)}); toolgate kept the page as the server sent it`);
+      }
     }
     pages++;
     rawBytes += Buffer.byteLength(JSON.stringify(page), 'utf8');
@@ -404,6 +418,24 @@ async function listAllTools(
     cursor = next;
   }
   return { tools, pages, rawBytes };
+}
+
+/** The raw result of the session's last `tools/list` request, once. */
+function takeRaw(s: Session): unknown {
+  const id = s.capture?.lastRequestId;
+  return id === undefined ? undefined : s.capture!.take(id);
+}
+
+/** `value` as a page when it passes {@link LOOSE_LIST_RESULT}, else undefined. */
+function loosePage(value: unknown): LoosePage | undefined {
+  if (value === undefined) return undefined;
+  const r = LOOSE_LIST_RESULT['~standard'].validate(value) as StandardSchemaV1.Result<LoosePage>;
+  return r.issues ? undefined : r.value;
+}
+
+function firstLine(err: unknown): string {
+  const line = String((err as Error)?.message ?? err).split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
 
 function totalTimeout(s: Session, cfg: McpCommon, pages: number): SourceError {

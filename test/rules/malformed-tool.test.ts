@@ -1,4 +1,8 @@
 /** malformed-tool: a listed tool that does not have the MCP `Tool` shape; the rest is still pinned. */
+import { adHocPolicy } from '../../src/config/policy.js';
+import { runCheck } from '../../src/run-check.js';
+import { silentLogger } from '../../src/util/logger.js';
+import { nodeFixture, ROOT } from '../support/mcp-fixtures.js';
 import { buildSurface, readTool, ruleTests } from '../support/surface-builders.js';
 
 const listing = buildSurface([
@@ -19,6 +23,16 @@ ruleTests('malformed-tool', {
         { ruleId: 'malformed-tool', tool: 'bad_schema', level: 'error', data: { index: 1, problem: '`inputSchema` is not a JSON object' }, message: 'tool #2 ("bad_schema")' },
         { ruleId: 'malformed-tool', data: { index: 2, problem: 'tool has no string `name`' }, message: 'tool #3 cannot be pinned' },
       ],
+    },
+    {
+      name: 'a 2026-07-28 server whose page the SDK rejects: the bad tool is reported, not the whole list',
+      run: async () => {
+        const policy = adHocPolicy({ id: 'modern', kind: 'mcp', mcp: nodeFixture('modern-malformed.mjs'), contract: '/nonexistent/modern.surface.json' }, ROOT);
+        const r = await runCheck({ policy, mode: 'audit', root: ROOT, logger: silentLogger });
+        return r.findings;
+      },
+      expect: [{ ruleId: 'malformed-tool', tool: 'bad_schema', data: { index: 1 } }],
+      timeout: 30_000,
     },
   ],
   silent: [

@@ -22,7 +22,7 @@ import type { McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-
 import type { Json } from '../surface/model.js';
 import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
-import { captureToolsList, type ToolsListCapture } from './tools-list-capture.js';
+import { captureToolsList, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
 import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
 import type { RawSnapshot, RawTool } from './types.js';
@@ -285,6 +285,10 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
     const transport: Transport =
       kind === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
     s.capture = captureToolsList(transport);
+    onUnparsableMessage(transport, (error) => {
+      s.failure ??= { reason: 'protocol-error', message: `sent a message that is not valid JSON-RPC (${firstLine(error)})` };
+      s.abort.abort();
+    });
     const client = newClient(cfg, kind === 'streamable-http', cfg.timeouts.startupMs);
     s.client = client;
     watchListChanged(s, client);
@@ -509,6 +513,9 @@ async function toSourceError(err: unknown, s: Session | undefined, phase: Phase)
   }
   if (s && s.transport !== 'stdio' && /fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(`${err.message} ${String(err.cause)}`)) {
     return make(`${what} could not be reached ${during}: ${err.message}${err.cause ? ` (${String(err.cause)})` : ''}`, 'http-error');
+  }
+  if (err instanceof SyntaxError) {
+    return make(`${what} sent a response that is not valid JSON ${during} (${err.message})`, 'protocol-error');
   }
   if (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed) {
     return make(`${what} closed the connection ${during}`, s?.transport === 'stdio' ? 'exited' : 'http-error');

@@ -63,3 +63,25 @@ export function captureToolsList(transport: Transport): ToolsListCapture {
     },
   };
 }
+
+/**
+ * Calls `onBad` when the transport reports a message it could not parse (`SyntaxError` from
+ * `JSON.parse`, or a failed JSON-RPC shape check). The SDK's HTTP transports report such an SSE
+ * event through `onerror` and drop it, so the request it answered would otherwise wait for its
+ * timeout. Patched in place like {@link captureToolsList}; call before `client.connect`.
+ */
+export function onUnparsableMessage(transport: Transport, onBad: (error: Error) => void): void {
+  let handler: Transport['onerror'];
+  const onerror = (error: Error) => {
+    if (error instanceof SyntaxError || error?.name === 'ZodError' || error?.name === '$ZodError') onBad(error);
+    handler?.(error);
+  };
+  Object.defineProperty(transport, 'onerror', {
+    configurable: true,
+    enumerable: true,
+    get: () => (handler ? onerror : undefined),
+    set: (h: Transport['onerror']) => {
+      handler = h;
+    },
+  });
+}

@@ -445,6 +445,28 @@ describe.concurrent('hostile MCP servers', () => {
     expect(err.message).toContain('500');
   });
 
+  for (const mode of ['json', 'sse-stream'] as const) {
+    it(`HTTP: tools/list answered with unparsable ${mode === 'json' ? 'JSON' : 'SSE event data'}: protocol-error at once, not after request-timeout-ms`, async () => {
+      const port = await freePort();
+      const run = hostile('http-bad-json.mjs', [String(port), mode]);
+      const start = run.cfg as StdioCfg;
+      // A request timeout far above the bound below: only failing at once can pass.
+      const timeouts = { ...TIMEOUTS, requestMs: 120_000, totalMs: 180_000 };
+      const cfg: HttpCfg = {
+        transport: 'http',
+        url: `http://127.0.0.1:${port}/mcp`,
+        headers: [],
+        start: { command: start.command, args: start.args, cwd: start.cwd, env: [] },
+        capabilities: {},
+        timeouts,
+        limits: LIMITS,
+      };
+      const err = await fails({ cfg, pidFile: run.pidFile }, 'protocol-error', 30_000);
+      expect(err.message).toContain('not valid JSON');
+      expect(err.message).toContain('while listing tools');
+    });
+  }
+
   // ---- through the pipeline: findings ---------------------------------------------------------
   it('one tool whose inputSchema is not an object: malformed-tool, the others still pinned', async () => {
     const r = await audit(hostile('bad-schema.mjs'));

@@ -67,7 +67,7 @@ describe('snapshotMcp over stdio', () => {
 
   it('2026-07-28: a page the SDK rejects for one malformed tool is kept as sent; the rest is listed', async () => {
     const snap = await snapshotMcp('modern-bad', nodeFixture('modern-malformed.mjs'));
-    expect(snap.server.protocolVersion).toBe('2026-07-28');
+    expect(snap.server?.protocolVersion).toBe('2026-07-28');
     expect(snap.tools.map((t) => (t.tool as { name: string }).name)).toEqual(['good_before', 'bad_schema', 'good_after']);
     expect(snap.tools[1]!.tool).toEqual({ name: 'bad_schema', inputSchema: 'not a schema' });
     expect(snap.diagnostics.notes?.join('\n')).toMatch(/the MCP SDK rejected a tools\/list page \(.*\); toolgate kept the page as the server sent it/);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { displayPath, loadPolicy } from './config/policy.js';
 import { readActionInputs } from './config/inputs.js';
 import { ConfigError } from './util/errors.js';
-import { escapeWorkflowCommandData, escapeWorkflowCommandProperty } from './report/escape.js';
+import { escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty } from './report/escape.js';
 import { readEventContext } from './github/event.js';
 import { assertPullRequestTargetAllowed } from './github/pr-target.js';
 import type { Logger } from './util/logger.js';
@@ -27,7 +27,9 @@ export async function runAction(): Promise<void> {
       const file = loc ? displayPath(resolve(process.env.GITHUB_WORKSPACE ?? process.cwd()), loc.file) : '';
       const props = loc ? ` file=${escapeWorkflowCommandProperty(file)}${loc.line ? `,line=${loc.line}` : ''},title=toolgate configuration error` : ' title=toolgate configuration error';
       process.stdout.write(`::error${props}::${escapeWorkflowCommandData(e.describe())}\n`);
-      await core.summary.addRaw(`## toolgate: ❌ configuration error\n\n${escapeWorkflowCommandData(e.describe()).replace(/%0A/g, '\n\n')}\n`, true).write().catch(() => undefined);
+      // The message quotes the policy file, which the pull request controls: show it verbatim in
+      // a code block, where no Markdown, HTML or mention is live.
+      await core.summary.addRaw(`## toolgate: ❌ configuration error\n\n${escapeMarkdownCode(e.describe())}\n`, true).write().catch(() => undefined);
       core.setFailed(`toolgate: configuration error: ${e.describe()}`);
       return;
     }

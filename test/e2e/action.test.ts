@@ -85,6 +85,20 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(r.stdout).toContain('unknown key');
   });
 
+  it('a policy key written to inject Markdown and mentions stays inert in the job summary and the log', async () => {
+    const dir = workspace();
+    const key = '"<img src=x onerror=alert(1)> [approved](https://evil.example) @octocat ```\\n::set-output name=x::y"';
+    writeFiles(dir, { 'toolgate.yml': `sources:\n  - id: widgets\n    recorded: tools.json\n    ${key}: 1\n` });
+    const r = await runAction(dir, {});
+    expect(r.code).toBe(1);
+    // The summary shows the message inside a fence longer than any backtick run in it.
+    expect(r.summary.startsWith('## toolgate: ❌ configuration error\n\n````\n')).toBe(true);
+    expect(r.summary).toContain('unknown key "<img src=x onerror=alert(1)> [approved](https://evil.example) @octocat ```\n::set-output name=x::y"');
+    expect(r.summary.split('\n').filter((l) => /^````$/.test(l))).toHaveLength(2);
+    // No workflow command but ours starts a line of the log.
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::')).every((l) => l.startsWith('::error file=toolgate.yml'))).toBe(true);
+  });
+
   it('on a tag push the check is exact: warnings fail too', async () => {
     const dir = workspace();
     const unannotated = { name: 'ping', inputSchema: { type: 'object', additionalProperties: false } };

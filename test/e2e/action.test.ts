@@ -96,7 +96,10 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(r.summary).toContain('unknown key "<img src=x onerror=alert(1)> [approved](https://evil.example) @octocat ```\n::set-output name=x::y"');
     expect(r.summary.split('\n').filter((l) => /^````$/.test(l))).toHaveLength(2);
     // No workflow command but ours starts a line of the log.
-    expect(r.stdout.split('\n').filter((l) => l.startsWith('::')).map((l) => l.slice(0, 39))).toEqual(['::error file=toolgate.yml,line=4,title=t', '::error::toolgate: configuration error: ']);
+    const commands = r.stdout.split('\n').filter((l) => l.startsWith('::'));
+    expect(commands).toHaveLength(2);
+    expect(commands[0]).toMatch(/^::error file=toolgate\.yml,line=4,title=toolgate configuration error::/);
+    expect(commands[1]).toMatch(/^::error::toolgate: configuration error: /);
   });
 
   it('on a tag push the check is exact: warnings fail too', async () => {

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { renderRules } from './report/rules.js';
-import { ConfigError } from './util/errors.js';
+import { ConfigError, formatLocation } from './util/errors.js';
+import { escapeTerminalInline } from './report/escape.js';
 import { VERSION } from './version.js';
 import { EXIT, type Format, type SourceFlags } from './cli-types.js';
 import type { Mode } from './run-check.js';
@@ -112,7 +113,10 @@ export async function main(argv: string[]): Promise<number> {
       return e.exitCode === 0 ? EXIT.clean : EXIT.usage;
     }
     if (e instanceof ConfigError) {
-      process.stderr.write(`toolgate: error: ${e.describe()}\n`);
+      // One line each: the message quotes file content (a policy key, an operationId), which in
+      // a CI log could otherwise start a line of its own (`::set-output ...`) or carry escapes.
+      const where = e.location ? `${formatLocation(e.location)}: ` : '';
+      process.stderr.write(`toolgate: error: ${escapeTerminalInline(where + e.message, 2000)}\n${e.fix ? `  fix: ${escapeTerminalInline(e.fix, 2000)}\n` : ''}`);
       return EXIT.usage;
     }
     process.stderr.write(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}\nPlease report this with the command you ran.\n`);

@@ -143,6 +143,16 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stdout).toContain('unannotated-tool');
   });
 
+  it('a configuration error quoting hostile file content prints it on one line, without escapes', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: w\n    recorded: tools.json\n    "a\\n::warning::injected\\u001b[31m": 1\n');
+    const r = await runCli(['check'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown key "a ↵ ::warning::injected');
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr.split('\n').some((l) => l.startsWith('::'))).toBe(false);
+  });
+
   it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {
     const dir = workspace();
     for (const flag of ['--tools-json', '--openapi']) {

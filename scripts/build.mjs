@@ -52,6 +52,22 @@ const precompiledValidators = {
   },
 };
 
+// @actions/core imports its OIDC client (and with it @actions/http-client → undici, ~400 KB) and
+// its `platform` helpers (@actions/exec) at the top of core.js, for getIDToken() and `platform`,
+// which toolgate never calls. Both modules only define things, so they can be marked free of side
+// effects and esbuild drops them: the Action's first bundle stops loading undici at start-up.
+// undici still arrives with @actions/github when the pipeline needs the GitHub API.
+const unusedActionsCoreParts = {
+  name: 'unused-actions-core-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(oidc-utils|platform)\.js$/ }, async (args) => {
+      if (args.pluginData?.skip || !/[\\/]@actions[\\/]core[\\/]lib$/.test(args.resolveDir)) return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { skip: true } });
+      return { path: r.path, sideEffects: false };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -64,7 +80,7 @@ const common = {
   logLevel: 'warning',
   define: { __TOOLGATE_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: banner },
-  plugins: [precompiledValidators],
+  plugins: [precompiledValidators, unusedActionsCoreParts],
 };
 
 // The Action and the CLI in one build with code splitting: shared code lands in dist/chunks/, and

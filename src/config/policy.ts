@@ -198,6 +198,13 @@ interface RawPolicy {
 
 const list = (p: string | string[]) => (Array.isArray(p) ? p : [p]);
 
+/**
+ * A GitHub user login, optionally with a leading @ or an app's `[bot]` suffix. Looser than
+ * GitHub's rule for new accounts (some old logins have double or trailing hyphens); it exists to
+ * catch `org/team` entries and typos, which would otherwise never match any reviewer.
+ */
+const GITHUB_LOGIN = /^@?[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/;
+
 function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: string) => number): Policy {
   const err = (pointer: string, message: string, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
   const checkRuleIds = (rules: Record<string, PolicyLevel> | undefined, at: string) => {
@@ -205,6 +212,17 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
       if (!isRuleId(id)) throw err(`${at}/${id}`, `unknown rule id "${id}"${didYouMean(id, RULES.map((r) => r.id))}`, 'Use an id listed by `toolgate rules` (docs/rules.md).');
     }
   };
+  (raw.review?.reviewers ?? []).forEach((login, i) => {
+    if (GITHUB_LOGIN.test(login)) return;
+    const team = login.includes('/');
+    throw err(
+      `/review/reviewers/${i}`,
+      team ? `review.reviewers: "${login}" is a team; only user logins are supported` : `review.reviewers: "${login}" is not a GitHub login`,
+      team
+        ? "List the team members' logins. Reading team membership needs a token with `read:org`, which the workflow's GITHUB_TOKEN does not have."
+        : 'Use the login as on the user\'s profile (letters, digits and single hyphens, at most 39 characters; a leading @ is allowed).',
+    );
+  });
   checkRuleIds(raw.rules, '/rules');
   (raw.overrides ?? []).forEach((o, i) => checkRuleIds(o.rules, `/overrides/${i}/rules`));
 

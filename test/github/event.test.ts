@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +96,7 @@ describe('readEventContext', () => {
 
   it('a missing or malformed payload is a ConfigError', () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolgate-event-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const bad = join(dir, 'event.json');
     writeFileSync(bad, '{not json');
     expect(() => readEventContext({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: bad })).toThrow(ConfigError);

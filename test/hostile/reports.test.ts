@@ -6,9 +6,9 @@
  * HTML, links or mentions in Markdown, no control characters on a terminal, JSON and SARIF that
  * parse and round-trip. The built Action is run on the same input and checked the same way.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import { runCheck, type CheckResult } from '../../src/run-check.js';
 import { annotationCommand, renderAnnotations } from '../../src/report/annotations.js';
@@ -192,6 +192,7 @@ describe('the built Action on a hostile recorded source', () => {
     const output = join(ws.dir, '..', `${ws.dir.split('/').at(-1)}.output.txt`);
     writeFileSync(summary, '');
     writeFileSync(output, '');
+    onTestFinished(() => [summary, output].forEach((f) => rmSync(f, { force: true })));
     mkdirSync(join(ws.dir, 'out'), { recursive: true });
     const r = await runNode(ACTION, [], {
       cwd: ws.dir,

@@ -93,7 +93,7 @@ for (let i = 0; i + 1 < versions.length; i++) {
   if (baseline) {
     // json-schema-diff alone on the whole schemas. They are normalized first (nullable, $schema,
     // draft-07 form), as json-schema-diff would otherwise ignore `nullable` and reject 2020-12.
-    let jsdTotal = 0; let jsdSlowest = { ms: 0, id: '-' }; const jsdCounts = { additions: 0, removals: 0, neither: 0, failed: 0 };
+    let jsdSlowest = { ms: 0, id: '-' }; const jsdCounts = { additions: 0, removals: 0, neither: 0, failed: 0 };
     const j0 = performance.now();
     for (const p of pairs) {
       const s = performance.now();
@@ -108,7 +108,7 @@ for (let i = 0; i + 1 < versions.length; i++) {
         if (!r.additionsFound && !r.removalsFound) jsdCounts.neither++;
       }
     }
-    jsdTotal = performance.now() - j0;
+    const jsdTotal = performance.now() - j0;
     console.log(`baseline json-schema-diff alone (budget ${budgetMs} ms): total ${ms(jsdTotal)}, slowest ${ms(jsdSlowest.ms)} (${jsdSlowest.id}); additions ${jsdCounts.additions}, removals ${jsdCounts.removals}, neither ${jsdCounts.neither}, timed out/failed ${jsdCounts.failed}`);
   }
 }

@@ -7,6 +7,6 @@ mark('modules loaded');
 installInterruptHandlers();
 
 // exitCode, not exit(): lets stdout drain when it is a pipe.
-main(process.argv).then((code) => {
+void main(process.argv).then((code) => {
   process.exitCode = code;
 });

@@ -16,7 +16,7 @@ function toolEntry(t: SurfaceTool): JsonObject {
   o.safetyClass = t.safetyClass;
   if (t.origin) o.origin = t.origin as unknown as Json;
   if (t.annotations !== undefined) o.annotations = t.annotations;
-  o.effectiveHints = t.effectiveHints as unknown as Json;
+  o.effectiveHints = t.effectiveHints;
   o.inputSchema = t.inputSchema;
   if (t.outputSchema !== undefined) o.outputSchema = t.outputSchema;
   if (t.icons !== undefined) o.icons = t.icons;

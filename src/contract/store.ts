@@ -16,7 +16,7 @@ export interface LoadedContract {
   surface: Surface;
   file: string;
   /** 1-based line of a JSON pointer (or its nearest existing parent). */
-  lineOf(pointer: string): number;
+  lineOf: (pointer: string) => number;
   /** Index of each tool in the file's `tools` array (the file may be unsorted after a hand edit). */
   indexOf: ReadonlyMap<string, number>;
 }

@@ -117,7 +117,7 @@ function installRetry(octokit: GitHubClient, baseUrl: string, o: GitHubClientOpt
   const now = o.now ?? Date.now;
 
   octokit.hook.wrap('request', async (request, options) => {
-    const endpoint = describeEndpoint(options as { method?: string; url?: string }, baseUrl);
+    const endpoint = describeEndpoint(options, baseUrl);
     const opts = options as { request?: { signal?: AbortSignal } & Record<string, unknown> };
     const callerSignal = opts.request?.signal;
     for (let attempt = 1; ; attempt++) {

@@ -109,7 +109,7 @@ export class ServerProcess {
     options: { stdio: 'pipe' | 'log' },
   ): Promise<ServerProcess> {
     const description = describeCommand(spec);
-    let cwdOk = false;
+    let cwdOk: boolean;
     try {
       cwdOk = statSync(spec.cwd).isDirectory();
     } catch {
@@ -320,8 +320,8 @@ export class ProcessStdioTransport implements Transport {
     return this.proc.pid;
   }
 
-  async start(): Promise<void> {
-    if (this.started) return;
+  start(): Promise<void> {
+    if (this.started) return Promise.resolve();
     this.started = true;
     const out = this.proc.child.stdout!;
     out.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -330,6 +330,7 @@ export class ProcessStdioTransport implements Transport {
       // stdout may stay open in a grandchild; the direct child's exit still ends the session.
       setTimeout(() => this.finish(), 50).unref();
     });
+    return Promise.resolve();
   }
 
   private onData(chunk: Buffer): void {
@@ -418,8 +419,9 @@ export class ProcessStdioTransport implements Transport {
     });
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.finish();
+    return Promise.resolve();
   }
 }
 

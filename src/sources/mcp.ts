@@ -14,7 +14,6 @@ import {
   SdkErrorCode,
   SSEClientTransport,
   StreamableHTTPClientTransport,
-  type ClientCapabilities,
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -190,7 +189,7 @@ class Sessions {
 
 function newClient(cfg: McpCommon, negotiate: boolean, probeTimeoutMs: number): Client {
   const client = new Client(CLIENT_INFO, {
-    capabilities: cfg.capabilities as ClientCapabilities,
+    capabilities: cfg.capabilities,
     // 'auto': probe with `server/discover` (2026-07-28 servers), fall back to `initialize` for
     // 2024-11-05 … 2025-11-25 servers (all SDK 1.x servers). SSE is a 2024-era transport: legacy.
     ...(negotiate ? { versionNegotiation: { mode: 'auto' as const, probe: { timeoutMs: probeTimeoutMs } } } : {}),
@@ -470,6 +469,13 @@ async function withDeadline<T>(p: Promise<T>, ms: number, onTimeout: () => Error
   }
 }
 
+/** `Error: message (CODE)` for an error's cause (fetch wraps ECONNREFUSED and friends there). */
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return typeof cause === 'string' ? cause : JSON.stringify(cause) ?? '';
+  const code = (cause as NodeJS.ErrnoException).code;
+  return `${String(cause)}${code && !cause.message.includes(code) ? ` (${code})` : ''}`;
+}
+
 /** Explains any failure as a {@link SourceError} naming the server and what happened. */
 async function toSourceError(err: unknown, s: Session | undefined, phase: Phase): Promise<Error> {
   const tail = s?.proc?.stderrTail() || undefined;
@@ -511,8 +517,8 @@ async function toSourceError(err: unknown, s: Session | undefined, phase: Phase)
   if (s && s.transport !== 'stdio' && status !== undefined) {
     return make(`${what} answered HTTP ${status} ${during}: ${err.message}`, 'http-error');
   }
-  if (s && s.transport !== 'stdio' && /fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(`${err.message} ${String(err.cause)}`)) {
-    return make(`${what} could not be reached ${during}: ${err.message}${err.cause ? ` (${String(err.cause)})` : ''}`, 'http-error');
+  if (s && s.transport !== 'stdio' && /fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(`${err.message} ${describeCause(err.cause)}`)) {
+    return make(`${what} could not be reached ${during}: ${err.message}${err.cause ? ` (${describeCause(err.cause)})` : ''}`, 'http-error');
   }
   if (err instanceof SyntaxError) {
     return make(`${what} sent a response that is not valid JSON ${during} (${err.message})`, 'protocol-error');

@@ -10,9 +10,9 @@ export interface JsonDocument {
    * For an object member, the line of its key (where a reader looks); for an array element or the
    * root, the line where the value starts.
    */
-  lineOf(pointer: string): number;
+  lineOf: (pointer: string) => number;
   /** Every member and element (and the root, `''`) by RFC 6901 pointer → line as {@link lineOf} gives it. */
-  lines(): Map<string, number>;
+  lines: () => Map<string, number>;
 }
 
 /** Options of {@link parseJsonDocument}. */

@@ -54,7 +54,7 @@ function allowedKeys(schema: object, instancePath: string): string[] {
     }
     return node;
   };
-  let node = deref(schema as Node);
+  let node = deref(schema);
   for (const seg of instancePath.split('/').slice(1)) {
     const key = seg.replace(/~1/g, '/').replace(/~0/g, '~');
     const next: Node = node?.properties?.[key] ?? (/^\d+$/.test(key) ? node?.items : undefined) ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);

@@ -23,7 +23,7 @@ function returnsOrConfigError(f: () => unknown, file: string): void {
   try {
     f();
   } catch (e) {
-    if (!(e instanceof ConfigError)) throw new Error(`not a ConfigError: ${(e as Error)?.stack ?? String(e)}`);
+    if (!(e instanceof ConfigError)) throw new Error(`not a ConfigError: ${(e as Error)?.stack ?? String(e)}`, { cause: e });
     expect(e.location?.file).toBe(file);
     expect(e.location?.line).toBeGreaterThanOrEqual(1);
     expect(e.message.length).toBeGreaterThan(0);
@@ -134,7 +134,6 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 );
 
 function mutate(text: string, ms: Mutation[]): string {
-  let doc = JSON.parse(text) as unknown;
   let out = text;
   for (const m of ms) {
     if (m.kind === 'cut') {
@@ -146,6 +145,7 @@ function mutate(text: string, ms: Mutation[]): string {
       out = out.slice(0, i) + m.text + out.slice(i);
       continue;
     }
+    let doc: unknown;
     try {
       doc = JSON.parse(out);
     } catch {

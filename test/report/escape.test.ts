@@ -26,8 +26,6 @@ import { HOSTILE_STRINGS } from '../fixtures/hostile-strings.js';
 const RUNS = 500;
 const ZWSP = '\u200B';
 
-/** ASCII punctuation as defined by CommonMark §2.1. */
-const ASCII_PUNCT = /[!-/:-@[-`{-~]/;
 
 /**
  * The only shapes escapeMarkdownInline may emit: a backslash escape of ASCII punctuation, one of

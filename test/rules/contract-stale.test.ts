@@ -1,5 +1,5 @@
 /** contract-stale: the live surface and the committed contract differ in anything (or there is no contract). */
-import { mcpSurface, mcpTool, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
+import { mcpSurface, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
 
 const HEAD = [readTool('get'), writeTool('put')];
 

@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { integrationLines, snapshotOpenApi } from '../../src/sources/openapi/index.js';
 import { indexOperations } from '../../src/sources/openapi/operations.js';
 import { pruneForValidation } from '../../src/sources/openapi/prune.js';

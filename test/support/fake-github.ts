@@ -161,17 +161,17 @@ export class FakeGitHub {
 
   /** Starts a server on 127.0.0.1 with a random port. */
   static async start(): Promise<FakeGitHub> {
-    let fake: FakeGitHub | undefined;
+    const ref: { fake?: FakeGitHub } = {};
     const server = createServer((req, res) => {
-      void fake!.handle(req, res);
+      void ref.fake!.handle(req, res);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    fake = new FakeGitHub(server, `http://127.0.0.1:${port}`);
-    return fake;
+    ref.fake = new FakeGitHub(server, `http://127.0.0.1:${port}`);
+    return ref.fake;
   }
 
   /** Stops the server (and drops keep-alive connections). */

@@ -489,8 +489,8 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
 function compareComposition(a: JsonObject, b: JsonObject, path: string, pol: Polarity, out: CompareResult): void {
   for (const kw of ['allOf', 'anyOf', 'oneOf'] as const) {
     if (jsonEqual(a[kw], b[kw])) continue;
-    const ma = Array.isArray(a[kw]) ? (a[kw] as Json[]) : [];
-    const mb = Array.isArray(b[kw]) ? (b[kw] as Json[]) : [];
+    const ma = Array.isArray(a[kw]) ? (a[kw]) : [];
+    const mb = Array.isArray(b[kw]) ? (b[kw]) : [];
     const restA = ma.map((s, i) => ({ s, i }));
     const restB = mb.map((s, i) => ({ s, i }));
     for (let i = restA.length - 1; i >= 0; i--) {

@@ -115,7 +115,8 @@ export function pruneForValidation(doc: Obj, operations: Iterable<KeptOperation>
   };
 
   /** Keeps a path item: one of its methods, its shared fields only, or all of it. */
-  const keepPath = (path: string, what: string | 'shared' | 'all'): void => {
+  // `what` is a method name (lower case), 'shared' or 'all'.
+  const keepPath = (path: string, what: string): void => {
     if (paths === undefined || !Object.hasOwn(paths, path)) return;
     const item = paths[path];
     let kept = keptPaths.get(path);

@@ -156,7 +156,7 @@ export class SchemaBuilder {
       const { $ref: _ignored, ...siblings } = node;
       if (Object.keys(siblings).length > 0) {
         const extra = this.schema(siblings) as { [k: string]: Json };
-        result = isObject(result) ? { ...(result as { [k: string]: Json }), ...extra } : { allOf: [result], ...extra };
+        result = isObject(result) ? { ...(result), ...extra } : { allOf: [result], ...extra };
       }
     }
     return result;

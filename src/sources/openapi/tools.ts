@@ -72,7 +72,7 @@ function parameters(ctx: DocumentContext, op: Operation): Array<Record<string, u
 
 function withDescription(schema: Json, description: unknown): Json {
   if (typeof description !== 'string' || description === '' || !isObject(schema) || schema.description !== undefined) return schema;
-  return { ...(schema as JsonObject), description };
+  return { ...(schema), description };
 }
 
 function swaggerParamSchema(b: SchemaBuilder, p: Record<string, unknown>): Json {

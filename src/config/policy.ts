@@ -201,9 +201,11 @@ const list = (p: string | string[]) => (Array.isArray(p) ? p : [p]);
 /**
  * A GitHub user login, optionally with a leading @ or an app's `[bot]` suffix. Looser than
  * GitHub's rule for new accounts (some old logins have double or trailing hyphens); it exists to
- * catch `org/team` entries and typos, which would otherwise never match any reviewer.
+ * catch typos, which would otherwise never match any reviewer.
  */
 const GITHUB_LOGIN = /^@?[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/;
+/** `org/team-slug`, optionally with a leading @ (as in CODEOWNERS); see github/teams.ts. */
+const GITHUB_TEAM = /^@?[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: string) => number): Policy {
   const err = (pointer: string, message: string, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
@@ -213,14 +215,11 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     }
   };
   (raw.review?.reviewers ?? []).forEach((login, i) => {
-    if (GITHUB_LOGIN.test(login)) return;
-    const team = login.includes('/');
+    if (GITHUB_LOGIN.test(login) || GITHUB_TEAM.test(login)) return;
     throw err(
       `/review/reviewers/${i}`,
-      team ? `review.reviewers: "${login}" is a team; only user logins are supported` : `review.reviewers: "${login}" is not a GitHub login`,
-      team
-        ? "List the team members' logins. Reading team membership needs a token with `read:org`, which the workflow's GITHUB_TOKEN does not have."
-        : 'Use the login as on the user\'s profile (letters, digits and single hyphens, at most 39 characters; a leading @ is allowed).',
+      `review.reviewers: "${login}" is neither a GitHub login nor an org/team`,
+      'Write a login as on the user\'s profile (e.g. alice, @alice) or a team as org/team-slug (e.g. acme/security).',
     );
   });
   checkRuleIds(raw.rules, '/rules');

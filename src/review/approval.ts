@@ -26,6 +26,8 @@ export interface Review {
 export interface ReviewPolicy {
   /** Logins whose approval counts (case-insensitive). Absent or empty: anyone but the author. */
   reviewers?: string[];
+  /** How to name the allowed reviewers in `missing` (e.g. with `org/team` entries unexpanded); default `reviewers`. */
+  describedAs?: string[];
   /** When true, an approval counts only if it was submitted on the PR's head commit. */
   fresh?: boolean;
   /** Number of distinct approving reviewers needed. Default 1. */
@@ -106,8 +108,9 @@ function compareTime(a: string, b: string): number {
 function describeMissing(count: number, more: boolean, prAuthor: string, policy: ReviewPolicy): string {
   const noun = count === 1 ? 'approving review' : 'approving reviews';
   let s = `${count} ${more ? 'more ' : ''}${noun} from someone other than @${prAuthor}`;
-  if (policy.reviewers && policy.reviewers.length > 0) {
-    s += ` (from: ${policy.reviewers.map((r) => r.replace(/^@/, '')).join(', ')})`;
+  const named = policy.describedAs ?? policy.reviewers;
+  if (named && named.length > 0) {
+    s += ` (from: ${named.map((r) => r.replace(/^@/, '')).join(', ')})`;
   }
   if (policy.fresh) s += ' on the head commit';
   return s;

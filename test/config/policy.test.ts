@@ -64,25 +64,6 @@ describe('a valid policy', () => {
     expect(saved).toMatchObject({ file: '/repo/recorded/tools.json' });
   });
 
-  it('review.reviewers: an org/team entry or something that is no login is an error at its line', () => {
-    const at = (reviewers: string) => {
-      try {
-        parsePolicy(`sources:\n  - id: s\n    recorded: t.json\nreview:\n  reviewers:\n    - alice\n    - ${reviewers}\n`, 'toolgate.yml', '/r');
-      } catch (e) {
-        return e as ConfigError;
-      }
-      throw new Error('expected an error');
-    };
-    const team = at('acme/security');
-    expect(team.message).toBe('review.reviewers: "acme/security" is a team; only user logins are supported');
-    expect(team.fix).toContain('read:org');
-    expect(team.location).toMatchObject({ line: 7, pointer: '/review/reviewers/1' });
-    expect(at('"bob smith"').message).toBe('review.reviewers: "bob smith" is not a GitHub login');
-    for (const ok of ['@bob', 'release-bot[bot]', 'old-login-']) {
-      expect(parsePolicy(`sources:\n  - id: s\n    recorded: t.json\nreview:\n  reviewers: ["${ok}"]\n`, 'toolgate.yml', '/r').review.reviewers).toEqual([ok]);
-    }
-  });
-
   it('keeps rules, overrides (patterns as lists), limits, deny, review and flags', () => {
     expect(p.rules).toEqual({ 'open-arguments': 'off', 'description-changed': 'error' });
     expect(p.overrides).toEqual([

@@ -11,6 +11,7 @@
  * - PATCH  /repos/{o}/{r}/issues/comments/{id}      update
  * - POST   /repos/{o}/{r}/check-runs                create (422 over 50 annotations / 65,535-char summary)
  * - PATCH  /repos/{o}/{r}/check-runs/{id}           update, appending annotations
+ * - GET    /orgs/{org}/teams/{slug}/members         team members, paginated (404 for an unknown team)
  * Every request is recorded (method, path, query, parsed body, headers). Failures can be
  * scripted per route: {@link FakeGitHub.fail} with {@link failures} presets.
  */
@@ -148,6 +149,8 @@ export class FakeGitHub {
   readonly comments = new Map<number, FakeComment[]>();
   readonly checkRuns = new Map<number, FakeCheckRun>();
   readonly pulls = new Map<number, FakePull>();
+  /** Team members by `org/slug` (lower case). */
+  readonly teams = new Map<string, string[]>();
   /** Login used for comments created through the API. */
   actor = GITHUB_BOT;
   private readonly scripted: ScriptedFailure[] = [];
@@ -212,6 +215,11 @@ export class FakeGitHub {
   /** Adds a comment by `login` (default some human). */
   addComment(issue: number, body: string, login = 'octocat', type = 'User'): FakeComment {
     return this.storeComment(issue, body, { login, id: 1, type });
+  }
+
+  /** Adds a team of the organization with these member logins. */
+  addTeam(org: string, slug: string, logins: string[]): void {
+    this.teams.set(`${org}/${slug}`.toLowerCase(), logins);
   }
 
   /** Adds a pull request. */
@@ -280,6 +288,11 @@ export class FakeGitHub {
     let r: RegExpExecArray | null;
     if (method === 'GET' && (r = m(/^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/reviews$/))) {
       return this.paginate(res, url, this.reviews.get(Number(r[1])) ?? []);
+    }
+    if (method === 'GET' && (r = m(/^\/orgs\/([^/]+)\/teams\/([^/]+)\/members$/))) {
+      const members = this.teams.get(`${r[1]}/${r[2]}`.toLowerCase());
+      if (!members) return notFound(res);
+      return this.paginate(res, url, members.map((login, i) => ({ login, id: 2_000_000 + i, type: 'User', site_admin: false })));
     }
     if (method === 'GET' && (r = m(/^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/))) {
       const p = this.pulls.get(Number(r[1]));

@@ -17,7 +17,8 @@ export type Change =
   | { kind: 'tool-removed'; tool: string; base: SurfaceTool }
   | { kind: 'hint-changed'; tool: string; hint: HintName; base: HintState; head: HintState }
   | { kind: 'class-changed'; tool: string; base: SafetyClass; head: SafetyClass; headTool: SurfaceTool; baseTool: SurfaceTool }
-  | { kind: 'text-changed'; tool: string; field: 'title' | 'description'; base?: string; head?: string }
+  /** `field: 'inputSchema'`: a `title` or `description` inside it, at `pointer` (relative to the schema). */
+  | { kind: 'text-changed'; tool: string; field: 'title' | 'description' | 'inputSchema'; pointer?: string; base?: string; head?: string }
   | { kind: 'input-schema-changed'; tool: string; base: Json; head: Json }
   | { kind: 'output-schema-changed'; tool: string; base?: Json; head?: Json }
   | { kind: 'origin-changed'; tool: string; base?: ToolOrigin; head?: ToolOrigin }

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../surface/canonical.js';
 import { HINT_NAMES, type Json, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
 import type { Change } from './change.js';
+import { schemaTexts } from './schema-text.js';
 
 const same = (a: unknown, b: unknown) => canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);
 
@@ -9,6 +10,16 @@ function otherAnnotationKeys(t: SurfaceTool): Json {
   const rest: Record<string, Json> = { ...(t.annotations ?? {}) };
   for (const h of HINT_NAMES) delete rest[h];
   return rest;
+}
+
+/** Most schema-text changes listed per tool: a rewrite of every argument description is noticed with fewer. */
+const MAX_SCHEMA_TEXT_CHANGES = 20;
+
+function schemaTextChanges(tool: string, base: Json, head: Json): Change[] {
+  const b = schemaTexts(base);
+  const h = schemaTexts(head);
+  const pointers = [...new Set([...b.keys(), ...h.keys()])].filter((p) => b.get(p) !== h.get(p)).sort();
+  return pointers.slice(0, MAX_SCHEMA_TEXT_CHANGES).map((pointer) => ({ kind: 'text-changed' as const, tool, field: 'inputSchema' as const, pointer, base: b.get(pointer), head: h.get(pointer) }));
 }
 
 /** Differences of one tool present on both sides. Pure. */
@@ -29,6 +40,7 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   }
   if (base.inputSchemaDigest !== head.inputSchemaDigest) {
     out.push({ kind: 'input-schema-changed', tool, base: base.inputSchema, head: head.inputSchema });
+    out.push(...schemaTextChanges(tool, base.inputSchema, head.inputSchema));
   }
   if (!same(base.outputSchema, head.outputSchema)) {
     out.push({ kind: 'output-schema-changed', tool, base: base.outputSchema, head: head.outputSchema });

@@ -17,7 +17,7 @@ export function describeChange(c: Change): string {
     case 'class-changed':
       return `~ ${c.tool}: class ${c.base} → ${c.head}`;
     case 'text-changed':
-      return `~ ${c.tool}: ${c.field} changed`;
+      return c.field === 'inputSchema' ? `~ ${c.tool}: text of inputSchema${c.pointer ?? ''} changed` : `~ ${c.tool}: ${c.field} changed`;
     case 'input-schema-changed':
       return `~ ${c.tool}: inputSchema changed`;
     case 'output-schema-changed':

@@ -64,9 +64,9 @@ export const RULES = [
   {
     id: 'description-changed',
     level: 'warning',
-    title: "A tool's description or title changed",
+    title: "A tool's description or title changed, or a description or title inside its inputSchema",
     rationale:
-      'The description is text the model reads and follows. Changing it after review is the classic tool-poisoning "rug pull".',
+      'Descriptions are text the model reads and follows, the tool\'s own and those of its arguments alike. Changing one after review is the classic tool-poisoning "rug pull"; a schema comparison alone would not notice the arguments\' text, which changes nothing that validates.',
     source: 'Invariant Labs, "MCP tool poisoning" (2025); MCP spec, Security considerations',
     fix: 'Read the new text for instructions aimed at the model, then run `toolgate update` and commit.',
   },

@@ -1,4 +1,5 @@
 import type { Check, RawFinding } from '../context.js';
+import { describeSchemaTextPath } from '../../diff/schema-text.js';
 
 /** MCP spec 2025-11-25 (Tools › Tool names): 1–128 of ASCII letters, digits, `_`, `-`, `.`. */
 const VALID_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -37,12 +38,19 @@ export const textChanges: Check = (ctx) =>
   ctx.changes.flatMap((c): RawFinding[] =>
     c.kind === 'text-changed'
       ? [
-          {
-            ruleId: 'description-changed',
-            target: { tool: c.tool, sub: `/${c.field}` },
-            message: `the ${c.field} of tool "${c.tool}" changed`,
-            data: { field: c.field, base: c.base, head: c.head },
-          },
+          c.field === 'inputSchema'
+            ? {
+                ruleId: 'description-changed',
+                target: { tool: c.tool, sub: `/inputSchema${c.pointer ?? ''}` },
+                message: `the ${c.pointer?.endsWith('/title') ? 'title' : 'description'} of ${describeSchemaTextPath(c.pointer ?? '')} of tool "${c.tool}" ${c.base === undefined ? 'was added' : c.head === undefined ? 'was removed' : 'changed'}`,
+                data: { field: c.field, pointer: c.pointer, base: c.base, head: c.head },
+              }
+            : {
+                ruleId: 'description-changed',
+                target: { tool: c.tool, sub: `/${c.field}` },
+                message: `the ${c.field} of tool "${c.tool}" changed`,
+                data: { field: c.field, base: c.base, head: c.head },
+              },
         ]
       : [],
   );

@@ -5,7 +5,8 @@ import { adHocPolicy, defaultContractPath, loadPolicy, type Policy } from './con
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type SourceConfig } from './config/source-config.js';
 import { parseContract, writeFileAtomic } from './contract/store.js';
 import { serializeContract } from './contract/serialize.js';
-import { runCheck, type CheckResult, type Mode } from './run-check.js';
+import { runCheck, selectSources, type CheckResult, type Mode } from './run-check.js';
+import { escapeTerminalInline } from './report/escape.js';
 import { runDiff } from './run-diff.js';
 import { renderJson } from './report/json.js';
 import { renderSummary } from './report/summary.js';
@@ -35,6 +36,10 @@ function parseCapabilities(text: string | undefined): JsonObject {
 /** Builds the policy from flags: an ad-hoc source (after `--`, --tools-json, --openapi, --url) or toolgate.yml. */
 async function policyFrom(flags: SourceFlags, command: string[], cwd: string): Promise<Policy> {
   const id = flags.id ?? 'cli';
+  // The id names the contract file (.toolgate/<id>.surface.json): the policy's own id rule keeps it a file name.
+  if (!/^[a-z0-9][a-z0-9._-]*$/.test(id)) {
+    throw new ConfigError(`--id ${JSON.stringify(id)} is not a valid source id`, undefined, 'Use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. --id my-server).');
+  }
   const contract = resolve(cwd, defaultContractPath(id));
   const adhoc: SourceConfig[] = [];
   const common = { capabilities: parseCapabilities(flags.capabilities), timeouts: DEFAULT_TIMEOUTS, limits: DEFAULT_LIST_LIMITS };
@@ -96,13 +101,17 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
 export async function snapshot(flags: SourceFlags & { output?: string }, command: string[]): Promise<number> {
   const cwd = process.cwd();
   const policy = await policyFrom(flags, command, cwd);
-  const result = await runCheck({ policy, mode: 'audit', root: cwd, logger: stderrLogger(true), ...(flags.source ? { sourceIds: flags.source } : {}) });
-  const ok = result.sources.filter((r) => r.surface);
-  for (const r of result.sources) if (r.failure) process.stderr.write(`toolgate: source "${r.id}" failed: ${r.failure.message}\n`);
-  const only = ok[0]?.surface;
-  if (ok.length !== 1 || !only) {
-    if (result.exitCode === 3) return EXIT.sourceFailed;
-    throw new ConfigError(`snapshot writes one source; ${ok.length} were selected`, undefined, 'Select one with --source ID.');
+  // One source, decided before any server starts: a partial result must never look like success.
+  const selected = selectSources(policy, flags.source);
+  if (selected.length !== 1) {
+    throw new ConfigError(`snapshot writes one source; ${selected.length} were selected (${selected.map((s) => s.id).join(', ')})`, undefined, 'Select one with --source ID.');
+  }
+  const result = await runCheck({ policy, mode: 'audit', root: cwd, logger: stderrLogger(true), sourceIds: [selected[0]!.id] });
+  const only = result.sources[0]?.surface;
+  const failure = result.sources[0]?.failure;
+  if (failure || !only) {
+    process.stderr.write(`toolgate: source "${selected[0]!.id}" failed: ${escapeTerminalInline(failure?.message ?? 'no surface', 2000)}\n`);
+    return EXIT.sourceFailed;
   }
   const text = serializeContract(only).text;
   if (flags.output) {

@@ -124,10 +124,17 @@ function verifyTool(entry: StoredTool, i: number, file: string, lineOf: (p: stri
  * Writes a contract atomically: a temp file in the same directory, fsync, then rename over the
  * target, so a crash or kill never leaves a truncated contract.
  * @returns the serialized text and line map.
+ * @throws ConfigError (exit 2) naming the file when it cannot be written (a directory, no permission).
  */
 export async function writeContract(file: string, surface: Surface): Promise<ReturnType<typeof serializeContract>> {
   const out = serializeContract(surface);
-  await writeFileAtomic(file, out.text);
+  try {
+    await writeFileAtomic(file, out.text);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a parent of it is not a directory' : (e as Error).message;
+    throw new ConfigError(`cannot write the contract: ${why}`, { file }, 'Point `contract` in toolgate.yml at a file path in a writable directory (default: .toolgate/<source-id>.surface.json).');
+  }
   return out;
 }
 

@@ -153,6 +153,48 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stderr.split('\n').some((l) => l.startsWith('::'))).toBe(false);
   });
 
+  it('snapshot: two sources selected is a usage error before anything starts; one failing source is exit 3 with no output', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }));
+    const crash = `command: ${JSON.stringify(process.execPath)}\n      args: ["-e", "process.exit(9)"]`;
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: good\n    recorded: tools.json\n  - id: bad\n    mcp:\n      ${crash}\n`);
+    const both = await runCli(['snapshot', '-o', 'out.json'], { cwd: dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('snapshot writes one source; 2 were selected (good, bad)');
+    const bad = await runCli(['snapshot', '--source', 'bad', '-o', 'out.json'], { cwd: dir });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('source "bad" failed');
+    expect(existsSync(join(dir, 'out.json'))).toBe(false);
+    expect((await runCli(['snapshot', '--source', 'good', '-o', 'out.json'], { cwd: dir })).code).toBe(0);
+    expect(existsSync(join(dir, 'out.json'))).toBe(true);
+  });
+
+  it('--id must be a source id (it names the contract file): no writing outside .toolgate/', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }));
+    for (const id of ['../../escape', 'a b', 'Upper']) {
+      const r = await runCli(['update', '--id', id, '--tools-json', 'tools.json'], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--id ${JSON.stringify(id)} is not a valid source id`);
+    }
+    expect(existsSync(join(dir, '..', 'escape.surface.json'))).toBe(false);
+  });
+
+  it('a contract path that is a directory, or a timeout past its maximum, is a configuration error naming it', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }));
+    mkdirSync(join(dir, '.toolgate', 'w.surface.json'), { recursive: true });
+    writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: w\n    recorded: tools.json\n');
+    const r = await runCli(['update'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/w\.surface\.json: cannot write the contract: it is a directory/);
+    expect(r.stderr).not.toContain('internal error');
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: s\n    mcp:\n      command: node\n      startup-timeout-ms: 2147483648\n`);
+    const t = await runCli(['check'], { cwd: dir });
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('toolgate.yml:5 (at /sources/0/mcp/startup-timeout-ms): must be <= 21600000');
+  });
+
   it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {
     const dir = workspace();
     for (const flag of ['--tools-json', '--openapi']) {

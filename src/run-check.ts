@@ -245,6 +245,10 @@ function contractLocator(
   });
   return (t: Target) => {
     if (t.in === 'policy') return policyLocate(t);
+    const listed = t.listingIndex !== undefined ? raw.tools[t.listingIndex]?.location : undefined;
+    if (listed && !raw.live) {
+      return { location: { file: displayPath(opts.root, listed.file), ...(listed.line ? { line: listed.line } : {}) }, pointer: listed.pointer ?? '' };
+    }
     if (t.in === 'integration' && t.tool !== undefined) {
       const loc = rawByName.get(t.tool)?.location;
       if (loc) return { location: { file: displayPath(opts.root, loc.file), ...(loc.line ? { line: loc.line } : {}) }, pointer: loc.pointer ?? '' };

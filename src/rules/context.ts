@@ -23,6 +23,11 @@ export interface Target {
   sub?: string;
   /** Which file people fix: the contract (default), the policy, or the OpenAPI integration config. */
   in?: 'contract' | 'policy' | 'integration';
+  /**
+   * Index of the entry in the source's listing, for a finding about an entry that is no valid
+   * tool (`malformed-tool`): located where the source says it is (a recorded file's line).
+   */
+  listingIndex?: number;
 }
 
 /** A check's result: evaluate adds level, fix, location and fingerprint. */

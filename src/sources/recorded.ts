@@ -54,7 +54,8 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
   if (Array.isArray(value)) {
     tools = value;
     base = '';
-  } else if (isObject(value) && 'result' in value && ('jsonrpc' in value || 'id' in value)) {
+  } else if (isObject(value) && 'result' in value && !('tools' in value)) {
+    // A JSON-RPC response, or just its `result` member kept under that name.
     const result = value.result;
     if (!isObject(result)) return fail('"result" is not an object', '/result');
     if (!Array.isArray(result.tools)) return fail('"result.tools" is missing or not an array', '/result');
@@ -70,12 +71,10 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
     return fail(`expected an object or an array, found ${value === null ? 'null' : typeof value}`, '');
   }
 
+  // Each entry is kept as listed, as for a live server: one that is not a valid tool becomes a
+  // `malformed-tool` finding at its line and the rest is still pinned.
   const raw: RawTool[] = tools.map((tool, i) => {
     const pointer = `${base}/${i}`;
-    if (!isObject(tool)) return fail(`tool ${i} is not an object`, pointer);
-    if (typeof tool.name !== 'string' || tool.name === '') {
-      return fail(`tool ${i} has no "name" (a non-empty string)`, 'name' in tool ? `${pointer}/name` : pointer);
-    }
     return { tool, location: { file, pointer, line: doc.lineOf(pointer) } };
   });
 

@@ -84,7 +84,7 @@ const CASES: Case[] = [
   { path: 'recorded/trailing-comma.json', exit: 2, says: ['recorded/trailing-comma.json:4:3: recorded tools/list file is not valid JSON: trailing comma before ]', 'fix: fix the JSON syntax at that position'] },
   { path: 'recorded/unterminated-string.json', exit: 2, says: ['recorded/unterminated-string.json:3:50: recorded tools/list file is not valid JSON: control character in a string', 'fix: fix the JSON syntax'] },
   { path: 'recorded/no-tools.json', exit: 2, says: ['recorded/no-tools.json:1: recorded tools/list file: "tools" is missing or not an array', RECORDED_FIX] },
-  { path: 'recorded/tool-without-name.json', exit: 2, says: ['recorded/tool-without-name.json:4 (at /tools/1): recorded tools/list file: tool 1 has no "name"', RECORDED_FIX] },
+  { path: 'recorded/result-not-object.json', exit: 2, says: ['recorded/result-not-object.json:4 (at /result): recorded tools/list file: "result" is not an object', RECORDED_FIX] },
   { path: 'recorded/jsonrpc-error.json', exit: 2, says: ['recorded/jsonrpc-error.json:4 (at /error): recorded tools/list file: the file holds a JSON-RPC error response', RECORDED_FIX] },
   { path: 'recorded/not-an-object.json', exit: 2, says: ['recorded/not-an-object.json:1: recorded tools/list file: expected an object or an array, found string', RECORDED_FIX] },
   // ---- OpenAPI integration configs and documents ----

@@ -1,4 +1,8 @@
 /** malformed-tool: a listed tool that does not have the MCP `Tool` shape; the rest is still pinned. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
 import { silentLogger } from '../../src/util/logger.js';
@@ -33,6 +37,20 @@ ruleTests('malformed-tool', {
       },
       expect: [{ ruleId: 'malformed-tool', tool: 'bad_schema', data: { index: 1 } }],
       timeout: 30_000,
+    },
+    {
+      name: 'a recorded tools/list file with a nameless tool: reported at its line, the rest pinned',
+      run: async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'tg-malformed-'));
+        onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+        const file = join(dir, 'tools.json');
+        writeFileSync(file, '{\n  "tools": [\n    { "name": "a", "inputSchema": { "type": "object" } },\n    { "description": "no name", "inputSchema": { "type": "object" } }\n  ]\n}\n');
+        const policy = adHocPolicy({ id: 'rec', kind: 'recorded', file, contract: join(dir, 'rec.surface.json') }, dir);
+        const r = await runCheck({ policy, mode: 'audit', root: dir, logger: silentLogger });
+        if (r.sources[0]?.surface?.tools.map((t) => t.name).join() !== 'a') throw new Error('tool "a" was not pinned');
+        return r.findings;
+      },
+      expect: [{ ruleId: 'malformed-tool', data: { index: 1, problem: 'tool has no string `name`' }, location: { file: 'tools.json', line: 4 } }],
     },
   ],
   silent: [

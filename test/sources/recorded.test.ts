@@ -60,11 +60,23 @@ describe('readRecorded', () => {
     expect(err.fix).toBeTruthy();
   });
 
+  it('keeps a tool that is not valid (no name, not an object) with its line, as a live listing does', async () => {
+    const f = file('{\n  "tools": [\n    {"name": "a"},\n    {"description": "no name"},\n    7\n  ]\n}\n');
+    const snap = await readRecorded('rec', f);
+    expect(snap.tools.map((t) => t.tool)).toEqual([{ name: 'a' }, { description: 'no name' }, 7]);
+    expect(snap.tools[1]!.location).toMatchObject({ file: f, pointer: '/tools/1', line: 4 });
+  });
+
+  it('accepts a bare `{"result": {"tools": [...]}}` (a JSON-RPC response without its envelope keys)', async () => {
+    const snap = await readRecorded('rec', file('{"result": {"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}}'));
+    expect(snap.tools[0]!.location).toMatchObject({ pointer: '/result/tools/0' });
+  });
+
   it('gives the JSON pointer and line of a bad value', async () => {
-    const f = file('{\n  "tools": [\n    {"name": "a"},\n    {"description": "no name"}\n  ]\n}\n');
+    const f = file('{\n  "result": {\n    "tool": []\n  }\n}\n');
     const err = await configError(readRecorded('rec', f));
-    expect(err.location).toMatchObject({ file: f, pointer: '/tools/1', line: 4 });
-    expect(err.message).toContain('tool 1 has no "name"');
+    expect(err.location).toMatchObject({ file: f, pointer: '/result', line: 2 });
+    expect(err.message).toContain('"result.tools" is missing or not an array');
     expect(err.fix).toContain('tools/list');
 
     const notArray = await configError(readRecorded('rec', file('{"tools": {"a": 1}}')));

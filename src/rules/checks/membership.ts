@@ -78,7 +78,7 @@ export const listing: Check = (ctx) => {
   for (const m of ctx.malformed) {
     out.push({
       ruleId: 'malformed-tool',
-      target: m.name !== undefined ? { tool: m.name } : {},
+      target: { ...(m.name !== undefined ? { tool: m.name } : {}), listingIndex: m.index },
       message: `tool #${m.index + 1}${m.name !== undefined ? ` ("${m.name}")` : ''} cannot be pinned: ${m.problem}`,
       data: { index: m.index, problem: m.problem },
     });

@@ -5,7 +5,7 @@ import { policyValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
 import { pointerSegments } from '../util/json-file.js';
 import { schemaError } from '../util/schema-errors.js';
-import { isRuleId, RULES } from '../rules/catalog.js';
+import { isRuleId, ruleById, RULES } from '../rules/catalog.js';
 import { didYouMean } from '../util/suggest.js';
 import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import type { Level } from '../rules/types.js';
@@ -212,6 +212,9 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
   const checkRuleIds = (rules: Record<string, PolicyLevel> | undefined, at: string) => {
     for (const id of Object.keys(rules ?? {})) {
       if (!isRuleId(id)) throw err(`${at}/${id}`, `unknown rule id "${id}"${didYouMean(id, RULES.map((r) => r.id))}`, 'Use an id listed by `toolgate rules` (docs/rules.md).');
+      if (ruleById(id)?.configError) {
+        throw err(`${at}/${id}`, `rule "${id}" is a configuration error; its level cannot be changed`, 'Remove this entry and fix the integration config instead: the run stops while loading it (exit 2).');
+      }
     }
   };
   (raw.review?.reviewers ?? []).forEach((login, i) => {

@@ -85,6 +85,7 @@ export const RULES = [
     rationale: 'The only promotion toolgate knows is to read; any other value is a typo that would silently do nothing.',
     source: 'toolgate integration config',
     fix: 'Set the value to "read" or remove the entry.',
+    configError: true,
   },
   {
     id: 'invalid-tool-name',
@@ -144,6 +145,7 @@ export const RULES = [
     rationale: 'A policy on an operation outside the allowlist does nothing and usually means the include list and the policies drifted apart.',
     source: 'toolgate integration config',
     fix: 'Add the operation to `include` or remove the policy.',
+    configError: true,
   },
   {
     id: 'promoted-operation-moved',
@@ -254,6 +256,7 @@ export const RULES = [
     rationale: 'Spec drift must fail when the integration loads, not in production when the agent calls it.',
     source: 'toolgate integration config',
     fix: 'Fix the operationId (or "METHOD /path") in the integration config, or update the OpenAPI document.',
+    configError: true,
   },
   {
     id: 'unlisted-tool',

@@ -17,6 +17,11 @@ export interface RuleMeta {
   fix: string;
   /** "error unless reviewed": an approving review turns it off (see the review module). */
   reviewable?: boolean;
+  /**
+   * Raised while loading a source's configuration, as a configuration error (exit 2) that stops
+   * the run, not as a finding: its level cannot be changed in toolgate.yml.
+   */
+  configError?: boolean;
 }
 
 /** Where a finding points: a file people edit, and a line in it when known. */

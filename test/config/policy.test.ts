@@ -64,6 +64,17 @@ describe('a valid policy', () => {
     expect(saved).toMatchObject({ file: '/repo/recorded/tools.json' });
   });
 
+  it('a level for a rule that is a configuration error (unknown-operation) is refused at its line', () => {
+    let e: unknown;
+    try {
+      parsePolicy('sources:\n  - id: s\n    recorded: t.json\nrules:\n  unknown-operation: warning\n', 'toolgate.yml', '/r');
+    } catch (x) {
+      e = x;
+    }
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e).toMatchObject({ message: 'rule "unknown-operation" is a configuration error; its level cannot be changed', location: { line: 5, pointer: '/rules/unknown-operation' } });
+  });
+
   it('keeps rules, overrides (patterns as lists), limits, deny, review and flags', () => {
     expect(p.rules).toEqual({ 'open-arguments': 'off', 'description-changed': 'error' });
     expect(p.overrides).toEqual([

@@ -24,13 +24,15 @@ import { EXIT, type Format, type SourceFlags } from './cli-types.js';
 
 function parseCapabilities(text: string | undefined): JsonObject {
   if (text === undefined) return {};
+  const example = `Pass e.g. --capabilities '{"roots":{},"sampling":{}}'.`;
+  let v: unknown;
   try {
-    const v = JSON.parse(text) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v as JsonObject;
-  } catch {
-    /* reported below */
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`--capabilities is not valid JSON (${(e as Error).message})`, undefined, example);
   }
-  throw new ConfigError('--capabilities is not a JSON object', undefined, `Pass e.g. --capabilities '{"roots":{},"sampling":{}}'.`);
+  if (v && typeof v === 'object' && !Array.isArray(v)) return v as JsonObject;
+  throw new ConfigError(`--capabilities must be a JSON object, not ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}`, undefined, example);
 }
 
 /** Builds the policy from flags: an ad-hoc source (after `--`, --tools-json, --openapi, --url) or toolgate.yml. */

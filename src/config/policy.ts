@@ -67,7 +67,7 @@ export interface Policy {
   lineOf(pointer: string): number;
 }
 
-const FIX = 'Fix toolgate.yml; its schema is schema/toolgate.schema.json (see README, "Policy file").';
+const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see README, "Policy file").';
 
 /** Default contract path for a source id. */
 export function defaultContractPath(id: string): string {

@@ -31,7 +31,7 @@ function sourceSection(r: SourceResult): string {
   const server = s?.server
     ? ` · server ${escapeMarkdownInline(s.server.name ?? '?', 80)} ${escapeMarkdownInline(s.server.version ?? '', 40)} · protocol ${escapeMarkdownInline(s.server.protocolVersion ?? '?', 40)}`
     : '';
-  out.push(`### Source ${escapeMarkdownInline(r.id)} (${r.kind}${r.live ? '' : ', recorded: not live'})${server}`, '');
+  out.push(`### Source ${escapeMarkdownInline(r.id)} (${r.kind}${r.live ? '' : r.kind === 'recorded' ? ': not live' : ', not live'})${server}`, '');
   if (r.failure) {
     out.push(`**Failed:** ${escapeMarkdownInline(r.failure.message, 1000)}`, '');
     if (r.failure.stderrTail) out.push('<details><summary>stderr (last lines)</summary>', '', escapeMarkdownCode(r.failure.stderrTail, 4096), '', '</details>', '');

@@ -36,7 +36,7 @@ export function renderFindingLine(f: Finding, style: TerminalStyle): string {
 
 function renderSource(r: SourceResult, style: TerminalStyle): string {
   const out: string[] = [];
-  const title = `source ${r.id} (${r.kind}${r.live ? '' : ', recorded: not live'})`;
+  const title = `source ${r.id} (${r.kind}${r.live ? '' : r.kind === 'recorded' ? ': not live' : ', not live'})`;
   out.push(paint(style.color, '1', title));
   if (r.failure) {
     out.push(`  failed: ${escapeTerminalInline(r.failure.message, 1000)}`);

@@ -194,7 +194,7 @@ describe('broken policies', () => {
     expect(e.location?.line).toBe(line);
     if (column !== undefined) expect(e.location?.column).toBe(column);
     if (pointer !== undefined) expect(e.location?.pointer).toBe(pointer);
-    expect(e.fix).toMatch(fix ?? /toolgate\.yml/);
+    expect(e.fix).toMatch(fix ?? /policy file at that line; its schema is schema\/toolgate\.schema\.json/);
     expect(e.describe()).toContain(`${file}:${line}`);
     expect(e.exitCode).toBe(2);
   });

@@ -139,7 +139,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
     const r = await runCli(['audit', '--tools-json', 'tools.json'], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('recorded: not live');
+    expect(r.stdout).toContain('(recorded: not live)');
     expect(r.stdout).toContain('unannotated-tool');
   });
 

@@ -24,7 +24,7 @@ interface Case {
   says: (string | RegExp)[];
 }
 
-const POLICY_FIX = 'fix: Fix toolgate.yml; its schema is schema/toolgate.schema.json';
+const POLICY_FIX = 'fix: Fix the policy file at that line; its schema is schema/toolgate.schema.json';
 const CONTRACT_FIX = 'fix: Do not edit the contract by hand: restore it with `git checkout -- <file>` or run `toolgate update`';
 const RECORDED_FIX = 'fix: save the result of a `tools/list` request';
 

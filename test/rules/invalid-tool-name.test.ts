@@ -26,6 +26,12 @@ ruleTests('invalid-tool-name', {
       head: [readTool('g\u0435t')],
       expect: [{ ruleId: 'invalid-tool-name', tool: 'g\u0435t', message: 'U+0435' }],
     },
+    {
+      name: 'each offending code point is listed once',
+      base: [],
+      head: [readTool('`a`**b**')],
+      expect: [{ ruleId: 'invalid-tool-name', tool: '`a`**b**', message: '(U+0060, U+002A)' }],
+    },
   ],
   silent: [
     {

@@ -9,8 +9,7 @@ const VALID_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/u;
 
 function codePoints(text: string): string {
-  return [...text]
-    .filter((ch) => !/^[A-Za-z0-9_.-]$/.test(ch))
+  return [...new Set([...text].filter((ch) => !/^[A-Za-z0-9_.-]$/.test(ch)))]
     .slice(0, 5)
     .map((ch) => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`)
     .join(', ');

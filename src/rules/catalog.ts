@@ -79,6 +79,15 @@ export const RULES = [
     fix: 'Rename one of the tools in the server.',
   },
   {
+    id: 'invalid-annotation',
+    level: 'warning',
+    title: 'A hint is declared with a value that is not a boolean',
+    rationale:
+      'The spec types every hint as a boolean. A client ignores `"readOnlyHint": "true"` and applies the default (false), so the server means one thing and every client sees another.',
+    source: SPEC_ANNOTATIONS,
+    fix: 'Declare the hint as true or false in the server, then run `toolgate update`.',
+  },
+  {
     id: 'invalid-policy',
     level: 'error',
     title: 'An OpenAPI `policies` entry has a value other than "read"',

@@ -193,6 +193,8 @@ export function normalizeTool(raw: RawTool, index: number): SurfaceTool | Malfor
   if (typeof name !== 'string' || name === '') return { index, problem: 'tool has no string `name`' };
   const input = t.inputSchema;
   if (!isObject(input)) return { index, name, problem: '`inputSchema` is not a JSON object' };
+  // MCP spec (Tool.inputSchema): `type: "object"` is required; clients reject anything else.
+  if (input.type !== 'object') return { index, name, problem: `\`inputSchema.type\` is ${input.type === undefined ? 'missing' : JSON.stringify(input.type)}, not "object"` };
   if (t.outputSchema !== undefined && !isObject(t.outputSchema)) {
     return { index, name, problem: '`outputSchema` is not a JSON object' };
   }

@@ -16,6 +16,11 @@ const listing = buildSurface([
   { tool: readTool('also_good') },
 ]);
 const clean = buildSurface([{ tool: readTool('good') }]);
+const notObjects = buildSurface([
+  { tool: { name: 'takes_list', inputSchema: { type: 'array', items: { type: 'string' } } } },
+  { tool: { name: 'untyped', inputSchema: { properties: { q: { type: 'string' } } } } },
+  { tool: readTool('fine') },
+]);
 
 ruleTests('malformed-tool', {
   fires: [
@@ -26,6 +31,15 @@ ruleTests('malformed-tool', {
       expect: [
         { ruleId: 'malformed-tool', tool: 'bad_schema', level: 'error', data: { index: 1, problem: '`inputSchema` is not a JSON object' }, message: 'tool #2 ("bad_schema")' },
         { ruleId: 'malformed-tool', data: { index: 2, problem: 'tool has no string `name`' }, message: 'tool #3 cannot be pinned' },
+      ],
+    },
+    {
+      name: 'inputSchema whose type is not "object" (an array; missing): the MCP spec requires an object',
+      head: notObjects.surface,
+      malformed: notObjects.malformed,
+      expect: [
+        { ruleId: 'malformed-tool', tool: 'takes_list', data: { index: 0, problem: '`inputSchema.type` is "array", not "object"' } },
+        { ruleId: 'malformed-tool', tool: 'untyped', data: { index: 1, problem: '`inputSchema.type` is missing, not "object"' } },
       ],
     },
     {

@@ -114,6 +114,16 @@ export const annotationHygiene: Check = (ctx) => {
         data: { missing },
       });
     }
+    for (const h of HINT_NAMES) {
+      const v = (t.annotations as Record<string, unknown> | undefined)?.[h];
+      if (v === undefined || v === null || typeof v === 'boolean') continue;
+      out.push({
+        ruleId: 'invalid-annotation',
+        target: { tool: t.name, sub: `/annotations/${h}` },
+        message: `tool "${t.name}" declares ${h} as ${JSON.stringify(v).slice(0, 40)}, not a boolean: clients treat it as undeclared (effective ${String(t.effectiveHints[h])})`,
+        data: { hint: h, value: v },
+      });
+    }
     if (t.declaredHints.readOnlyHint === true && t.declaredHints.destructiveHint === true) {
       out.push({
         ruleId: 'contradictory-annotations',

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { displayPath, type Policy } from './config/policy.js';
 import type { SourceConfig } from './config/source-config.js';
@@ -143,6 +144,13 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
     if (snapshotTaken.status === 'rejected') throw snapshotTaken.reason;
     raw = snapshotTaken.value;
   } catch (e) {
+    // A source file that does not exist, or a mistake with no file of its own (an unset header
+    // variable): the line to fix is the source's entry in toolgate.yml.
+    if (e instanceof ConfigError && opts.policy.file && (!e.location || !existsSync(e.location.file))) {
+      const pointer = `${sourcePointer}/${cfg.kind}`;
+      const named = e.location ? `${displayPath(opts.root, e.location.file)}: ` : '';
+      throw new ConfigError(`${named}${e.message}`, { file: displayPath(opts.root, opts.policy.file), line: opts.policy.lineOf(pointer), pointer }, e.fix, e.ruleId);
+    }
     // Sources name their files as configured (absolute); messages and annotations (`file=`)
     // need the path relative to the workspace, as every other location has.
     if (e instanceof ConfigError && e.location && isAbsolute(e.location.file)) {

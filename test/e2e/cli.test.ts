@@ -195,6 +195,18 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(t.stderr).toContain('toolgate.yml:5 (at /sources/0/mcp/startup-timeout-ms): must be <= 21600000');
   });
 
+  it('a missing source file or an unset header variable is located on the source entry in toolgate.yml', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: a\n    recorded: nope.json\n');
+    const missing = await runCli(['check'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('toolgate.yml:3 (at /sources/0/recorded): nope.json: cannot read recorded tools/list file: no such file');
+    writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: h\n    mcp:\n      url: http://127.0.0.1:9/mcp\n      headers:\n        Authorization: { env: TG_TEST_UNSET_TOKEN }\n');
+    const header = await runCli(['check'], { cwd: dir });
+    expect(header.code).toBe(2);
+    expect(header.stderr).toContain('toolgate.yml:3 (at /sources/0/mcp): source "h": header "Authorization" reads environment variable TG_TEST_UNSET_TOKEN, which is not set');
+  });
+
   it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {
     const dir = workspace();
     for (const flag of ['--tools-json', '--openapi']) {

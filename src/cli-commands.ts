@@ -63,6 +63,9 @@ async function policyFrom(flags: SourceFlags, command: string[], cwd: string): P
   if (flags.toolsJson) adhoc.push({ id, kind: 'recorded', file: resolve(cwd, flags.toolsJson), contract });
   if (flags.openapi) adhoc.push({ id: flags.id === 'cli' || !flags.id ? openApiId(flags.openapi) : flags.id, kind: 'openapi', integration: resolve(cwd, flags.openapi), contract });
   if (adhoc.length > 1) throw new ConfigError('give one source: a command after --, --url, --tools-json or --openapi', undefined, 'Pick one of them, or list several sources in toolgate.yml.');
+  if (adhoc.length === 1 && (flags.config !== undefined || flags.source !== undefined)) {
+    throw new ConfigError(`${flags.config !== undefined ? '--config' : '--source'} selects from toolgate.yml, but a source was also given on the command line`, undefined, 'Use either toolgate.yml (with --config/--source) or one source on the command line.');
+  }
   if (adhoc[0]) return adHocPolicy(adhoc[0], cwd);
   const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
   return loadPolicy(file);

@@ -165,6 +165,14 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
   mark(`${cfg.id}: snapshot done`);
   const { surface, malformed } = normalizeSnapshot(raw);
+  // A contract copied from another source would pin the wrong tools without a word.
+  if (loaded && loaded.surface.source.id !== surface.source.id) {
+    throw new ConfigError(
+      `the contract is for source "${loaded.surface.source.id}", not "${surface.source.id}"`,
+      { file: contractFile, line: loaded.lineOf('/source/id'), pointer: '/source/id' },
+      `Point \`contract\` of source "${surface.source.id}" at its own file, or run \`toolgate update --source ${surface.source.id}\` to write one.`,
+    );
+  }
   mark(`${cfg.id}: normalized`);
   Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
 

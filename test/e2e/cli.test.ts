@@ -207,6 +207,21 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(header.stderr).toContain('toolgate.yml:3 (at /sources/0/mcp): source "h": header "Authorization" reads environment variable TG_TEST_UNSET_TOKEN, which is not set');
   });
 
+  it("a contract copied from another source is refused at its source.id line; -c with a command-line source is a usage error", async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }));
+    writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: my-server\n    recorded: tools.json\n  - id: other\n    recorded: tools.json\n');
+    expect((await runCli(['update', '--source', 'my-server'], { cwd: dir })).code).toBe(0);
+    mkdirSync(join(dir, '.toolgate'), { recursive: true });
+    writeFileSync(join(dir, '.toolgate', 'other.surface.json'), readFileSync(join(dir, '.toolgate', 'my-server.surface.json')));
+    const r = await runCli(['check', '--source', 'other'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\.toolgate\/other\.surface\.json:\d+ \(at \/source\/id\): the contract is for source "my-server", not "other"/);
+    const both = await runCli(['audit', '-c', 'toolgate.yml', '--tools-json', 'tools.json'], { cwd: dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--config selects from toolgate.yml, but a source was also given on the command line');
+  });
+
   it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {
     const dir = workspace();
     for (const flag of ['--tools-json', '--openapi']) {

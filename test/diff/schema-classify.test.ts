@@ -26,6 +26,16 @@ describe('composition keywords go to json-schema-diff', () => {
     });
   });
 
+  it('a typed property moved into anyOf (integer → integer ≥ 0 | string): both ways, with no "any type" claim', async () => {
+    const v = await classifySchemaChange(
+      { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false },
+      { type: 'object', properties: { n: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] } }, additionalProperties: false },
+    );
+    expect(v.kind).toBe('both');
+    expect(v.deltas.map((d) => d.direction).sort()).toEqual(['narrowed', 'widened']);
+    expect(v.deltas.map((d) => d.what).join('\n')).not.toContain('any type');
+  });
+
   it('an anyOf branch removed is narrowed', async () => {
     const v = await classifySchemaChange({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] }, { anyOf: [{ type: 'string' }, { type: 'number' }] });
     expect(v.kind).toBe('narrowed');

@@ -189,9 +189,18 @@ function typeSet(s: JsonObject): Set<string> {
   return set;
 }
 
+const COMPOSITION_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'not', '$ref', 'if'];
+
+function hasComposition(s: JsonObject): boolean {
+  return COMPOSITION_KEYWORDS.some((k) => s[k] !== undefined);
+}
+
 function compareType(a: JsonObject, b: JsonObject, ta: Set<string>, tb: Set<string>, path: string, pol: Polarity, out: CompareResult): void {
   if (jsonEqual(a.type, b.type)) return;
   const listed = (s: JsonObject): string => show(s.type);
+  // A side without `type` but with anyOf/oneOf/allOf/$ref/... is typed by those subschemas, which
+  // the composition comparison (json-schema-diff) judges; "any type" would be wrong there.
+  if ((b.type === undefined && hasComposition(b)) || (a.type === undefined && hasComposition(a))) return;
   if (b.type === undefined) {
     emit(out, path, 'widened', pol, `any type now accepted (was ${listed(a)})`);
     return;

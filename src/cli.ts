@@ -1,7 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { renderRules } from './report/rules.js';
 import { ConfigError, formatLocation } from './util/errors.js';
-import { escapeTerminalInline } from './report/escape.js';
 import { VERSION } from './version.js';
 import { EXIT, type Format, type SourceFlags } from './cli-types.js';
 import type { Mode } from './run-check.js';
@@ -115,6 +114,7 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof ConfigError) {
       // One line each: the message quotes file content (a policy key, an operationId), which in
       // a CI log could otherwise start a line of its own (`::set-output ...`) or carry escapes.
+      const { escapeTerminalInline } = await import('./report/escape.js');
       const where = e.location ? `${formatLocation(e.location)}: ` : '';
       process.stderr.write(`toolgate: error: ${escapeTerminalInline(where + e.message, 2000)}\n${e.fix ? `  fix: ${escapeTerminalInline(e.fix, 2000)}\n` : ''}`);
       return EXIT.usage;

@@ -38,19 +38,9 @@ export function captureToolsList(transport: Transport): ToolsListCapture {
     }
     return send(message, options);
   };
-  let handler: Transport['onmessage'];
-  const onmessage: NonNullable<Transport['onmessage']> = (message, extra) => {
+  tap(transport, 'onmessage', (message) => {
     const m = message as JSONRPCMessage & { id?: Id; result?: unknown };
     if (m.id !== undefined && 'result' in m && asked.delete(m.id)) results.set(m.id, m.result);
-    handler?.(message, extra);
-  };
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => (handler ? onmessage : undefined),
-    set: (h: Transport['onmessage']) => {
-      handler = h;
-    },
   });
   return {
     take(id) {
@@ -71,16 +61,26 @@ export function captureToolsList(transport: Transport): ToolsListCapture {
  * timeout. Patched in place like {@link captureToolsList}; call before `client.connect`.
  */
 export function onUnparsableMessage(transport: Transport, onBad: (error: Error) => void): void {
-  let handler: Transport['onerror'];
-  const onerror = (error: Error) => {
+  tap(transport, 'onerror', (error) => {
     if (error instanceof SyntaxError || error?.name === 'ZodError' || error?.name === '$ZodError') onBad(error);
-    handler?.(error);
+  });
+}
+
+/**
+ * Makes `transport[key]` (a callback the SDK assigns on connect) call `see` with the same
+ * arguments first. While nothing is assigned the property reads as undefined, as before.
+ */
+function tap<K extends 'onmessage' | 'onerror'>(transport: Transport, key: K, see: (...args: Parameters<NonNullable<Transport[K]>>) => void): void {
+  let handler: Transport[K];
+  const wrapped = (...args: Parameters<NonNullable<Transport[K]>>) => {
+    see(...args);
+    (handler as ((...a: Parameters<NonNullable<Transport[K]>>) => void) | undefined)?.(...args);
   };
-  Object.defineProperty(transport, 'onerror', {
+  Object.defineProperty(transport, key, {
     configurable: true,
     enumerable: true,
-    get: () => (handler ? onerror : undefined),
-    set: (h: Transport['onerror']) => {
+    get: () => (handler ? wrapped : undefined),
+    set: (h: Transport[K]) => {
       handler = h;
     },
   });

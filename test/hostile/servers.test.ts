@@ -149,6 +149,20 @@ function expectGroupGone(run: Run): void {
 const names = (s: RawSnapshot) => s.tools.map((t) => (t.tool as { name: string }).name);
 const ids = (r: CheckResult) => r.findings.map((f) => f.ruleId);
 
+/** An HTTP source whose `start` command is the hostile fixture `run`, listening on `port`. */
+function httpStarted(run: Run, port: number, timeouts = TIMEOUTS): HttpCfg {
+  const start = run.cfg as StdioCfg;
+  return {
+    transport: 'http',
+    url: `http://127.0.0.1:${port}/mcp`,
+    headers: [],
+    start: { command: start.command, args: start.args, cwd: start.cwd, env: [] },
+    capabilities: {},
+    timeouts,
+    limits: LIMITS,
+  };
+}
+
 describe.concurrent('hostile MCP servers', () => {
   // ---- start-up ---------------------------------------------------------------------------
   it('exits at once with code 0 and no output: exited', async () => {
@@ -413,16 +427,7 @@ describe.concurrent('hostile MCP servers', () => {
   it('HTTP: start command that never opens its port (and ignores SIGTERM): startup-timeout, killed', async () => {
     const port = await freePort();
     const run = hostile('http-never-listens.mjs');
-    const start = run.cfg as StdioCfg;
-    const cfg: HttpCfg = {
-      transport: 'http',
-      url: `http://127.0.0.1:${port}/mcp`,
-      headers: [],
-      start: { command: start.command, args: start.args, cwd: start.cwd, env: [] },
-      capabilities: {},
-      timeouts: TIMEOUTS,
-      limits: LIMITS,
-    };
+    const cfg = httpStarted(run, port);
     const err = await fails({ cfg, pidFile: run.pidFile }, 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
     expect(err.message).toContain(`http://127.0.0.1:${port}/mcp`);
     expect(err.message).toContain('warming up forever');
@@ -431,16 +436,7 @@ describe.concurrent('hostile MCP servers', () => {
   it('HTTP: server answers 500 to everything: http-error with the status', async () => {
     const port = await freePort();
     const run = hostile('http-500.mjs', [String(port)]);
-    const start = run.cfg as StdioCfg;
-    const cfg: HttpCfg = {
-      transport: 'http',
-      url: `http://127.0.0.1:${port}/mcp`,
-      headers: [],
-      start: { command: start.command, args: start.args, cwd: start.cwd, env: [] },
-      capabilities: {},
-      timeouts: TIMEOUTS,
-      limits: LIMITS,
-    };
+    const cfg = httpStarted(run, port);
     const err = await fails({ cfg, pidFile: run.pidFile }, 'http-error', TIMEOUTS.startupMs + SLACK_MS);
     expect(err.message).toContain('500');
   });
@@ -449,18 +445,8 @@ describe.concurrent('hostile MCP servers', () => {
     it(`HTTP: tools/list answered with unparsable ${mode === 'json' ? 'JSON' : 'SSE event data'}: protocol-error at once, not after request-timeout-ms`, async () => {
       const port = await freePort();
       const run = hostile('http-bad-json.mjs', [String(port), mode]);
-      const start = run.cfg as StdioCfg;
       // A request timeout far above the bound below: only failing at once can pass.
-      const timeouts = { ...TIMEOUTS, requestMs: 120_000, totalMs: 180_000 };
-      const cfg: HttpCfg = {
-        transport: 'http',
-        url: `http://127.0.0.1:${port}/mcp`,
-        headers: [],
-        start: { command: start.command, args: start.args, cwd: start.cwd, env: [] },
-        capabilities: {},
-        timeouts,
-        limits: LIMITS,
-      };
+      const cfg = httpStarted(run, port, { ...TIMEOUTS, requestMs: 120_000, totalMs: 180_000 });
       const err = await fails({ cfg, pidFile: run.pidFile }, 'protocol-error', 30_000);
       expect(err.message).toContain('not valid JSON');
       expect(err.message).toContain('while listing tools');

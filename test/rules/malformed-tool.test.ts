@@ -45,7 +45,7 @@ ruleTests('malformed-tool', {
     {
       name: 'a 2026-07-28 server whose page the SDK rejects: the bad tool is reported, not the whole list',
       run: async () => {
-        const policy = adHocPolicy({ id: 'modern', kind: 'mcp', mcp: nodeFixture('modern-malformed.mjs'), contract: '/nonexistent/modern.surface.json' }, ROOT);
+        const policy = adHocPolicy({ id: 'modern', kind: 'mcp', mcp: nodeFixture('modern.mjs', ['malformed']), contract: '/nonexistent/modern.surface.json' }, ROOT);
         const r = await runCheck({ policy, mode: 'audit', root: ROOT, logger: silentLogger });
         return r.findings;
       },

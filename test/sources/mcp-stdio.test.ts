@@ -66,7 +66,7 @@ describe('snapshotMcp over stdio', () => {
   });
 
   it('2026-07-28: a page the SDK rejects for one malformed tool is kept as sent; the rest is listed', async () => {
-    const snap = await snapshotMcp('modern-bad', nodeFixture('modern-malformed.mjs'));
+    const snap = await snapshotMcp('modern-bad', nodeFixture('modern.mjs', ['malformed']));
     expect(snap.server?.protocolVersion).toBe('2026-07-28');
     expect(snap.tools.map((t) => (t.tool as { name: string }).name)).toEqual(['good_before', 'bad_schema', 'good_after']);
     expect(snap.tools[1]!.tool).toEqual({ name: 'bad_schema', inputSchema: 'not a schema' });

@@ -76,8 +76,12 @@ function openApiId(file: string): string {
   return basename(file).replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9._-]/g, '-') || 'openapi';
 }
 
-function render(result: CheckResult, format: Format, listTools: boolean): string {
+async function render(result: CheckResult, format: Format, listTools: boolean): Promise<string> {
   if (format === 'json') return renderJson(result, VERSION);
+  if (format === 'sarif') {
+    const [{ buildSarifLog }, { RULES }] = await Promise.all([import('./report/sarif.js'), import('./rules/catalog.js')]);
+    return JSON.stringify(buildSarifLog(result.findings, RULES, { version: VERSION }), null, 2) + '\n';
+  }
   if (format === 'markdown') return renderSummary(result) + '\n';
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   return renderTerminal(result, { color, listTools });
@@ -89,7 +93,7 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
   const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
   const result = await runCheck({ policy, mode, root: cwd, logger: stderrLogger(flags.format !== 'text'), ...(flags.source ? { sourceIds: flags.source } : {}), ...(flags.exact ? { exact: true } : {}) });
-  process.stdout.write(render(result, flags.format, flags.list ?? mode === 'audit'));
+  process.stdout.write(await render(result, flags.format, flags.list ?? mode === 'audit'));
   mark('report written');
   if (mode === 'update') {
     for (const r of result.sources) {
@@ -139,6 +143,6 @@ export async function diff(baseFile: string, headFile: string, format: Format): 
       f,
     );
   const result = await runDiff(await read(baseFile), await read(headFile), cwd);
-  process.stdout.write(render(result, format, false));
+  process.stdout.write(await render(result, format, false));
   return result.exitCode;
 }

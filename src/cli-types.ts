@@ -1,8 +1,10 @@
 /** Exit codes (DESIGN §7). */
 export const EXIT = { clean: 0, findings: 1, usage: 2, sourceFailed: 3 } as const;
 
-/** Report formats of the CLI. */
-export type Format = 'text' | 'json' | 'markdown';
+/** Report formats of the CLI (DESIGN §4: terminal, `--format json|sarif|markdown`). */
+export type Format = 'text' | 'json' | 'markdown' | 'sarif';
+/** Formats of `toolgate rules` (the catalog has no findings to put in SARIF). */
+export type RulesFormat = Exclude<Format, 'sarif'>;
 
 /** Flags that choose the source(s). */
 export interface SourceFlags {

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { renderRules } from './report/rules.js';
 import { ConfigError, formatLocation } from './util/errors.js';
 import { VERSION } from './version.js';
-import { EXIT, type Format, type SourceFlags } from './cli-types.js';
+import { EXIT, type Format, type RulesFormat, type SourceFlags } from './cli-types.js';
 import type { Mode } from './run-check.js';
 
 export { EXIT };
@@ -10,7 +10,8 @@ export { EXIT };
 /** The heavy part of the CLI, loaded when a command needs it (keeps `--help` fast). */
 const commands = () => import('./cli-commands.js');
 
-const FORMAT = new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
+const FORMAT = () => new Option('-f, --format <format>', 'output format (sarif: SARIF 2.1.0 for code scanning)').choices(['text', 'json', 'markdown', 'sarif']).default('text');
+const RULES_FORMAT = new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
 
 function addSourceFlags(cmd: Command): Command {
   return cmd
@@ -54,20 +55,20 @@ Examples:
 
   addSourceFlags(program.command('audit').description("print a source's tool surface, counts and hygiene findings (no contract needed)"))
     .argument('[command...]', 'server command and arguments, after --')
-    .addOption(FORMAT)
+    .addOption(FORMAT())
     .option('--no-list', 'do not list every tool')
     .action(action('audit'));
 
   addSourceFlags(program.command('check').description('snapshot every source and compare it with its committed contract (what the Action does)'))
     .argument('[command...]', 'server command and arguments, after --')
-    .addOption(FORMAT)
+    .addOption(FORMAT())
     .option('--exact', 'release gating: warnings fail too')
     .option('--list', 'list every tool')
     .action(action('check'));
 
   addSourceFlags(program.command('update').description('snapshot every source and write its contract atomically (.toolgate/<id>.surface.json)'))
     .argument('[command...]', 'server command and arguments, after --')
-    .addOption(FORMAT)
+    .addOption(FORMAT())
     .action(action('update'));
 
   addSourceFlags(program.command('snapshot').description('write the normalized surface JSON of one source to stdout or a file'))
@@ -82,7 +83,7 @@ Examples:
     .description('compare two saved surfaces or contracts (base, head): changes and findings')
     .argument('<base>', 'base surface file')
     .argument('<head>', 'head surface file')
-    .addOption(FORMAT)
+    .addOption(FORMAT())
     .action(async function (this: Command, baseFile: string, headFile: string) {
       setExit(await (await commands()).diff(baseFile, headFile, this.opts<{ format: Format }>().format));
     });
@@ -90,9 +91,9 @@ Examples:
   program
     .command('rules')
     .description('print the rule catalog')
-    .addOption(FORMAT)
+    .addOption(RULES_FORMAT)
     .action(function (this: Command) {
-      process.stdout.write(renderRules(this.opts<{ format: Format }>().format));
+      process.stdout.write(renderRules(this.opts<{ format: RulesFormat }>().format));
       setExit(EXIT.clean);
     });
 

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { validateSarif } from '../support/sarif-schema.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const NOTES = join(REPO, 'examples/notes/server.mjs');
@@ -220,6 +221,18 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const both = await runCli(['audit', '-c', 'toolgate.yml', '--tools-json', 'tools.json'], { cwd: dir });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--config selects from toolgate.yml, but a source was also given on the command line');
+  });
+
+  it('--format sarif prints a SARIF 2.1.0 log that the official schema accepts, one result per finding', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
+    const r = await runCli(['audit', '--tools-json', 'tools.json', '--format', 'sarif'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const log = JSON.parse(r.stdout);
+    expect(validateSarif(log), JSON.stringify(validateSarif.errors)).toBe(true);
+    const json = JSON.parse((await runCli(['audit', '--tools-json', 'tools.json', '--format', 'json'], { cwd: dir })).stdout);
+    expect(log.runs[0].results.map((x: { ruleId: string }) => x.ruleId).sort()).toEqual(json.findings.map((f: { ruleId: string }) => f.ruleId).sort());
+    expect(log.runs[0].results.map((x: { ruleId: string }) => x.ruleId)).toContain('unannotated-tool');
   });
 
   it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {

@@ -118,6 +118,7 @@ export async function main(argv: string[]): Promise<number> {
       const { escapeTerminalInline } = await import('./report/escape.js');
       const where = e.location ? `${formatLocation(e.location)}: ` : '';
       process.stderr.write(`toolgate: error: ${escapeTerminalInline(where + e.message, 2000)}\n${e.fix ? `  fix: ${escapeTerminalInline(e.fix, 2000)}\n` : ''}`);
+      for (const line of e.alsoLines()) process.stderr.write(`  also: ${escapeTerminalInline(line, 2000)}\n`);
       return EXIT.usage;
     }
     process.stderr.write(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}\nPlease report this with the command you ran.\n`);

@@ -2,13 +2,30 @@ import * as core from '@actions/core';
 import { resolve } from 'node:path';
 import { displayPath, loadPolicy } from './config/policy.js';
 import { readActionInputs } from './config/inputs.js';
-import { ConfigError } from './util/errors.js';
+import { ConfigError, formatLocation } from './util/errors.js';
 import { escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty } from './report/escape.js';
 import { readEventContext } from './github/event.js';
 import { assertPullRequestTargetAllowed } from './github/pr-target.js';
 import type { Logger } from './util/logger.js';
 
 const logger: Logger = { info: (m) => core.info(m), warn: (m) => core.warning(m), debug: (m) => core.debug(m) };
+
+/** The same error (and its `others`) with file paths relative to the workspace, as annotations need. */
+function relativeTo(workspace: string, e: ConfigError): ConfigError {
+  const loc = e.location;
+  const out = new ConfigError(e.message, loc ? { ...loc, file: displayPath(workspace, loc.file) } : undefined, e.fix, e.ruleId);
+  out.others = e.others.map((o) => relativeTo(workspace, o));
+  out.othersOmitted = e.othersOmitted;
+  return out;
+}
+
+/** Prints a workflow-command error annotation for one configuration problem, on its file and line. */
+function annotateConfigError(e: ConfigError): void {
+  const loc = e.location;
+  const props = loc ? ` file=${escapeWorkflowCommandProperty(loc.file)}${loc.line ? `,line=${loc.line}` : ''},title=toolgate configuration error` : ' title=toolgate configuration error';
+  const fix = e.fix ? `\n  fix: ${e.fix}` : '';
+  process.stdout.write(`::error${props}::${escapeWorkflowCommandData(`${loc ? `${formatLocation(loc)}: ` : ''}${e.message}${fix}`)}\n`);
+}
 
 /** Action entry: inputs → runCheck → log, annotations, job summary, outputs, exit status. */
 export async function runAction(): Promise<void> {
@@ -23,14 +40,14 @@ export async function runAction(): Promise<void> {
     await check(inputs, event, policy, policyPath, logger);
   } catch (e) {
     if (e instanceof ConfigError) {
-      const loc = e.location;
-      const file = loc ? displayPath(resolve(process.env.GITHUB_WORKSPACE ?? process.cwd()), loc.file) : '';
-      const props = loc ? ` file=${escapeWorkflowCommandProperty(file)}${loc.line ? `,line=${loc.line}` : ''},title=toolgate configuration error` : ' title=toolgate configuration error';
-      process.stdout.write(`::error${props}::${escapeWorkflowCommandData(e.describe())}\n`);
+      const err = relativeTo(resolve(process.env.GITHUB_WORKSPACE ?? process.cwd()), e);
+      // One annotation per problem, on its own line; GitHub shows 10 errors per step and
+      // setFailed below is one of them.
+      for (const problem of [err, ...err.others].slice(0, 9)) annotateConfigError(problem);
       // The message quotes the policy file, which the pull request controls: show it verbatim in
       // a code block, where no Markdown, HTML or mention is live.
-      await core.summary.addRaw(`## toolgate: ❌ configuration error\n\n${escapeMarkdownCode(e.describe())}\n`, true).write().catch(() => undefined);
-      core.setFailed(`toolgate: configuration error: ${e.describe()}`);
+      await core.summary.addRaw(`## toolgate: ❌ configuration error\n\n${escapeMarkdownCode(err.describe())}\n`, true).write().catch(() => undefined);
+      core.setFailed(`toolgate: configuration error: ${err.describe()}`);
       return;
     }
     core.setFailed(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}`);

@@ -40,10 +40,22 @@ export class ConfigError extends Error {
     super(message);
   }
 
-  /** The full text shown to the user: `file:line: message\n  fix: ...`. */
+  /** Further problems found in the same file (schema validation reports them together). */
+  others: ConfigError[] = [];
+  /** Problems beyond `others` that were counted but not kept. */
+  othersOmitted = 0;
+
+  /** The full text shown to the user: `file:line: message\n  fix: ...`, then `  also: ...` lines. */
   describe(): string {
     const where = this.location ? `${formatLocation(this.location)}: ` : '';
-    return `${where}${this.message}${this.fix ? `\n  fix: ${this.fix}` : ''}`;
+    return `${where}${this.message}${this.fix ? `\n  fix: ${this.fix}` : ''}${this.alsoLines().map((l) => `\n  also: ${l}`).join('')}`;
+  }
+
+  /** One line per further problem (`file:line (at pointer): message`), and a count of the rest. */
+  alsoLines(): string[] {
+    const lines = this.others.map((o) => `${o.location ? `${formatLocation(o.location)}: ` : ''}${o.message}`);
+    if (this.othersOmitted > 0) lines.push(`… and ${this.othersOmitted} more`);
+    return lines;
   }
 }
 

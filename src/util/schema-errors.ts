@@ -2,10 +2,15 @@ import type { ErrorObject } from 'ajv';
 import { ConfigError } from './errors.js';
 import { didYouMean } from './suggest.js';
 
+/** Most problems of one file reported together (the rest are counted). */
+const MAX_PROBLEMS = 20;
+
 /**
- * Turns the first Ajv error into a ConfigError naming the file, the line and JSON pointer of the
- * offending value, and a fix. `lineOf` maps a JSON pointer to a 1-based line. With `schema` (the
- * root schema the errors came from), an unknown key gets the closest allowed key as a suggestion.
+ * Turns Ajv's errors into one ConfigError naming the file, the line and JSON pointer of the
+ * offending value, and a fix: the first problem in file order, with the others (one per value,
+ * at most 20) in `others`, so a file with several mistakes is fixed in one pass. `lineOf` maps a
+ * JSON pointer to a 1-based line. With `schema` (the root schema the errors came from), an
+ * unknown key gets the closest allowed key as a suggestion.
  */
 export function schemaError(
   errors: readonly ErrorObject[],
@@ -14,9 +19,25 @@ export function schemaError(
   fix: string,
   schema?: object,
 ): ConfigError {
-  // Prefer the most specific error: Ajv lists `anyOf`/`oneOf` summaries after their branches.
-  const err = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
-  if (!err) return new ConfigError('invalid file', { file }, fix);
+  const problems: ConfigError[] = [];
+  const seen = new Set<string>();
+  // Ajv lists `anyOf`/`oneOf` summaries after their branches: keep the first error per value.
+  for (const err of errors) {
+    const { pointer, message } = describeError(err, schema);
+    const key = err.keyword === 'additionalProperties' ? pointer : err.instancePath;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(new ConfigError(message, { file, line: lineOf(pointer), pointer: pointer || '/' }, fix));
+  }
+  problems.sort((a, b) => (a.location?.line ?? 0) - (b.location?.line ?? 0));
+  const [first, ...others] = problems;
+  if (!first) return new ConfigError('invalid file', { file }, fix);
+  first.others = others.slice(0, MAX_PROBLEMS - 1);
+  first.othersOmitted = Math.max(0, others.length - first.others.length);
+  return first;
+}
+
+function describeError(err: ErrorObject, schema: object | undefined): { pointer: string; message: string } {
   let pointer = err.instancePath;
   let message: string;
   switch (err.keyword) {
@@ -37,7 +58,7 @@ export function schemaError(
     default:
       message = err.message ?? `invalid (${err.keyword})`;
   }
-  return new ConfigError(message, { file, line: lineOf(pointer), pointer: pointer || '/' }, fix);
+  return { pointer, message };
 }
 
 /**

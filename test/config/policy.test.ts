@@ -64,6 +64,23 @@ describe('a valid policy', () => {
     expect(saved).toMatchObject({ file: '/repo/recorded/tools.json' });
   });
 
+  it('several schema problems in one file are reported together, in file order, one per value', () => {
+    let e: ConfigError | undefined;
+    try {
+      parsePolicy('sources:\n  - id: s\n    recorded: t.json\n    colour: blue\nlimits:\n  max-tools: many\noverrides:\n  - tools: 7\n    rules: {}\nreviewz: 1\n', 'toolgate.yml', '/r');
+    } catch (x) {
+      e = x as ConfigError;
+    }
+    expect(e?.message).toBe('unknown key "colour"');
+    expect(e?.location?.line).toBe(4);
+    expect(e?.others.map((o) => [o.location?.line, o.message])).toEqual([
+      [6, 'must be integer'],
+      [8, 'must be string'],
+      [10, 'unknown key "reviewz"; did you mean "review"?'],
+    ]);
+    expect(e?.describe()).toContain('\n  also: toolgate.yml:6 (at /limits/max-tools): must be integer');
+  });
+
   it('a level for a rule that is a configuration error (unknown-operation) is refused at its line', () => {
     let e: unknown;
     try {

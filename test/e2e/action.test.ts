@@ -86,6 +86,15 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(r.stdout).toContain('unknown key');
   });
 
+  it('each problem of a broken policy gets its own annotation on its line', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: widgets\n    recorded: tools.json\n    colour: blue\nlimits:\n  max-tools: many\n' });
+    const r = await runAction(dir, {});
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('::error file=toolgate.yml,line=4,title=toolgate configuration error::');
+    expect(r.stdout).toContain('::error file=toolgate.yml,line=6,title=toolgate configuration error::toolgate.yml:6 (at /limits/max-tools): must be integer');
+  });
+
   it('a policy key written to inject Markdown and mentions stays inert in the job summary and the log', async () => {
     const dir = workspace();
     const key = '"<img src=x onerror=alert(1)> [approved](https://evil.example) @octocat ```\\n::set-output name=x::y"';

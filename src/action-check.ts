@@ -7,6 +7,7 @@ import { renderAnnotations } from './report/annotations.js';
 import { renderJson } from './report/json.js';
 import { renderSummary } from './report/summary.js';
 import { renderTerminal } from './report/terminal.js';
+import { guardLogOutput } from './report/escape.js';
 import { buildSarifLog } from './report/sarif.js';
 import { RULES } from './rules/catalog.js';
 import { writeFileAtomic } from './contract/store.js';
@@ -49,7 +50,7 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     ...(review ? { review } : {}),
   });
 
-  process.stdout.write(renderTerminal(result, { color: false, listTools: false }));
+  process.stdout.write(guardLogOutput(renderTerminal(result, { color: false, listTools: false }), 'text'));
   const policyFile = displayPath(inputs.workspace, policyPath);
   const headSha = pr?.headSha ?? event.sha;
   let annotatedByCheckRun = false;

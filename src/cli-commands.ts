@@ -6,7 +6,7 @@ import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type SourceConfig } from './conf
 import { parseContract, writeFileAtomic } from './contract/store.js';
 import { serializeContract } from './contract/serialize.js';
 import { runCheck, selectSources, type CheckResult, type Mode } from './run-check.js';
-import { escapeTerminalInline } from './report/escape.js';
+import { escapeTerminalInline, guardLogOutput } from './report/escape.js';
 import { runDiff } from './run-diff.js';
 import { renderJson } from './report/json.js';
 import { renderSummary } from './report/summary.js';
@@ -76,6 +76,8 @@ function openApiId(file: string): string {
   return basename(file).replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9._-]/g, '-') || 'openapi';
 }
 
+const isJson = (f: Format): 'json' | 'text' => (f === 'json' || f === 'sarif' ? 'json' : 'text');
+
 async function render(result: CheckResult, format: Format, listTools: boolean): Promise<string> {
   if (format === 'json') return renderJson(result, VERSION);
   if (format === 'sarif') {
@@ -93,7 +95,7 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
   const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
   const result = await runCheck({ policy, mode, root: cwd, logger: stderrLogger(flags.format !== 'text'), ...(flags.source ? { sourceIds: flags.source } : {}), ...(flags.exact ? { exact: true } : {}) });
-  process.stdout.write(await render(result, flags.format, flags.list ?? mode === 'audit'));
+  process.stdout.write(guardLogOutput(await render(result, flags.format, flags.list ?? mode === 'audit'), isJson(flags.format)));
   mark('report written');
   if (mode === 'update') {
     for (const r of result.sources) {
@@ -128,7 +130,7 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
       throw new ConfigError(`cannot write ${flags.output}: ${e.message}`, { file: flags.output as string }, 'Choose a path in a writable directory.');
     });
   }
-  else process.stdout.write(text);
+  else process.stdout.write(guardLogOutput(text, 'json'));
   return EXIT.clean;
 }
 
@@ -143,6 +145,6 @@ export async function diff(baseFile: string, headFile: string, format: Format): 
       f,
     );
   const result = await runDiff(await read(baseFile), await read(headFile), cwd);
-  process.stdout.write(await render(result, format, false));
+  process.stdout.write(guardLogOutput(await render(result, format, false), isJson(format)));
   return result.exitCode;
 }

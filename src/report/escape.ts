@@ -393,7 +393,8 @@ export function escapeHtml(text: string, max: number = MAX_BLOCK): string {
  * @param max - limit in code points before encoding; default {@link MAX_BLOCK}.
  */
 export function escapeWorkflowCommandData(text: string, max: number = MAX_BLOCK): string {
-  return clean(text, max).replace(/[%\r\n]/g, (c) => `%${hex(c.charCodeAt(0), 2)}`);
+  // `##[` too: a line the runner fails to parse as `::command::` is tried as `##[command]`.
+  return breakLegacyCommands(clean(text, max)).replace(/[%\r\n]/g, (c) => `%${hex(c.charCodeAt(0), 2)}`);
 }
 
 /**
@@ -409,7 +410,7 @@ export function escapeWorkflowCommandData(text: string, max: number = MAX_BLOCK)
  *   `file=` path would break the annotation; pass {@link MAX_INLINE} for titles).
  */
 export function escapeWorkflowCommandProperty(text: string, max: number = MAX_BLOCK): string {
-  return clean(text, max).replace(/[%\r\n:,]/g, (c) => `%${hex(c.charCodeAt(0), 2)}`);
+  return breakLegacyCommands(clean(text, max)).replace(/[%\r\n:,]/g, (c) => `%${hex(c.charCodeAt(0), 2)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -427,7 +428,7 @@ export function escapeWorkflowCommandProperty(text: string, max: number = MAX_BL
  * @param max - limit in code points; default {@link MAX_BLOCK}.
  */
 export function escapeTerminal(text: string, max: number = MAX_BLOCK): string {
-  return clean(text, max);
+  return breakRunnerCommands(clean(text, max));
 }
 
 /**
@@ -437,7 +438,33 @@ export function escapeTerminal(text: string, max: number = MAX_BLOCK): string {
  * @param max - limit in code points; default {@link MAX_INLINE}.
  */
 export function escapeTerminalInline(text: string, max: number = MAX_INLINE): string {
-  return clean(text, max).replace(/\n/g, ' \u21B5 ').replace(/\t/g, ' ');
+  return breakRunnerCommands(clean(text, max).replace(/\n/g, ' \u21B5 ').replace(/\t/g, ' '));
+}
+
+/**
+ * Breaks what the GitHub Actions runner reads as a command in a log line: `##[` anywhere in the
+ * line (the older command form, e.g. `##[add-mask]`: actions/runner's `ActionCommand.TryParse`
+ * looks for it at any position) and `::` at the start of a line after spaces (`TryParseV2` trims
+ * them). The bracket or the first colon becomes its fullwidth form (`##［`, `：:`): still
+ * readable, visibly altered, and no invisible character is added. Pure.
+ */
+export function breakRunnerCommands(text: string): string {
+  return breakLegacyCommands(text).replace(/^([ \t]*):(?=:)/gm, '$1\uFF1A');
+}
+
+/** The `##[` half of {@link breakRunnerCommands}, for text that will not start a line. */
+function breakLegacyCommands(text: string): string {
+  return text.replace(/##\[/g, '##\uFF3B');
+}
+
+/**
+ * The last guard on a whole report printed to stdout or stderr (the job log, in Actions):
+ * {@link breakRunnerCommands} for text and Markdown; for JSON (and SARIF), where `##[` can only
+ * occur inside a string, `[` there becomes the JSON escape `\u005b`, so the document parses to
+ * exactly the same values. Pretty-printed JSON has no line that starts with `::`.
+ */
+export function guardLogOutput(text: string, kind: 'json' | 'text'): string {
+  return kind === 'json' ? text.replace(/##\[/g, '##\\u005b') : breakRunnerCommands(text);
 }
 
 /**

@@ -235,6 +235,23 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(log.runs[0].results.map((x: { ruleId: string }) => x.ruleId)).toContain('unannotated-tool');
   });
 
+  it('a tool named with the legacy runner command form (##[add-mask]) never reaches the log as one, in any format', async () => {
+    const dir = workspace();
+    const name = 't##[add-mask]hunter2';
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name, description: '::stop-commands::x\n##[error]y', inputSchema: { type: 'object' } }] }));
+    for (const format of ['text', 'json', 'markdown', 'sarif']) {
+      const r = await runCli(['audit', '--tools-json', 'tools.json', '--format', format], { cwd: dir });
+      expect(r.code, format).toBe(0);
+      expect(r.stdout, format).not.toContain('##[');
+      expect(r.stdout.split('\n').some((l) => /^\s*::/.test(l)), format).toBe(false);
+      // JSON keeps the exact value: the bracket is a JSON escape, not a different character.
+      if (format === 'json') expect(JSON.parse(r.stdout).findings.map((f: { tool?: string }) => f.tool)).toContain(name);
+    }
+    const snap = await runCli(['snapshot', '--tools-json', 'tools.json'], { cwd: dir });
+    expect(snap.stdout).not.toContain('##[');
+    expect(JSON.parse(snap.stdout).tools[0].name).toBe(name);
+  });
+
   it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {
     const dir = workspace();
     for (const flag of ['--tools-json', '--openapi']) {

@@ -419,14 +419,18 @@ describe('workflow commands', () => {
     // Exactly one line, hence exactly one command, whatever the text says.
     const lines = line.split(/\r\n|\r|\n/);
     expect(lines).toHaveLength(1);
+    // Nor the legacy `##[command]` form, which the runner finds anywhere in a line.
+    expect(line).not.toContain('##[');
     const cmd = parseWorkflowCommand(line);
     expect(cmd?.command).toBe('error');
+    // Decoded: the sanitized text, with `##[` shown as `##［`.
+    const legacy = (s: string) => s.replace(/##\[/g, '##\uFF3B');
     expect(cmd?.properties).toEqual({
       file: '.toolgate/a,b:c.json',
       line: '3',
-      title: jsonSafe(text, MAX_INLINE),
+      title: legacy(jsonSafe(text, MAX_INLINE)),
     });
-    expect(cmd?.data).toBe(jsonSafe(text, MAX_BLOCK));
+    expect(cmd?.data).toBe(legacy(jsonSafe(text, MAX_BLOCK)));
     // The runner's own decoding cannot produce a line break that was not a real one in the
     // input, and our sanitizing has already turned real ones into LF inside the data.
     expect(cmd?.properties['title']).not.toMatch(/[\r]/);

@@ -127,6 +127,13 @@ table('nested properties', [
   { name: 'required property added to a closed object', before: obj({ a: {} }, { additionalProperties: false }), after: obj({ a: {}, b: {} }, { additionalProperties: false, required: ['b'] }), kind: 'both' },
   { name: 'property removed from a closed object', before: obj({ a: {}, b: {} }, { additionalProperties: false }), after: obj({ a: {} }, { additionalProperties: false }), kind: 'narrowed', deltas: ['the object is closed, so it is now rejected'] },
   { name: 'property removed from an open object', before: obj({ a: {}, b: {} }), after: obj({ a: {} }), kind: 'narrowed', deltas: ['still accepted but no longer declared'] },
+  {
+    name: 'constrained property removed from an open object: no longer declared, and its values no longer checked',
+    before: obj({ mode: { type: 'string', enum: ['dry-run'], description: 'Only dry runs.' } }),
+    after: obj({}),
+    kind: 'both',
+    deltas: ['narrowed /properties/mode: property "mode" removed (the object is open', 'widened /properties/mode: values of "mode" are no longer checked'],
+  },
   { name: 'property type changed', before: obj({ a: { type: 'string' } }), after: obj({ a: { type: 'integer' } }), kind: 'both' },
   { name: 'property name with a slash is escaped', before: obj({ 'a/b': { type: 'string' } }), after: obj({ 'a/b': { type: ['string', 'null'] } }), kind: 'widened', deltas: ['widened /properties/a~1b: type "null" now accepted'] },
   { name: 'property named __proto__ (hostile input)', before: JSON.parse('{"type":"object","properties":{"a":{}},"additionalProperties":false}') as Json, after: JSON.parse('{"type":"object","properties":{"a":{},"__proto__":{"type":"string"}},"additionalProperties":false}') as Json, kind: 'widened', deltas: ['widened /properties/__proto__: property "__proto__" added to a closed object'] },

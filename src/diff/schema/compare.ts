@@ -410,6 +410,12 @@ function governing(s: JsonObject, name: string): Json {
 
 const isOpen = (s: Json): boolean => s === true || (isObject(s) && Object.keys(s).length === 0);
 
+/** Keywords that describe a value without constraining it. */
+const ANNOTATION_ONLY = new Set(['title', 'description', 'examples', 'default', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+
+/** True for a schema that accepts every value (`true`, `{}`, or annotations only). */
+const acceptsAnything = (s: Json): boolean => s === true || (isObject(s) && Object.keys(s).every((k) => ANNOTATION_ONLY.has(k)));
+
 function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity, out: CompareResult): void {
   const propsA = isObject(a.properties) ? a.properties : {};
   const propsB = isObject(b.properties) ? b.properties : {};
@@ -433,8 +439,11 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
     } else if (sa !== undefined) {
       const gov = governing(b, name);
       if (gov === false) emit(out, p, 'narrowed', pol, `property "${name}" removed; the object is closed, so it is now rejected`);
-      else if (isOpen(gov)) emit(out, p, 'narrowed', pol, `property "${name}" removed (the object is open: it is still accepted but no longer declared or checked)`);
-      else {
+      else if (isOpen(gov)) {
+        emit(out, p, 'narrowed', pol, `property "${name}" removed (the object is open: it is still accepted but no longer declared)`);
+        // Its values are no longer checked: whatever its schema rejected is accepted now.
+        if (!acceptsAnything(sa)) emit(out, p, 'widened', pol, `values of "${name}" are no longer checked (the object is open; its removed schema rejected some)`);
+      } else {
         emit(out, p, 'narrowed', pol, `property "${name}" removed (now judged by additionalProperties/patternProperties)`);
         compareNode(sa, gov, p, pol, out);
       }

@@ -132,7 +132,7 @@ table('nested properties', [
     before: obj({ mode: { type: 'string', enum: ['dry-run'], description: 'Only dry runs.' } }),
     after: obj({}),
     kind: 'both',
-    deltas: ['narrowed /properties/mode: property "mode" removed (the object is open', 'widened /properties/mode: values of "mode" are no longer checked'],
+    deltas: ['widened /properties/mode: values of "mode" are no longer checked', 'narrowed /properties/mode: property "mode" removed (the object is open'],
   },
   { name: 'property type changed', before: obj({ a: { type: 'string' } }), after: obj({ a: { type: 'integer' } }), kind: 'both' },
   { name: 'property name with a slash is escaped', before: obj({ 'a/b': { type: 'string' } }), after: obj({ 'a/b': { type: ['string', 'null'] } }), kind: 'widened', deltas: ['widened /properties/a~1b: type "null" now accepted'] },

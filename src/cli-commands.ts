@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { adHocPolicy, defaultContractPath, loadPolicy, type Policy } from './config/policy.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type SourceConfig } from './config/source-config.js';
 import { parseContract, writeFileAtomic } from './contract/store.js';
@@ -61,19 +61,16 @@ async function policyFrom(flags: SourceFlags, command: string[], cwd: string): P
     }
   }
   if (flags.toolsJson) adhoc.push({ id, kind: 'recorded', file: resolve(cwd, flags.toolsJson), contract });
-  if (flags.openapi) adhoc.push({ id: flags.id === 'cli' || !flags.id ? openApiId(flags.openapi) : flags.id, kind: 'openapi', integration: resolve(cwd, flags.openapi), contract });
+  if (flags.openapi) adhoc.push({ id, kind: 'openapi', integration: resolve(cwd, flags.openapi), contract });
   if (adhoc.length > 1) throw new ConfigError('give one source: a command after --, --url, --tools-json or --openapi', undefined, 'Pick one of them, or list several sources in toolgate.yml.');
   if (adhoc.length === 1 && (flags.config !== undefined || flags.source !== undefined)) {
     throw new ConfigError(`${flags.config !== undefined ? '--config' : '--source'} selects from toolgate.yml, but a source was also given on the command line`, undefined, 'Use either toolgate.yml (with --config/--source) or one source on the command line.');
   }
   if (adhoc[0]) return adHocPolicy(adhoc[0], cwd);
+  const stray = flags.id !== undefined && flags.id !== 'cli' ? '--id' : flags.env !== undefined ? '--env' : undefined;
+  if (stray) throw new ConfigError(`${stray} applies to a source given on the command line, and none was given`, undefined, 'Put the server after -- (e.g. toolgate audit --env API_BASE -- node server.js), or set it in toolgate.yml.');
   const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
   return loadPolicy(file);
-}
-
-function openApiId(file: string): string {
-  // The integration config's own `id` wins inside the loader; this is only the fallback.
-  return basename(file).replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9._-]/g, '-') || 'openapi';
 }
 
 const isJson = (f: Format): 'json' | 'text' => (f === 'json' || f === 'sarif' ? 'json' : 'text');

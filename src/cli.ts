@@ -50,6 +50,7 @@ Examples:
   const action = (mode: Mode) =>
     async function (this: Command) {
       const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean }>();
+      requireDashDash(this);
       setExit(await (await commands()).run(mode, opts, this.args));
     };
 
@@ -75,6 +76,7 @@ Examples:
     .argument('[command...]', 'server command and arguments, after --')
     .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
     .action(async function (this: Command) {
+      requireDashDash(this);
       setExit(await (await commands()).snapshot(this.opts<SourceFlags & { output?: string }>(), this.args));
     });
 
@@ -98,6 +100,22 @@ Examples:
     });
 
   return program;
+}
+
+/**
+ * A server command is only taken after `--`: `toolgate check a` (a forgotten `-s`) must not start
+ * a program named `a`.
+ */
+function requireDashDash(cmd: Command): void {
+  // rawArgs is public in commander but missing from its typings.
+  const raw = (cmd.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
+  if (cmd.args.length > 0 && !raw.includes('--')) {
+    throw new ConfigError(
+      `unexpected argument ${JSON.stringify(cmd.args[0])}`,
+      undefined,
+      `Put a server command after -- (e.g. toolgate ${cmd.name()} -- node server.js); to select a source from toolgate.yml, use --source ID.`,
+    );
+  }
 }
 
 /** CLI entry: parses argv, runs, maps errors to exit codes. Never throws. */

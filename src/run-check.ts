@@ -269,6 +269,11 @@ function contractLocator(
       const loc = rawByName.get(t.tool)?.location;
       if (loc) return { location: { file: displayPath(opts.root, loc.file), ...(loc.line ? { line: loc.line } : {}) }, pointer: loc.pointer ?? '' };
     }
+    if (!loaded && !raw.live && t.tool !== undefined) {
+      // No contract yet, and the source is a file with lines (a recording): point into it.
+      const loc = rawByName.get(t.tool)?.location;
+      if (loc) return { location: { file: displayPath(opts.root, loc.file), ...(loc.line ? { line: loc.line } : {}) }, pointer: `${loc.pointer ?? ''}${t.sub ?? ''}` };
+    }
     if (!loaded) {
       // No contract yet: point at the source entry in the policy that the contract would pin.
       const idx = t.tool !== undefined ? liveIndex.get(t.tool) : undefined;

@@ -225,10 +225,16 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
       'Write a login as on the user\'s profile (e.g. alice, @alice) or a team as org/team-slug (e.g. acme/security).',
     );
   });
+  const reviewers = raw.review?.reviewers;
+  const people = new Set((reviewers ?? []).map((r) => r.replace(/^@/, '').toLowerCase())).size;
+  if (reviewers && reviewers.length > 0 && reviewers.every((r) => !r.includes('/')) && (raw.review?.required ?? 1) > people) {
+    throw err('/review/required', `review.required is ${raw.review?.required} but review.reviewers names only ${people} ${people === 1 ? 'person' : 'people'}: it can never be met`, 'Lower `required`, or add reviewers (a team, org/team, counts all its members).');
+  }
   checkRuleIds(raw.rules, '/rules');
   (raw.overrides ?? []).forEach((o, i) => checkRuleIds(o.rules, `/overrides/${i}/rules`));
 
   const seen = new Set<string>();
+  const contracts = new Map<string, string>();
   const sources = raw.sources.map((s, i): SourceConfig => {
     const at = `/sources/${i}`;
     if (seen.has(s.id)) throw err(`${at}/id`, `duplicate source id "${s.id}"`);
@@ -238,6 +244,12 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
       throw err(at, `source "${s.id}" must have exactly one of mcp, openapi, recorded (has ${kinds.length === 0 ? 'none' : kinds.join(', ')})`);
     }
     const contract = resolve(root, s.contract ?? defaultContractPath(s.id));
+    // One contract per source: two sources writing one file would each overwrite the other.
+    const owner = contracts.get(contract);
+    if (owner !== undefined) {
+      throw err(`${at}/${s.contract !== undefined ? 'contract' : 'id'}`, `sources "${owner}" and "${s.id}" would share the contract ${displayPath(root, contract)}`, 'Give each source its own `contract` file (the default is .toolgate/<source-id>.surface.json).');
+    }
+    contracts.set(contract, s.id);
     if (s.openapi !== undefined) return { id: s.id, kind: 'openapi', integration: resolve(root, s.openapi), contract };
     if (s.recorded !== undefined) return { id: s.id, kind: 'recorded', file: resolve(root, s.recorded), contract };
     const m = s.mcp as RawMcp;

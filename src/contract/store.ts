@@ -38,7 +38,12 @@ export async function readContract(file: string, displayName = file): Promise<Lo
     text = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError(`cannot read contract: ${(e as Error).message}`, { file: displayName });
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ConfigError(
+      `cannot read the contract: ${code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+      { file: displayName || file },
+      'Point `contract` in toolgate.yml at a file (default: .toolgate/<source-id>.surface.json).',
+    );
   }
   return parseContract(text, displayName);
 }

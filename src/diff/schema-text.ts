@@ -1,6 +1,6 @@
 /**
- * The text inside an `inputSchema` that a model reads: `description` and `title` of the schema and
- * of every subschema (argument descriptions above all). A schema comparison ignores them (they do
+ * The text inside an `inputSchema` that a model reads: `description`, `title`, `default` and
+ * `examples` of the schema and of every subschema (argument descriptions above all). A schema comparison ignores them (they do
  * not change what validates), yet a changed argument description can steer a model as surely as
  * a changed tool description, so the diff reports them as `text-changed`.
  */
@@ -18,8 +18,9 @@ const SCHEMA_ONE = ['items', 'additionalProperties', 'unevaluatedProperties', 'u
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 
 /**
- * `description` and `title` strings of `schema` and its subschemas, by JSON pointer relative to the
- * schema (e.g. `/properties/id/description`). Pure; walks at most `maxDepth` (64) levels.
+ * `description` and `title` strings, and `default` and `examples` as JSON text, of `schema` and
+ * its subschemas, by JSON pointer relative to the schema (e.g. `/properties/id/description`).
+ * Pure; walks at most `maxDepth` (64) levels.
  */
 export function schemaTexts(schema: Json | undefined, maxDepth = 64): Map<string, string> {
   const out = new Map<string, string>();
@@ -28,6 +29,10 @@ export function schemaTexts(schema: Json | undefined, maxDepth = 64): Map<string
     for (const k of ['title', 'description']) {
       const v = node[k];
       if (typeof v === 'string') out.set(`${at}/${k}`, v);
+    }
+    // Defaults and examples are shown to the model too; compared as JSON text.
+    for (const k of ['default', 'examples']) {
+      if (node[k] !== undefined) out.set(`${at}/${k}`, JSON.stringify(node[k]));
     }
     for (const k of SCHEMA_MAPS) {
       const m = node[k];

@@ -49,6 +49,17 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
     throw new ConfigError(`recorded tools/list file: ${message}`, { file, pointer, line: doc.lineOf(pointer) }, FIX_SHAPE);
   };
 
+  // A page with a `nextCursor` is not the whole list: pinning it would leave the rest unreviewed.
+  const cursorCheck = (page: { [key: string]: Json }, at: string): void => {
+    if (typeof page.nextCursor === 'string') {
+      throw new ConfigError(
+        `recorded tools/list file is one page of a longer list (nextCursor ${JSON.stringify(page.nextCursor.slice(0, 40))})`,
+        { file, pointer: `${at}/nextCursor`, line: doc.lineOf(`${at}/nextCursor`) },
+        'Record every page (follow nextCursor until it is absent) and save all the tools in one list.',
+      );
+    }
+  };
+
   let tools: Json[];
   let base: string;
   if (Array.isArray(value)) {
@@ -61,12 +72,14 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
     if (!Array.isArray(result.tools)) return fail('"result.tools" is missing or not an array', '/result');
     tools = result.tools;
     base = '/result/tools';
+    cursorCheck(result, '/result');
   } else if (isObject(value) && 'error' in value && 'jsonrpc' in value) {
     return fail('the file holds a JSON-RPC error response, not a tools/list result', '/error');
   } else if (isObject(value)) {
     if (!Array.isArray(value.tools)) return fail('"tools" is missing or not an array', 'tools' in value ? '/tools' : '');
     tools = value.tools;
     base = '/tools';
+    cursorCheck(value, '');
   } else {
     return fail(`expected an object or an array, found ${value === null ? 'null' : typeof value}`, '');
   }

@@ -81,6 +81,25 @@ describe('a valid policy', () => {
     expect(e?.describe()).toContain('\n  also: toolgate.yml:6 (at /limits/max-tools): must be integer');
   });
 
+  it('two sources sharing one contract file, or review.required above the named reviewers, are errors at their line', () => {
+    const fail = (yaml: string): ConfigError => {
+      try {
+        parsePolicy(yaml, 'toolgate.yml', '/r');
+      } catch (x) {
+        return x as ConfigError;
+      }
+      throw new Error('expected an error');
+    };
+    const shared = fail('sources:\n  - id: a\n    recorded: t.json\n  - id: b\n    recorded: t.json\n    contract: .toolgate/a.surface.json\n');
+    expect(shared.message).toBe('sources "a" and "b" would share the contract .toolgate/a.surface.json');
+    expect(shared.location).toMatchObject({ line: 6, pointer: '/sources/1/contract' });
+    const required = fail('sources:\n  - id: a\n    recorded: t.json\nreview:\n  reviewers: [alice, "@Alice"]\n  required: 2\n');
+    expect(required.message).toBe('review.required is 2 but review.reviewers names only 1 person: it can never be met');
+    expect(required.location?.line).toBe(6);
+    // A team's size is unknown here: no complaint.
+    expect(parsePolicy('sources:\n  - id: a\n    recorded: t.json\nreview:\n  reviewers: [acme/security]\n  required: 2\n', 'toolgate.yml', '/r').review.required).toBe(2);
+  });
+
   it('a level for a rule that is a configuration error (unknown-operation) is refused at its line', () => {
     let e: unknown;
     try {

@@ -252,6 +252,33 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(JSON.parse(snap.stdout).tools[0].name).toBe(name);
   });
 
+  it('a server command needs --; --id/--env without a command-line source is a usage error; --openapi uses the same id as its contract', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: a\n    recorded: tools.json\n');
+    const noDash = await runCli(['check', 'a'], { cwd: dir });
+    expect(noDash.code).toBe(2);
+    expect(noDash.stderr).toContain('unexpected argument "a"');
+    expect(noDash.stderr).toContain('--source ID');
+    const stray = await runCli(['check', '--env', 'API_KEY'], { cwd: dir });
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('--env applies to a source given on the command line, and none was given');
+    mkdirSync(join(dir, 'api'));
+    writeFileSync(join(dir, 'api', 'openapi.json'), JSON.stringify({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/items': { get: { operationId: 'listItems', responses: { '200': { description: 'ok' } } } } } }));
+    writeFileSync(join(dir, 'api', 'integ.json'), JSON.stringify({ type: 'openapi', spec: './openapi.json', include: ['listItems'] }));
+    expect((await runCli(['update', '--openapi', 'api/integ.json'], { cwd: dir })).code).toBe(0);
+    const contract = JSON.parse(readFileSync(join(dir, '.toolgate', 'cli.surface.json'), 'utf8'));
+    expect(contract.source.id).toBe('cli');
+    expect((await runCli(['check', '--openapi', 'api/integ.json'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('findings about a recorded tool point into the recording when there is no contract yet', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'tools.json'), '{\n  "tools": [\n    { "name": "a", "inputSchema": { "type": "object" } },\n    { "name": "b", "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": "true" } }\n  ]\n}\n');
+    const r = await runCli(['audit', '--tools-json', 'tools.json', '--format', 'json'], { cwd: dir });
+    const f = JSON.parse(r.stdout).findings.find((x: { ruleId: string }) => x.ruleId === 'invalid-annotation');
+    expect(f).toMatchObject({ tool: 'b', location: { file: 'tools.json', line: 4 }, pointer: '/tools/1/annotations/readOnlyHint' });
+  });
+
   it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {
     const dir = workspace();
     for (const flag of ['--tools-json', '--openapi']) {

@@ -36,6 +36,15 @@ ruleTests('description-changed', {
       ],
     },
     {
+      name: 'an argument default and its examples changed (the model reads them too)',
+      base: [readTool('get', { inputSchema: { type: 'object', properties: { n: { type: 'integer', default: 10, examples: [1] } } } })],
+      head: [readTool('get', { inputSchema: { type: 'object', properties: { n: { type: 'integer', default: 1000, examples: [1, 2] } } } })],
+      expect: [
+        { ruleId: 'description-changed', tool: 'get', message: 'the default of argument "n" of tool "get" changed', data: { pointer: '/properties/n/default', base: '10', head: '1000' } },
+        { ruleId: 'description-changed', tool: 'get', message: 'the examples of argument "n" of tool "get" changed', data: { pointer: '/properties/n/examples' } },
+      ],
+    },
+    {
       name: 'nested, array-item and $defs texts added; the root title removed',
       base: [readTool('get', { inputSchema: { type: 'object', title: 'Args', properties: { q: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } } }, $defs: { d: { type: 'string' } } } })],
       head: [

@@ -28,7 +28,7 @@ const TOOLS = [
 
 describe('readRecorded', () => {
   it('reads {"tools": [...]} with locations and keeps unknown keys', async () => {
-    const f = file(JSON.stringify({ tools: TOOLS, nextCursor: 'ignored' }, null, 2));
+    const f = file(JSON.stringify({ tools: TOOLS }, null, 2));
     const snap = await readRecorded('rec', f);
     expect(snap.source).toEqual({ id: 'rec', kind: 'recorded' });
     expect(snap.live).toBe(false);
@@ -37,6 +37,16 @@ describe('readRecorded', () => {
     expect(snap.tools[0]!.location).toEqual({ file: f, pointer: '/tools/0', line: 3 });
     expect(snap.tools[1]!.location?.pointer).toBe('/tools/1');
     expect(snap.diagnostics.rawBytes).toBeGreaterThan(0);
+  });
+
+  it('a recording with a nextCursor is one page of a longer list: a ConfigError at the cursor', async () => {
+    for (const text of [JSON.stringify({ tools: TOOLS, nextCursor: 'abc' }, null, 2), JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: TOOLS, nextCursor: 'p2' } }, null, 2)]) {
+      const f = file(text);
+      const err = await configError(readRecorded('rec', f));
+      expect(err.message).toContain('one page of a longer list');
+      expect(err.location?.pointer).toMatch(/\/nextCursor$/);
+      expect(err.fix).toContain('Record every page');
+    }
   });
 
   it('reads a full JSON-RPC response', async () => {

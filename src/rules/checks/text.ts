@@ -41,7 +41,7 @@ export const textChanges: Check = (ctx) =>
             ? {
                 ruleId: 'description-changed',
                 target: { tool: c.tool, sub: `/inputSchema${c.pointer ?? ''}` },
-                message: `the ${c.pointer?.endsWith('/title') ? 'title' : 'description'} of ${describeSchemaTextPath(c.pointer ?? '')} of tool "${c.tool}" ${c.base === undefined ? 'was added' : c.head === undefined ? 'was removed' : 'changed'}`,
+                message: `the ${c.pointer?.slice(c.pointer.lastIndexOf('/') + 1) ?? 'description'} of ${describeSchemaTextPath(c.pointer ?? '')} of tool "${c.tool}" ${c.base === undefined ? 'was added' : c.head === undefined ? 'was removed' : 'changed'}`,
                 data: { field: c.field, pointer: c.pointer, base: c.base, head: c.head },
               }
             : {

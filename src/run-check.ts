@@ -11,7 +11,7 @@ import type { CheckContext, RawFinding, ReviewState, SchemaVerdict, Target } fro
 import { evaluate, compareFindings, finalize, type Locate } from './rules/evaluate.js';
 import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
-import type { RawSnapshot, SnapshotDiagnostics } from './sources/types.js';
+import type { RawSnapshot, SnapshotDiagnostics, SourceLocation } from './sources/types.js';
 import { compareNames, normalizeSnapshot, type MalformedTool } from './surface/normalize.js';
 import type { Surface } from './surface/model.js';
 import { ConfigError, SourceError } from './util/errors.js';
@@ -259,21 +259,19 @@ function contractLocator(
   surface.tools.forEach((t, i) => {
     if (!liveIndex.has(t.name)) liveIndex.set(t.name, i);
   });
+  // Where the source itself says a tool is (a recording's or an integration config's line).
+  const inSource = (loc: SourceLocation, sub = '') => ({
+    location: { file: displayPath(opts.root, loc.file), ...(loc.line ? { line: loc.line } : {}) },
+    pointer: `${loc.pointer ?? ''}${sub}`,
+  });
   return (t: Target) => {
     if (t.in === 'policy') return policyLocate(t);
     const listed = t.listingIndex !== undefined ? raw.tools[t.listingIndex]?.location : undefined;
-    if (listed && !raw.live) {
-      return { location: { file: displayPath(opts.root, listed.file), ...(listed.line ? { line: listed.line } : {}) }, pointer: listed.pointer ?? '' };
-    }
-    if (t.in === 'integration' && t.tool !== undefined) {
-      const loc = rawByName.get(t.tool)?.location;
-      if (loc) return { location: { file: displayPath(opts.root, loc.file), ...(loc.line ? { line: loc.line } : {}) }, pointer: loc.pointer ?? '' };
-    }
-    if (!loaded && !raw.live && t.tool !== undefined) {
-      // No contract yet, and the source is a file with lines (a recording): point into it.
-      const loc = rawByName.get(t.tool)?.location;
-      if (loc) return { location: { file: displayPath(opts.root, loc.file), ...(loc.line ? { line: loc.line } : {}) }, pointer: `${loc.pointer ?? ''}${t.sub ?? ''}` };
-    }
+    if (listed && !raw.live) return inSource(listed);
+    const loc = t.tool !== undefined ? rawByName.get(t.tool)?.location : undefined;
+    if (loc && t.in === 'integration') return inSource(loc);
+    // No contract yet, and the source is a file with lines (a recording): point into it.
+    if (loc && !loaded && !raw.live) return inSource(loc, t.sub);
     if (!loaded) {
       // No contract yet: point at the source entry in the policy that the contract would pin.
       const idx = t.tool !== undefined ? liveIndex.get(t.tool) : undefined;

@@ -6,6 +6,7 @@ import { adHocPolicy, defaultContractPath, displayPath, loadPolicy, parsePolicy 
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS } from '../../src/config/source-config.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { ROOT } from '../support/mcp-fixtures.js';
+import { refusedPolicy } from '../support/config-error.js';
 
 const DIR = join(ROOT, 'test/fixtures/policies');
 const read = (name: string) => readFileSync(join(DIR, name), 'utf8');
@@ -65,12 +66,7 @@ describe('a valid policy', () => {
   });
 
   it('several schema problems in one file are reported together, in file order, one per value', () => {
-    let e: ConfigError | undefined;
-    try {
-      parsePolicy('sources:\n  - id: s\n    recorded: t.json\n    colour: blue\nlimits:\n  max-tools: many\noverrides:\n  - tools: 7\n    rules: {}\nreviewz: 1\n', 'toolgate.yml', '/r');
-    } catch (x) {
-      e = x as ConfigError;
-    }
+    const e = refusedPolicy('sources:\n  - id: s\n    recorded: t.json\n    colour: blue\nlimits:\n  max-tools: many\noverrides:\n  - tools: 7\n    rules: {}\nreviewz: 1\n');
     expect(e?.message).toBe('unknown key "colour"');
     expect(e?.location?.line).toBe(4);
     expect(e?.others.map((o) => [o.location?.line, o.message])).toEqual([
@@ -82,18 +78,10 @@ describe('a valid policy', () => {
   });
 
   it('two sources sharing one contract file, or review.required above the named reviewers, are errors at their line', () => {
-    const fail = (yaml: string): ConfigError => {
-      try {
-        parsePolicy(yaml, 'toolgate.yml', '/r');
-      } catch (x) {
-        return x as ConfigError;
-      }
-      throw new Error('expected an error');
-    };
-    const shared = fail('sources:\n  - id: a\n    recorded: t.json\n  - id: b\n    recorded: t.json\n    contract: .toolgate/a.surface.json\n');
+    const shared = refusedPolicy('sources:\n  - id: a\n    recorded: t.json\n  - id: b\n    recorded: t.json\n    contract: .toolgate/a.surface.json\n');
     expect(shared.message).toBe('sources "a" and "b" would share the contract .toolgate/a.surface.json');
     expect(shared.location).toMatchObject({ line: 6, pointer: '/sources/1/contract' });
-    const required = fail('sources:\n  - id: a\n    recorded: t.json\nreview:\n  reviewers: [alice, "@Alice"]\n  required: 2\n');
+    const required = refusedPolicy('sources:\n  - id: a\n    recorded: t.json\nreview:\n  reviewers: [alice, "@Alice"]\n  required: 2\n');
     expect(required.message).toBe('review.required is 2 but review.reviewers names only 1 person: it can never be met');
     expect(required.location?.line).toBe(6);
     // A team's size is unknown here: no complaint.
@@ -101,13 +89,7 @@ describe('a valid policy', () => {
   });
 
   it('a level for a rule that is a configuration error (unknown-operation) is refused at its line', () => {
-    let e: unknown;
-    try {
-      parsePolicy('sources:\n  - id: s\n    recorded: t.json\nrules:\n  unknown-operation: warning\n', 'toolgate.yml', '/r');
-    } catch (x) {
-      e = x;
-    }
-    expect(e).toBeInstanceOf(ConfigError);
+    const e = refusedPolicy('sources:\n  - id: s\n    recorded: t.json\nrules:\n  unknown-operation: warning\n');
     expect(e).toMatchObject({ message: 'rule "unknown-operation" is a configuration error; its level cannot be changed', location: { line: 5, pointer: '/rules/unknown-operation' } });
   });
 
@@ -179,14 +161,7 @@ describe('a valid policy', () => {
   });
 
   it('an empty file is refused: sources are required', () => {
-    const e = (() => {
-      try {
-        parsePolicy('', 'toolgate.yml', '/r');
-      } catch (x) {
-        return x as ConfigError;
-      }
-    })();
-    expect(e).toBeInstanceOf(ConfigError);
+    const e = refusedPolicy('');
     expect(e?.message).toBe('missing required key "sources"');
     expect(e?.location?.line).toBe(1);
   });

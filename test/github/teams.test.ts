@@ -5,6 +5,7 @@ import type { PullRequestContext } from '../../src/github/event.js';
 import { readReviewState } from '../../src/github/pr-context.js';
 import { parseTeamRef } from '../../src/github/teams.js';
 import { TEST_REPO, useFakeGitHub } from '../support/fake-github.js';
+import { refusedPolicy } from '../support/config-error.js';
 
 const fake = useFakeGitHub();
 const PR: PullRequestContext = { number: 7, author: 'alice', baseSha: 'b'.repeat(40), headSha: 'h'.repeat(40), baseRef: 'main', baseRepo: 'o/r', fork: false };
@@ -55,12 +56,7 @@ describe('readReviewState with team reviewers', () => {
 describe('review.reviewers entries in toolgate.yml', () => {
   it('accepts logins, @logins, bots and org/team; rejects anything else at its line', () => {
     expect(policy(['alice', '@bob', 'release-bot[bot]', 'acme/security', '@acme/sec.team']).review.reviewers).toHaveLength(5);
-    let error: unknown;
-    try {
-      policy(['alice', 'bob smith']);
-    } catch (e) {
-      error = e;
-    }
+    const error = refusedPolicy(`sources:\n  - id: s\n    recorded: t.json\nreview:\n  reviewers: ["alice", "bob smith"]\n`);
     expect(error).toMatchObject({ message: 'review.reviewers: "bob smith" is neither a GitHub login nor an org/team', location: { line: 5, pointer: '/review/reviewers/1' } });
   });
 });

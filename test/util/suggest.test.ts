@@ -1,8 +1,7 @@
 /** "Did you mean": close misspellings get the intended word; unrelated words get nothing. */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy } from '../../src/config/policy.js';
-import { ConfigError } from '../../src/util/errors.js';
 import { closest, didYouMean } from '../../src/util/suggest.js';
+import { refusedPolicy } from '../support/config-error.js';
 
 describe('closest', () => {
   const keys = ['sources', 'rules', 'overrides', 'limits', 'deny', 'review'];
@@ -26,14 +25,7 @@ describe('closest', () => {
 });
 
 describe('suggestions in policy errors', () => {
-  const error = (yaml: string): ConfigError => {
-    try {
-      parsePolicy(yaml, 'toolgate.yml', '/repo');
-    } catch (e) {
-      return e as ConfigError;
-    }
-    throw new Error('expected a ConfigError');
-  };
+  const error = (yaml: string) => refusedPolicy(yaml);
 
   it('a key inside a $ref-ed definition (mcp) gets its sibling keys as candidates', () => {
     const e = error('sources:\n  - id: s\n    mcp:\n      comand: node\n');

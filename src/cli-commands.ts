@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { adHocPolicy, defaultContractPath, loadPolicy, type Policy } from './config/policy.js';
-import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type SourceConfig } from './config/source-config.js';
+import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, SOURCE_ID_PATTERN, type SourceConfig } from './config/source-config.js';
 import { parseContract, writeFileAtomic } from './contract/store.js';
 import { serializeContract } from './contract/serialize.js';
 import { runCheck, selectSources, type CheckResult, type Mode } from './run-check.js';
@@ -39,7 +39,7 @@ function parseCapabilities(text: string | undefined): JsonObject {
 async function policyFrom(flags: SourceFlags, command: string[], cwd: string): Promise<Policy> {
   const id = flags.id ?? 'cli';
   // The id names the contract file (.toolgate/<id>.surface.json): the policy's own id rule keeps it a file name.
-  if (!/^[a-z0-9][a-z0-9._-]*$/.test(id)) {
+  if (!SOURCE_ID_PATTERN.test(id)) {
     throw new ConfigError(`--id ${JSON.stringify(id)} is not a valid source id`, undefined, 'Use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. --id my-server).');
   }
   const contract = resolve(cwd, defaultContractPath(id));

@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { resolve } from 'node:path';
 import { displayPath, loadPolicy } from './config/policy.js';
 import { readActionInputs } from './config/inputs.js';
-import { ConfigError, formatLocation } from './util/errors.js';
+import { ConfigError } from './util/errors.js';
 import { escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty } from './report/escape.js';
 import { readEventContext } from './github/event.js';
 import { assertPullRequestTargetAllowed } from './github/pr-target.js';
@@ -23,8 +23,7 @@ function relativeTo(workspace: string, e: ConfigError): ConfigError {
 function annotateConfigError(e: ConfigError): void {
   const loc = e.location;
   const props = loc ? ` file=${escapeWorkflowCommandProperty(loc.file)}${loc.line ? `,line=${loc.line}` : ''},title=toolgate configuration error` : ' title=toolgate configuration error';
-  const fix = e.fix ? `\n  fix: ${e.fix}` : '';
-  process.stdout.write(`::error${props}::${escapeWorkflowCommandData(`${loc ? `${formatLocation(loc)}: ` : ''}${e.message}${fix}`)}\n`);
+  process.stdout.write(`::error${props}::${escapeWorkflowCommandData(e.headline())}\n`);
 }
 
 /** Action entry: inputs → runCheck → log, annotations, job summary, outputs, exit status. */

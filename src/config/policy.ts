@@ -7,6 +7,8 @@ import { pointerSegments } from '../util/json-file.js';
 import { schemaError } from '../util/schema-errors.js';
 import { isRuleId, ruleById, RULES } from '../rules/catalog.js';
 import { didYouMean } from '../util/suggest.js';
+import { loginKey } from '../review/approval.js';
+import { parseTeamRef } from '../github/teams.js';
 import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import type { Level } from '../rules/types.js';
 import type { JsonObject } from '../surface/model.js';
@@ -204,8 +206,6 @@ const list = (p: string | string[]) => (Array.isArray(p) ? p : [p]);
  * catch typos, which would otherwise never match any reviewer.
  */
 const GITHUB_LOGIN = /^@?[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/;
-/** `org/team-slug`, optionally with a leading @ (as in CODEOWNERS); see github/teams.ts. */
-const GITHUB_TEAM = /^@?[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: string) => number): Policy {
   const err = (pointer: string, message: string, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
@@ -218,7 +218,7 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     }
   };
   (raw.review?.reviewers ?? []).forEach((login, i) => {
-    if (GITHUB_LOGIN.test(login) || GITHUB_TEAM.test(login)) return;
+    if (GITHUB_LOGIN.test(login) || parseTeamRef(login)) return;
     throw err(
       `/review/reviewers/${i}`,
       `review.reviewers: "${login}" is neither a GitHub login nor an org/team`,
@@ -226,8 +226,8 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     );
   });
   const reviewers = raw.review?.reviewers;
-  const people = new Set((reviewers ?? []).map((r) => r.replace(/^@/, '').toLowerCase())).size;
-  if (reviewers && reviewers.length > 0 && reviewers.every((r) => !r.includes('/')) && (raw.review?.required ?? 1) > people) {
+  const people = new Set((reviewers ?? []).map(loginKey)).size;
+  if (reviewers && reviewers.length > 0 && !reviewers.some((r) => parseTeamRef(r)) && (raw.review?.required ?? 1) > people) {
     throw err('/review/required', `review.required is ${raw.review?.required} but review.reviewers names only ${people} ${people === 1 ? 'person' : 'people'}: it can never be met`, 'Lower `required`, or add reviewers (a team, org/team, counts all its members).');
   }
   checkRuleIds(raw.rules, '/rules');

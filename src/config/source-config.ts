@@ -60,6 +60,9 @@ export interface McpCommon {
   limits: McpListLimits;
 }
 
+/** A source id (`schema/toolgate.schema.json` has the same pattern): it names the contract file. */
+export const SOURCE_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+
 /** A configured source, resolved (absolute paths, defaults applied). */
 export type SourceConfig =
   | { id: string; kind: 'mcp'; mcp: (McpStdioConfig | McpHttpConfig) & McpCommon; contract: string }

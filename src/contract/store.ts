@@ -38,14 +38,22 @@ export async function readContract(file: string, displayName = file): Promise<Lo
     text = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    const code = (e as NodeJS.ErrnoException).code;
     throw new ConfigError(
-      `cannot read the contract: ${code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+      `cannot read the contract: ${fsReason(e)}`,
       { file: displayName || file },
       'Point `contract` in toolgate.yml at a file (default: .toolgate/<source-id>.surface.json).',
     );
   }
   return parseContract(text, displayName);
+}
+
+/** Why a file operation failed, in words (the common errno codes), else the system message. */
+function fsReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOTDIR') return 'a parent of it is not a directory';
+  return (e as Error).message;
 }
 
 /** Parses and verifies contract text; see {@link readContract}. Pure apart from errors. */
@@ -136,9 +144,7 @@ export async function writeContract(file: string, surface: Surface): Promise<Ret
   try {
     await writeFileAtomic(file, out.text);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a parent of it is not a directory' : (e as Error).message;
-    throw new ConfigError(`cannot write the contract: ${why}`, { file }, 'Point `contract` in toolgate.yml at a file path in a writable directory (default: .toolgate/<source-id>.surface.json).');
+    throw new ConfigError(`cannot write the contract: ${fsReason(e)}`, { file }, 'Point `contract` in toolgate.yml at a file path in a writable directory (default: .toolgate/<source-id>.surface.json).');
   }
   return out;
 }

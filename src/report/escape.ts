@@ -146,8 +146,8 @@ export function truncate(text: string, maxChars: number): string {
  *   separators: line breaks in some readers) and U+2800 (blank braille pattern, a "visible"
  *   blank used for invisible names).
  */
-// Matching control characters is the point of this expression.
 const SANITIZE_RE =
+  // Matching control characters is the point of this expression.
   // eslint-disable-next-line no-control-regex
   /\r\n?|[\x00-\x08\x0B-\x1F\x7F-\x9F]|[\uD800-\uDFFF]|[\p{Default_Ignorable_Code_Point}\p{Cf}\u2028\u2029\u2800]/gu;
 

@@ -46,6 +46,11 @@ export interface ApprovalResult {
   missing: string;
 }
 
+/** A login as compared: without a leading `@`, lower case (GitHub logins are case-insensitive). */
+export function loginKey(login: string): string {
+  return login.replace(/^@/, '').toLowerCase();
+}
+
 /** States that set a reviewer's standing; `COMMENTED` and `PENDING` leave it as it was. */
 const OPINIONATED: ReadonlySet<ReviewState> = new Set(['APPROVED', 'CHANGES_REQUESTED', 'DISMISSED']);
 
@@ -71,7 +76,7 @@ export function evaluateApproval(
   const author = prAuthor.toLowerCase();
   const allowed =
     policy.reviewers && policy.reviewers.length > 0
-      ? new Set(policy.reviewers.map((r) => r.replace(/^@/, '').toLowerCase()))
+      ? new Set(policy.reviewers.map(loginKey))
       : undefined;
 
   // Latest opinionated review per reviewer (keyed case-insensitively).

@@ -45,10 +45,15 @@ export class ConfigError extends Error {
   /** Problems beyond `others` that were counted but not kept. */
   othersOmitted = 0;
 
-  /** The full text shown to the user: `file:line: message\n  fix: ...`, then `  also: ...` lines. */
+  /** The full text shown to the user: {@link headline}, then `  also: ...` lines. */
   describe(): string {
+    return `${this.headline()}${this.alsoLines().map((l) => `\n  also: ${l}`).join('')}`;
+  }
+
+  /** This problem alone: `file:line: message\n  fix: ...`. */
+  headline(): string {
     const where = this.location ? `${formatLocation(this.location)}: ` : '';
-    return `${where}${this.message}${this.fix ? `\n  fix: ${this.fix}` : ''}${this.alsoLines().map((l) => `\n  also: ${l}`).join('')}`;
+    return `${where}${this.message}${this.fix ? `\n  fix: ${this.fix}` : ''}`;
   }
 
   /** One line per further problem (`file:line (at pointer): message`), and a count of the rest. */

@@ -37,19 +37,15 @@ export const textChanges: Check = (ctx) =>
   ctx.changes.flatMap((c): RawFinding[] =>
     c.kind === 'text-changed'
       ? [
-          c.field === 'inputSchema'
-            ? {
-                ruleId: 'description-changed',
-                target: { tool: c.tool, sub: `/inputSchema${c.pointer ?? ''}` },
-                message: `the ${c.pointer?.slice(c.pointer.lastIndexOf('/') + 1) ?? 'description'} of ${describeSchemaTextPath(c.pointer ?? '')} of tool "${c.tool}" ${c.base === undefined ? 'was added' : c.head === undefined ? 'was removed' : 'changed'}`,
-                data: { field: c.field, pointer: c.pointer, base: c.base, head: c.head },
-              }
-            : {
-                ruleId: 'description-changed',
-                target: { tool: c.tool, sub: `/${c.field}` },
-                message: `the ${c.field} of tool "${c.tool}" changed`,
-                data: { field: c.field, base: c.base, head: c.head },
-              },
+          {
+            ruleId: 'description-changed',
+            target: { tool: c.tool, sub: `/${c.field}${c.pointer ?? ''}` },
+            message:
+              c.pointer === undefined
+                ? `the ${c.field} of tool "${c.tool}" changed`
+                : `the ${c.pointer.slice(c.pointer.lastIndexOf('/') + 1)} of ${describeSchemaTextPath(c.pointer)} of tool "${c.tool}" ${c.base === undefined ? 'was added' : c.head === undefined ? 'was removed' : 'changed'}`,
+            data: { field: c.field, ...(c.pointer !== undefined ? { pointer: c.pointer } : {}), base: c.base, head: c.head },
+          },
         ]
       : [],
   );

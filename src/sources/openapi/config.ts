@@ -8,6 +8,7 @@ import { ConfigError } from '../../util/errors.js';
 import type { Json } from '../types.js';
 import { parseJsonDocument, toPointer } from '../../util/json-file.js';
 import { didYouMean } from '../../util/suggest.js';
+import { SOURCE_ID_PATTERN } from '../../config/source-config.js';
 
 /** Keys an integration config may have. `$schema` is accepted so editors can offer completion. */
 export const INTEGRATION_KEYS = ['$schema', 'id', 'type', 'spec', 'include', 'policies'] as const;
@@ -15,8 +16,6 @@ export const INTEGRATION_KEYS = ['$schema', 'id', 'type', 'spec', 'include', 'po
 /** The only policy value: the operation may run unattended although its verb is not GET/HEAD. */
 export const POLICY_VALUES = ['read'] as const;
 
-/** A source id as the policy file allows it. */
-const ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** One `include` entry with where it is written. */
 export interface IncludeEntry {
@@ -125,9 +124,9 @@ export async function loadIntegrationConfig(file: string): Promise<IntegrationCo
 
   let id: string | undefined;
   if (root.id !== undefined) {
-    if (typeof root.id !== 'string' || !ID_PATTERN.test(root.id)) {
+    if (typeof root.id !== 'string' || !SOURCE_ID_PATTERN.test(root.id)) {
       throw new ConfigError(
-        `integration \`id\` must be a string matching ${ID_PATTERN.source}, found ${JSON.stringify(root.id)}`,
+        `integration \`id\` must be a string matching ${SOURCE_ID_PATTERN.source}, found ${JSON.stringify(root.id)}`,
         at('/id'),
         'use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
       );

@@ -12,9 +12,12 @@ import { buildSarifLog } from './report/sarif.js';
 import { RULES } from './rules/catalog.js';
 import { writeFileAtomic } from './contract/store.js';
 import { sha256 } from './surface/canonical.js';
-import type { EventContext } from './github/event.js';
+import type { EventContext, PullRequestContext } from './github/event.js';
 import { createGitHubClient, type GitHubClient } from './github/client.js';
-import { readBaseContracts, readReviewState } from './github/pr-context.js';
+import { readReviewState } from './github/pr-context.js';
+import { apiBaseReader, gitBaseReader } from './github/base-files.js';
+import { checkedOutCommit, resolveCommit } from './github/base-contract.js';
+import { assertNoRunnerSecrets, readBaseState, type BaseState } from './review/base-state.js';
 import { FORK_HINT, publishChecks, publishComment } from './github/publish.js';
 import type { Logger } from './util/logger.js';
 import { VERSION } from './version.js';
@@ -27,32 +30,49 @@ export function combinedDigest(result: CheckResult): string {
 }
 
 /**
+ * The base of a pull request: its policy (which judges), its contracts, and how the head's policy
+ * differs. Read from the GitHub API at the base commit when there is a token, else with git; the
+ * base commit must be in the checkout either way (approvals are compared with git).
+ */
+async function readPullRequestBase(pr: PullRequestContext, policy: Policy, workspace: string, octokit: GitHubClient | undefined, event: EventContext, logger: Logger): Promise<BaseState> {
+  await resolveCommit({ cwd: workspace, sha: pr.baseSha });
+  const git = gitBaseReader(workspace, pr.baseSha);
+  const read = octokit && event.repo ? apiBaseReader(octokit, event.repo, pr.baseSha, git, logger) : git;
+  const base = await readBaseState(policy, workspace, read, `base ${pr.baseSha.slice(0, 7)}`);
+  if (!base.basePolicy) logger.info(`toolgate: no ${displayPath(workspace, policy.file)} at the base commit: first adoption, the head policy applies and is one change to approve`);
+  const firsts = [...base.contracts].filter(([, s]) => s === null).map(([id]) => id);
+  if (firsts.length) logger.info(`toolgate: no contract at the base commit for ${firsts.join(', ')}: first adoption: every tool is new in this pull request`);
+  return base;
+}
+
+/**
  * The Action's work after the policy is loaded: PR context, the pipeline, and every sink.
  * Loaded on demand by main.ts, so a configuration error is reported without loading the SDK.
  */
 export async function check(inputs: ActionInputs, event: EventContext, policy: Policy, policyPath: string, logger: Logger): Promise<void> {
   const pr = event.pullRequest;
   const octokit: GitHubClient | undefined = inputs.token ? createGitHubClient({ token: inputs.token, onRetry: (m) => logger.info(m) }) : undefined;
-  const baseContracts = pr && inputs.mode === 'check' ? await readBaseContracts(pr, policy, inputs.workspace) : undefined;
-  if (baseContracts) {
-    const firsts = [...baseContracts].filter(([, s]) => s === null).map(([id]) => id);
-    if (firsts.length) logger.info(`toolgate: no contract at the base commit for ${firsts.join(', ')}: first adoption: every tool is new in this pull request`);
-  }
-  const review = pr ? await readReviewState(octokit, event.repo, pr, policy) : undefined;
+  // Everything the base says is read before any code of the pull request starts in this run.
+  const base = pr && inputs.mode === 'check' ? await readPullRequestBase(pr, policy, inputs.workspace, octokit, event, logger) : undefined;
+  if (!base) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
+  const judging = base?.policy ?? policy;
+  const review = pr ? await readReviewState(octokit, event.repo, pr, judging, base ? { workspace: inputs.workspace, watched: base.watched } : undefined) : undefined;
   const result = await runCheck({
-    policy,
+    policy: judging,
     mode: inputs.mode,
     root: inputs.workspace,
     logger,
     ...(inputs.sources.length ? { sourceIds: inputs.sources } : {}),
     ...(inputs.exact ? { exact: true } : {}),
-    ...(baseContracts ? { baseContracts } : {}),
+    ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
     ...(review ? { review } : {}),
   });
 
   process.stdout.write(guardLogOutput(renderTerminal(result, { color: false, listTools: false }), 'text'));
   const policyFile = displayPath(inputs.workspace, policyPath);
-  const headSha = pr?.headSha ?? event.sha;
+  // Under pull_request_target the checkout is whatever the workflow chose (the base, by default):
+  // a result is posted on the commit that was checked, never on a PR head that was not.
+  const headSha = event.pullRequestTarget ? ((await checkedOutCommit(inputs.workspace)) ?? event.sha) : (pr?.headSha ?? event.sha);
   let annotatedByCheckRun = false;
   if (octokit && event.repo && headSha && inputs.checkRun && !pr?.fork) {
     // One check run per job: a matrix over sources gets one per source.

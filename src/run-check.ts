@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { displayPath, type Policy } from './config/policy.js';
+import type { PolicyChange } from './config/policy-diff.js';
 import type { SourceConfig } from './config/source-config.js';
 import { readContract, writeContract, type LoadedContract } from './contract/store.js';
 import { serializeContract } from './contract/serialize.js';
@@ -38,6 +39,11 @@ export interface RunOptions {
    * adoption). When absent, the committed contract is the base (outside a pull request).
    */
   baseContracts?: ReadonlyMap<string, Surface | null>;
+  /**
+   * How the head's policy differs from the base's (a pull request, or `check --base`): each
+   * relaxation is a `policy-relaxed` finding, each tightening a `policy-tightened` notice.
+   */
+  policyChanges?: readonly PolicyChange[];
   /** Review state of the pull request; undefined outside one. */
   review?: ReviewState;
   /** Release gating: every finding at warning level or above fails. */
@@ -89,12 +95,26 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
   const results: SourceResult[] = [];
   // Sequential on purpose: servers are heavy and CI has two cores; each has its own timeouts.
   for (const cfg of sources) results.push(await runSource(cfg, opts));
-  const findings = results.flatMap((r) => r.findings).sort(compareFindings);
+  const findings = [...policyFindings(opts), ...results.flatMap((r) => r.findings)].sort(compareFindings);
   const counts = { error: 0, warning: 0, notice: 0 };
   for (const f of findings) counts[f.level]++;
   const failed = results.some((r) => r.failure);
   const failing = opts.exact ? counts.error + counts.warning : counts.error;
   return { sources: results, findings, counts, exitCode: failed ? 3 : failing > 0 ? 1 : 0 };
+}
+
+/** The source id of findings about the policy itself: parentheses keep it apart from any source id. */
+export const POLICY_SOURCE = '(policy)';
+
+/** `policy-relaxed` and `policy-tightened` (DESIGN §5), on the head policy's lines. Pure. */
+export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges' | 'review' | 'root'>): Finding[] {
+  const raw: RawFinding[] = (opts.policyChanges ?? []).map((c) => ({
+    ruleId: c.relaxed ? 'policy-relaxed' : 'policy-tightened',
+    target: { in: 'policy', sub: c.pointer },
+    message: c.relaxed ? c.message : `${c.message} (applies after the merge)`,
+    data: { kind: c.kind },
+  }));
+  return finalize(raw, { sourceId: POLICY_SOURCE, policy: opts.policy, ...(opts.review ? { review: opts.review } : {}) }, policyLocator(opts, ''));
 }
 
 /** Picks sources by id. @throws ConfigError for an unknown id. */
@@ -235,7 +255,7 @@ async function classifyChanges(changes: CheckContext['changes'], budgetMs: numbe
   return out;
 }
 
-function policyLocator(opts: RunOptions, fallbackPointer: string): Locate {
+function policyLocator(opts: Pick<RunOptions, 'policy' | 'root'>, fallbackPointer: string): Locate {
   const file = opts.policy.file ? displayPath(opts.root, opts.policy.file) : undefined;
   return (t: Target) => {
     const pointer = t.sub ?? fallbackPointer;

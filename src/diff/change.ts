@@ -8,6 +8,9 @@ export interface HintState {
   effective: boolean;
 }
 
+/** Where changed text sits in a tool. */
+export type TextField = 'title' | 'description' | 'annotations.title' | 'inputSchema';
+
 /**
  * One difference between a base surface and a head surface. `tool` is the tool name.
  * Produced by {@link import('./diff-surfaces.js').diffSurfaces}; judged by the rules.
@@ -17,8 +20,12 @@ export type Change =
   | { kind: 'tool-removed'; tool: string; base: SurfaceTool }
   | { kind: 'hint-changed'; tool: string; hint: HintName; base: HintState; head: HintState }
   | { kind: 'class-changed'; tool: string; base: SafetyClass; head: SafetyClass; headTool: SurfaceTool; baseTool: SurfaceTool }
-  /** `field: 'inputSchema'`: a `title` or `description` inside it, at `pointer` (relative to the schema). */
-  | { kind: 'text-changed'; tool: string; field: 'title' | 'description' | 'inputSchema'; pointer?: string; base?: string; head?: string }
+  /**
+   * Text a model or a user reads (DESIGN §5): the tool's `title` or `description`, its
+   * `annotations.title`, or (`field: 'inputSchema'`) a `title` or `description` inside the schema,
+   * at `pointer` (relative to the schema).
+   */
+  | { kind: 'text-changed'; tool: string; field: TextField; pointer?: string; base?: string; head?: string }
   | { kind: 'input-schema-changed'; tool: string; base: Json; head: Json }
   | { kind: 'output-schema-changed'; tool: string; base?: Json; head?: Json }
   | { kind: 'origin-changed'; tool: string; base?: ToolOrigin; head?: ToolOrigin }

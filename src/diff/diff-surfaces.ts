@@ -5,11 +5,18 @@ import { schemaTexts } from './schema-text.js';
 
 const same = (a: unknown, b: unknown) => canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);
 
-/** Annotations minus the four hints (e.g. `title`, vendor keys): compared as metadata. */
+/** Annotations minus the four hints and `title` (vendor keys): compared as metadata. */
 function otherAnnotationKeys(t: SurfaceTool): Json {
   const rest: Record<string, Json> = { ...(t.annotations ?? {}) };
   for (const h of HINT_NAMES) delete rest[h];
+  delete rest.title;
   return rest;
+}
+
+/** `annotations.title` as text: a non-string title is shown as its JSON. */
+function annotationTitle(t: SurfaceTool): string | undefined {
+  const v = t.annotations?.title;
+  return v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 /** Most schema-text changes listed per tool: a rewrite of every argument description is noticed with fewer. */
@@ -38,6 +45,8 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   for (const field of ['title', 'description'] as const) {
     if (base[field] !== head[field]) out.push({ kind: 'text-changed', tool, field, base: base[field], head: head[field] });
   }
+  const [baseTitle, headTitle] = [annotationTitle(base), annotationTitle(head)];
+  if (baseTitle !== headTitle) out.push({ kind: 'text-changed', tool, field: 'annotations.title', base: baseTitle, head: headTitle });
   if (base.inputSchemaDigest !== head.inputSchemaDigest) {
     out.push({ kind: 'input-schema-changed', tool, base: base.inputSchema, head: head.inputSchema });
     out.push(...schemaTextChanges(tool, base.inputSchema, head.inputSchema));

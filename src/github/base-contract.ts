@@ -33,26 +33,17 @@ interface GitResult {
 }
 
 /**
- * Returns the file's text at commit `sha`, or `undefined` when the file does not exist there
- * (first adoption: no contract at base).
- *
- * @throws ConfigError when `sha` is not hex, `path` leaves the checkout, git is missing, the
- *   directory is not a git checkout, the commit is not in the checkout (the fix:
- *   `fetch-depth: 0` on `actions/checkout`, or `git fetch origin <sha>`), or the path is a
- *   directory at that commit.
+ * The full SHA of commit `sha` in the checkout at `cwd`.
+ * @throws ConfigError when `sha` is not hex, git is missing, the directory is not a git checkout,
+ *   or the commit is not in the checkout (the fix: `fetch-depth: 0` on `actions/checkout`).
  */
-export async function readFileAtCommit(options: ReadAtCommitOptions): Promise<string | undefined> {
+export async function resolveCommit(options: Pick<ReadAtCommitOptions, 'cwd' | 'sha' | 'git' | 'timeoutMs'>): Promise<string> {
   const { cwd, sha } = options;
   if (!/^[0-9a-f]{4,64}$/i.test(sha)) {
     throw new ConfigError(`base commit ${JSON.stringify(sha)} is not a commit SHA`);
   }
-  const rel = posix.normalize(options.path.replace(/\\/g, '/'));
-  if (rel.startsWith('/') || rel === '..' || rel.startsWith('../') || /^[A-Za-z]:/.test(rel)) {
-    throw new ConfigError(`contract path ${JSON.stringify(options.path)} must be relative to the workspace`);
-  }
   if (!existsSync(cwd)) throw new ConfigError(`workspace directory ${cwd} does not exist`);
-  const git = (args: string[]): Promise<GitResult> => runGit(options.git ?? 'git', args, options);
-
+  const git = (args: string[]): Promise<GitResult> => runGit(options.git ?? 'git', args, { ...options, path: '.' });
   const commit = await git(['rev-parse', '--verify', '--quiet', `${sha}^{commit}`]);
   if (commit.code !== 0) {
     if (/not a git repository/i.test(commit.stderr)) {
@@ -78,19 +69,71 @@ export async function readFileAtCommit(options: ReadAtCommitOptions): Promise<st
         `(\`git fetch --no-tags --depth=1 origin ${sha}\`)`,
     );
   }
-  const resolved = commit.stdout.trim();
+  return commit.stdout.trim();
+}
+
+/** The commit the checkout at `cwd` has checked out (`git rev-parse HEAD`); `undefined` when git cannot say. */
+export async function checkedOutCommit(cwd: string, git = 'git'): Promise<string | undefined> {
+  const r = await runGit(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, sha: 'HEAD', path: '.' }).catch(() => undefined);
+  return r?.code === 0 ? r.stdout.trim() : undefined;
+}
+
+/**
+ * Returns the file's text at commit `sha`, or `undefined` when the file does not exist there
+ * (first adoption: no contract at base).
+ *
+ * @throws ConfigError when `sha` is not hex, `path` leaves the checkout, git is missing, the
+ *   directory is not a git checkout, the commit is not in the checkout (the fix:
+ *   `fetch-depth: 0` on `actions/checkout`, or `git fetch origin <sha>`), or the path is a
+ *   directory at that commit.
+ */
+export async function readFileAtCommit(options: ReadAtCommitOptions): Promise<string | undefined> {
+  const rel = posix.normalize(options.path.replace(/\\/g, '/'));
+  if (rel.startsWith('/') || rel === '..' || rel.startsWith('../') || /^[A-Za-z]:/.test(rel)) {
+    throw new ConfigError(`contract path ${JSON.stringify(options.path)} must be relative to the workspace`);
+  }
+  const resolved = await resolveCommit(options);
+  const git = (args: string[]): Promise<GitResult> => runGit(options.git ?? 'git', args, options);
   // `<commit>:./<path>` resolves the path relative to cwd, not the repository root.
   const object = `${resolved}:./${rel}`;
   const type = await git(['cat-file', '-t', object]);
   if (type.code !== 0) return undefined;
   if (type.stdout.trim() !== 'blob') {
-    throw new ConfigError(`${rel} is a ${type.stdout.trim()} at the base commit ${sha}, not a file`, { file: rel });
+    throw new ConfigError(`${rel} is a ${type.stdout.trim()} at the base commit ${options.sha}, not a file`, { file: rel });
   }
   const blob = await git(['cat-file', 'blob', object]);
   if (blob.code !== 0) {
     throw new Error(`git cat-file blob ${object} failed: ${blob.stderr.trim()}`);
   }
   return blob.stdout;
+}
+
+/**
+ * The environment git runs with. The workspace may hold code from the pull request, and that code
+ * may already have run (an install script): replace refs (`refs/replace/*`) and grafts could make
+ * the base commit read as anything, so both are ignored; and git gets only PATH and HOME, never
+ * the Action's token (`INPUT_*`) or the runner's secrets, in case the repository's config makes it
+ * start a program.
+ */
+function gitEnv(): NodeJS.ProcessEnv {
+  const pass = (k: string) => (process.env[k] !== undefined ? { [k]: process.env[k] } : {});
+  return { ...pass('PATH'), ...pass('HOME'), ...pass('SystemRoot'), LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' };
+}
+
+/**
+ * Which of `paths` differ between commits `from` and `to` (`git diff --name-only`, no external
+ * diff or textconv programs). Used to tell whether an approval still covers the head: it does not
+ * when a contract, an integration config or the policy changed after the approved commit.
+ * @returns the changed paths (relative to `cwd`, `/`-separated), or `undefined` when either commit
+ *   is not in the checkout (a force-push dropped it): the caller treats that as changed.
+ */
+export async function changedPaths(cwd: string, from: string, to: string, paths: readonly string[], git = 'git'): Promise<string[] | undefined> {
+  if (![from, to].every((sha) => /^[0-9a-f]{4,64}$/i.test(sha))) return undefined;
+  if (paths.length === 0) return [];
+  const o: ReadAtCommitOptions = { cwd, sha: to, path: '.' };
+  const r = await runGit(git, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--relative', `${from}^{commit}`, `${to}^{commit}`, '--', ...paths.map((p) => `:(literal)${p}`)], o);
+  if (r.code !== 0) return undefined;
+  return r.stdout.split('\n').filter((l) => l !== '');
 }
 
 function runGit(gitBin: string, args: string[], o: ReadAtCommitOptions): Promise<GitResult> {
@@ -103,7 +146,7 @@ function runGit(gitBin: string, args: string[], o: ReadAtCommitOptions): Promise
         encoding: 'utf8',
         timeout: o.timeoutMs ?? 30_000,
         maxBuffer: o.maxBytes ?? 64 * 1024 * 1024,
-        env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+        env: gitEnv(),
         windowsHide: true,
       },
       (err, stdout, stderr) => {

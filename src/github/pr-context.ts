@@ -1,36 +1,29 @@
-import { parseContract } from '../contract/store.js';
-import { displayPath, type Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy.js';
 import type { ReviewState } from '../rules/context.js';
-import type { Surface } from '../surface/model.js';
-import { evaluateApproval } from '../review/approval.js';
-import { readFileAtCommit } from './base-contract.js';
+import { evaluateApproval, latestApprovals, type Eligibility, type Review } from '../review/approval.js';
+import { changedPaths } from './base-contract.js';
+import { readWriteAccess } from './permissions.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import type { PullRequestContext } from './event.js';
 import { listReviews } from './reviews.js';
 import { listTeamMembers, parseTeamRef } from './teams.js';
 
-/**
- * Contracts of the PR's base commit, by source id: `null` where the base has none (first
- * adoption). Read with git from the checkout, so a change is judged once, in the PR that makes it,
- * even when the PR also updates the contract.
- * @throws ConfigError when the base commit is not in the checkout (the fix says `fetch-depth: 0`)
- *   or a base contract is malformed.
- */
-export async function readBaseContracts(pr: PullRequestContext, policy: Policy, workspace: string): Promise<Map<string, Surface | null>> {
-  const out = new Map<string, Surface | null>();
-  for (const s of policy.sources) {
-    const path = displayPath(workspace, s.contract);
-    const text = await readFileAtCommit({ cwd: workspace, sha: pr.baseSha, path });
-    out.set(s.id, text === undefined ? null : parseContract(text, `${path} at base ${pr.baseSha.slice(0, 7)}`).surface);
-  }
-  return out;
+/** What decides whether an approval still covers the head: the files whose change re-opens the review. */
+export interface ApprovalScope {
+  /** Workspace root (a git checkout holding the PR's commits). */
+  workspace: string;
+  /** Paths relative to the workspace: the policy, every contract and integration config. */
+  watched: readonly string[];
 }
 
 /**
- * The review state of the PR from each reviewer's latest review (DESIGN §5). An API failure is not
- * a pass: the state says the review could not be read, so reviewable findings stay errors.
+ * The review state of the PR (DESIGN §5): each reviewer's latest opinionated review counts when it
+ * approves, is not the author's, comes from someone with write access (or named in
+ * `review.reviewers`), and still covers the surface: no contract, integration config or policy
+ * changed between the approved commit and the head. An API failure is not a pass: the state says
+ * the review could not be read, so reviewable findings stay errors.
  */
-export async function readReviewState(octokit: GitHubClient | undefined, repo: RepoRef | undefined, pr: PullRequestContext, policy: Policy): Promise<ReviewState> {
+export async function readReviewState(octokit: GitHubClient | undefined, repo: RepoRef | undefined, pr: PullRequestContext, policy: Policy, scope?: ApprovalScope): Promise<ReviewState> {
   if (!octokit || !repo) {
     return { approved: false, approvers: [], missing: 'an approving review, which could not be checked (no GitHub token)' };
   }
@@ -41,17 +34,37 @@ export async function readReviewState(octokit: GitHubClient | undefined, repo: R
   } catch (e) {
     return { approved: false, approvers: [], missing: `an approving review, which could not be checked: ${(e as Error).message}` };
   }
+  let reviews;
   try {
-    const reviews = await listReviews(octokit, repo, pr.number);
-    const r = evaluateApproval(reviews, pr.author, pr.headSha, {
-      fresh: policy.review.fresh,
-      required: policy.review.required,
-      ...(reviewers && entries ? { reviewers, describedAs: entries } : {}),
-    });
-    return { approved: r.approved, approvers: r.approvers, missing: r.missing };
+    reviews = await listReviews(octokit, repo, pr.number);
   } catch (e) {
-    return { approved: false, approvers: [], missing: `an approving review, which could not be checked (${(e as Error).message})` };
+    const status = (e as { status?: number }).status;
+    const hint = status === 403 ? '; the workflow needs `permissions: pull-requests: read`' : '';
+    return { approved: false, approvers: [], missing: `an approving review, which could not be checked (${(e as Error).message}${hint})` };
   }
+  const candidates = latestApprovals(reviews, pr.author);
+  const eligibility: Eligibility = {
+    ...(reviewers ? {} : { writeAccess: await readWriteAccess(octokit, repo, candidates) }),
+    ...(scope ? { stale: await staleApprovals(scope, candidates, pr.headSha) } : {}),
+  };
+  const r = evaluateApproval(reviews, pr.author, pr.headSha, {
+    fresh: policy.review.fresh,
+    required: policy.review.required,
+    ...(reviewers && entries ? { reviewers, describedAs: entries } : {}),
+  }, eligibility);
+  return { approved: r.approved, approvers: r.approvers, missing: r.missing };
+}
+
+/** Approved commits whose watched files differ from the head's, with the reason in words. */
+async function staleApprovals(scope: ApprovalScope, approvals: readonly Review[], headSha: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const commit of new Set(approvals.map((a) => a.commitId))) {
+    if (commit === headSha) continue;
+    const changed = await changedPaths(scope.workspace, commit, headSha, scope.watched);
+    if (changed === undefined) out.set(commit, `approved ${commit.slice(0, 7) || 'a commit'}, which is not in the checkout, so it cannot be shown to cover the head`);
+    else if (changed.length > 0) out.set(commit, `approved ${commit.slice(0, 7)}; ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed since`);
+  }
+  return out;
 }
 
 /**

@@ -31,6 +31,7 @@ export async function listReviews(octokit: GitHubClient, repo: RepoRef, prNumber
       state: state as ReviewState,
       commitId: r.commit_id ?? '',
       submittedAt: r.submitted_at ?? '',
+      ...(typeof r.author_association === 'string' ? { authorAssociation: r.author_association } : {}),
     });
   }
   return reviews;

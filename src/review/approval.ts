@@ -20,6 +20,29 @@ export interface Review {
   commitId: string;
   /** ISO 8601 time the review was submitted; empty for `PENDING`. */
   submittedAt: string;
+  /**
+   * The reviewer's `author_association` with the repository (`OWNER`, `MEMBER`, `COLLABORATOR`,
+   * `CONTRIBUTOR`, `NONE`, …), as the REST API reports it; absent when unknown.
+   */
+  authorAssociation?: string;
+}
+
+/**
+ * Facts about the approving reviews that need I/O to learn (see `github/pr-context.ts`). Both
+ * maps give, for what does not count, the reason in words; an entry of `true` counts.
+ */
+export interface Eligibility {
+  /**
+   * Write access by login key ({@link loginKey}): `true` when the collaborator-permission endpoint
+   * answered `admin`, `maintain` or `write`, else the reason (e.g. `has read access`). When the
+   * map is given, a login missing from it does not count. Not used for `policy.reviewers`.
+   */
+  writeAccess?: ReadonlyMap<string, true | string>;
+  /**
+   * Approved commits whose surface is not the head's (a contract, an integration config or the
+   * policy changed since), with the reason: an approval covers only the surface it saw.
+   */
+  stale?: ReadonlyMap<string, string>;
 }
 
 /** The `review` block of the policy. */
@@ -44,6 +67,8 @@ export interface ApprovalResult {
    * `"1 approving review from someone other than @alice (from: bob, carol)"`; empty when approved.
    */
   missing: string;
+  /** Approvals that did not count, with the reason, in review order. */
+  rejected: { login: string; reason: string }[];
 }
 
 /** A login as compared: without a leading `@`, lower case (GitHub logins are case-insensitive). */
@@ -68,39 +93,58 @@ export function evaluateApproval(
   prAuthor: string,
   headSha: string,
   policy: ReviewPolicy = {},
+  eligibility: Eligibility = {},
 ): ApprovalResult {
   const required = policy.required ?? 1;
   if (!Number.isInteger(required) || required < 1) {
     throw new RangeError(`review.required must be a positive integer, got ${String(required)}`);
   }
-  const author = prAuthor.toLowerCase();
-  const allowed =
-    policy.reviewers && policy.reviewers.length > 0
-      ? new Set(policy.reviewers.map(loginKey))
-      : undefined;
+  const allowed = policy.reviewers && policy.reviewers.length > 0 ? new Set(policy.reviewers.map(loginKey)) : undefined;
+  const approvers: string[] = [];
+  const rejected: { login: string; reason: string }[] = [];
+  for (const review of latestApprovals(reviews, prAuthor)) {
+    const reason = ineligibility(review, headSha, policy.fresh === true, allowed, eligibility);
+    if (reason === undefined) approvers.push(review.user);
+    else rejected.push({ login: review.user, reason });
+  }
+  const approved = approvers.length >= required;
+  const writeAccess = !allowed && eligibility.writeAccess !== undefined;
+  return { approved, approvers, rejected, missing: approved ? '' : describeMissing(required - approvers.length, approvers.length > 0, prAuthor, policy, writeAccess, rejected) };
+}
 
-  // Latest opinionated review per reviewer (keyed case-insensitively).
+/**
+ * Each reviewer's latest opinionated review, when it is an approval by someone other than the
+ * PR author, in the order the reviews were submitted: the approvals that may count.
+ */
+export function latestApprovals(reviews: readonly Review[], prAuthor: string): Review[] {
   const ordered = reviews
     .map((review, index) => ({ review, index }))
     .sort((a, b) => compareTime(a.review.submittedAt, b.review.submittedAt) || a.index - b.index);
   const latest = new Map<string, { review: Review; order: number }>();
   ordered.forEach(({ review }, position) => {
     if (!OPINIONATED.has(review.state) || review.user === '') return;
-    latest.set(review.user.toLowerCase(), { review, order: position });
+    latest.set(loginKey(review.user), { review, order: position });
   });
-
-  const approvers: string[] = [];
-  for (const [login, { review }] of [...latest].sort((a, b) => a[1].order - b[1].order)) {
-    if (review.state !== 'APPROVED') continue;
-    if (login === author) continue;
-    if (allowed && !allowed.has(login)) continue;
-    if (policy.fresh && review.commitId !== headSha) continue;
-    approvers.push(review.user);
-  }
-
-  const approved = approvers.length >= required;
-  return { approved, approvers, missing: approved ? '' : describeMissing(required - approvers.length, approvers.length > 0, prAuthor, policy) };
+  const author = loginKey(prAuthor);
+  return [...latest]
+    .sort((a, b) => a[1].order - b[1].order)
+    .filter(([login, { review }]) => review.state === 'APPROVED' && login !== author)
+    .map(([, { review }]) => review);
 }
+
+/** Why an approval does not count, or undefined when it does. */
+function ineligibility(review: Review, headSha: string, fresh: boolean, allowed: ReadonlySet<string> | undefined, e: Eligibility): string | undefined {
+  const login = loginKey(review.user);
+  if (allowed && !allowed.has(login)) return 'not named in review.reviewers';
+  if (fresh && review.commitId !== headSha) return `approved ${short(review.commitId)}, not the head commit (review.fresh)`;
+  const stale = e.stale?.get(review.commitId);
+  if (stale !== undefined) return stale;
+  if (allowed || !e.writeAccess) return undefined;
+  const access = e.writeAccess.get(login);
+  return access === true ? undefined : (access ?? 'write access not checked');
+}
+
+const short = (sha: string) => (sha ? sha.slice(0, 7) : 'an unknown commit');
 
 /** Orders ISO 8601 strings as times; an empty or unparsable time sorts as "unknown" (equal). */
 function compareTime(a: string, b: string): number {
@@ -110,13 +154,21 @@ function compareTime(a: string, b: string): number {
   return ta - tb;
 }
 
-function describeMissing(count: number, more: boolean, prAuthor: string, policy: ReviewPolicy): string {
+function describeMissing(
+  count: number,
+  more: boolean,
+  prAuthor: string,
+  policy: ReviewPolicy,
+  writeAccess: boolean,
+  rejected: readonly { login: string; reason: string }[],
+): string {
   const noun = count === 1 ? 'approving review' : 'approving reviews';
-  let s = `${count} ${more ? 'more ' : ''}${noun} from someone other than @${prAuthor}`;
+  let s = `${count} ${more ? 'more ' : ''}${noun} from someone other than @${prAuthor}${writeAccess ? ' with write access' : ''}`;
   const named = policy.describedAs ?? policy.reviewers;
   if (named && named.length > 0) {
     s += ` (from: ${named.map((r) => r.replace(/^@/, '')).join(', ')})`;
   }
   if (policy.fresh) s += ' on the head commit';
+  if (rejected.length > 0) s += `; not counted: ${rejected.map((r) => `@${r.login} (${r.reason})`).join(', ')}`;
   return s;
 }

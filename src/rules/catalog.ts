@@ -63,12 +63,13 @@ export const RULES = [
   },
   {
     id: 'description-changed',
-    level: 'warning',
-    title: "A tool's description or title changed, or a description or title inside its inputSchema",
+    level: 'error',
+    title: "Text a model or user reads changed: a tool's description or title, its annotations.title, or a description or title inside its inputSchema",
     rationale:
       'Descriptions are text the model reads and follows, the tool\'s own and those of its arguments alike. Changing one after review is the classic tool-poisoning "rug pull"; a schema comparison alone would not notice the arguments\' text, which changes nothing that validates.',
     source: 'Invariant Labs, "MCP tool poisoning" (2025); MCP spec, Security considerations',
-    fix: 'Read the new text for instructions aimed at the model, then run `toolgate update` and commit.',
+    fix: 'Read the old and the new text for instructions aimed at the model; the change passes once a reviewer with write access who is not the author approves the pull request.',
+    reviewable: true,
   },
   {
     id: 'duplicate-tool-name',
@@ -157,6 +158,25 @@ export const RULES = [
     configError: true,
   },
   {
+    id: 'policy-relaxed',
+    level: 'error',
+    title: 'The pull request relaxes the policy that judges it',
+    rationale:
+      "The base branch's toolgate.yml judges a pull request; a PR's own edits apply only after the merge. Lowering a level, adding an override, removing a deny entry, weakening review, raising a limit, turning an allow-* key on, or changing what a source starts or passes to its server widens what later PRs can do unseen, so a second person must agree.",
+    source: 'toolgate design §5 (the base branch judges)',
+    fix: 'Get an approving review on the pull request from someone with write access who is not its author, or undo the relaxation.',
+    reviewable: true,
+  },
+  {
+    id: 'policy-tightened',
+    level: 'notice',
+    title: 'The pull request makes the policy stricter; it applies after the merge',
+    rationale:
+      "The base branch's toolgate.yml judges a pull request, so a stricter setting written in the PR does not judge the PR itself. Saying so keeps a reviewer from believing it already did.",
+    source: 'toolgate design §5 (the base branch judges)',
+    fix: 'Nothing to do: the stricter setting judges the pull requests after this one.',
+  },
+  {
     id: 'promoted-operation-moved',
     level: 'error',
     title: "A promoted operation's method or path changed",
@@ -173,7 +193,7 @@ export const RULES = [
     rationale:
       'A read tool may run without a human in the loop. Promoting a non-GET/HEAD operation, or an MCP tool that was not read-only, needs a second person to agree.',
     source: 'toolgate design §5; MCP spec, annotations are hints, not authorization',
-    fix: 'Get an approving review on the pull request from someone other than its author.',
+    fix: 'Get an approving review on the pull request from someone with write access who is not its author.',
     reviewable: true,
   },
   {
@@ -189,9 +209,9 @@ export const RULES = [
     level: 'error',
     title: 'An effective hint moved to the less risky side',
     rationale:
-      'destructiveHint true→false or openWorldHint true→false loosens what clients guard. The server is claiming less risk; annotations are hints, so a person must agree.',
+      'destructiveHint true→false, openWorldHint true→false or idempotentHint false→true loosens what clients guard (a client may retry an idempotent call or skip a confirmation). The server is claiming less risk; annotations are claims by the party being limited, so a person must agree.',
     source: SPEC_ANNOTATIONS,
-    fix: 'Get an approving review on the pull request from someone other than its author.',
+    fix: 'Get an approving review on the pull request from someone with write access who is not its author.',
     reviewable: true,
   },
   {
@@ -208,15 +228,17 @@ export const RULES = [
     title: "A tool's inputSchema changed in a way toolgate could not classify",
     rationale: 'When the comparison times out, fails, or meets a circular schema, toolgate fails closed rather than pass a change it could not read.',
     source: 'toolgate design §9 (json-schema-diff limits)',
-    fix: 'Review the schema change by hand, then run `toolgate update` (or set the rule level in toolgate.yml).',
+    fix: 'Review the schema change by hand; it passes once a reviewer with write access who is not the author approves the pull request.',
+    reviewable: true,
   },
   {
     id: 'schema-widened',
     level: 'error',
     title: "A tool's inputSchema accepts inputs it did not accept before",
     rationale: 'An allowlisted tool must match the structural snapshot that was reviewed: new inputs are new capability.',
-    source: 'JSON Schema validation semantics',
-    fix: 'Review the new inputs, then run `toolgate update` and commit.',
+    source: 'JSON Schema validation semantics; toolgate design §5 (widening)',
+    fix: 'Review the newly accepted inputs; the change passes once a reviewer with write access who is not the author approves the pull request.',
+    reviewable: true,
   },
   {
     id: 'server-failed',
@@ -241,6 +263,16 @@ export const RULES = [
     rationale: 'Each reachable tool is one more thing the model can be steered into calling, and tool choice degrades as lists grow; a cap makes every addition past it a deliberate decision.',
     source: 'toolgate policy `limits.max-tools`',
     fix: 'Remove or disable tools, split the server, or raise `limits.max-tools` in toolgate.yml.',
+  },
+  {
+    id: 'tool-added',
+    level: 'error',
+    title: 'A tool becomes reachable that the base contract lacks',
+    rationale:
+      'The contract is an allowlist only because a second person reviewed it: an author who runs `toolgate update` and commits has reviewed nothing. A new tool of any class, write or read, is new reach for the agent; the message names its class and effective hints.',
+    source: 'toolgate design §5 (widening); MCP spec 2025-11-25, Tool annotations (defaults)',
+    fix: 'Get an approving review on the pull request from someone with write access who is not its author, or remove the tool.',
+    reviewable: true,
   },
   {
     id: 'tool-removed',

@@ -1,6 +1,6 @@
 import { sha256 } from '../surface/canonical.js';
 import type { Finding, FindingLocation, Level } from './types.js';
-import type { CheckContext, RawFinding, Target } from './context.js';
+import type { CheckContext, RawFinding, ReviewState, Target } from './context.js';
 import { CHECKS } from './index.js';
 import { ruleById } from './catalog.js';
 import { levelFor } from './levels.js';
@@ -27,9 +27,16 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
+/** What a reviewable finding says about the review: who approved it, or what it still needs. */
+function reviewClause(review: ReviewState | undefined): string {
+  if (!review) return '; it needs an approving review on the pull request (none can be checked outside a pull request)';
+  return review.approved ? `; approved by ${review.approvers.map((a) => `@${a}`).join(', ')}` : `; it needs ${review.missing}`;
+}
+
 /**
  * Completes raw findings: level from the policy (dropping `off`), fix from the catalog, location,
- * fingerprint. A reviewable rule whose review is approved becomes a notice that says who approved.
+ * fingerprint. A reviewable rule (DESIGN §5: a widening change) says what review it needs; when
+ * the pull request has an eligible approval it becomes a notice that says who approved.
  */
 export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sourceId' | 'policy' | 'review'>, locate: Locate): Finding[] {
   const out: Finding[] = [];
@@ -38,9 +45,9 @@ export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'so
     let level = levelFor(ctx.policy, r.ruleId, ctx.sourceId, r.target.tool);
     if (level === 'off') continue;
     let message = r.message;
-    if (meta?.reviewable && ctx.review?.approved) {
-      level = 'notice';
-      message = `${r.message.replace(/; it needs .*$/, '')}; approved by ${ctx.review.approvers.map((a) => `@${a}`).join(', ')}`;
+    if (meta?.reviewable) {
+      message += reviewClause(ctx.review);
+      if (ctx.review?.approved) level = 'notice';
     }
     const { location, pointer } = locate(r.target);
     const f: Finding = {

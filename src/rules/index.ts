@@ -1,4 +1,5 @@
 import type { Check } from './context.js';
+import { toolAdditions } from './checks/additions.js';
 import { annotationHygiene, classChanges, hintChanges } from './checks/hints.js';
 import { listing, membership, removalsAndCounts } from './checks/membership.js';
 import { policyChecks, promotedMoved } from './checks/policy.js';
@@ -12,6 +13,7 @@ import { textChanges, toolNames } from './checks/text.js';
  */
 export const CHECKS: readonly Check[] = [
   membership,
+  toolAdditions,
   listing,
   removalsAndCounts,
   hintChanges,

@@ -25,8 +25,14 @@ function workspace(): string {
   return join(parent, 'ws');
 }
 
-async function fakeGitHub(): Promise<FakeGitHub> {
+/**
+ * A loopback GitHub API. `bob` has write access (as a maintainer who approves); the contents
+ * endpoint serves `repoDir` at any commit, as GitHub serves the repository.
+ */
+async function fakeGitHub(repoDir?: string): Promise<FakeGitHub> {
   const gh = await FakeGitHub.start();
+  gh.grant('bob', 'write');
+  if (repoDir) gh.repoDir = repoDir;
   cleanups.push(() => gh.close());
   return gh;
 }
@@ -126,13 +132,15 @@ describe('the Action (dist/index.js) on a workspace', () => {
 });
 
 describe('pull requests: base comparison and review-gated read promotions', () => {
-  const run = async (gh: FakeGitHub, repo: { dir: string; baseSha: string; headSha: string }, extra: { inputs?: Record<string, string>; event?: unknown; eventName?: string } = {}) =>
-    runAction(repo.dir, {
+  const run = async (gh: FakeGitHub, repo: { dir: string; baseSha: string; headSha: string }, extra: { inputs?: Record<string, string>; event?: unknown; eventName?: string } = {}) => {
+    gh.repoDir = repo.dir;
+    return runAction(repo.dir, {
       event: extra.event ?? prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' }),
       ...(extra.eventName ? { eventName: extra.eventName } : {}),
       apiUrl: gh.url,
       inputs: { 'github-token': 'ghs_test', ...extra.inputs },
     });
+  };
 
   it('a promotion with no review fails, naming who must approve', async () => {
     const gh = await fakeGitHub();
@@ -209,6 +217,7 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     git(dir, 'init', '-q', '-b', 'main');
     await update(dir);
     const sha = commit(dir, 'base');
+    gh.repoDir = dir;
     const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
     expect(r.code, r.stdout).toBe(0);
     const posts = gh.requestsTo('POST', /\/check-runs$/);
@@ -228,6 +237,7 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     git(dir, 'init', '-q', '-b', 'main');
     await update(dir);
     const sha = commit(dir, 'base');
+    gh.repoDir = dir;
     const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
     expect(r.code).toBe(0);
     expect(r.annotations.filter((a) => a.startsWith('::warning'))).toHaveLength(10);
@@ -238,6 +248,7 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
   it('the sticky comment is found past 100 comments and updated in place, never duplicated', async () => {
     const gh = await fakeGitHub();
     const repo = await promotionRepo();
+    gh.repoDir = repo.dir;
     gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
     for (let i = 0; i < 120; i++) gh.addComment(7, `chatter ${i}`);
     const inputs = { 'github-token': 'ghs_test', comment: 'true' };
@@ -265,6 +276,7 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
   it('on a fork PR: no comment, no check run, annotations and summary still work, and the log says how to comment', async () => {
     const gh = await fakeGitHub();
     const repo = await promotionRepo();
+    gh.repoDir = repo.dir;
     gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
     const r = await runAction(repo.dir, {
       event: prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice', fork: true }),

@@ -32,12 +32,6 @@ ruleTests('read-promotion-unreviewed', {
       expect: [{ ruleId: 'read-promotion-unreviewed', tool: 'get' }],
     },
     {
-      name: 'a new MCP read tool',
-      base: [writeTool('put')],
-      head: [writeTool('put'), readTool('get')],
-      expect: [{ ruleId: 'read-promotion-unreviewed', tool: 'get', data: { new: true }, message: 'new tool "get" is classed read' }],
-    },
-    {
       name: 'an OpenAPI POST promoted by a policy',
       base: quote(false),
       head: quote(true),
@@ -51,12 +45,6 @@ ruleTests('read-promotion-unreviewed', {
       expect: [{ ruleId: 'read-promotion-unreviewed', tool: 'get', level: 'error', message: 'it needs 1 approving review from someone other than @alice' }],
     },
     {
-      name: 'a pull request that adopts toolgate (its base has no contract): every read tool is new',
-      base: null,
-      head: [readTool('get'), writeTool('put')],
-      expect: [{ ruleId: 'read-promotion-unreviewed', tool: 'get', data: { new: true } }],
-    },
-    {
       name: 'with an approving review: a notice saying who approved',
       base: quote(false),
       head: quote(true),
@@ -65,6 +53,23 @@ ruleTests('read-promotion-unreviewed', {
     },
   ],
   silent: [
+    {
+      name: 'a new MCP read tool is one tool-added finding, not a promotion as well',
+      base: [writeTool('put')],
+      head: [writeTool('put'), readTool('get')],
+      watch: ['tool-added'],
+      expect: [{ ruleId: 'tool-added', tool: 'get', message: 'new read-only, closed-world tool "get"' }],
+    },
+    {
+      name: 'a pull request that adopts toolgate (its base has no contract): every tool is tool-added instead',
+      base: null,
+      head: [readTool('get'), writeTool('put')],
+      watch: ['tool-added'],
+      expect: [
+        { ruleId: 'tool-added', tool: 'get', data: { safetyClass: 'read' } },
+        { ruleId: 'tool-added', tool: 'put', data: { safetyClass: 'write' } },
+      ],
+    },
     {
       name: 'a new GET operation is read by its verb',
       base: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }]),

@@ -18,6 +18,12 @@ ruleTests('risk-claim-lowered', {
       expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', data: { hint: 'openWorldHint', base: true, head: false } }],
     },
     {
+      name: 'idempotentHint false → true (DESIGN §5: a client may retry it without asking)',
+      base: [writeTool('put')],
+      head: [mcpTool('put', { ...WRITE_HINTS, idempotentHint: true })],
+      expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', level: 'error', data: { hint: 'idempotentHint', base: false, head: true } }],
+    },
+    {
       name: 'undeclared (default true) → declared false',
       base: [mcpTool('put', { readOnlyHint: false })],
       head: [mcpTool('put', { readOnlyHint: false, destructiveHint: false })],
@@ -46,9 +52,9 @@ ruleTests('risk-claim-lowered', {
       expect: [],
     },
     {
-      name: 'idempotentHint false → true is not a risk claim',
-      base: [writeTool('put')],
-      head: [mcpTool('put', { ...WRITE_HINTS, idempotentHint: true })],
+      name: 'idempotentHint true → false (a client stops retrying: the riskier side)',
+      base: [mcpTool('put', { ...WRITE_HINTS, idempotentHint: true })],
+      head: [writeTool('put')],
       expect: [],
     },
     {

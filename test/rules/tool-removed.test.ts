@@ -13,10 +13,10 @@ ruleTests('tool-removed', {
       name: 'a rename is a removal plus a new tool',
       base: [readTool('get')],
       head: [readTool('get_v2')],
-      watch: ['read-promotion-unreviewed'],
+      watch: ['read-promotion-unreviewed', 'tool-added'],
       expect: [
         { ruleId: 'tool-removed', tool: 'get' },
-        { ruleId: 'read-promotion-unreviewed', tool: 'get_v2', data: { new: true } },
+        { ruleId: 'tool-added', tool: 'get_v2', data: { safetyClass: 'read' } },
       ],
     },
   ],

@@ -12,9 +12,13 @@
  * - POST   /repos/{o}/{r}/check-runs                create (422 over 50 annotations / 65,535-char summary)
  * - PATCH  /repos/{o}/{r}/check-runs/{id}           update, appending annotations
  * - GET    /orgs/{org}/teams/{slug}/members         team members, paginated (404 for an unknown team)
+ * - GET    /repos/{o}/{r}/collaborators/{u}/permission  `permission` (base role) and `role_name`
+ *   (highest role); a login never granted anything has `read` (as on a public repository)
+ * - GET    /repos/{o}/{r}/contents/{path}?ref=SHA   raw file content at a commit (`files`; 404 when absent)
  * Every request is recorded (method, path, query, parsed body, headers). Failures can be
  * scripted per route: {@link FakeGitHub.fail} with {@link failures} presets.
  */
+import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
@@ -151,6 +155,13 @@ export class FakeGitHub {
   readonly pulls = new Map<number, FakePull>();
   /** Team members by `org/slug` (lower case). */
   readonly teams = new Map<string, string[]>();
+  /** Repository role by login (lower case): `admin`, `maintain`, `write`, `triage`, `read` or a custom role name. */
+  readonly roles = new Map<string, { role: string; base?: string }>();
+  /**
+   * The git repository whose files the contents endpoint serves (`git show REF:PATH`); unset: the
+   * endpoint answers 403, as for a token without `contents: read`.
+   */
+  repoDir?: string;
   /** Login used for comments created through the API. */
   actor = GITHUB_BOT;
   private readonly scripted: ScriptedFailure[] = [];
@@ -191,7 +202,7 @@ export class FakeGitHub {
   /** Adds a review in REST shape; `submitted_at` defaults to a time that increases per review. */
   addReview(
     pr: number,
-    r: { user: string | null; state: string; commit_id: string | null; submitted_at?: string; body?: string },
+    r: { user: string | null; state: string; commit_id: string | null; submitted_at?: string; body?: string; author_association?: string },
   ): FakeReview {
     const id = this.nextId++;
     const review: FakeReview = {
@@ -204,7 +215,7 @@ export class FakeGitHub {
       pull_request_url: `https://api.github.com/repos/o/r/pulls/${pr}`,
       commit_id: r.commit_id,
       ...(r.state === 'PENDING' ? {} : { submitted_at: r.submitted_at ?? new Date(Date.UTC(2026, 0, 1, 0, 0, id - 1000)).toISOString().replace('.000', '') }),
-      author_association: 'COLLABORATOR',
+      author_association: r.author_association ?? 'COLLABORATOR',
     };
     const list = this.reviews.get(pr) ?? [];
     list.push(review);
@@ -220,6 +231,23 @@ export class FakeGitHub {
   /** Adds a team of the organization with these member logins. */
   addTeam(org: string, slug: string, logins: string[]): void {
     this.teams.set(`${org}/${slug}`.toLowerCase(), logins);
+  }
+
+  /**
+   * Gives `login` a repository role. `base` is what the endpoint's `permission` field says for a
+   * custom role (its base role); for the built-in roles it follows GitHub (`maintain` → `write`,
+   * `triage` → `read`).
+   */
+  grant(login: string, role: string, base?: string): void {
+    this.roles.set(login.toLowerCase(), { role, ...(base ? { base } : {}) });
+  }
+
+  /** A file at a commit of {@link repoDir}: its text, `undefined` when absent, `null` when the commit is unknown. */
+  private fileAt(ref: string, path: string): string | undefined | null {
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: this.repoDir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: this.repoDir ?? '' } });
+    if (!/^[0-9a-f]{4,64}$/i.test(ref) || git('cat-file', '-e', `${ref}^{commit}`).status !== 0) return null;
+    const r = git('show', `${ref}:${path}`);
+    return r.status === 0 ? r.stdout : undefined;
   }
 
   /** Adds a pull request. */
@@ -288,6 +316,22 @@ export class FakeGitHub {
     let r: RegExpExecArray | null;
     if (method === 'GET' && (r = m(/^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/reviews$/))) {
       return this.paginate(res, url, this.reviews.get(Number(r[1])) ?? []);
+    }
+    if (method === 'GET' && (r = m(/^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)\/permission$/))) {
+      const login = decodeURIComponent(r[1] as string);
+      const granted = this.roles.get(login.toLowerCase()) ?? { role: 'read' };
+      const legacy: Record<string, string> = { admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read' };
+      const permission = granted.base ?? legacy[granted.role] ?? 'none';
+      return send(res, 200, { permission, role_name: granted.role, user: { login, id: 7, type: 'User' } });
+    }
+    if (method === 'GET' && (r = m(/^\/repos\/[^/]+\/[^/]+\/contents\/(.+)$/))) {
+      if (!this.repoDir) return send(res, 403, { message: 'Resource not accessible by integration', status: '403' });
+      const ref = url.searchParams.get('ref') ?? '';
+      const text = this.fileAt(ref, decodeURIComponent(r[1] as string));
+      if (text === null) return send(res, 404, { message: `No commit found for the ref ${ref}`, status: '404' });
+      if (text === undefined) return notFound(res);
+      res.writeHead(200, { 'content-type': 'application/vnd.github.raw; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      return void res.end(text);
     }
     if (method === 'GET' && (r = m(/^\/orgs\/([^/]+)\/teams\/([^/]+)\/members$/))) {
       const members = this.teams.get(`${r[1]}/${r[2]}`.toLowerCase());

@@ -8,7 +8,8 @@ const SAFER: Record<HintName, boolean> = { readOnlyHint: true, destructiveHint: 
 /**
  * Hint changes between base and head: `annotation-dropped`, `annotation-now-implicit`,
  * `risk-claim-lowered`. readOnlyHint false→true is judged by `read-promotion-unreviewed`
- * instead, so one change yields one finding. idempotentHint is not a risk claim in DESIGN §3.
+ * instead, so one change yields one finding. idempotentHint false→true is a lowered claim too
+ * (DESIGN §5): a client may retry an idempotent call without asking.
  */
 export const hintChanges: Check = (ctx) => {
   const out: RawFinding[] = [];
@@ -38,7 +39,7 @@ export const hintChanges: Check = (ctx) => {
       });
       continue;
     }
-    if (c.hint === 'readOnlyHint' || c.hint === 'idempotentHint' || !meaningful) continue;
+    if (c.hint === 'readOnlyHint' || !meaningful) continue;
     if (c.base.effective !== c.head.effective && c.head.effective === SAFER[c.hint]) {
       out.push({
         ruleId: 'risk-claim-lowered',
@@ -51,14 +52,18 @@ export const hintChanges: Check = (ctx) => {
   return out;
 };
 
+/**
+ * A tool that was in the base and is now classed read without having been read there. A new tool
+ * is `tool-added` (its message names the class), so one new read tool is one finding.
+ */
 function isPromotion(tool: SurfaceTool, before: SurfaceTool | undefined): boolean {
-  if (tool.safetyClass !== 'read') return false;
+  if (tool.safetyClass !== 'read' || !before) return false;
   if (tool.origin) {
     // OpenAPI: GET/HEAD are read by their verb; only a policy promotion needs review.
     if (!tool.origin.promoted) return false;
-    return !(before?.safetyClass === 'read' && before.origin?.promoted);
+    return !(before.safetyClass === 'read' && before.origin?.promoted);
   }
-  return before?.safetyClass !== 'read';
+  return before.safetyClass !== 'read';
 }
 
 /** `read-promotion-unreviewed` and `read-tool-became-write`: class changes. */
@@ -69,16 +74,13 @@ export const classChanges: Check = (ctx) => {
     for (const tool of ctx.head.tools) {
       const before = baseByName.get(tool.name);
       if (isPromotion(tool, before)) {
-        const what = tool.origin
-          ? `operation ${tool.origin.method} ${tool.origin.path} is promoted to read by a policy`
-          : before
-            ? `tool "${tool.name}" is newly classed read (readOnlyHint was not true)`
-            : `new tool "${tool.name}" is classed read`;
         out.push({
           ruleId: 'read-promotion-unreviewed',
           target: tool.origin ? { tool: tool.name, in: 'integration' } : { tool: tool.name, sub: '/safetyClass' },
-          message: `${what}; ${ctx.review ? `it needs ${ctx.review.missing}` : 'it needs an approving review on the pull request (none can be checked outside a pull request)'}`,
-          data: { tool: tool.name, promoted: tool.origin?.promoted ?? false, new: !before },
+          message: tool.origin
+            ? `operation ${tool.origin.method} ${tool.origin.path} is promoted to read by a policy`
+            : `tool "${tool.name}" is newly classed read (readOnlyHint was not true)`,
+          data: { tool: tool.name, promoted: tool.origin?.promoted ?? false, new: false },
         });
       }
       if (before?.safetyClass === 'read' && !tool.effectiveHints.readOnlyHint && tool.safetyClass !== 'disabled') {

@@ -1,4 +1,5 @@
 import type { Check, RawFinding } from '../context.js';
+import { describeReach } from './additions.js';
 import type { SurfaceCounts } from '../../surface/model.js';
 
 /** Counts whose change is a change in exposure (DESIGN §3, `count-mismatch`). */
@@ -13,7 +14,7 @@ export const membership: Check = (ctx) => {
     out.push({
       ruleId: 'unlisted-tool',
       target: { tool: t.name },
-      message: `tool "${t.name}" is reachable but has no entry in the contract`,
+      message: `tool "${t.name}" is reachable but has no entry in the contract: a new ${describeReach(t)}`,
       data: { safetyClass: t.safetyClass },
     });
   }

@@ -47,7 +47,7 @@ export const promotedMoved: Check = (ctx) =>
       {
         ruleId: 'promoted-operation-moved',
         target: { tool: c.tool, in: 'integration' },
-        message: `promoted operation "${c.head.operationId ?? c.tool}" moved from ${c.base.method} ${c.base.path} to ${c.head.method} ${c.head.path}${ctx.review ? `; it needs ${ctx.review.missing}` : ''}`,
+        message: `promoted operation "${c.head.operationId ?? c.tool}" moved from ${c.base.method} ${c.base.path} to ${c.head.method} ${c.head.path}`,
         data: { base: c.base, head: c.head },
       },
     ];

@@ -39,7 +39,7 @@ export const textChanges: Check = (ctx) =>
       ? [
           {
             ruleId: 'description-changed',
-            target: { tool: c.tool, sub: `/${c.field}${c.pointer ?? ''}` },
+            target: { tool: c.tool, sub: `/${c.field.replace('.', '/')}${c.pointer ?? ''}` },
             message:
               c.pointer === undefined
                 ? `the ${c.field} of tool "${c.tool}" changed`

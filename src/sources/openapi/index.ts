@@ -133,7 +133,9 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
     resolved.push({ entry, op, name });
   }
 
-  const promotedOps = new Set<Operation>();
+  // Each promoted operation with the `policies` entry that promotes it: a promotion's findings
+  // point at the line a reviewer must read, not at the operation's `include` line.
+  const promotedOps = new Map<Operation, { line: number; pointer: string }>();
   for (const policy of cfg.policies) {
     const op = resolveEntry(cfg, index, policy.key, policy.pointer, policy.line, '`policies` entry');
     if (!included.has(op)) {
@@ -144,7 +146,7 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
         'policy-not-included',
       );
     }
-    promotedOps.add(op);
+    promotedOps.set(op, { line: policy.line, pointer: policy.pointer });
   }
 
   // Validation covers what the tools are made of: the included operations and what they reference.
@@ -154,7 +156,8 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
     const derived = deriveTool(loaded, op);
     notes.push(...derived.notes);
     const safe = SAFE_METHODS.has(op.method);
-    const promoted = !safe && promotedOps.has(op);
+    const promotion = safe ? undefined : promotedOps.get(op);
+    const promoted = promotion !== undefined;
     return {
       tool: derived.tool,
       origin: {
@@ -164,7 +167,7 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
         ...(promoted ? { promoted: true } : {}),
       },
       safetyClass: safe || promoted ? 'read' : 'disabled',
-      location: { file: cfg.file, line: entry.line, pointer: entry.pointer },
+      location: promotion ? { file: cfg.file, ...promotion } : { file: cfg.file, line: entry.line, pointer: entry.pointer },
     };
   });
 

@@ -1,0 +1,82 @@
+/**
+ * What the base of a change review holds (DESIGN §5): the policy that judges the pull request and
+ * the contracts it compares against. Read before any code of the pull request starts in this run
+ * (servers, specs), from the GitHub API at the base commit when a token can read contents, else
+ * from the checkout's git with replace refs and grafts ignored (see `github/base-contract.ts`).
+ */
+import { parsePolicy, displayPath, type Policy } from '../config/policy.js';
+import { diffPolicies, judgingPolicy, runnerSecretsInEnv, type PolicyChange } from '../config/policy-diff.js';
+import { parseContract } from '../contract/store.js';
+import type { Surface } from '../surface/model.js';
+import { ConfigError } from '../util/errors.js';
+
+/** Reads a file (path relative to the repository root, `/`-separated) at the base; `undefined` when absent there. */
+export type BaseFileReader = (path: string) => Promise<string | undefined>;
+
+/** The base of a change review, and how the head's policy differs from it. */
+export interface BaseState {
+  /** Short name of the base for messages, e.g. `base 1a2b3c4` or `origin/main`. */
+  label: string;
+  /** The policy that judges: the base's settings with the head's sources; the head's on first adoption. */
+  policy: Policy;
+  /** The base commit's policy; `null` when it has none (first adoption). */
+  basePolicy: Policy | null;
+  /** Relaxations and tightenings the head makes to the base policy (first adoption: one relaxation, the whole file). */
+  policyChanges: PolicyChange[];
+  /** Contracts at the base by head source id; `null` where the base has none (every tool is new). */
+  contracts: Map<string, Surface | null>;
+  /** Paths whose change after an approval re-opens the review: the policy, contracts, integration configs (base and head). */
+  watched: string[];
+}
+
+/**
+ * Reads the base policy and contracts and judges the head policy against the base one.
+ * @param head     The head's policy (loaded from the workspace).
+ * @param root     The workspace root (repository root); paths are made relative to it.
+ * @param read     Reads one file at the base.
+ * @throws ConfigError when a base file is malformed, or the head passes a runner secret
+ *   (`GITHUB_TOKEN`, `ACTIONS_*`, `INPUT_*`, `RUNNER_*`) to a server that the base policy's
+ *   `allow-runner-env` does not name.
+ */
+export async function readBaseState(head: Policy, root: string, read: BaseFileReader, label: string): Promise<BaseState> {
+  const policyPath = displayPath(root, head.file);
+  const baseText = await read(policyPath);
+  const basePolicy = baseText === undefined ? null : parsePolicy(baseText, `${policyPath} at ${label}`, head.root);
+  assertNoRunnerSecrets(head, basePolicy?.allowRunnerEnv ?? []);
+  const policy = basePolicy ? judgingPolicy(basePolicy, head) : head;
+  const policyChanges: PolicyChange[] = basePolicy
+    ? diffPolicies(basePolicy, head)
+    : [{ relaxed: true, pointer: '', kind: 'policy-added', message: `${policyPath} is new in this pull request (first adoption): the whole policy is one change to approve` }];
+  const contracts = new Map<string, Surface | null>();
+  for (const s of head.sources) {
+    // A source whose contract moved is compared with the contract the base really had.
+    const at = basePolicy?.sources.find((b) => b.id === s.id)?.contract ?? s.contract;
+    const path = displayPath(root, at);
+    const text = await read(path);
+    contracts.set(s.id, text === undefined ? null : parseContract(text, `${path} at ${label}`).surface);
+  }
+  return { label, policy, basePolicy, policyChanges, contracts, watched: watchedPaths(root, head, basePolicy) };
+}
+
+/** The policy file, and every contract and integration config of the head's and the base's sources. */
+function watchedPaths(root: string, head: Policy, base: Policy | null): string[] {
+  const files = [head.file, ...[head, ...(base ? [base] : [])].flatMap((p) => p.sources.flatMap((s) => [s.contract, ...(s.kind === 'openapi' ? [s.integration] : [])]))];
+  return [...new Set(files.map((f) => displayPath(root, f)))].filter((f) => !f.startsWith('/') && !f.startsWith('..')).sort();
+}
+
+/**
+ * Refuses a policy that hands one of the runner's own secrets to a server. The server is code
+ * from the pull request; `ACTIONS_RUNTIME_TOKEN` alone lets it write the workflow's cache.
+ * @param allowed names the judging (base) policy's `allow-runner-env` lists.
+ * @throws ConfigError at the first offending `env` entry.
+ */
+export function assertNoRunnerSecrets(policy: Policy, allowed: readonly string[]): void {
+  const found = runnerSecretsInEnv(policy, allowed);
+  const first = found[0];
+  if (!first) return;
+  throw new ConfigError(
+    `source "${first.sourceId}" passes the runner's own ${JSON.stringify(first.name)} to its server${found.length > 1 ? ` (and ${found.length - 1} more such name${found.length === 2 ? '' : 's'})` : ''}`,
+    policy.file ? { file: policy.file, line: policy.lineOf(first.pointer), pointer: first.pointer } : undefined,
+    `Remove it from \`env\`. If the server truly needs it, name it in \`allow-runner-env\` in a pull request of its own: the base branch's policy decides.`,
+  );
+}

@@ -1,0 +1,72 @@
+/** policy-relaxed: a pull request relaxes the base branch's policy (DESIGN §5); error until approved. */
+import { parsePolicy } from '../../src/config/policy.js';
+import { diffPolicies, judgingPolicy } from '../../src/config/policy-diff.js';
+import { policyFindings } from '../../src/run-check.js';
+import type { ReviewState } from '../../src/rules/context.js';
+import { ruleTests } from '../support/surface-builders.js';
+
+const SOURCES = 'sources:\n  - id: web\n    mcp:\n      command: node\n      args: [server.js]\n';
+/** The findings a pull request from `base` to `head` (toolgate.yml texts) gets. */
+const judge = (base: string, head: string, review?: ReviewState) => () => {
+  const b = parsePolicy(base, 'toolgate.yml', '/repo');
+  const h = parsePolicy(head, 'toolgate.yml', '/repo');
+  return policyFindings({ policy: judgingPolicy(b, h), policyChanges: diffPolicies(b, h), root: '/repo', ...(review ? { review } : {}) });
+};
+
+ruleTests('policy-relaxed', {
+  fires: [
+    {
+      name: 'a rule turned off, on the line that turns it off',
+      run: judge(SOURCES, `${SOURCES}rules:\n  read-promotion-unreviewed: off\n`),
+      expect: [{ ruleId: 'policy-relaxed', level: 'error', message: /read-promotion-unreviewed/, location: { file: 'toolgate.yml', line: 7 }, data: { kind: 'rule-level' } }],
+    },
+    {
+      name: 'a deny entry removed',
+      run: judge(`${SOURCES}deny:\n  - tools: ["*shell*"]\n`, SOURCES),
+      expect: [{ ruleId: 'policy-relaxed', data: { kind: 'deny' }, message: /shell/ }],
+    },
+    {
+      name: 'review.reviewers deleted: anyone with write access may approve now',
+      run: judge(`${SOURCES}review:\n  reviewers: [sec-lead]\n`, SOURCES),
+      expect: [{ ruleId: 'policy-relaxed', data: { kind: 'review' } }],
+    },
+    {
+      name: "the runner's cache token handed to the server is refused elsewhere; another env name added is a relaxation",
+      run: judge(SOURCES, SOURCES.replace('args: [server.js]', 'args: [server.js]\n      env: [API_KEY]')),
+      expect: [{ ruleId: 'policy-relaxed', data: { kind: 'source-env' }, message: /API_KEY/ }],
+    },
+    {
+      name: 'the server command changed',
+      run: judge(SOURCES, SOURCES.replace('args: [server.js]', 'args: [other.js]')),
+      expect: [{ ruleId: 'policy-relaxed', data: { kind: 'source-command' } }],
+    },
+    {
+      name: 'allow-pull-request-target turned on',
+      run: judge(SOURCES, `${SOURCES}allow-pull-request-target: true\n`),
+      expect: [{ ruleId: 'policy-relaxed', data: { kind: 'allow' } }],
+    },
+    {
+      name: 'an approved relaxation is a notice that says who approved',
+      run: judge(`${SOURCES}limits:\n  max-tools: 10\n`, `${SOURCES}limits:\n  max-tools: 500\n`, { approved: true, approvers: ['bob'], missing: '' }),
+      expect: [{ ruleId: 'policy-relaxed', level: 'notice', message: /approved by @bob$/ }],
+    },
+  ],
+  silent: [
+    {
+      name: 'the same policy',
+      run: judge(SOURCES, SOURCES),
+      expect: [],
+    },
+    {
+      name: 'a tightening is a policy-tightened notice that applies after the merge',
+      run: judge(SOURCES, `${SOURCES}deny:\n  - tools: ["*shell*"]\n`),
+      watch: ['policy-tightened'],
+      expect: [{ ruleId: 'policy-tightened', level: 'notice', message: /applies after the merge/ }],
+    },
+    {
+      name: 'a new source is judged by its tools (every one new), not as a policy relaxation',
+      run: judge(SOURCES, `${SOURCES}  - id: other\n    recorded: tools.json\n`),
+      expect: [],
+    },
+  ],
+});

@@ -17,6 +17,9 @@ import { VERSION } from './version.js';
 import { mark } from './util/timing.js';
 import type { JsonObject } from './surface/model.js';
 import { EXIT, type Format, type SourceFlags } from './cli-types.js';
+import { resolveRef } from './github/base-contract.js';
+import { gitBaseReader } from './github/base-files.js';
+import { assertNoRunnerSecrets, readBaseState, type BaseState } from './review/base-state.js';
 
 // The CLI's commands that touch sources, contracts and reports. `cli.ts` loads this module only
 // when such a command runs, so `--help`, `--version` and `rules` start without the MCP SDK,
@@ -87,11 +90,22 @@ async function render(result: CheckResult, format: Format, listTools: boolean): 
 }
 
 /** audit | check | update: runs the pipeline and prints the report; returns the exit code. */
-export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean }, command: string[]): Promise<number> {
+export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; base?: string }, command: string[]): Promise<number> {
   const cwd = process.cwd();
   const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
-  const result = await runCheck({ policy, mode, root: cwd, logger: stderrLogger(flags.format !== 'text'), ...(flags.source ? { sourceIds: flags.source } : {}), ...(flags.exact ? { exact: true } : {}) });
+  const base = flags.base !== undefined ? await readBaseAt(policy, cwd, flags.base) : undefined;
+  // A policy given as flags (no toolgate.yml) names what its user typed; a file must not hand the runner's secrets on.
+  if (!base && policy.file) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
+  const result = await runCheck({
+    policy: base?.policy ?? policy,
+    mode,
+    root: cwd,
+    logger: stderrLogger(flags.format !== 'text'),
+    ...(flags.source ? { sourceIds: flags.source } : {}),
+    ...(flags.exact ? { exact: true } : {}),
+    ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
+  });
   process.stdout.write(guardLogOutput(await render(result, flags.format, flags.list ?? mode === 'audit'), isJson(flags.format)));
   mark('report written');
   if (mode === 'update') {
@@ -104,6 +118,17 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
   return result.exitCode;
 }
 
+
+/**
+ * `check --base REF`: the change review a pull request into REF would get (DESIGN §5), read with
+ * git: REF's policy judges, REF's contracts are the base. There is no review to find, so every
+ * widening change is an error that says it needs an approval.
+ */
+async function readBaseAt(policy: Policy, cwd: string, ref: string): Promise<BaseState> {
+  if (!policy.file) throw new ConfigError('--base compares with the policy and contracts at a git ref, so it needs toolgate.yml', undefined, 'Run it in a repository with toolgate.yml, without a source on the command line.');
+  const sha = await resolveRef(cwd, ref);
+  return readBaseState(policy, cwd, gitBaseReader(cwd, sha), ref);
+}
 
 /** `toolgate snapshot`: the normalized surface of one source to stdout or a file. */
 export async function snapshot(flags: SourceFlags & { output?: string }, command: string[]): Promise<number> {

@@ -65,6 +65,7 @@ Examples:
     .addOption(FORMAT())
     .option('--exact', 'release gating: warnings fail too')
     .option('--list', 'list every tool')
+    .option('--base <ref>', "also review the change against a git ref, as on a pull request: that ref's toolgate.yml judges, its contracts are the base (e.g. --base origin/main)")
     .action(action('check'));
 
   addSourceFlags(program.command('update').description('snapshot every source and write its contract atomically (.toolgate/<id>.surface.json)'))

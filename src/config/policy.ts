@@ -63,10 +63,17 @@ export interface Policy {
   requireExplicitHints: boolean;
   allowPullRequestTarget: boolean;
   allowRemoteRefs: boolean;
+  /**
+   * Names of the runner's own secrets and settings (GITHUB_TOKEN, ACTIONS_*, INPUT_*, RUNNER_*)
+   * that a source may still pass to its server (`allow-runner-env`); default none.
+   */
+  allowRunnerEnv: string[];
   /** Time budget per inputSchema comparison (ms). */
   schemaBudgetMs: number;
   /** 1-based line of a JSON pointer in the policy file (1 when unknown). */
   lineOf(pointer: string): number;
+  /** True when the policy file has a value at this JSON pointer (`''`: the document). */
+  has(pointer: string): boolean;
 }
 
 const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see README, "Policy file").';
@@ -114,6 +121,7 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
     );
   }
   const lineOf = (pointer: string) => yamlLine(doc, lineCounter, pointer);
+  const has = (pointer: string) => pointer === '' || doc.hasIn(yamlPath(pointer));
   let value: JsonObject;
   try {
     value = (doc.toJS() ?? {}) as JsonObject;
@@ -124,7 +132,7 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
   }
   const validate = policyValidator();
   if (!validate(value)) throw schemaError(validate.errors ?? [], file, lineOf, FIX, policySchema);
-  return resolvePolicy(value as unknown as RawPolicy, file, root, lineOf);
+  return { ...resolvePolicy(value as unknown as RawPolicy, file, root, lineOf), has };
 }
 
 /** Line of the first alias whose anchor does not resolve, else of the first alias (1 when none). */
@@ -145,8 +153,13 @@ function aliasLine(doc: Document, lc: LineCounter): number {
   return unresolved ?? first ?? 1;
 }
 
+/** A JSON pointer as a `yaml` path: digit segments index sequences. */
+function yamlPath(pointer: string): (string | number)[] {
+  return pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
 function yamlLine(doc: Document, lc: LineCounter, pointer: string): number {
-  const segs = pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  const segs = yamlPath(pointer);
   for (let n = segs.length; n >= 0; n--) {
     const path = segs.slice(0, n);
     // A map entry: the key's line (where a reader looks); a nested map value starts a line below.
@@ -195,6 +208,7 @@ interface RawPolicy {
   'require-explicit-hints'?: boolean;
   'allow-pull-request-target'?: boolean;
   'allow-remote-refs'?: boolean;
+  'allow-runner-env'?: string[];
   'schema-budget-ms'?: number;
 }
 
@@ -207,7 +221,7 @@ const list = (p: string | string[]) => (Array.isArray(p) ? p : [p]);
  */
 const GITHUB_LOGIN = /^@?[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/;
 
-function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: string) => number): Policy {
+function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: string) => number): Omit<Policy, 'has'> {
   const err = (pointer: string, message: string, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
   const checkRuleIds = (rules: Record<string, PolicyLevel> | undefined, at: string) => {
     for (const id of Object.keys(rules ?? {})) {
@@ -300,6 +314,7 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     requireExplicitHints: raw['require-explicit-hints'] ?? false,
     allowPullRequestTarget: raw['allow-pull-request-target'] ?? false,
     allowRemoteRefs: raw['allow-remote-refs'] ?? false,
+    allowRunnerEnv: raw['allow-runner-env'] ?? [],
     schemaBudgetMs: raw['schema-budget-ms'] ?? 2000,
     lineOf,
   };
@@ -311,7 +326,7 @@ function command(c: RawCommand, root: string): CommandSpec {
 
 /** A policy for one source given on the command line (no toolgate.yml): every default. */
 export function adHocPolicy(source: SourceConfig, root: string): Policy {
-  return { ...resolvePolicy({ sources: [] }, '', root, () => 1), sources: [source] };
+  return { ...resolvePolicy({ sources: [] }, '', root, () => 1), sources: [source], has: (pointer) => pointer === '' };
 }
 
 /** Path shown to users: relative to `root` with `/` separators when inside it. */

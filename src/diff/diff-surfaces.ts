@@ -2,6 +2,7 @@ import { canonicalJson } from '../surface/canonical.js';
 import { HINT_NAMES, type Json, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
 import type { Change } from './change.js';
 import { schemaTexts } from './schema-text.js';
+import { pointerSegments } from '../util/json-file.js';
 
 const same = (a: unknown, b: unknown) => canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);
 
@@ -22,10 +23,22 @@ function annotationTitle(t: SurfaceTool): string | undefined {
 /** Most schema-text changes listed per tool: a rewrite of every argument description is noticed with fewer. */
 const MAX_SCHEMA_TEXT_CHANGES = 20;
 
+/** Whether the subschema that holds the text at `pointer` (its parent) exists in `schema`. */
+function holderExists(schema: Json, pointer: string): boolean {
+  let node: Json | undefined = schema;
+  for (const seg of pointerSegments(pointer).slice(0, -1)) {
+    if (node === null || typeof node !== 'object') return false;
+    node = Array.isArray(node) ? node[Number(seg)] : node[seg];
+    if (node === undefined) return false;
+  }
+  return true;
+}
+
 function schemaTextChanges(tool: string, base: Json, head: Json): Change[] {
   const b = schemaTexts(base);
   const h = schemaTexts(head);
-  const pointers = [...new Set([...b.keys(), ...h.keys()])].filter((p) => b.get(p) !== h.get(p)).sort();
+  // Text that left with its argument is not text a model is told: the schema change says it.
+  const pointers = [...new Set([...b.keys(), ...h.keys()])].filter((p) => b.get(p) !== h.get(p) && (h.has(p) || holderExists(head, p))).sort();
   return pointers.slice(0, MAX_SCHEMA_TEXT_CHANGES).map((pointer) => ({ kind: 'text-changed' as const, tool, field: 'inputSchema' as const, pointer, base: b.get(pointer), head: h.get(pointer) }));
 }
 

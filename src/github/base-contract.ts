@@ -72,6 +72,23 @@ export async function resolveCommit(options: Pick<ReadAtCommitOptions, 'cwd' | '
   return commit.stdout.trim();
 }
 
+/**
+ * The full SHA of a git ref (`origin/main`, a tag, a SHA) in the checkout at `cwd`, for
+ * `toolgate check --base REF`.
+ * @throws ConfigError when the ref is not a ref name or git does not know it.
+ */
+export async function resolveRef(cwd: string, ref: string, git = 'git'): Promise<string> {
+  // A ref that starts with "-" would be read by git as an option.
+  if (!/^[A-Za-z0-9._/@{}~^][A-Za-z0-9._/@{}~^-]*$/.test(ref)) {
+    throw new ConfigError(`--base ${JSON.stringify(ref)} is not a git ref`, undefined, 'Pass a branch, tag or commit, e.g. --base origin/main.');
+  }
+  const r = await runGit(git, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], { cwd, sha: ref, path: '.' });
+  if (r.code !== 0) {
+    throw new ConfigError(`--base ${ref}: git knows no such commit here${/not a git repository/i.test(r.stderr) ? ` (${cwd} is not a git checkout)` : ''}`, undefined, 'Fetch it first (e.g. `git fetch origin main`), or pass another ref.');
+  }
+  return r.stdout.trim();
+}
+
 /** The commit the checkout at `cwd` has checked out (`git rev-parse HEAD`); `undefined` when git cannot say. */
 export async function checkedOutCommit(cwd: string, git = 'git'): Promise<string | undefined> {
   const r = await runGit(git, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, sha: 'HEAD', path: '.' }).catch(() => undefined);

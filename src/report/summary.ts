@@ -3,6 +3,7 @@ import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, COUNT_LABELS } from './audit.js';
 import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
 import { describeChange } from './changes.js';
+import { changedTextOf, renderWordDiffMarkdown, wordDiff } from './text-diff.js';
 
 /** GitHub's job summary limit per step: 1 MiB (DESIGN §9). Leave room for the cut note. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
@@ -64,9 +65,47 @@ function findingRow(f: Finding): string {
   return `| \`${f.ruleId}\` | ${escapeMarkdownInline(f.source)} | ${f.tool !== undefined ? escapeMarkdownInline(f.tool, 80) : ''} | ${escapeMarkdownInline(f.message, 600)} | ${escapeMarkdownInline(f.fix, 400)} | ${where} |`;
 }
 
+/** At most this many items in "Changed text", and at most this many UTF-8 bytes of them. */
+const CHANGED_TEXT_ITEMS = 50;
+const CHANGED_TEXT_BYTES = 256 * 1024;
+
+/**
+ * "Changed text (old → new)": one list item per `description-changed` finding, with the tool,
+ * what changed and the word diff of the old and new text. Bounded by {@link CHANGED_TEXT_ITEMS}
+ * and {@link CHANGED_TEXT_BYTES} (the first item is always shown: one diff is at most ~100 KB),
+ * then a line saying how many more there are.
+ *
+ * The diff uses the Markdown form without HTML (`[-~~old~~-]{+**new**+}`): the summary holds no
+ * raw HTML built from server text, which test/hostile/reports.test.ts checks as "no raw `<`".
+ */
+function changedTextSection(findings: Finding[]): string[] {
+  const list = findings.flatMap((f) => {
+    const c = changedTextOf(f);
+    return c ? [{ f, c }] : [];
+  });
+  if (list.length === 0) return [];
+  const out = ['### Changed text (old → new)', ''];
+  let bytes = 0;
+  let shown = 0;
+  for (const { f, c } of list) {
+    if (shown === CHANGED_TEXT_ITEMS) break;
+    const tool = f.tool !== undefined ? `${escapeMarkdownInline(f.tool, 80)} ` : '';
+    const what = [c.field ?? 'text', c.pointer].filter((x) => x !== undefined).map((x) => escapeMarkdownInline(x, 200)).join(' ');
+    const item = `- ${tool}(source ${escapeMarkdownInline(f.source, 80)}) · ${what}: ${renderWordDiffMarkdown(wordDiff(c.base, c.head), { html: false })}`;
+    const size = Buffer.byteLength(item, 'utf8') + 1;
+    if (shown > 0 && bytes + size > CHANGED_TEXT_BYTES) break;
+    out.push(item);
+    bytes += size;
+    shown++;
+  }
+  if (shown < list.length) out.push(`- … and ${list.length - shown} more, see the JSON report`);
+  out.push('');
+  return out;
+}
+
 /**
  * The job summary / PR comment body in GitHub-flavoured Markdown: headline, the audit per source,
- * findings grouped by level, digests. Every server-provided string is escaped; the whole text is
+ * findings grouped by level, the changed text as word diffs, digests. Every server-provided string is escaped; the whole text is
  * cut below {@link SUMMARY_MAX_BYTES} with a visible note.
  */
 export function renderSummary(result: CheckResult, title = 'toolgate'): string {
@@ -79,6 +118,7 @@ export function renderSummary(result: CheckResult, title = 'toolgate'): string {
     for (const f of list) out.push(findingRow(f));
     out.push('');
   }
+  out.push(...changedTextSection(result.findings));
   return capBytes(out.join('\n'), SUMMARY_MAX_BYTES);
 }
 

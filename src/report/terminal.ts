@@ -3,6 +3,7 @@ import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, COUNT_LABELS } from './audit.js';
 import { escapeTerminal, escapeTerminalInline } from './escape.js';
 import { describeChange } from './changes.js';
+import { changedTextOf, renderWordDiffTerminal, wordDiff } from './text-diff.js';
 
 /** ANSI colours, used only when the output is a TTY (and NO_COLOR is unset). */
 export interface TerminalStyle {
@@ -25,13 +26,19 @@ function names(list: string[]): string {
   return shown.join(', ') + (list.length > shown.length ? `, … (${list.length - shown.length} more)` : '');
 }
 
-/** One finding, two lines: `level rule-id tool: message` and the fix with its location. */
+/**
+ * One finding, two lines: `level rule-id tool: message` and the fix with its location; a
+ * `description-changed` finding gets a line between them with the word diff of its old and new
+ * text (`text: … [-old-]{+new+} …`, bounded and escaped, see text-diff.ts).
+ */
 export function renderFindingLine(f: Finding, style: TerminalStyle): string {
   const where = f.location ? `${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
   // One line: a message quotes server text, and in the Action's log a line that server text
   // starts (`::error ...`, `##[error]`) would be read by the runner as a workflow command.
   const head = `${paint(style.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${escapeTerminalInline(f.message, 400)}`;
-  return `${head}\n         ${where ? `${where}  ` : ''}fix: ${f.fix}`;
+  const changed = changedTextOf(f);
+  const text = changed ? `\n         text: ${renderWordDiffTerminal(wordDiff(changed.base, changed.head), style.color)}` : '';
+  return `${head}${text}\n         ${where ? `${where}  ` : ''}fix: ${f.fix}`;
 }
 
 function renderSource(r: SourceResult, style: TerminalStyle): string {

@@ -135,6 +135,7 @@ describe('a valid policy', () => {
       requireExplicitHints: false,
       allowPullRequestTarget: false,
       allowRemoteRefs: false,
+      allowRunnerEnv: [],
       schemaBudgetMs: 2000,
     });
     expect(m.review.reviewers).toBeUndefined();
@@ -158,6 +159,23 @@ describe('a valid policy', () => {
     expect(displayPath('/r', '/r/.toolgate/x.surface.json')).toBe('.toolgate/x.surface.json');
     expect(displayPath('/r', '/elsewhere/x.json')).toBe('/elsewhere/x.json');
     expect(displayPath('/r', 'rel/x.json')).toBe('rel/x.json');
+  });
+
+  it('allow-runner-env lists environment variable names, each once; a bad or repeated name is an error at its line', () => {
+    const ok = parsePolicy('sources:\n  - id: s\n    recorded: t.json\nallow-runner-env: [RUNNER_TEMP, github_token]\n', 'toolgate.yml', '/r');
+    expect(ok.allowRunnerEnv).toEqual(['RUNNER_TEMP', 'github_token']);
+    const bad = refusedPolicy('sources:\n  - id: s\n    recorded: t.json\nallow-runner-env:\n  - RUNNER_TEMP\n  - INPUT_GITHUB-TOKEN\n');
+    expect(bad.message).toBe('must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"');
+    expect(bad.location).toMatchObject({ file: 'toolgate.yml', line: 6, pointer: '/allow-runner-env/1' });
+    const twice = refusedPolicy('sources:\n  - id: s\n    recorded: t.json\nallow-runner-env: [GITHUB_TOKEN, GITHUB_TOKEN]\n');
+    expect(twice.message).toMatch(/duplicate items/);
+    expect(twice.location?.line).toBe(4);
+    expect(refusedPolicy('sources:\n  - id: s\n    recorded: t.json\nallow-runner-env: GITHUB_TOKEN\n').message).toBe('must be array');
+  });
+
+  it('has tells whether the file holds a value at a pointer', () => {
+    expect(['', '/sources/0/mcp/env/1', '/limits/max-tools', '/review/fresh', '/deny/1'].map((ptr) => p.has(ptr))).toEqual([true, true, true, true, true]);
+    expect(['/deny/2', '/limits/nope', '/review/fresh/x', '/allow-runner-env'].map((ptr) => p.has(ptr))).toEqual([false, false, false, false]);
   });
 
   it('an empty file is refused: sources are required', () => {

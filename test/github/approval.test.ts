@@ -71,7 +71,7 @@ const cases: Case[] = [
     policy: { fresh: true },
     approved: false,
     approvers: [],
-    missing: '1 approving review from someone other than @alice on the head commit',
+    missing: '1 approving review from someone other than @alice on the head commit; not counted: @bob (approved ooooooo, not the head commit (review.fresh))',
   },
   {
     name: 'fresh approval with fresh',
@@ -86,7 +86,7 @@ const cases: Case[] = [
     policy: { reviewers: ['bob', 'carol'] },
     approved: false,
     approvers: [],
-    missing: '1 approving review from someone other than @alice (from: bob, carol)',
+    missing: '1 approving review from someone other than @alice (from: bob, carol); not counted: @mallory (not named in review.reviewers)',
   },
   {
     name: 'reviewers restriction: listed reviewer, case-insensitive, @ allowed',

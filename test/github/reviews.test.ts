@@ -27,6 +27,7 @@ describe('listReviews', () => {
       state: 'APPROVED',
       commitId: '0b5d6a9f0e5b7c1d2a3e4f5a6b7c8d9e0f1a2b3c',
       submittedAt: '2026-11-28T10:00:00Z',
+      authorAssociation: 'MEMBER',
     });
     expect(reviews[6]?.submittedAt).toBe('');
     expect(fake.gh.requests[0]?.query).toEqual({ per_page: '100' });

@@ -30,7 +30,7 @@ describe('readReviewState with team reviewers', () => {
     fake.gh.addReview(7, { user: 'erin', state: 'APPROVED', commit_id: PR.headSha });
     const before = await readReviewState(fake.octokit(), TEST_REPO, PR, p);
     expect(before).toMatchObject({ approved: false, approvers: [] });
-    expect(before.missing).toBe('1 approving review from someone other than @alice (from: acme/security, dave)');
+    expect(before.missing).toBe('1 approving review from someone other than @alice (from: acme/security, dave); not counted: @erin (not named in review.reviewers)');
 
     fake.gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: PR.headSha });
     expect(await readReviewState(fake.octokit(), TEST_REPO, PR, p)).toEqual({ approved: true, approvers: ['bob'], missing: '' });

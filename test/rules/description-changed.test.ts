@@ -95,6 +95,12 @@ ruleTests('description-changed', {
       expect: [],
     },
     {
+      name: 'an argument removed together with its description: the schema change says it, no text finding',
+      base: [readTool('get', { inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Document id.' }, ref: { type: 'string', description: 'Old ref.' } }, additionalProperties: false } })],
+      head: [readTool('get', { inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'Document id.' } }, additionalProperties: false } })],
+      expect: [],
+    },
+    {
       name: 'only a vendor key of the annotations changed (metadata, not text)',
       base: [readTool('get', { annotations: { ...READ_HINTS, title: 'A', 'x-risk': 'low' } })],
       head: [readTool('get', { annotations: { ...READ_HINTS, title: 'A', 'x-risk': 'high' } })],

@@ -25,7 +25,7 @@ describe('GitHub REST description', () => {
       ['pulls_list', 'read', 'GET', '/repos/{owner}/{repo}/pulls', 'pulls/list', 9],
       ['search_code', 'read', 'GET', '/search/code', 'search/code', 10],
       ['meta_root', 'read', 'GET', '/', 'meta/root', 11],
-      ['markdown_render', 'read', 'POST', '/markdown', 'markdown/render', 12],
+      ['markdown_render', 'read', 'POST', '/markdown', 'markdown/render', 20],
       ['repos_delete', 'disabled', 'DELETE', '/repos/{owner}/{repo}', 'repos/delete', 13],
       ['issues_create', 'disabled', 'POST', '/repos/{owner}/{repo}/issues', 'issues/create', 14],
       ['repos_create-or-update-file-contents', 'disabled', 'PUT', '/repos/{owner}/{repo}/contents/{path}', 'repos/create-or-update-file-contents', 15],

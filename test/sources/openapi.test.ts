@@ -17,7 +17,7 @@ const byName = (s: RawSnapshot, name: string): RawTool => {
 const schemaOf = (t: RawTool) => (t.tool as { inputSchema: Record<string, any> }).inputSchema;
 
 describe('snapshotOpenApi: Swagger 2.0', () => {
-  it('derives tools with body and formData bodies, classes, origins and include lines', async () => {
+  it('derives tools with body and formData bodies, classes, origins and lines (a promoted operation: its policies line)', async () => {
     const s = await snapshotOpenApi(fx('swagger2/integration.json'));
     expect(s.source).toEqual({ id: 'petstore-v2', kind: 'openapi' });
     expect(s.server).toEqual({ name: 'Petstore (Swagger 2.0)', version: '1.0.2', protocolVersion: 'swagger-2.0' });
@@ -28,7 +28,7 @@ describe('snapshotOpenApi: Swagger 2.0', () => {
       ['findPetsByStatus', 'read', 6, '/include/0'],
       ['getPetById', 'read', 7, '/include/1'],
       ['addPet', 'disabled', 8, '/include/2'],
-      ['updatePetWithForm', 'read', 9, '/include/3'],
+      ['updatePetWithForm', 'read', 14, '/policies/updatePetWithForm'],
       ['uploadFile', 'disabled', 10, '/include/4'],
       ['deletePet', 'disabled', 11, '/include/5'],
     ]);

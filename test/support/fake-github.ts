@@ -242,9 +242,9 @@ export class FakeGitHub {
     this.roles.set(login.toLowerCase(), { role, ...(base ? { base } : {}) });
   }
 
-  /** A file at a commit of {@link repoDir}: its text, `undefined` when absent, `null` when the commit is unknown. */
+  /** A file at a commit of {@link repoDir} (GitHub's copy: nothing planted in a workspace's refs/replace applies): its text, `undefined` when absent, `null` when the commit is unknown. */
   private fileAt(ref: string, path: string): string | undefined | null {
-    const git = (...args: string[]) => spawnSync('git', args, { cwd: this.repoDir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: this.repoDir ?? '' } });
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: this.repoDir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: this.repoDir ?? '', GIT_NO_REPLACE_OBJECTS: '1' } });
     if (!/^[0-9a-f]{4,64}$/i.test(ref) || git('cat-file', '-e', `${ref}^{commit}`).status !== 0) return null;
     const r = git('show', `${ref}:${path}`);
     return r.status === 0 ? r.stdout : undefined;

@@ -201,6 +201,9 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
     const unchanged = existing !== undefined && serializeContract(existing.surface).text === serializeContract(surface).text;
     if (!unchanged) await writeContract(cfg.contract, surface);
     result.wrote = !unchanged;
+    // What the author is about to commit, listed for them: the reviewer will see it as the diff.
+    const accepted = existing ? diffSurfaces(existing.surface, surface) : [];
+    if (accepted.length) result.changes = accepted;
   }
 
   const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;

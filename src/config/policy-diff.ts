@@ -42,7 +42,7 @@ interface Ctx {
  * Every change from `base` to `head` that makes the policy less strict (`relaxed`) or stricter,
  * each located in the head file, in head line order. Both policies come from `parsePolicy` with
  * the same root. Not a change: `schema-budget-ms`, a source's capabilities, timeouts and list
- * limits, and a source the head adds (its tools are new and judged as such).
+ * limits.
  */
 export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
   const ctx: Ctx = { base, head, out: [] };
@@ -203,7 +203,8 @@ function diffOverrides(ctx: Ctx): void {
     push(ctx, relaxed, 'override', '/overrides', describeOverride(item, base, 'removed'));
   }
   for (const { item, index } of missingFrom(head.overrides, base.overrides, overrideKey)) {
-    const relaxed = Object.entries(item.rules).some(([id, level]) => RANK[level] < RANK[levelOf(head, id)]);
+    // Judged against the base: the head's own `rules` lowering the same level must not hide it.
+    const relaxed = Object.entries(item.rules).some(([id, level]) => RANK[level] < Math.max(RANK[levelOf(head, id)], RANK[levelOf(base, id)]));
     push(ctx, relaxed, 'override', `/overrides/${index}`, describeOverride(item, head, 'added'));
   }
 }
@@ -318,6 +319,11 @@ function diffSources(ctx: Ctx): void {
     if (i < 0) push(ctx, true, 'source-removed', '/sources', `source "${b.id}" is removed: its tools are no longer checked`);
     else diffSource(ctx, b, head.sources[i]!, `/sources/${i}`);
   }
+  // A new source is new reach (every tool is new) and a new program CI starts with the names in
+  // its env; a job that checks only some sources (a matrix) would never see it.
+  head.sources.forEach((h, i) => {
+    if (!base.sources.some((b) => b.id === h.id)) push(ctx, true, 'source-added', `/sources/${i}`, `source "${h.id}" is added: ${sourceKind(h)}`);
+  });
 }
 
 function diffSource(ctx: Ctx, b: SourceConfig, h: SourceConfig, at: string): void {

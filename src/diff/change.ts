@@ -6,10 +6,15 @@ export interface HintState {
   declared?: boolean;
   /** With the spec default applied. */
   effective: boolean;
+  /**
+   * The value as sent when it is not a boolean (e.g. `"true"`): the spec's clients ignore it, but
+   * lenient ones coerce it, so a change of it is judged as a claim (see rules/checks/hints).
+   */
+  invalid?: Json;
 }
 
 /** Where changed text sits in a tool. */
-export type TextField = 'title' | 'description' | 'annotations.title' | 'inputSchema';
+export type TextField = 'title' | 'description' | 'annotations.title' | 'inputSchema' | 'outputSchema';
 
 /**
  * One difference between a base surface and a head surface. `tool` is the tool name.
@@ -29,7 +34,12 @@ export type Change =
   | { kind: 'input-schema-changed'; tool: string; base: Json; head: Json }
   | { kind: 'output-schema-changed'; tool: string; base?: Json; head?: Json }
   | { kind: 'origin-changed'; tool: string; base?: ToolOrigin; head?: ToolOrigin }
-  | { kind: 'metadata-changed'; tool: string; field: 'annotations' | 'icons' | '_meta' | 'extra' }
+  /**
+   * Keys a client may show or a model may read besides the text fields: vendor keys of
+   * `annotations`, `icons`, `_meta`, unknown top-level keys (`extra`); `base`/`head` are their
+   * canonical JSON (absent when the side has none).
+   */
+  | { kind: 'metadata-changed'; tool: string; field: 'annotations' | 'icons' | '_meta' | 'extra'; base?: string; head?: string }
   | { kind: 'count-changed'; count: keyof SurfaceCounts; base: number; head: number }
   | { kind: 'server-changed'; field: keyof ServerInfo; base?: string; head?: string }
   | { kind: 'source-changed'; field: 'kind' | 'transport' | 'clientCapabilities' };

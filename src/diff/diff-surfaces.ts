@@ -1,6 +1,6 @@
 import { canonicalJson } from '../surface/canonical.js';
-import { HINT_NAMES, type Json, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
-import type { Change } from './change.js';
+import { HINT_NAMES, type HintName, type Json, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
+import type { Change, HintState } from './change.js';
 import { schemaTexts } from './schema-text.js';
 import { pointerSegments } from '../util/json-file.js';
 
@@ -20,8 +20,11 @@ function annotationTitle(t: SurfaceTool): string | undefined {
   return v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+const isEmptyObject = (v: Json): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+const withText = (base: string | undefined, head: string | undefined) => ({ ...(base !== undefined ? { base } : {}), ...(head !== undefined ? { head } : {}) });
+
 /** Most schema-text changes listed per tool: a rewrite of every argument description is noticed with fewer. */
-const MAX_SCHEMA_TEXT_CHANGES = 20;
+const MAX_SCHEMA_TEXT_CHANGES = 200;
 
 /** Whether the subschema that holds the text at `pointer` (its parent) exists in `schema`. */
 function holderExists(schema: Json, pointer: string): boolean {
@@ -34,12 +37,22 @@ function holderExists(schema: Json, pointer: string): boolean {
   return true;
 }
 
-function schemaTextChanges(tool: string, base: Json, head: Json): Change[] {
+function schemaTextChanges(tool: string, base: Json, head: Json, field: 'inputSchema' | 'outputSchema' = 'inputSchema'): Change[] {
   const b = schemaTexts(base);
   const h = schemaTexts(head);
   // Text that left with its argument is not text a model is told: the schema change says it.
   const pointers = [...new Set([...b.keys(), ...h.keys()])].filter((p) => b.get(p) !== h.get(p) && (h.has(p) || holderExists(head, p))).sort();
-  return pointers.slice(0, MAX_SCHEMA_TEXT_CHANGES).map((pointer) => ({ kind: 'text-changed' as const, tool, field: 'inputSchema' as const, pointer, base: b.get(pointer), head: h.get(pointer) }));
+  return pointers.slice(0, MAX_SCHEMA_TEXT_CHANGES).map((pointer) => ({ kind: 'text-changed' as const, tool, field, pointer, base: b.get(pointer), head: h.get(pointer) }));
+}
+
+/** One hint of a tool as declared, with the default applied, and as sent when that is not a boolean. */
+function hintState(t: SurfaceTool, hint: HintName): HintState {
+  const sent = t.annotations?.[hint];
+  return {
+    declared: t.declaredHints[hint],
+    effective: t.effectiveHints[hint],
+    ...(sent !== undefined && sent !== null && typeof sent !== 'boolean' ? { invalid: sent } : {}),
+  };
 }
 
 /** Differences of one tool present on both sides. Pure. */
@@ -48,9 +61,9 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   const out: Change[] = [];
   if (base.digest === head.digest && base.safetyClass === head.safetyClass) return out;
   for (const hint of HINT_NAMES) {
-    const b = { declared: base.declaredHints[hint], effective: base.effectiveHints[hint] };
-    const h = { declared: head.declaredHints[hint], effective: head.effectiveHints[hint] };
-    if (b.declared !== h.declared || b.effective !== h.effective) out.push({ kind: 'hint-changed', tool, hint, base: b, head: h });
+    const b = hintState(base, hint);
+    const h = hintState(head, hint);
+    if (b.declared !== h.declared || b.effective !== h.effective || !same(b.invalid, h.invalid)) out.push({ kind: 'hint-changed', tool, hint, base: b, head: h });
   }
   if (base.safetyClass !== head.safetyClass) {
     out.push({ kind: 'class-changed', tool, base: base.safetyClass, head: head.safetyClass, baseTool: base, headTool: head });
@@ -66,12 +79,17 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   }
   if (!same(base.outputSchema, head.outputSchema)) {
     out.push({ kind: 'output-schema-changed', tool, base: base.outputSchema, head: head.outputSchema });
+    // Structured output's descriptions reach the model as well.
+    out.push(...schemaTextChanges(tool, base.outputSchema ?? null, head.outputSchema ?? null, 'outputSchema'));
   }
   if (!same(base.origin, head.origin)) out.push({ kind: 'origin-changed', tool, base: base.origin, head: head.origin });
-  if (!same(otherAnnotationKeys(base), otherAnnotationKeys(head))) out.push({ kind: 'metadata-changed', tool, field: 'annotations' });
-  for (const field of ['icons', '_meta', 'extra'] as const) {
-    if (!same(base[field], head[field])) out.push({ kind: 'metadata-changed', tool, field });
-  }
+  const metadata = (field: 'annotations' | 'icons' | '_meta' | 'extra', b: Json | undefined, h: Json | undefined): void => {
+    if (same(b, h)) return;
+    const text = (v: Json | undefined) => (v === undefined || (isEmptyObject(v)) ? undefined : canonicalJson(v));
+    out.push({ kind: 'metadata-changed', tool, field, ...withText(text(b), text(h)) });
+  };
+  metadata('annotations', otherAnnotationKeys(base), otherAnnotationKeys(head));
+  for (const field of ['icons', '_meta', 'extra'] as const) metadata(field, base[field], head[field]);
   return out;
 }
 

@@ -1,6 +1,7 @@
 /**
- * The text inside an `inputSchema` that a model reads: `description`, `title`, `default` and
- * `examples` of the schema and of every subschema (argument descriptions above all). A schema comparison ignores them (they do
+ * The text inside an `inputSchema` (or `outputSchema`) that a model reads: `description`, `title`,
+ * `default`, `examples`, `example`, `$comment`, `externalDocs` and vendor `x-…` keys of the schema
+ * and of every subschema (argument descriptions above all). A schema comparison ignores them (they do
  * not change what validates), yet a changed argument description can steer a model as surely as
  * a changed tool description, so the diff reports them as `text-changed`.
  */
@@ -10,29 +11,36 @@ type Obj = { [key: string]: Json };
 const isObj = (v: Json | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** Keywords whose value is a map of name → subschema. */
-const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** Keywords whose value is a map of name → subschema (draft-07 `dependencies` maps to a subschema or a list of names). */
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
+/** Keywords whose value a model may be shown as text besides title and description, compared as JSON text. */
+const TEXT_AS_JSON = ['default', 'examples', 'example', '$comment', 'externalDocs'];
 /** Keywords whose value is one subschema. */
 const SCHEMA_ONE = ['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems'];
 /** Keywords whose value is a list of subschemas. */
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 
 /**
- * `description` and `title` strings, and `default` and `examples` as JSON text, of `schema` and
+ * `description` and `title` strings, and the other text keywords as JSON text, of `schema` and
  * its subschemas, by JSON pointer relative to the schema (e.g. `/properties/id/description`).
- * Pure; walks at most `maxDepth` (64) levels.
+ * Pure; walks `maxDepth` (64) levels, below which each subtree is one text at `<pointer>/…`.
  */
 export function schemaTexts(schema: Json | undefined, maxDepth = 64): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (node: Json | undefined, at: string, depth: number): void => {
-    if (!isObj(node) || depth > maxDepth) return;
+    if (!isObj(node)) return;
+    // Deeper than the walk goes: the whole subtree is one text, so a change down there still shows.
+    if (depth > maxDepth) {
+      out.set(`${at}/…`, JSON.stringify(node));
+      return;
+    }
     for (const k of ['title', 'description']) {
       const v = node[k];
       if (typeof v === 'string') out.set(`${at}/${k}`, v);
     }
-    // Defaults and examples are shown to the model too; compared as JSON text.
-    for (const k of ['default', 'examples']) {
-      if (node[k] !== undefined) out.set(`${at}/${k}`, JSON.stringify(node[k]));
+    // Defaults, examples, comments and vendor keys (`x-…`) reach the model too; compared as JSON text.
+    for (const k of Object.keys(node)) {
+      if ((TEXT_AS_JSON.includes(k) || k.startsWith('x-')) && node[k] !== undefined) out.set(`${at}/${esc(k)}`, JSON.stringify(node[k]));
     }
     for (const k of SCHEMA_MAPS) {
       const m = node[k];

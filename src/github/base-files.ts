@@ -22,6 +22,16 @@ export function gitBaseReader(workspace: string, sha: string): BaseFileReader {
  */
 export function apiBaseReader(octokit: GitHubClient, repo: RepoRef, sha: string, fallback: BaseFileReader, logger: Logger): BaseFileReader {
   let useGit = false;
+  // "Absent" turns a review into a first adoption, so the API's 404 must agree with the checkout:
+  // a token that cannot see a private repository gets 404 for every path.
+  const confirmAbsent = async (path: string): Promise<undefined> => {
+    if ((await fallback(path)) === undefined) return undefined;
+    throw new ConfigError(
+      `the GitHub API says ${path} does not exist at the base commit ${sha}, but the checkout has it there`,
+      { file: path },
+      'Give the job a token that can read this repository (`permissions: contents: read`); toolgate does not read the base as a first adoption on a 404 it cannot confirm.',
+    );
+  };
   return async (path) => {
     if (useGit) return fallback(path);
     try {
@@ -35,7 +45,7 @@ export function apiBaseReader(octokit: GitHubClient, repo: RepoRef, sha: string,
       if (status === 404 && /no commit found/i.test((e as Error).message)) {
         throw new ConfigError(`the base commit ${sha} is not in ${repo.owner}/${repo.repo} (GitHub API: ${(e as Error).message})`, undefined, 'Re-run the job from the pull request; the event payload names the base commit.');
       }
-      if (status === 404) return undefined;
+      if (status === 404) return confirmAbsent(path);
       if (status === 401 || status === 403) {
         logger.warn(`toolgate: the token cannot read repository contents (${status}); reading the base commit with git instead. Give the workflow \`permissions: contents: read\` so that code from the pull request cannot forge the base.`);
         useGit = true;

@@ -374,12 +374,18 @@ export interface ChangedText {
 }
 
 /**
- * The old and new text of a `description-changed` finding, read defensively from its `data`
+ * The old and new text of a `description-changed` finding (or the description of a new tool,
+ * `tool-added`), read defensively from its `data`
  * (non-string values are ignored); undefined for other findings and when neither text is there.
  */
 export function changedTextOf(f: Finding): ChangedText | undefined {
-  if (f.ruleId !== 'description-changed' || !f.data) return undefined;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  // A new tool's description is all new text: the reviewer reads it whole.
+  if (f.ruleId === 'tool-added') {
+    const head = str(f.data?.description);
+    return head === undefined ? undefined : { field: 'description of the new tool', head };
+  }
+  if (f.ruleId !== 'description-changed' || !f.data) return undefined;
   const [field, pointer, base, head] = [str(f.data.field), str(f.data.pointer), str(f.data.base), str(f.data.head)];
   if (base === undefined && head === undefined) return undefined;
   return { ...(field !== undefined ? { field } : {}), ...(pointer !== undefined ? { pointer } : {}), ...(base !== undefined ? { base } : {}), ...(head !== undefined ? { head } : {}) };

@@ -103,7 +103,8 @@ export function evaluateApproval(
   const approvers: string[] = [];
   const rejected: { login: string; reason: string }[] = [];
   for (const review of latestApprovals(reviews, prAuthor)) {
-    const reason = ineligibility(review, headSha, policy.fresh === true, allowed, eligibility);
+    // Without the author's login nobody can be shown not to be the author: nothing counts.
+    const reason = loginKey(prAuthor) === '' ? 'the pull request has no author login to tell reviewers from' : ineligibility(review, headSha, policy.fresh === true, allowed, eligibility);
     if (reason === undefined) approvers.push(review.user);
     else rejected.push({ login: review.user, reason });
   }

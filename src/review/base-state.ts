@@ -4,7 +4,10 @@
  * (servers, specs), from the GitHub API at the base commit when a token can read contents, else
  * from the checkout's git with replace refs and grafts ignored (see `github/base-contract.ts`).
  */
-import { parsePolicy, displayPath, type Policy } from '../config/policy.js';
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parsePolicy, displayPath, type Policy, type PolicyLevel } from '../config/policy.js';
+import { ruleById } from '../rules/catalog.js';
 import { diffPolicies, judgingPolicy, runnerSecretsInEnv, type PolicyChange } from '../config/policy-diff.js';
 import { parseContract } from '../contract/store.js';
 import type { Surface } from '../surface/model.js';
@@ -43,7 +46,7 @@ export async function readBaseState(head: Policy, root: string, read: BaseFileRe
   const baseText = await read(policyPath);
   const basePolicy = baseText === undefined ? null : parsePolicy(baseText, `${policyPath} at ${label}`, head.root);
   assertNoRunnerSecrets(head, basePolicy?.allowRunnerEnv ?? []);
-  const policy = basePolicy ? judgingPolicy(basePolicy, head) : head;
+  const policy = basePolicy ? judgingPolicy(basePolicy, head) : withGateClosed(head);
   const policyChanges: PolicyChange[] = basePolicy
     ? diffPolicies(basePolicy, head)
     : [{ relaxed: true, pointer: '', kind: 'policy-added', message: `${policyPath} is new in this pull request (first adoption): the whole policy is one change to approve` }];
@@ -55,13 +58,41 @@ export async function readBaseState(head: Policy, root: string, read: BaseFileRe
     const text = await read(path);
     contracts.set(s.id, text === undefined ? null : parseContract(text, `${path} at ${label}`).surface);
   }
-  return { label, policy, basePolicy, policyChanges, contracts, watched: watchedPaths(root, head, basePolicy) };
+  return { label, policy, basePolicy, policyChanges, contracts, watched: await watchedPaths(root, head, basePolicy) };
 }
 
-/** The policy file, and every contract and integration config of the head's and the base's sources. */
-function watchedPaths(root: string, head: Policy, base: Policy | null): string[] {
+/**
+ * The policy file, and every contract and integration config of the head's and the base's
+ * sources: what an approval must have seen. Each is watched as configured, through every parent
+ * directory (a directory swapped for a symlink is a change of that path), and as the workspace
+ * resolves it now (a file reached through a symlinked directory changes under its real path).
+ */
+async function watchedPaths(root: string, head: Policy, base: Policy | null): Promise<string[]> {
   const files = [head.file, ...[head, ...(base ? [base] : [])].flatMap((p) => p.sources.flatMap((s) => [s.contract, ...(s.kind === 'openapi' ? [s.integration] : [])]))];
-  return [...new Set(files.map((f) => displayPath(root, f)))].filter((f) => !f.startsWith('/') && !f.startsWith('..')).sort();
+  const out = new Set<string>();
+  const inside = (rel: string) => rel !== '' && !rel.startsWith('/') && !rel.startsWith('..');
+  for (const file of files) {
+    const rel = displayPath(root, resolve(root, file));
+    if (!inside(rel)) continue;
+    out.add(rel);
+    const parts = rel.split('/');
+    for (let i = 1; i < parts.length; i++) out.add(parts.slice(0, i).join('/'));
+    const real = await realpath(resolve(root, file)).catch(() => undefined);
+    const realRoot = await realpath(root).catch(() => root);
+    const realRel = real === undefined ? undefined : displayPath(realRoot, real);
+    if (realRel !== undefined && inside(realRel)) out.add(realRel);
+  }
+  return [...out].sort();
+}
+
+/**
+ * On first adoption the pull request's own policy judges it; its `rules` and `overrides` may set
+ * any rule but the gate itself: a reviewable rule (a widening change, `policy-relaxed` above all)
+ * stays an error until the approval, so the new policy cannot wave itself through.
+ */
+function withGateClosed(p: Policy): Policy {
+  const keep = (rules: Record<string, PolicyLevel>) => Object.fromEntries(Object.entries(rules).filter(([id, level]) => !ruleById(id)?.reviewable || level === 'error'));
+  return { ...p, rules: keep(p.rules), overrides: p.overrides.map((o) => ({ ...o, rules: keep(o.rules) })) };
 }
 
 /**

@@ -64,9 +64,9 @@ export const RULES = [
   {
     id: 'description-changed',
     level: 'error',
-    title: "Text a model or user reads changed: a tool's description or title, its annotations.title, or a description or title inside its inputSchema",
+    title: 'Text a model or user reads changed: a description or title, annotations.title, text inside inputSchema or outputSchema (description, title, default, examples, $comment, x- keys), vendor annotation keys, icons, _meta',
     rationale:
-      'Descriptions are text the model reads and follows, the tool\'s own and those of its arguments alike. Changing one after review is the classic tool-poisoning "rug pull"; a schema comparison alone would not notice the arguments\' text, which changes nothing that validates.',
+      'Descriptions are text the model reads and follows, the tool\'s own and those of its arguments alike, and clients show titles, icons and `_meta` to people. Changing one after review is the classic tool-poisoning "rug pull"; a schema comparison alone would not notice the arguments\' text, which changes nothing that validates.',
     source: 'Invariant Labs, "MCP tool poisoning" (2025); MCP spec, Security considerations',
     fix: 'Read the old and the new text for instructions aimed at the model; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
@@ -179,9 +179,9 @@ export const RULES = [
   {
     id: 'promoted-operation-moved',
     level: 'error',
-    title: "A promoted operation's method or path changed",
+    title: "A reachable OpenAPI operation's method or path changed",
     rationale:
-      'A read promotion was reviewed for one HTTP method and path. If the operationId now points elsewhere, the promotion applies to an operation nobody reviewed.',
+      'An allowlisted operation, and a read promotion above all, was reviewed for one HTTP method and path. If the operationId now points elsewhere, the tool calls an endpoint nobody reviewed.',
     source: 'toolgate design §3',
     fix: 'Review the operation the id now points to and re-approve the promotion in the PR.',
     reviewable: true,

@@ -4,6 +4,7 @@ import type { CheckContext, RawFinding, ReviewState, Target } from './context.js
 import { CHECKS } from './index.js';
 import { ruleById } from './catalog.js';
 import { levelFor } from './levels.js';
+import type { Policy } from '../config/policy.js';
 
 /** Places a target in a file: the file people fix and the pointer/line in it. */
 export type Locate = (target: Target) => { location?: FindingLocation; pointer: string };
@@ -27,9 +28,17 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-/** What a reviewable finding says about the review: who approved it, or what it still needs. */
-function reviewClause(review: ReviewState | undefined): string {
-  if (!review) return '; it needs an approving review on the pull request (none can be checked outside a pull request)';
+/**
+ * What a reviewable finding says about the review: who approved it, or what it still needs. With
+ * no pull request (a push, `check --base`) it says what the judging policy will ask for.
+ */
+function reviewClause(review: ReviewState | undefined, policy: Policy): string {
+  if (!review) {
+    const { required, reviewers, fresh } = policy.review;
+    const who = reviewers?.length ? `from ${reviewers.join(', ')}` : 'from someone with write access who is not its author';
+    const count = required === 1 ? 'an approving review' : `${required} approving reviews`;
+    return `; it needs ${count} on the pull request (none can be checked outside a pull request): ${who}${fresh ? ', on the head commit' : ''}`;
+  }
   return review.approved ? `; approved by ${review.approvers.map((a) => `@${a}`).join(', ')}` : `; it needs ${review.missing}`;
 }
 
@@ -46,7 +55,7 @@ export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'so
     if (level === 'off') continue;
     let message = r.message;
     if (meta?.reviewable) {
-      message += reviewClause(ctx.review);
+      message += reviewClause(ctx.review, ctx.policy);
       if (ctx.review?.approved) level = 'notice';
     }
     const { location, pointer } = locate(r.target);

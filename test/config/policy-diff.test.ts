@@ -79,14 +79,18 @@ describe('diffPolicies: nothing changed', () => {
     expect(changes(reordered)).toEqual([]);
   });
 
-  it('schema-budget-ms, capabilities, timeouts, list limits and a new source are not changes', () => {
+  it('schema-budget-ms, capabilities, timeouts and list limits are not changes', () => {
     const head = edit(
       BASE,
       ['      env: [API_BASE]\n', '      env: [API_BASE]\n      capabilities: { roots: {} }\n      startup-timeout-ms: 1000\n      max-pages: 3\n'],
-      ['  - id: saved\n', '  - id: extra\n    recorded: extra.json\n  - id: saved\n'],
       ['require-explicit-hints: true\n', 'require-explicit-hints: true\nschema-budget-ms: 60000\n'],
     );
     expect(changes(head)).toEqual([]);
+  });
+
+  it('a new source is a relaxation: new reach, and a job that checks some sources (a matrix) would never see it', () => {
+    const head = edit(BASE, ['  - id: saved\n', '  - id: extra\n    recorded: extra.json\n  - id: saved\n']);
+    expect(changes(head)).toEqual([[true, 'source-added', expect.stringMatching(/^\/sources\/\d+$/), 'source "extra" is added: a recorded tools/list result']]);
   });
 });
 

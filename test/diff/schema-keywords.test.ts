@@ -161,6 +161,11 @@ table('composition paired by toolgate', [
   { name: 'allOf member added', before: { type: 'object', allOf: [{ required: ['a'] }, { required: ['b'], properties: { b: {} } }] }, after: { type: 'object', allOf: [{ required: ['a'] }, { required: ['b'], properties: { b: {} } }, { required: ['c'], properties: { c: {} } }] }, kind: 'both' },
   { name: 'not widened → narrowed', before: { not: { enum: ['a'] } }, after: { not: { enum: ['a', 'b'] } }, kind: 'narrowed', deltas: ['inside "not"'] },
   { name: 'not added', before: { type: 'string' }, after: { type: 'string', not: { enum: ['x'] } }, kind: 'narrowed' },
+  // Found by an attack on the gate: each was reported as a narrowing (or not at all) while ajv accepts new inputs.
+  { name: 'a property constrained inside "not" widens the whole', before: { type: 'object', not: { required: ['force'] } }, after: { type: 'object', not: { required: ['force'], properties: { force: { const: true } } } }, kind: 'widened', deltas: ['inside "not"'] },
+  { name: 'a oneOf branch that requires more can widen (exclusivity): set logic decides', before: { type: 'object', oneOf: [{ required: ['id'] }, { required: ['query'] }] }, after: { type: 'object', oneOf: [{ required: ['id'] }, { required: ['query', 'force'] }] }, kind: 'both' },
+  { name: 'type dropped beside an unchanged anyOf of patterns: any type now accepted', before: obj({ p: { type: 'string', anyOf: [{ pattern: '^/srv/' }, { pattern: '^/tmp/' }] } }), after: obj({ p: { anyOf: [{ pattern: '^/srv/' }, { pattern: '^/tmp/' }] } }), kind: 'widened', deltas: ['any type now accepted'] },
+  { name: 'type dropped where every anyOf branch is typed: unchanged', before: { type: 'string', anyOf: [{ type: 'string', maxLength: 3 }, { type: 'string', pattern: '^a' }] }, after: { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'string', pattern: '^a' }] }, kind: 'unchanged' },
   { name: 'then widened under the same if', before: { if: { required: ['a'] }, then: { required: ['b'] } }, after: { if: { required: ['a'] }, then: {} }, kind: 'widened' },
   { name: 'if changed', before: { if: { required: ['a'] }, then: { required: ['b'] } }, after: { if: { required: ['c'] }, then: { required: ['b'] } }, kind: 'unclassified' },
 ]);

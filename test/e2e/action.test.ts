@@ -206,6 +206,23 @@ describe('pull requests: base comparison and review-gated read promotions', () =
     expect(r.stdout).toContain('refusing to start servers or load specs under pull_request_target');
     expect(gh.requests.length).toBe(0);
   });
+  it('pull_request_target allowed by the base policy: the checked-out commit is checked, and the check run goes on it, not on the PR head', async () => {
+    const gh = await fakeGitHub();
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': `${POLICY}allow-pull-request-target: true\n`, 'tools.json': tools(lookup(true)) });
+    git(dir, 'init', '-q', '-b', 'main');
+    await update(dir);
+    const baseSha = commit(dir, 'base');
+    writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
+    await update(dir);
+    const headSha = commit(dir, 'pull request');
+    git(dir, 'checkout', '-q', baseSha); // what actions/checkout does by default under pull_request_target
+    gh.repoDir = dir;
+    const r = await runAction(dir, { eventName: 'pull_request_target', event: prEvent({ baseSha, headSha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
+    expect(r.code, r.stdout).toBe(0);
+    const runs = [...gh.checkRuns.values()];
+    expect(runs.map((c) => c.head_sha)).toEqual([baseSha]);
+  });
 });
 
 describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () => {

@@ -147,6 +147,63 @@ describe('approvals that do not count', () => {
   }, 60_000);
 });
 
+describe('approvals and the base cannot be walked around (found by an attack on the gate)', () => {
+  it('a stale approval through a symlinked contract directory: the real path is watched too', async () => {
+    const pr = await pullRequest({ 'tools.json': tools(lookup) }, { 'README.md': 'docs\n' }, { updateHead: false });
+    // Commit A: move the contracts behind a symlink; the surface is the same, and bob approves it.
+    git(pr.dir, 'mv', '.toolgate', 'contracts');
+    execFileSync('ln', ['-s', 'contracts', '.toolgate'], { cwd: pr.dir });
+    const approved = commit(pr.dir, 'contracts behind a symlink');
+    approve(pr, 'bob', { commit_id: approved });
+    // Commit B: a new destructive tool, written through the symlink.
+    writeFiles(pr.dir, { 'tools.json': tools(lookup, remove) });
+    await update(pr.dir);
+    pr.headSha = commit(pr.dir, 'a new tool after the approval');
+    const r = await check(pr);
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/@bob \(approved [0-9a-f]{7}; .*contracts\/widgets\.surface\.json/);
+  }, 60_000);
+
+  it('a contents API that answers 404 for every path (a token that cannot see the repository) is not read as a first adoption', async () => {
+    const pr = await pullRequest({ 'tools.json': tools(lookup) }, { 'toolgate.yml': `${POLICY}rules:\n  policy-relaxed: off\n  tool-added: off\n`, 'tools.json': tools(lookup, remove) });
+    pr.gh.fail({ method: 'GET', path: /\/contents\//, status: 404, body: { message: 'Not Found' }, times: 100 });
+    const r = await check(pr);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('does not exist at the base commit');
+    expect(r.stdout).toContain('but the checkout has it there');
+  }, 60_000);
+
+  it("on first adoption the PR's own policy cannot turn the gate off", async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'tg-gate-'));
+    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+    const dir = join(parent, 'ws');
+    writeFiles(dir, { 'README.md': 'a server\n' });
+    git(dir, 'init', '-q', '-b', 'main');
+    const baseSha = commit(dir, 'before toolgate');
+    writeFiles(dir, { 'toolgate.yml': `${POLICY}rules:\n  policy-relaxed: off\n  tool-added: off\noverrides:\n  - tools: ["*"]\n    rules: { tool-added: notice }\n`, 'tools.json': tools(remove) });
+    await update(dir);
+    const headSha = commit(dir, 'adopt toolgate, with the gate off');
+    const gh = await FakeGitHub.start();
+    cleanups.push(() => gh.close());
+    gh.repoDir = dir;
+    const r = await check({ dir, baseSha, headSha, gh });
+    expect(r.code, r.stdout).toBe(1);
+    const f = report(r).findings;
+    expect(f.find((x) => x.ruleId === 'policy-relaxed')?.level).toBe('error');
+    expect(f.find((x) => x.ruleId === 'tool-added')?.level).toBe('error');
+  }, 60_000);
+
+  it('an event payload without the author: no approval counts', async () => {
+    const pr = await pullRequest({ 'tools.json': tools(lookup) }, { 'tools.json': tools(lookup, remove) });
+    approve(pr, 'bob');
+    const event = prEvent({ baseSha: pr.baseSha, headSha: pr.headSha, author: 'alice' }) as { pull_request: { user?: unknown } };
+    delete event.pull_request.user;
+    const r = await runAction(pr.dir, { event, apiUrl: pr.gh.url, inputs: { 'github-token': 'ghs_test' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('no author login');
+  }, 60_000);
+});
+
 describe('the base branch policy judges the pull request', () => {
   const RELAXATIONS: [string, string, string][] = [
     ['a deny entry removed, and the denied tool added', `${POLICY}deny:\n  - tools: ["*shell*"]\n`, POLICY],

@@ -41,6 +41,19 @@ ruleTests('policy-relaxed', {
       expect: [{ ruleId: 'policy-relaxed', data: { kind: 'source-command' } }],
     },
     {
+      name: 'a new source (new reach; a matrix job over named sources would never check it)',
+      run: judge(SOURCES, `${SOURCES}  - id: other\n    recorded: tools.json\n`),
+      expect: [{ ruleId: 'policy-relaxed', data: { kind: 'source-added' }, message: 'source "other" is added: a recorded tools/list result' }],
+    },
+    {
+      name: 'an override turning a rule off, added next to a rules entry that does the same: both are relaxations',
+      run: judge(SOURCES, `${SOURCES}rules:\n  tool-added: off\noverrides:\n  - tools: ["*"]\n    rules:\n      tool-added: off\n`),
+      expect: [
+        { ruleId: 'policy-relaxed', data: { kind: 'rule-level' } },
+        { ruleId: 'policy-relaxed', data: { kind: 'override' } },
+      ],
+    },
+    {
       name: 'allow-pull-request-target turned on',
       run: judge(SOURCES, `${SOURCES}allow-pull-request-target: true\n`),
       expect: [{ ruleId: 'policy-relaxed', data: { kind: 'allow' } }],
@@ -62,11 +75,6 @@ ruleTests('policy-relaxed', {
       run: judge(SOURCES, `${SOURCES}deny:\n  - tools: ["*shell*"]\n`),
       watch: ['policy-tightened'],
       expect: [{ ruleId: 'policy-tightened', level: 'notice', message: /applies after the merge/ }],
-    },
-    {
-      name: 'a new source is judged by its tools (every one new), not as a policy relaxation',
-      run: judge(SOURCES, `${SOURCES}  - id: other\n    recorded: tools.json\n`),
-      expect: [],
     },
   ],
 });

@@ -9,6 +9,12 @@ const MISSING = { approved: false, approvers: [], missing: '1 approving review f
 ruleTests('promoted-operation-moved', {
   fires: [
     {
+      name: 'a GET operation moved: the read tool now calls an endpoint nobody reviewed',
+      base: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }]),
+      head: openapiSurface([{ name: 'get_items', method: 'GET', path: '/admin/users/{id}/api-keys' }]),
+      expect: [{ ruleId: 'promoted-operation-moved', tool: 'get_items', level: 'error', message: 'operation "get_items" moved from GET /items to GET /admin/users/{id}/api-keys' }],
+    },
+    {
       name: 'the path changed',
       base: before,
       head: movedPath,
@@ -39,15 +45,22 @@ ruleTests('promoted-operation-moved', {
   ],
   silent: [
     {
+      name: 'a disabled DELETE that became a GET is reachable now: tool-added, not a move',
+      base: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, { name: 'purge', method: 'DELETE', path: '/items/{id}' }]),
+      head: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, { name: 'purge', method: 'GET', path: '/items/{id}/purge' }]),
+      watch: ['tool-added'],
+      expect: [{ ruleId: 'tool-added', tool: 'purge', message: 'tool "purge" is reachable now: read operation GET /items/{id}/purge (it was a disabled operation)' }],
+    },
+    {
       name: 'unchanged promoted operation',
       base: before,
       head: before,
       expect: [],
     },
     {
-      name: 'a GET operation moved (not promoted: nothing was reviewed for it)',
-      base: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }]),
-      head: openapiSurface([{ name: 'get_items', method: 'GET', path: '/v2/items' }]),
+      name: 'a disabled operation moved: still not reachable',
+      base: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, { name: 'drop_items', method: 'DELETE', path: '/items' }]),
+      head: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, { name: 'drop_items', method: 'DELETE', path: '/v2/items' }]),
       expect: [],
     },
     {

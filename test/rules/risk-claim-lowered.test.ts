@@ -24,6 +24,18 @@ ruleTests('risk-claim-lowered', {
       expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', level: 'error', data: { hint: 'idempotentHint', base: false, head: true } }],
     },
     {
+      name: 'hints sent as strings and numbers: spec clients ignore them, lenient ones coerce them (pydantic reads "true" as true)',
+      base: [mcpTool('put', RISKY)],
+      head: [mcpTool('put', { ...RISKY, readOnlyHint: 'true', destructiveHint: 0 })],
+      watch: ['invalid-annotation', 'annotation-now-implicit'],
+      expect: [
+        { ruleId: 'risk-claim-lowered', tool: 'put', level: 'error', data: { hint: 'readOnlyHint', invalid: 'true' }, message: 'not a boolean' },
+        { ruleId: 'risk-claim-lowered', tool: 'put', level: 'error', data: { hint: 'destructiveHint', invalid: 0 } },
+        { ruleId: 'invalid-annotation', tool: 'put' },
+        { ruleId: 'invalid-annotation', tool: 'put' },
+      ],
+    },
+    {
       name: 'undeclared (default true) → declared false',
       base: [mcpTool('put', { readOnlyHint: false })],
       head: [mcpTool('put', { readOnlyHint: false, destructiveHint: false })],

@@ -41,6 +41,13 @@ ruleTests('tool-added', {
       expect: [{ ruleId: 'tool-added', tool: 'send', level: 'error', message: /open-world write tool "send" .*; it needs 1 approving review from someone with write access other than @alice$/ }],
     },
     {
+      name: 'with no pull request to read (check --base): says what the judging policy will ask for',
+      base: [readTool('get')],
+      head: [readTool('get'), writeTool('put')],
+      policy: 'review:\n  reviewers: [sec-lead, carol]\n  required: 2\n  fresh: true\n',
+      expect: [{ ruleId: 'tool-added', tool: 'put', level: 'error', message: /; it needs 2 approving reviews on the pull request \(none can be checked outside a pull request\): from sec-lead, carol, on the head commit$/ }],
+    },
+    {
       name: 'approved by an eligible reviewer: a notice naming the approver, not an error',
       base: [readTool('get')],
       head: [readTool('get'), writeTool('put')],
@@ -60,14 +67,14 @@ ruleTests('tool-added', {
       name: 'a new GET operation of an OpenAPI integration',
       base: ops(),
       head: ops({ name: 'get_item', method: 'GET', path: '/items/{id}' }),
-      expect: [{ ruleId: 'tool-added', tool: 'get_item', message: 'new read operation GET /items/{id} "get_item"' }],
+      expect: [{ ruleId: 'tool-added', tool: 'get_item', message: 'new tool "get_item": read operation GET /items/{id}' }],
     },
     {
       name: 'a new POST operation promoted to read in the same pull request',
       base: ops(),
       head: ops({ name: 'create_quote', method: 'POST', path: '/quotes', promoted: true }),
       watch: ['read-promotion-unreviewed'],
-      expect: [{ ruleId: 'tool-added', tool: 'create_quote', message: 'new operation POST /quotes promoted to read by a policy "create_quote"', data: { origin: { promoted: true } } }],
+      expect: [{ ruleId: 'tool-added', tool: 'create_quote', message: 'new tool "create_quote": operation POST /quotes promoted to read by a policy', data: { origin: { promoted: true } } }],
     },
   ],
   silent: [

@@ -191,6 +191,17 @@ function typeSet(s: JsonObject): Set<string> {
 
 const COMPOSITION_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'not', '$ref', 'if'];
 
+function sameComposition(a: JsonObject, b: JsonObject): boolean {
+  return COMPOSITION_KEYWORDS.every((k) => jsonEqual(a[k], b[k]));
+}
+
+/** Whether `s`'s anyOf/oneOf branches (or an allOf member) each declare a `type`, or a `$ref` types it. */
+function compositionTypes(s: JsonObject): boolean {
+  const typed = (x: Json) => isObject(x) && (x.type !== undefined || x.$ref !== undefined);
+  const all = (k: string) => Array.isArray(s[k]) && s[k].length > 0 && s[k].every(typed);
+  return s.$ref !== undefined || all('anyOf') || all('oneOf') || (Array.isArray(s.allOf) && s.allOf.some(typed));
+}
+
 function hasComposition(s: JsonObject): boolean {
   return COMPOSITION_KEYWORDS.some((k) => s[k] !== undefined);
 }
@@ -198,9 +209,12 @@ function hasComposition(s: JsonObject): boolean {
 function compareType(a: JsonObject, b: JsonObject, ta: Set<string>, tb: Set<string>, path: string, pol: Polarity, out: CompareResult): void {
   if (jsonEqual(a.type, b.type)) return;
   const listed = (s: JsonObject): string => show(s.type);
-  // A side without `type` but with anyOf/oneOf/allOf/$ref/... is typed by those subschemas, which
-  // the composition comparison (json-schema-diff) judges; "any type" would be wrong there.
-  if ((b.type === undefined && hasComposition(b)) || (a.type === undefined && hasComposition(a))) return;
+  // A side without `type` but with anyOf/oneOf/allOf/$ref/... may be typed by those subschemas,
+  // which the composition comparison judges; "any type" would be wrong there. When the new side
+  // drops `type` and its composition is unchanged, though, nothing compares the type: the branches
+  // must type every value themselves, or the drop widens (fail closed).
+  if (a.type === undefined && hasComposition(a)) return;
+  if (b.type === undefined && hasComposition(b) && (!sameComposition(a, b) || compositionTypes(b))) return;
   if (b.type === undefined) {
     emit(out, path, 'widened', pol, `any type now accepted (was ${listed(a)})`);
     return;
@@ -431,9 +445,11 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
       // it as widened, as reviewers read it (DESIGN §9, json-schema-diff facts).
       const gov = governing(a, name);
       if (gov === false) emit(out, p, 'widened', pol, `property "${name}" added to a closed object`);
-      else if (isOpen(gov)) emit(out, p, 'widened', pol, `property "${name}" added (the object was open: it was accepted but undeclared)`);
+      // Inside "not" a declared property is no argument the model is told about: set logic only
+      // (constraining a negated schema's property narrows it, so the whole widens).
+      else if (isOpen(gov)) emit(out, p, pol === 1 ? 'widened' : 'narrowed', pol, `property "${name}" ${pol === 1 ? 'added (the object was open: it was accepted but undeclared)' : 'declared, so its values are now checked'}`);
       else {
-        emit(out, p, 'widened', pol, `property "${name}" added (previously matched by additionalProperties/patternProperties)`);
+        if (pol === 1) emit(out, p, 'widened', pol, `property "${name}" added (previously matched by additionalProperties/patternProperties)`);
         compareNode(gov, sb, p, pol, out);
       }
     } else if (sa !== undefined) {
@@ -526,12 +542,14 @@ function compareComposition(a: JsonObject, b: JsonObject, path: string, pol: Pol
         const y = restB[k];
         compareNode(x?.s ?? true, y?.s ?? true, `${path}/allOf/${y?.i ?? x?.i ?? k}`, pol, out);
       }
-    } else if (restA.length === restB.length && restA.length > 0) {
+    } else if (kw === 'anyOf' && restA.length === restB.length && restA.length > 0) {
       restA.forEach((x, k) => {
         const y = restB[k] as { s: Json; i: number };
         compareNode(x.s, y.s, `${path}/${kw}/${y.i}`, pol, out);
       });
     } else {
+      // oneOf: a branch that narrows can widen the whole (a value matching two branches was
+      // rejected), so oneOf, like added or removed members, is a set question for json-schema-diff.
       undecided(out, path, `"${kw}" members changed at ${path || '/'} (${ma.length} → ${mb.length})`, true, a, b);
     }
   }

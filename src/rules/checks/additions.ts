@@ -34,13 +34,29 @@ export const toolAdditions: Check = (ctx) => {
   const listed = new Set(ctx.contract?.tools.map((t) => t.name));
   const out: RawFinding[] = [];
   for (const c of ctx.changes) {
-    if (c.kind !== 'tool-added' || c.head.safetyClass === 'disabled' || !listed.has(c.tool)) continue;
-    const t = c.head;
+    // A disabled OpenAPI operation that is reachable now without a `policies` promotion (its verb
+    // became GET or HEAD) is as new to the agent as an added tool; a promotion is judged as one.
+    const enabled = c.kind === 'class-changed' && c.base === 'disabled' && c.head !== 'disabled' && !c.headTool.origin?.promoted;
+    if (!enabled && (c.kind !== 'tool-added' || c.head.safetyClass === 'disabled')) continue;
+    if (!listed.has(c.tool)) continue;
+    const t = c.kind === 'tool-added' ? c.head : c.kind === 'class-changed' ? c.headTool : undefined;
+    if (!t) continue;
     out.push({
       ruleId: 'tool-added',
       target: t.origin ? { tool: t.name, in: 'integration' } : { tool: t.name },
-      message: `new ${describeReach(t)} "${t.name}" (${describeHints(t)})`,
-      data: { safetyClass: t.safetyClass, effectiveHints: t.effectiveHints, declaredHints: t.declaredHints, ...(t.origin ? { origin: t.origin } : {}) },
+      message: enabled
+        ? `tool "${t.name}" is reachable now: ${describeReach(t)} (it was a disabled operation)`
+        : t.origin
+          ? `new tool "${t.name}": ${describeReach(t)}`
+          : `new ${describeReach(t)} "${t.name}" (${describeHints(t)})`,
+      data: {
+        safetyClass: t.safetyClass,
+        effectiveHints: t.effectiveHints,
+        declaredHints: t.declaredHints,
+        ...(t.origin ? { origin: t.origin } : {}),
+        // What the model will be told about it: reports show it whole (text-diff `changedTextOf`).
+        ...(t.description !== undefined ? { description: t.description } : {}),
+      },
     });
   }
   return out;

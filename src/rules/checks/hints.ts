@@ -20,6 +20,17 @@ export const hintChanges: Check = (ctx) => {
     const headTool = headByName.get(c.tool);
     // destructive/idempotent only mean something for a tool that is not read-only (spec).
     const meaningful = c.hint === 'readOnlyHint' || c.hint === 'openWorldHint' || !headTool?.effectiveHints.readOnlyHint;
+    // A value that is not a boolean, newly sent or changed: spec clients ignore it, lenient ones
+    // coerce it (pydantic reads "true" as true), so it may claim the safer side: fail closed.
+    if (c.head.invalid !== undefined && meaningful) {
+      out.push({
+        ruleId: 'risk-claim-lowered',
+        target: { tool: c.tool, sub },
+        message: `tool "${c.tool}" now sends ${c.hint}: ${JSON.stringify(c.head.invalid).slice(0, 40)}, not a boolean; clients that coerce it may read a lower risk than the spec default`,
+        data: { hint: c.hint, base: c.base.effective, head: c.head.effective, invalid: c.head.invalid },
+      });
+      continue;
+    }
     if (c.base.declared !== undefined && c.head.declared === undefined) {
       // On a read-only tool destructive/idempotent carry no meaning (spec), so dropping them changes nothing.
       if (c.base.effective !== c.head.effective && meaningful) {

@@ -38,16 +38,22 @@ export const policyChecks: Check = (ctx) => {
   return out;
 };
 
-/** `promoted-operation-moved`: a promoted OpenAPI operation now has another method or path. */
+/**
+ * `promoted-operation-moved`: a reachable OpenAPI operation (promoted, or read by its verb) now has
+ * another method or path: the tool calls an endpoint nobody reviewed.
+ */
 export const promotedMoved: Check = (ctx) =>
   ctx.changes.flatMap((c): RawFinding[] => {
-    if (c.kind !== 'origin-changed' || !c.base?.promoted || !c.head?.promoted) return [];
+    if (c.kind !== 'origin-changed' || !c.base || !c.head) return [];
     if (c.base.method === c.head.method && c.base.path === c.head.path) return [];
+    const tool = ctx.head.tools.find((t) => t.name === c.tool);
+    // Not reachable now, or not reachable before (then it is a tool newly reachable: tool-added).
+    if (!tool || tool.safetyClass === 'disabled' || ctx.base?.tools.find((t) => t.name === c.tool)?.safetyClass === 'disabled') return [];
     return [
       {
         ruleId: 'promoted-operation-moved',
         target: { tool: c.tool, in: 'integration' },
-        message: `promoted operation "${c.head.operationId ?? c.tool}" moved from ${c.base.method} ${c.base.path} to ${c.head.method} ${c.head.path}`,
+        message: `${c.head.promoted ? 'promoted ' : ''}operation "${c.head.operationId ?? c.tool}" moved from ${c.base.method} ${c.base.path} to ${c.head.method} ${c.head.path}`,
         data: { base: c.base, head: c.head },
       },
     ];

@@ -1,3 +1,4 @@
+import type { Change } from '../../diff/change.js';
 import type { Check, RawFinding } from '../context.js';
 import { describeSchemaTextPath } from '../../diff/schema-text.js';
 
@@ -32,20 +33,40 @@ export const toolNames: Check = (ctx) => {
   return out;
 };
 
-/** `description-changed`: the text a model reads. */
+const METADATA_WORDS = { annotations: 'vendor keys of the annotations', icons: 'icons', _meta: '_meta', extra: 'top-level keys outside the spec' } as const;
+
+/** What changed, in a reviewer's words. */
+function textMessage(c: Extract<Change, { kind: 'text-changed' }>): string {
+  if (c.pointer === undefined) return `the ${c.field} of tool "${c.tool}" changed`;
+  const what = c.pointer.slice(c.pointer.lastIndexOf('/') + 1);
+  const where = c.field === 'outputSchema' ? `outputSchema${c.pointer.slice(0, c.pointer.lastIndexOf('/'))}` : describeSchemaTextPath(c.pointer);
+  return `the ${what} of ${where || 'the output schema'} of tool "${c.tool}" ${c.base === undefined ? 'was added' : c.head === undefined ? 'was removed' : 'changed'}`;
+}
+
+/**
+ * `description-changed`: the text a model or a user reads (DESIGN §1, §5): titles, descriptions,
+ * text inside inputSchema and outputSchema, and what clients may show besides (vendor annotation
+ * keys, icons, `_meta`, keys outside the spec).
+ */
 export const textChanges: Check = (ctx) =>
-  ctx.changes.flatMap((c): RawFinding[] =>
-    c.kind === 'text-changed'
-      ? [
-          {
-            ruleId: 'description-changed',
-            target: { tool: c.tool, sub: `/${c.field.replace('.', '/')}${c.pointer ?? ''}` },
-            message:
-              c.pointer === undefined
-                ? `the ${c.field} of tool "${c.tool}" changed`
-                : `the ${c.pointer.slice(c.pointer.lastIndexOf('/') + 1)} of ${describeSchemaTextPath(c.pointer)} of tool "${c.tool}" ${c.base === undefined ? 'was added' : c.head === undefined ? 'was removed' : 'changed'}`,
-            data: { field: c.field, ...(c.pointer !== undefined ? { pointer: c.pointer } : {}), base: c.base, head: c.head },
-          },
-        ]
-      : [],
-  );
+  ctx.changes.flatMap((c): RawFinding[] => {
+    if (c.kind === 'metadata-changed') {
+      return [
+        {
+          ruleId: 'description-changed',
+          target: { tool: c.tool, sub: c.field === 'extra' ? '' : `/${c.field}` },
+          message: `the ${METADATA_WORDS[c.field]} of tool "${c.tool}" changed`,
+          data: { field: c.field, base: c.base, head: c.head },
+        },
+      ];
+    }
+    if (c.kind !== 'text-changed') return [];
+    return [
+      {
+        ruleId: 'description-changed',
+        target: { tool: c.tool, sub: `/${c.field.replace('.', '/')}${c.pointer ?? ''}` },
+        message: textMessage(c),
+        data: { field: c.field, ...(c.pointer !== undefined ? { pointer: c.pointer } : {}), base: c.base, head: c.head },
+      },
+    ];
+  });

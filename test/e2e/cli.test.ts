@@ -117,6 +117,20 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(readFileSync(file, 'utf8')).toBe(lines.join('\n'));
   });
 
+  it('update lists what the new contract changes, so the author sees what a reviewer will be asked to approve', async () => {
+    const dir = workspace();
+    const tool = (name: string, readOnlyHint: boolean) => ({ name, inputSchema: { type: 'object', additionalProperties: false }, annotations: { readOnlyHint } });
+    writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: saved\n    recorded: tools.json\n');
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [tool('get', true)] }));
+    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [tool('get', false), tool('wipe', false)] }));
+    const r = await runCli(['update'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('changes (');
+    expect(r.stdout).toContain('+ tool wipe added (write)');
+    expect(r.stdout).toContain('~ get: class read → write');
+  });
+
   it('update does not touch the contract when the server fails: exit 3', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: broken\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ["-e", "process.stderr.write('boom: missing API key'); process.exit(7)"]\n`);

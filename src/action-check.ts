@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
-import { resolve } from 'node:path';
-import { displayPath, type Policy } from './config/policy.js';
+import { displayPath, policyInputs, type Policy } from './config/policy.js';
+import { resolveInside } from './util/safe-path.js';
+import { setActionOutputs } from './action-outputs.js';
 import type { ActionInputs } from './config/inputs.js';
 import { runCheck, type CheckResult } from './run-check.js';
 import { renderAnnotations } from './report/annotations.js';
@@ -22,11 +23,30 @@ import { FORK_HINT, publishChecks, publishComment } from './github/publish.js';
 import type { Logger } from './util/logger.js';
 import { VERSION } from './version.js';
 
-/** The `digest` output: the source's digest, or one over `id=digest` lines when there are several. */
+/**
+ * The `digest` output: the source's digest, or one over `id=digest` lines when there are several;
+ * empty when a source has no surface (it failed): a digest of part of the surface pins nothing.
+ */
 export function combinedDigest(result: CheckResult): string {
-  const ok = result.sources.filter((s) => s.surface);
-  if (ok.length === 1) return ok[0]?.surface?.digest ?? '';
-  return sha256(ok.map((s) => `${s.id}=${s.surface?.digest}`).sort().join('\n'));
+  if (result.sources.length === 0 || result.sources.some((s) => !s.surface)) return '';
+  if (result.sources.length === 1) return result.sources[0]?.surface?.digest ?? '';
+  return sha256(result.sources.map((s) => `${s.id}=${s.surface?.digest}`).sort().join('\n'));
+}
+
+/**
+ * Writes the job summary. Runners without one (`GITHUB_STEP_SUMMARY` unset: GHES before 3.6,
+ * act, Gitea and Forgejo runners) get a notice instead; the report and outputs are still written.
+ */
+export async function writeJobSummary(markdown: string, logger: Logger): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) {
+    logger.info('toolgate: this runner has no job summary (GITHUB_STEP_SUMMARY is unset); the report is in the log and in the JSON report');
+    return;
+  }
+  await core.summary.addRaw(markdown, true).write();
+}
+
+function outputPath(workspace: string, path: string, what: string, policy: Policy): Promise<string> {
+  return resolveInside(workspace, path, { what, allowedRoots: [process.env.RUNNER_TEMP], notOnto: policyInputs(policy), display: path });
 }
 
 /**
@@ -51,6 +71,10 @@ async function readPullRequestBase(pr: PullRequestContext, policy: Policy, works
  */
 export async function check(inputs: ActionInputs, event: EventContext, policy: Policy, policyPath: string, logger: Logger): Promise<void> {
   const pr = event.pullRequest;
+  // Where the report and SARIF go, checked before anything runs: inside the workspace or
+  // RUNNER_TEMP (the usual place for artifacts), links resolved, never onto an input of the run.
+  const reportPath = await outputPath(inputs.workspace, inputs.reportPath, 'the report (report-path)', policy);
+  const sarifPath = inputs.sarifPath ? await outputPath(inputs.workspace, inputs.sarifPath, 'the SARIF log (sarif-path)', policy) : undefined;
   const octokit: GitHubClient | undefined = inputs.token ? createGitHubClient({ token: inputs.token, onRetry: (m) => logger.info(m) }) : undefined;
   // Everything the base says is read before any code of the pull request starts in this run.
   const base = pr && inputs.mode === 'check' ? await readPullRequestBase(pr, policy, inputs.workspace, octokit, event, logger) : undefined;
@@ -81,23 +105,24 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
   }
   // A failing step adds its own error annotation (core.setFailed): keep a slot for it.
   if (!annotatedByCheckRun) for (const line of renderAnnotations(result.findings, { error: result.exitCode === 0 ? 0 : 1 })) process.stdout.write(line + '\n');
-  await core.summary.addRaw(renderSummary(result), true).write();
+  await writeJobSummary(renderSummary(result), logger);
   if (pr && inputs.comment) {
     if (pr.fork) logger.warn(`toolgate: not commenting on a fork pull request. ${FORK_HINT}`);
-    else if (octokit && event.repo) await publishComment(octokit, event.repo, pr.number, result, inputs.sources.join(',') || 'all', logger);
+    else if (octokit && event.repo) await publishComment(octokit, event.repo, pr.number, result, inputs.sources.join(',') || 'all', logger, inputs.commentAuthor);
   }
 
-  const reportPath = resolve(inputs.workspace, inputs.reportPath);
-  await writeFileAtomic(reportPath, renderJson(result, VERSION));
-  if (inputs.sarifPath) {
+  await writeFileAtomic(reportPath, renderJson(result, VERSION), { what: 'the report (report-path)' });
+  if (sarifPath) {
     const sarif = buildSarifLog(result.findings, RULES, { version: VERSION, fallbackFile: policyFile });
-    await writeFileAtomic(resolve(inputs.workspace, inputs.sarifPath), JSON.stringify(sarif, null, 2) + '\n');
+    await writeFileAtomic(sarifPath, JSON.stringify(sarif, null, 2) + '\n', { what: 'the SARIF log (sarif-path)' });
   }
-  core.setOutput('tool-count', result.sources.reduce((n, s) => n + (s.surface?.counts.toolCount ?? 0), 0));
-  core.setOutput('error-count', result.counts.error);
-  core.setOutput('warning-count', result.counts.warning);
-  core.setOutput('digest', combinedDigest(result));
-  core.setOutput('report-path', reportPath);
+  setActionOutputs({
+    toolCount: result.sources.reduce((n, s) => n + (s.surface?.counts.toolCount ?? 0), 0),
+    errorCount: result.counts.error,
+    warningCount: result.counts.warning,
+    digest: combinedDigest(result),
+    reportPath,
+  });
   if (result.exitCode === 3) core.setFailed('toolgate: a source failed (server-failed); see the log and the job summary');
   else if (result.exitCode === 1) {
     core.setFailed(`toolgate: ${result.counts.error} error-level finding${result.counts.error === 1 ? '' : 's'}${inputs.exact ? ` and ${result.counts.warning} warning${result.counts.warning === 1 ? '' : 's'} (exact mode: release gating)` : ''}`);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { adHocPolicy, defaultContractPath, loadPolicy, type Policy } from './config/policy.js';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { adHocPolicy, checkContractPaths, defaultContractPath, loadPolicy, policyInputs, type Policy } from './config/policy.js';
+import { FILE_LIMITS, readBounded, resolveInside } from './util/safe-path.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, SOURCE_ID_PATTERN, type SourceConfig } from './config/source-config.js';
 import { parseContract, writeFileAtomic } from './contract/store.js';
 import { serializeContract } from './contract/serialize.js';
@@ -69,7 +69,12 @@ async function policyFrom(flags: SourceFlags, command: string[], cwd: string): P
   if (adhoc.length === 1 && (flags.config !== undefined || flags.source !== undefined)) {
     throw new ConfigError(`${flags.config !== undefined ? '--config' : '--source'} selects from toolgate.yml, but a source was also given on the command line`, undefined, 'Use either toolgate.yml (with --config/--source) or one source on the command line.');
   }
-  if (adhoc[0]) return adHocPolicy(adhoc[0], cwd);
+  if (adhoc[0]) {
+    const p = adHocPolicy(adhoc[0], cwd);
+    // The contract goes to .toolgate/<id>.surface.json: inside the working directory, links resolved.
+    await checkContractPaths(p);
+    return p;
+  }
   const stray = flags.id !== undefined && flags.id !== 'cli' ? '--id' : flags.env !== undefined ? '--env' : undefined;
   if (stray) throw new ConfigError(`${stray} applies to a source given on the command line, and none was given`, undefined, 'Put the server after -- (e.g. toolgate audit --env API_BASE -- node server.js), or set it in toolgate.yml.');
   const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
@@ -148,8 +153,13 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
   }
   const text = serializeContract(only).text;
   if (flags.output) {
-    await writeFileAtomic(resolve(cwd, flags.output), text).catch((e: Error) => {
-      throw new ConfigError(`cannot write ${flags.output}: ${e.message}`, { file: flags.output as string }, 'Choose a path in a writable directory.');
+    const out = flags.output;
+    // A relative path stays inside the working directory; an absolute one goes where it was asked.
+    // Never through a link, onto a special file, or over an input of the run.
+    const target = await resolveInside(cwd, out, { what: '--output', notOnto: policyInputs(policy), display: out, allowedRoots: isAbsolute(out) ? [dirname(out)] : [] });
+    await writeFileAtomic(target, text, { what: '--output' }).catch((e: Error) => {
+      if (e instanceof ConfigError) throw e;
+      throw new ConfigError(`cannot write ${out}: ${e.message}`, { file: out }, 'Choose a path in a writable directory.');
     });
   }
   else process.stdout.write(guardLogOutput(text, 'json'));
@@ -159,13 +169,13 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
 /** `toolgate diff BASE HEAD`. */
 export async function diff(baseFile: string, headFile: string, format: Format): Promise<number> {
   const cwd = process.cwd();
-  const read = async (f: string) =>
-    parseContract(
-      await readFile(resolve(cwd, f), 'utf8').catch(() => {
-        throw new ConfigError('file not found', { file: f }, 'Pass two files written by `toolgate snapshot -o` or `toolgate update`.');
-      }),
-      f,
-    );
+  const read = async (f: string) => {
+    const bytes = await readBounded(resolve(cwd, f), FILE_LIMITS.contract, 'a surface', { display: f }).catch((e: unknown) => {
+      if (e instanceof ConfigError) throw e;
+      throw new ConfigError('file not found', { file: f }, 'Pass two files written by `toolgate snapshot -o` or `toolgate update`.');
+    });
+    return parseContract(bytes.toString('utf8'), f);
+  };
   const result = await runDiff(await read(baseFile), await read(headFile), cwd);
   process.stdout.write(guardLogOutput(await render(result, format, false), isJson(format)));
   return result.exitCode;

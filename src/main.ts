@@ -3,8 +3,9 @@ import { resolve } from 'node:path';
 import { displayPath, loadPolicy } from './config/policy.js';
 import { readActionInputs } from './config/inputs.js';
 import { ConfigError } from './util/errors.js';
-import { escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty } from './report/escape.js';
+import { breakRunnerCommands, escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty, sanitizeText } from './report/escape.js';
 import { readEventContext } from './github/event.js';
+import { setActionOutputs } from './action-outputs.js';
 import { assertPullRequestTargetAllowed } from './github/pr-target.js';
 import type { Logger } from './util/logger.js';
 
@@ -45,8 +46,13 @@ export async function runAction(): Promise<void> {
       for (const problem of [err, ...err.others].slice(0, 9)) annotateConfigError(problem);
       // The message quotes the policy file, which the pull request controls: show it verbatim in
       // a code block, where no Markdown, HTML or mention is live.
-      await core.summary.addRaw(`## toolgate: ❌ configuration error\n\n${escapeMarkdownCode(err.describe())}\n`, true).write().catch(() => undefined);
-      core.setFailed(`toolgate: configuration error: ${err.describe()}`);
+      if (process.env.GITHUB_STEP_SUMMARY) {
+        await core.summary.addRaw(`## toolgate: ❌ configuration error\n\n${escapeMarkdownCode(err.describe())}\n`, true).write().catch(() => undefined);
+      }
+      // What is known: one error, no surface (so no digest to pin).
+      setActionOutputs({ errorCount: 1, warningCount: 0, digest: '' });
+      // The message quotes the policy: no escape, bidi or control character reaches the log.
+      core.setFailed(`toolgate: configuration error: ${breakRunnerCommands(sanitizeText(err.describe()))}`);
       return;
     }
     core.setFailed(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}`);

@@ -74,8 +74,10 @@ export function readActionInputs(): ActionInputs {
     sources: splitList(core.getInput('sources')),
     mode,
     exact: exactInput === 'auto' ? isRelease : exactInput === 'true',
-    reportPath: inWorkspace(workspace, 'report-path', core.getInput('report-path') || 'toolgate-report.json'),
-    sarifPath: core.getInput('sarif-path') ? inWorkspace(workspace, 'sarif-path', core.getInput('sarif-path')) : '',
+    // Where outputs may go (the workspace or RUNNER_TEMP, links resolved) is checked when they are
+    // written (util/safe-path `resolveInside`): here only the text.
+    reportPath: core.getInput('report-path') || 'toolgate-report.json',
+    sarifPath: core.getInput('sarif-path'),
     token: core.getInput('github-token'),
     comment: bool('comment', false),
     commentAuthor: core.getInput('comment-author') || 'github-actions[bot]',

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { LineCounter, parseDocument, isMap, isNode, isScalar, visit, type Document } from 'yaml';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, visit, type Document } from 'yaml';
 import { policyValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
+import { CONTRACT_OUTSIDE_FIX, FILE_LIMITS, formatBytes, readBounded, resolveInside } from '../util/safe-path.js';
 import { pointerSegments } from '../util/json-file.js';
 import { schemaError } from '../util/schema-errors.js';
 import { isRuleId, ruleById, RULES } from '../rules/catalog.js';
@@ -84,16 +84,29 @@ export function defaultContractPath(id: string): string {
 }
 
 /**
- * Reads and validates a policy file.
- * @throws ConfigError (exit 2) naming file:line, pointer and fix: missing file, YAML syntax error,
- *   unknown key, wrong type, unknown rule id, duplicate source id, ambiguous source kind.
+ * Reads and validates a policy file, and checks where its contracts really are
+ * ({@link checkContractPaths}).
+ * @throws ConfigError (exit 2) naming file:line, pointer and fix: missing file, a directory, a
+ *   named pipe or other special file (never opened), a file over {@link FILE_LIMITS}.policy
+ *   (1 MiB, refused before it is read), YAML syntax error, unknown key, wrong type, unknown rule
+ *   id, duplicate source id, ambiguous source kind, a contract path outside the policy's directory
+ *   or onto another input of the run.
  */
 export async function loadPolicy(file: string): Promise<Policy> {
   const abs = resolve(file);
   let text: string;
   try {
-    text = await readFile(abs, 'utf8');
+    text = (
+      await readBounded(abs, FILE_LIMITS.policy, 'the policy file', {
+        display: file,
+        fix: {
+          directory: `Pass the policy file, not its directory: --config ${join(file, 'toolgate.yml')} (in the Action, the \`config\` input).`,
+          size: `A policy file is limited to ${formatBytes(FILE_LIMITS.policy)} (README, "Security"); one needs a few KB: check that --config (the Action's \`config\` input) names toolgate.yml.`,
+        },
+      })
+    ).toString('utf8');
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new ConfigError(
       code === 'ENOENT' ? 'policy file not found' : `cannot read policy file: ${(e as Error).message}`,
@@ -103,13 +116,71 @@ export async function loadPolicy(file: string): Promise<Policy> {
         : undefined,
     );
   }
-  return parsePolicy(text, file, dirname(abs));
+  const policy = parsePolicy(text, file, dirname(abs));
+  await checkContractPaths(policy);
+  return policy;
+}
+
+/**
+ * Every file a run reads, absolute: the policy file, each source's contract, recording and
+ * integration config (`source`: whose). A file the run writes (a report) must be none of them.
+ */
+export function policyInputs(policy: Policy): { path: string; what: string; source?: string }[] {
+  const out: { path: string; what: string; source?: string }[] = [];
+  if (policy.file) out.push({ path: join(policy.root, basename(policy.file)), what: 'the policy file' });
+  for (const s of policy.sources) {
+    out.push({ path: s.contract, what: `the contract of source "${s.id}"`, source: s.id });
+    if (s.kind === 'recorded') out.push({ path: s.file, what: `the recorded tools/list file of source "${s.id}"`, source: s.id });
+    if (s.kind === 'openapi') out.push({ path: s.integration, what: `the integration config of source "${s.id}"`, source: s.id });
+  }
+  return out;
+}
+
+/**
+ * Checks with the file system where each source's contract really is, symbolic links resolved:
+ * inside the policy's directory (`root`), and not the policy file or another source's contract,
+ * recording or integration config, so that \`toolgate update\` cannot write outside the
+ * repository or over another input. {@link loadPolicy} calls it; call it for a policy built
+ * otherwise (adHocPolicy) before contracts are written. A contract that is the source's own
+ * recording or integration config is read as what it is (`check` says it is not a contract);
+ * `writeContract` never replaces such a file. Whether the contract is a regular file is checked
+ * when it is read or written.
+ * @throws ConfigError on the source's \`contract\` line (its \`id\` line for the default path).
+ */
+export async function checkContractPaths(policy: Policy): Promise<void> {
+  const inputs = policyInputs(policy);
+  for (const [i, s] of policy.sources.entries()) {
+    const shown = displayPath(policy.root, s.contract);
+    const pointer = policy.has(`/sources/${i}/contract`) ? `/sources/${i}/contract` : `/sources/${i}/id`;
+    try {
+      await resolveInside(policy.root, s.contract, {
+        what: `the contract of source "${s.id}"`,
+        lead: `cannot use ${shown} as the contract of source "${s.id}"`,
+        display: shown,
+        special: 'allow',
+        notOnto: inputs.filter((x) => x.source !== s.id),
+        fix: CONTRACT_OUTSIDE_FIX,
+      });
+    } catch (e) {
+      // Other errors (a parent that cannot be read) are reported by the read or write itself.
+      if (!(e instanceof ConfigError)) continue;
+      if (!policy.file) throw e;
+      throw new ConfigError(e.message, { file: policy.file, line: policy.lineOf(pointer), pointer }, e.fix);
+    }
+  }
 }
 
 /** Parses policy text; see {@link loadPolicy}. `root` is the directory relative paths resolve against. */
 export function parsePolicy(text: string, file: string, root: string): Policy {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // `uniqueKeys: true` compares each key with every earlier key of its map: 100,000 keys took
+  // minutes. The same check, linear, is firstDuplicateKey.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  const duplicate = firstDuplicateKey(doc);
+  if (duplicate !== undefined && (doc.errors[0] === undefined || duplicate < doc.errors[0].pos[0])) {
+    const pos = lineCounter.linePos(duplicate);
+    throw new ConfigError('YAML syntax error: Map keys must be unique', { file, line: pos.line, column: pos.col }, FIX);
+  }
   const yamlError = doc.errors[0];
   if (yamlError) {
     // With prettyErrors off, `linePos` is not filled in: compute it from the offset.
@@ -120,7 +191,7 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
       FIX,
     );
   }
-  const lineOf = (pointer: string) => yamlLine(doc, lineCounter, pointer);
+  const lineOf = yamlLines(doc, lineCounter);
   const has = (pointer: string) => pointer === '' || doc.hasIn(yamlPath(pointer));
   let value: JsonObject;
   try {
@@ -158,20 +229,66 @@ function yamlPath(pointer: string): (string | number)[] {
   return pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
-function yamlLine(doc: Document, lc: LineCounter, pointer: string): number {
-  const segs = yamlPath(pointer);
-  for (let n = segs.length; n >= 0; n--) {
-    const path = segs.slice(0, n);
-    // A map entry: the key's line (where a reader looks); a nested map value starts a line below.
-    const parent = n > 0 ? doc.getIn(path.slice(0, -1), true) : undefined;
-    if (isMap(parent)) {
-      const pair = parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === path[n - 1]);
-      if (pair && isNode(pair.key) && pair.key.range) return lc.linePos(pair.key.range[0]).line;
+/**
+ * `lineOf` of a policy: the 1-based line of a JSON pointer, or of its nearest existing parent (1
+ * when none). A map entry gives its key's line (where a reader looks), a sequence item or the
+ * document the line where it starts. Every line is indexed in one walk on the first question, so
+ * thousands of questions (one per schema error) cost one walk, not one each.
+ */
+function yamlLines(doc: Document, lc: LineCounter): (pointer: string) => number {
+  let index: Map<string, number> | undefined;
+  const build = (): Map<string, number> => {
+    const out = new Map<string, number>();
+    const at = (pointer: string, node: unknown) => {
+      if (isNode(node) && node.range && !out.has(pointer)) out.set(pointer, lc.linePos(node.range[0]).line);
+    };
+    const walk = (node: unknown, pointer: string): void => {
+      if (isMap(node)) {
+        for (const pair of node.items) {
+          if (!isScalar(pair.key)) continue;
+          const p = `${pointer}/${String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+          at(p, pair.key);
+          walk(pair.value, p);
+        }
+      } else if (isSeq(node)) {
+        node.items.forEach((item, i) => {
+          at(`${pointer}/${i}`, item);
+          walk(item, `${pointer}/${i}`);
+        });
+      }
+    };
+    at('', doc.contents);
+    walk(doc.contents, '');
+    return out;
+  };
+  return (pointer: string): number => {
+    const map = (index ??= build());
+    for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
+      const line = map.get(p);
+      if (line !== undefined) return line;
+      if (p === '') return 1;
     }
-    const node = doc.getIn(path, true);
-    if (isNode(node) && node.range) return lc.linePos(node.range[0]).line;
-  }
-  return 1;
+  };
+}
+
+/**
+ * Offset of the first key (in the document) that its map already has: the check `yaml` makes
+ * with `uniqueKeys: true` (scalar keys by value, others by identity), with a set per map.
+ */
+function firstDuplicateKey(doc: Document): number | undefined {
+  let first: number | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        const offset = isNode(pair.key) ? pair.key.range?.[0] : undefined;
+        if (seen.has(key) && offset !== undefined && (first === undefined || offset < first)) first = offset;
+        seen.add(key);
+      }
+    },
+  });
+  return first;
 }
 
 interface RawCommand {

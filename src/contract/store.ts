@@ -1,13 +1,14 @@
 import { rmSync } from 'node:fs';
-import { onInterrupt } from '../util/cleanup.js';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { noteWritten, onInterrupt, yieldToSignals } from '../util/cleanup.js';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { contractValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
 import { parseJsonDocument } from '../util/json-file.js';
 import { schemaError } from '../util/schema-errors.js';
-import { assembleSurface, deriveTool } from '../surface/normalize.js';
+import { assertReplaceable, CONTRACT_OUTSIDE_FIX, FILE_LIMITS, formatBytes, readBounded, resolveInside } from '../util/safe-path.js';
+import { assembleSurface, currentPinnedForm, deriveTool } from '../surface/normalize.js';
 import { SURFACE_FORMAT_VERSION, type Json, type JsonObject, type Surface, type SurfaceTool } from '../surface/model.js';
 import { serializeContract } from './serialize.js';
 
@@ -19,25 +20,33 @@ export interface LoadedContract {
   lineOf: (pointer: string) => number;
   /** Index of each tool in the file's `tools` array (the file may be unsorted after a hand edit). */
   indexOf: ReadonlyMap<string, number>;
+  /** The file's text as read: `update` rewrites a contract whose text is not what it would write (an older pinned form). */
+  text: string;
 }
 
 const FIX_HAND_EDIT = 'Do not edit the contract by hand: restore it with `git checkout -- <file>` or run `toolgate update` and review the diff.';
+const FIX_SIZE = `Contracts are limited to ${formatBytes(FILE_LIMITS.contract)} (README, "Security"): point \`contract\` at the contract toolgate wrote, or make the source list fewer tools (an OpenAPI integration's \`include\`) or split it into several sources.`;
+const FIX_WRITE = 'Point `contract` in toolgate.yml at a file path in a writable directory (default: .toolgate/<source-id>.surface.json).';
 
 
 /**
  * Reads and verifies a contract. Each tool's derived values (effective hints, class, digests) are
  * recomputed and must match what is stored: a hand edit cannot make a tool say two things.
  * Top-level counts, payload bytes and digest are kept as pinned (see {@link parseContract}).
+ * The file is checked before it is opened: a directory, named pipe (which would block the run),
+ * device or socket is refused, and so is a file over {@link FILE_LIMITS}.contract (128 MiB).
  * @returns undefined when the file does not exist (first adoption).
- * @throws ConfigError (exit 2) naming the file, line and fix for syntax errors, schema violations,
- *   a newer format version or inconsistent derived values.
+ * @throws ConfigError (exit 2) naming the file, line and fix for syntax errors, duplicate keys,
+ *   schema violations, a newer format version or inconsistent derived values; naming the file
+ *   for a special file or one over the size limit.
  */
 export async function readContract(file: string, displayName = file): Promise<LoadedContract | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readBounded(file, FILE_LIMITS.contract, 'the contract', { display: displayName || file, fix: { size: FIX_SIZE } })).toString('utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (e instanceof ConfigError) throw e;
     throw new ConfigError(
       `cannot read the contract: ${fsReason(e)}`,
       { file: displayName || file },
@@ -59,7 +68,8 @@ function fsReason(e: unknown): string {
 /** Parses and verifies contract text; see {@link readContract}. Pure apart from errors. */
 export function parseContract(text: string, file: string): LoadedContract {
   // Findings point at tools and their keys (`/tools/3/annotations/readOnlyHint`): 4 levels.
-  const doc = parseJsonDocument(text, file, FIX_HAND_EDIT, { lineDepth: 4 });
+  // A key given twice means what the last parser to read it decides: refused at its line.
+  const doc = parseJsonDocument(text, file, FIX_HAND_EDIT, { lineDepth: 4, duplicateKeys: 'error', duplicateKeyText: { what: 'contract', fix: FIX_HAND_EDIT } });
   const raw = doc.value as JsonObject;
   notAContract(raw, file, doc.lineOf);
   if (raw && typeof raw === 'object' && typeof raw.formatVersion === 'number' && raw.formatVersion > SURFACE_FORMAT_VERSION) {
@@ -72,21 +82,28 @@ export function parseContract(text: string, file: string): LoadedContract {
   const validate = contractValidator();
   if (!validate(raw)) throw schemaError(validate.errors ?? [], file, doc.lineOf, FIX_HAND_EDIT);
   const stored = raw as unknown as Omit<Surface, 'tools'> & { tools: StoredTool[] };
-  const tools = stored.tools.map((entry, i) => verifyTool(entry, i, file, doc.lineOf));
+  const written = stored.tools.map((entry, i) => verifyTool(entry, i, file, doc.lineOf));
+  // A contract written before an equivalence was normalized (`required: []`...) is read in today's
+  // pinned form, so a server that still sends the same schema is no drift.
+  const tools = written.map(inCurrentForm);
+  const base = { source: stored.source, server: stored.server };
+  const assembled = assembleSurface(base, tools);
   // Aggregates stay as pinned: removing a tool entry by hand is a legitimate way to revoke it, and
   // the pinned counts are what `count-mismatch` compares. Any disagreement with the tools shows up
-  // as drift (`contract-stale`), not as a broken file.
-  const surface: Surface = {
-    ...assembleSurface({ source: stored.source, server: stored.server }, tools),
-    counts: stored.counts,
-    payloadBytes: stored.payloadBytes,
-    digest: stored.digest,
-  };
+  // as drift (`contract-stale`), not as a broken file. Aggregates that matched the tools as written
+  // move with them into the current form.
+  let { payloadBytes, digest } = stored;
+  if (tools.some((t, i) => t !== written[i])) {
+    const asWritten = assembleSurface(base, written);
+    if (digest === asWritten.digest) digest = assembled.digest;
+    if (payloadBytes === asWritten.payloadBytes) payloadBytes = assembled.payloadBytes;
+  }
+  const surface: Surface = { ...assembled, counts: stored.counts, payloadBytes, digest };
   const indexOf = new Map<string, number>();
   stored.tools.forEach((t, i) => {
     if (!indexOf.has(t.name)) indexOf.set(t.name, i);
   });
-  return { surface, file, lineOf: doc.lineOf, indexOf };
+  return { surface, file, lineOf: doc.lineOf, indexOf, text };
 }
 
 /**
@@ -133,46 +150,105 @@ function verifyTool(entry: StoredTool, i: number, file: string, lineOf: (p: stri
   return t;
 }
 
+/** A verified tool in the current pinned form ({@link currentPinnedForm}); itself when already in it. */
+function inCurrentForm(t: SurfaceTool): SurfaceTool {
+  const current = currentPinnedForm(t);
+  if (current === t) return t;
+  return deriveTool(current, t.origin && t.safetyClass !== 'write' ? t.safetyClass : undefined);
+}
+
 /**
  * Writes a contract atomically: a temp file in the same directory, fsync, then rename over the
  * target, so a crash or kill never leaves a truncated contract.
+ * @param opts.root with it, the contract must really be inside this directory (the policy's
+ *   root): `..`, absolute paths and symbolic links leading out of it are refused
+ *   ({@link resolveInside}). `loadPolicy` checks the same for toolgate.yml at load time.
  * @returns the serialized text and line map.
- * @throws ConfigError (exit 2) naming the file when it cannot be written (a directory, no permission).
+ * A file already there is replaced only when it is a contract (or not JSON at all: a broken
+ * contract, which `update` repairs): a recording, an integration config or any other JSON
+ * document at the contract path is an input, never overwritten.
+ * @throws ConfigError (exit 2) naming the file when it cannot be written (a directory, a symbolic
+ *   link, a named pipe or other special file, no permission, outside `root`, a JSON document that
+ *   is not a contract), or when it would be over {@link FILE_LIMITS}.contract (it could not be
+ *   read back).
  */
-export async function writeContract(file: string, surface: Surface): Promise<ReturnType<typeof serializeContract>> {
+export async function writeContract(file: string, surface: Surface, opts: { root?: string } = {}): Promise<ReturnType<typeof serializeContract>> {
   const out = serializeContract(surface);
+  const bytes = Buffer.byteLength(out.text, 'utf8');
+  if (bytes > FILE_LIMITS.contract) {
+    throw new ConfigError(`cannot write the contract: it would be ${formatBytes(bytes)} (${bytes} bytes), over the limit of ${formatBytes(FILE_LIMITS.contract)}`, { file }, FIX_SIZE);
+  }
   try {
-    await writeFileAtomic(file, out.text);
+    const target = opts.root === undefined ? file : await resolveInside(opts.root, file, { what: 'the contract', display: file, fix: CONTRACT_OUTSIDE_FIX });
+    await replacesOnlyContracts(target, file);
+    await writeFileAtomic(target, out.text, { what: 'the contract' });
   } catch (e) {
-    throw new ConfigError(`cannot write the contract: ${fsReason(e)}`, { file }, 'Point `contract` in toolgate.yml at a file path in a writable directory (default: .toolgate/<source-id>.surface.json).');
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError(`cannot write the contract: ${fsReason(e)}`, { file }, FIX_WRITE);
   }
   return out;
 }
 
 /**
+ * Refuses to replace a JSON document that is not a contract (see {@link writeContract}): valid
+ * JSON, a non-empty object without `formatVersion` and `source`, or a non-empty array. Absent,
+ * unreadable, special or oversized files are left to the write to report.
+ */
+async function replacesOnlyContracts(target: string, shown: string): Promise<void> {
+  let value: unknown;
+  try {
+    value = JSON.parse((await readBounded(target, FILE_LIMITS.contract, 'the contract')).toString('utf8'));
+  } catch {
+    return;
+  }
+  const obj = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  if (!obj || Object.keys(obj).length === 0) return;
+  if (!Array.isArray(obj) && ('formatVersion' in obj || 'source' in obj)) return;
+  const listing = Array.isArray(obj) || Array.isArray(obj.tools) || 'result' in obj;
+  throw new ConfigError(
+    `cannot write the contract: the file there is not a toolgate contract${listing ? ' (it looks like a saved `tools/list` result)' : ''}; \`update\` replaces contracts only, never another file`,
+    { file: shown },
+    `Point \`contract\` in toolgate.yml at a file of its own (default: .toolgate/<source-id>.surface.json)${listing ? `; to make a contract from a saved listing: \`toolgate snapshot --tools-json ${shown} --output <contract.json>\`` : ''}.`,
+  );
+}
+
+/**
  * Atomic write (temp file + fsync + rename); the temp file is removed on failure.
+ *
+ * The target must be a regular file or absent: a symbolic link (the rename would replace the
+ * link, and a reader of the link would not see the write), a directory, a named pipe, a device or
+ * a socket is refused (ConfigError naming `what`). The temp file is created exclusively
+ * (`O_CREAT|O_EXCL`, which does not follow a link planted at its name). Where the target may
+ * be (inside the repository) is the caller's check: {@link resolveInside} gives the real path.
  *
  * A process killed between creating its temp file and the rename (SIGKILL, OOM, a cancelled CI
  * job) cannot remove it: the target is intact (old or new, never partial) but a
  * `.<name>.<pid>.<hex>.tmp` sibling stays. Each write therefore first deletes such siblings of
  * the same target whose writer process is gone, so they never accumulate.
  */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string, opts: { what?: string; display?: string } = {}): Promise<void> {
+  await assertReplaceable(file, opts.what ?? 'the file');
   await mkdir(dirname(file), { recursive: true });
   await removeStaleTemps(file);
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const unregister = onInterrupt(() => rmSync(tmp, { force: true }));
+  // `wx` (O_CREAT|O_EXCL): a file or link already at this name is not followed, and not ours to remove.
+  let created = false;
+  const unregister = onInterrupt(() => created && rmSync(tmp, { force: true }));
   try {
     const fh = await open(tmp, 'wx', 0o644);
+    created = true;
     try {
       await fh.writeFile(text, 'utf8');
       await fh.sync();
     } finally {
       await fh.close();
     }
+    // A signal that came while writing is handled here, before the rename: the old file stays.
+    await yieldToSignals();
     await rename(tmp, file);
+    noteWritten(opts.display ?? file);
   } catch (e) {
-    await rm(tmp, { force: true });
+    if (created) await rm(tmp, { force: true });
     throw e;
   } finally {
     unregister();

@@ -1,8 +1,7 @@
-import { canonicalJson } from '../surface/canonical.js';
 import { HINT_NAMES, type HintName, type Json, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
 import type { Change, HintState } from './change.js';
-import { schemaTexts } from './schema-text.js';
-import { pointerSegments } from '../util/json-file.js';
+import { newSchemaStrings, schemaTexts } from './schema-text.js';
+import { canonicalJson, getOwn, pointerSegments } from '../util/json.js';
 
 const same = (a: unknown, b: unknown) => canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);
 
@@ -31,7 +30,8 @@ function holderExists(schema: Json, pointer: string): boolean {
   let node: Json | undefined = schema;
   for (const seg of pointerSegments(pointer).slice(0, -1)) {
     if (node === null || typeof node !== 'object') return false;
-    node = Array.isArray(node) ? node[Number(seg)] : node[seg];
+    // Own keys only: a holder named `__proto__` or `constructor` exists only when it is a key.
+    node = Array.isArray(node) ? node[Number(seg)] : getOwn(node, seg);
     if (node === undefined) return false;
   }
   return true;
@@ -42,7 +42,10 @@ function schemaTextChanges(tool: string, base: Json, head: Json, field: 'inputSc
   const h = schemaTexts(head);
   // Text that left with its argument is not text a model is told: the schema change says it.
   const pointers = [...new Set([...b.keys(), ...h.keys()])].filter((p) => b.get(p) !== h.get(p) && (h.has(p) || holderExists(head, p))).sort();
-  return pointers.slice(0, MAX_SCHEMA_TEXT_CHANGES).map((pointer) => ({ kind: 'text-changed' as const, tool, field, pointer, base: b.get(pointer), head: h.get(pointer) }));
+  const texts = pointers.map((pointer) => ({ kind: 'text-changed' as const, tool, field, pointer, base: b.get(pointer), head: h.get(pointer) }));
+  // New strings anywhere else in the schema (a `format`, a `const`, an `$id`...) are text too.
+  const others = [...newSchemaStrings(base, head, new Set(h.keys()))].map(([pointer, text]) => ({ kind: 'text-changed' as const, tool, field, pointer, head: text }));
+  return [...texts, ...others].slice(0, MAX_SCHEMA_TEXT_CHANGES);
 }
 
 /** One hint of a tool as declared, with the default applied, and as sent when that is not a boolean. */

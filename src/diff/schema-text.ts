@@ -6,17 +6,14 @@
  * a changed tool description, so the diff reports them as `text-changed`.
  */
 import type { Json } from '../surface/model.js';
-
-type Obj = { [key: string]: Json };
-const isObj = (v: Json | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+import { escapePointerToken as esc, isObject as isObj, pointerSegments } from '../util/json.js';
 
 /** Keywords whose value is a map of name → subschema (draft-07 `dependencies` maps to a subschema or a list of names). */
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
 /** Keywords whose value a model may be shown as text besides title and description, compared as JSON text. */
 const TEXT_AS_JSON = ['default', 'examples', 'example', '$comment', 'externalDocs'];
 /** Keywords whose value is one subschema. */
-const SCHEMA_ONE = ['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems'];
+const SCHEMA_ONE = ['contentSchema', 'items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems'];
 /** Keywords whose value is a list of subschemas. */
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 
@@ -61,7 +58,7 @@ export function schemaTexts(schema: Json | undefined, maxDepth = 64): Map<string
  * `the input schema` at the root, else the JSON pointer.
  */
 export function describeSchemaTextPath(pointer: string): string {
-  const segs = pointer.split('/').slice(1, -1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segs = pointerSegments(pointer).slice(0, -1);
   if (segs.length === 0) return 'the input schema';
   const names: string[] = [];
   for (let i = 0; i < segs.length; i++) {
@@ -70,4 +67,40 @@ export function describeSchemaTextPath(pointer: string): string {
     else return `inputSchema${pointer.slice(0, pointer.lastIndexOf('/'))}`;
   }
   return `argument "${names.join('.')}"`;
+}
+
+/** Keywords whose string values are structure, not text: type names, references, dialects. */
+const STRUCTURE_KEYS = new Set(['type', '$ref', '$schema']);
+
+/**
+ * Every string value in `head` that appears nowhere in `base`, by JSON pointer, except in the
+ * keywords {@link schemaTexts} already covers (pointers under one of `covered`) and structural
+ * keywords (`type`, `$ref`, `$schema`). Any keyword may carry an instruction to the model (`$id`,
+ * `$anchor`, `format`, `const`, `contentMediaType`, `xml`, `discriminator`, a `required` name…);
+ * a narrowing that adds one must not pass as a warning. Pure; at most `max` entries.
+ */
+export function newSchemaStrings(base: Json | undefined, head: Json | undefined, covered: ReadonlySet<string>, max = 50): Map<string, string> {
+  const seen = new Set<string>();
+  const collect = (node: Json | undefined): void => {
+    if (typeof node === 'string') seen.add(node);
+    else if (Array.isArray(node)) node.forEach(collect);
+    else if (isObj(node)) Object.values(node).forEach(collect);
+  };
+  collect(base);
+  const out = new Map<string, string>();
+  // A subtree below the walk's depth is covered whole (`<pointer>/…`).
+  const prefixes = [...covered].map((c) => (c.endsWith('/…') ? c.slice(0, -2) : c));
+  const isCovered = (at: string) => prefixes.some((c) => at === c || at.startsWith(`${c}/`));
+  const walk = (node: Json | undefined, at: string, key: string): void => {
+    if (out.size >= max) return;
+    if (typeof node === 'string') {
+      if (!seen.has(node) && !STRUCTURE_KEYS.has(key) && !isCovered(at)) out.set(at, node);
+      return;
+    }
+    // Items of `type: [...]` are type names: structure as well.
+    if (Array.isArray(node)) node.forEach((x, i) => walk(x, `${at}/${i}`, key === 'type' ? 'type' : String(i)));
+    else if (isObj(node)) for (const [k, v] of Object.entries(node)) walk(v, `${at}/${esc(k)}`, k);
+  };
+  walk(head, '', '');
+  return out;
 }

@@ -73,6 +73,21 @@ export async function resolveCommit(options: Pick<ReadAtCommitOptions, 'cwd' | '
 }
 
 /**
+ * Paths of every symbolic link at commit `sha` under `cwd` (`git ls-tree -r`, mode 120000),
+ * relative to `cwd`; empty when git cannot say. A link retargeted between an approval and the
+ * head can swap a watched file for another without the file's own path changing.
+ */
+export async function symlinksAt(cwd: string, sha: string, git = 'git'): Promise<string[]> {
+  if (!/^[0-9a-f]{4,64}$/i.test(sha)) return [];
+  const r = await runGit(git, ['ls-tree', '-r', '-z', `${sha}^{commit}`], { cwd, sha, path: '.' }).catch(() => undefined);
+  if (!r || r.code !== 0) return [];
+  return r.stdout.split('\0').flatMap((entry) => {
+    const m = /^120000 blob [0-9a-f]+\t(.*)$/s.exec(entry);
+    return m ? [m[1] as string] : [];
+  });
+}
+
+/**
  * The full SHA of a git ref (`origin/main`, a tag, a SHA) in the checkout at `cwd`, for
  * `toolgate check --base REF`.
  * @throws ConfigError when the ref is not a ref name or git does not know it.

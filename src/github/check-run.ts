@@ -8,6 +8,7 @@
  * workflow-command annotations.
  */
 import type { Finding, Level } from '../rules/types.js';
+import { jsonSafe } from '../report/escape.js';
 import { GitHubApiError, errorStatus, type GitHubClient, type RepoRef } from './client.js';
 
 /** Checks API: annotations per create/update request. */
@@ -167,9 +168,11 @@ function toApiAnnotation(a: CheckAnnotation): {
     start_line: start,
     end_line: Math.max(start, Math.floor(a.endLine ?? start)),
     annotation_level: annotationLevel(a.level),
-    message: cut(a.message, MAX_ANNOTATION_MESSAGE, '…'),
-    ...(a.title !== undefined ? { title: cut(a.title, MAX_ANNOTATION_TITLE, '…') } : {}),
-    ...(a.rawDetails !== undefined ? { raw_details: cut(a.rawDetails, MAX_ANNOTATION_MESSAGE, '…') } : {}),
+    // Server text (tool names, descriptions) is shown as is by the Checks UI: no control, escape or
+    // bidi character reaches it (U+202E would show `…gnp.exe` as `…exe.png`).
+    message: cut(jsonSafe(a.message, MAX_ANNOTATION_MESSAGE), MAX_ANNOTATION_MESSAGE, '…'),
+    ...(a.title !== undefined ? { title: cut(jsonSafe(a.title, MAX_ANNOTATION_TITLE), MAX_ANNOTATION_TITLE, '…') } : {}),
+    ...(a.rawDetails !== undefined ? { raw_details: cut(jsonSafe(a.rawDetails, MAX_ANNOTATION_MESSAGE), MAX_ANNOTATION_MESSAGE, '…') } : {}),
   };
 }
 

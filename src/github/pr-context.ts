@@ -1,11 +1,11 @@
 import type { Policy } from '../config/policy.js';
 import type { ReviewState } from '../rules/context.js';
 import { evaluateApproval, latestApprovals, type Eligibility, type Review } from '../review/approval.js';
-import { changedPaths } from './base-contract.js';
+import { changedPaths, symlinksAt } from './base-contract.js';
 import { readWriteAccess } from './permissions.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import type { PullRequestContext } from './event.js';
-import { listReviews } from './reviews.js';
+import { listCommitters, listReviews } from './reviews.js';
 import { listTeamMembers, parseTeamRef } from './teams.js';
 
 /** What decides whether an approval still covers the head: the files whose change re-opens the review. */
@@ -43,7 +43,14 @@ export async function readReviewState(octokit: GitHubClient | undefined, repo: R
     return { approved: false, approvers: [], missing: `an approving review, which could not be checked (${(e as Error).message}${hint})` };
   }
   const candidates = latestApprovals(reviews, pr.author);
+  let committers: string[];
+  try {
+    committers = candidates.length ? await listCommitters(octokit, repo, pr.number) : [];
+  } catch (e) {
+    return { approved: false, approvers: [], missing: `an approving review, which could not be checked: the pull request's commits could not be read (${(e as Error).message})` };
+  }
   const eligibility: Eligibility = {
+    committers,
     ...(reviewers ? {} : { writeAccess: await readWriteAccess(octokit, repo, candidates) }),
     ...(scope ? { stale: await staleApprovals(scope, candidates, pr.headSha) } : {}),
   };
@@ -60,7 +67,9 @@ async function staleApprovals(scope: ApprovalScope, approvals: readonly Review[]
   const out = new Map<string, string>();
   for (const commit of new Set(approvals.map((a) => a.commitId))) {
     if (commit === headSha) continue;
-    const changed = await changedPaths(scope.workspace, commit, headSha, scope.watched);
+    // Every symbolic link of either commit too: retargeting one in a chain swaps what a watched path reads.
+    const links = [...(await symlinksAt(scope.workspace, commit)), ...(await symlinksAt(scope.workspace, headSha))];
+    const changed = await changedPaths(scope.workspace, commit, headSha, [...new Set([...scope.watched, ...links])]);
     if (changed === undefined) out.set(commit, `approved ${commit.slice(0, 7) || 'a commit'}, which is not in the checkout, so it cannot be shown to cover the head`);
     else if (changed.length > 0) out.set(commit, `approved ${commit.slice(0, 7)}; ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed since`);
   }

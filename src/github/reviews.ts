@@ -69,3 +69,22 @@ export async function getPullRequest(octokit: GitHubClient, repo: RepoRef, prNum
     fork: headRepo === undefined || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
   };
 }
+
+/**
+ * Logins that wrote the pull request's commits: the author and the committer of each commit that
+ * is not a merge (`GET /repos/{owner}/{repo}/pulls/{pull_number}/commits`, every page, at most 250
+ * commits as the API lists). Someone who pushed a change cannot be its second pair of eyes, as
+ * with branch protection's "approval of the most recent reviewable push". Merge commits (two
+ * parents: "Update branch" brings the base in) are left out, so updating a branch does not cost
+ * a maintainer their vote.
+ * @throws GitHubApiError (from the client) when the API call fails for good.
+ */
+export async function listCommitters(octokit: GitHubClient, repo: RepoRef, prNumber: number): Promise<string[]> {
+  const commits = await octokit.paginate(octokit.rest.pulls.listCommits, { owner: repo.owner, repo: repo.repo, pull_number: prNumber, per_page: 100 });
+  const logins = new Set<string>();
+  for (const c of commits) {
+    if ((c.parents?.length ?? 1) > 1) continue;
+    for (const who of [c.author?.login, c.committer?.login]) if (who && who !== 'web-flow') logins.add(who);
+  }
+  return [...logins];
+}

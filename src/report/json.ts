@@ -7,8 +7,8 @@ export const JSON_REPORT_VERSION = 1;
 
 /**
  * The machine-readable report: per source the counts (under the surface's own names), digest,
- * payload bytes, failure, diagnostics, and all findings. Tool text stays raw here: JSON encoding
- * is the escaping, and consumers render it themselves.
+ * payload bytes, failure, diagnostics, and all findings. Tool text stays raw here (it is data:
+ * JSON encoding is the escaping, and consumers render it themselves), except lone surrogates.
  */
 export function renderJson(result: CheckResult, toolgateVersion: string): string {
   const report = {
@@ -53,5 +53,16 @@ export function renderJson(result: CheckResult, toolgateVersion: string): string
     }),
     findings: result.findings,
   };
-  return JSON.stringify(report, null, 2) + '\n';
+  return JSON.stringify(report, (_key, value: unknown) => (typeof value === 'string' ? wellFormed(value) : value), 2) + '\n';
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The string with each lone surrogate replaced by U+FFFD. `JSON.stringify` writes a lone
+ * surrogate as a `\udXXX` escape, which strict parsers (`jq`, Go, Rust) reject: the report stays
+ * readable by every JSON tool, at the price of that one character (the contract keeps it exact).
+ */
+function wellFormed(s: string): string {
+  return s.replace(LONE_SURROGATE, '\uFFFD');
 }

@@ -6,18 +6,19 @@
  * - `tool.driver.rules` lists the whole catalog, so `result.ruleIndex` is the rule's index in it.
  * - Levels map `error`→`error`, `warning`→`warning`, `notice`→`note` (SARIF has no "notice").
  * - Locations are relative URIs under `%SRCROOT%`, percent-encoded per path segment.
- * - `partialFingerprints["toolgate/v1"]` is the finding's stable fingerprint, so code scanning
+ * - `partialFingerprints["toolgate/v2"]` is the finding's stable fingerprint, so code scanning
  *   tracks an alert across runs and commits.
  */
 import type * as sarif from 'sarif';
 import type { Finding, Level, RuleMeta } from '../rules/types.js';
+import { jsonSafe } from './escape.js';
 
 /** Default `tool.driver.informationUri`; the Action should pass its repository URL. */
 export const DEFAULT_INFORMATION_URI = 'https://github.com/toolgate/toolgate';
 /** Schema URI written into `$schema` (the SARIF 2.1.0 schema as published by SchemaStore). */
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** Key of toolgate's fingerprint in `partialFingerprints`; bump the version if the recipe changes. */
-export const FINGERPRINT_KEY = 'toolgate/v1';
+export const FINGERPRINT_KEY = 'toolgate/v2';
 
 /** Options for {@link buildSarifLog}. */
 export interface SarifOptions {
@@ -78,11 +79,11 @@ export function buildSarifLog(findings: readonly Finding[], rules: readonly Rule
       ruleId: f.ruleId,
       ruleIndex,
       level: sarifLevel(f.level),
-      message: { text: f.message },
+      message: { text: jsonSafe(f.message) },
       partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
       properties: {
         source: f.source,
-        ...(f.tool !== undefined ? { tool: f.tool } : {}),
+        ...(f.tool !== undefined ? { tool: jsonSafe(f.tool, 200) } : {}),
         pointer: f.pointer,
         fix: f.fix,
       },

@@ -43,6 +43,8 @@ export interface Eligibility {
    * policy changed since), with the reason: an approval covers only the surface it saw.
    */
   stale?: ReadonlyMap<string, string>;
+  /** Logins that authored or committed a commit of the pull request: they cannot approve it. */
+  committers?: readonly string[];
 }
 
 /** The `review` block of the policy. */
@@ -137,6 +139,7 @@ export function latestApprovals(reviews: readonly Review[], prAuthor: string): R
 function ineligibility(review: Review, headSha: string, fresh: boolean, allowed: ReadonlySet<string> | undefined, e: Eligibility): string | undefined {
   const login = loginKey(review.user);
   if (allowed && !allowed.has(login)) return 'not named in review.reviewers';
+  if (e.committers?.some((c) => loginKey(c) === login)) return 'wrote commits of this pull request';
   if (fresh && review.commitId !== headSha) return `approved ${short(review.commitId)}, not the head commit (review.fresh)`;
   const stale = e.stale?.get(review.commitId);
   if (stale !== undefined) return stale;

@@ -88,11 +88,14 @@ async function watchedPaths(root: string, head: Policy, base: Policy | null): Pr
 /**
  * On first adoption the pull request's own policy judges it; its `rules` and `overrides` may set
  * any rule but the gate itself: a reviewable rule (a widening change, `policy-relaxed` above all)
- * stays an error until the approval, so the new policy cannot wave itself through.
+ * stays an error until an approval by someone with write access, so the new policy cannot wave
+ * itself through, nor name its own reviewers.
  */
 function withGateClosed(p: Policy): Policy {
   const keep = (rules: Record<string, PolicyLevel>) => Object.fromEntries(Object.entries(rules).filter(([id, level]) => !ruleById(id)?.reviewable || level === 'error'));
-  return { ...p, rules: keep(p.rules), overrides: p.overrides.map((o) => ({ ...o, rules: keep(o.rules) })) };
+  // Nor may it name who approves it: named reviewers skip the write-access check.
+  const { reviewers: _named, ...review } = p.review;
+  return { ...p, rules: keep(p.rules), overrides: p.overrides.map((o) => ({ ...o, rules: keep(o.rules) })), review };
 }
 
 /**

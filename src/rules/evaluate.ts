@@ -11,7 +11,10 @@ export type Locate = (target: Target) => { location?: FindingLocation; pointer: 
 
 const LEVEL_ORDER: Record<Level, number> = { error: 0, warning: 1, notice: 2 };
 
-/** Stable id of a finding across runs: sha256(ruleId|source|tool|pointer), 16 hex chars. */
+/**
+ * Stable id of a finding across runs: sha256(ruleId|source|tool|field), 16 hex chars, where field
+ * is the pointer below the tool's entry (or, for a finding about no tool, the pointer in its file).
+ */
 export function fingerprint(ruleId: string, source: string, tool: string | undefined, pointer: string): string {
   return sha256(`${ruleId}|${source}|${tool ?? ''}|${pointer}`).slice(0, 16);
 }
@@ -66,7 +69,9 @@ export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'so
       message,
       fix: meta?.fix ?? '',
       pointer,
-      fingerprint: fingerprint(r.ruleId, ctx.sourceId, r.target.tool, pointer),
+      // Keyed on the field within the tool, never on where the tool sits in the contract: adding
+      // an unrelated tool must not re-open every code-scanning alert.
+      fingerprint: fingerprint(r.ruleId, ctx.sourceId, r.target.tool, r.target.tool !== undefined ? (r.target.sub ?? '') : pointer),
     };
     if (r.target.tool !== undefined) f.tool = r.target.tool;
     if (location) f.location = location;

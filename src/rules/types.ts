@@ -47,7 +47,7 @@ export interface Finding {
   location?: FindingLocation;
   /** JSON pointer inside the contract (or config) the finding is about. */
   pointer: string;
-  /** Stable id across runs: sha256(ruleId|source|tool|pointer), first 16 hex chars. */
+  /** Stable id across runs: sha256(ruleId|source|tool|field within the tool), first 16 hex chars; never an array index. */
   fingerprint: string;
   /** Rule-specific facts, asserted by tests. */
   data?: Record<string, unknown>;

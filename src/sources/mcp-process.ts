@@ -8,9 +8,10 @@
  * `byte-cap`. So we spawn ourselves and put a small {@link ProcessStdioTransport} (the SDK's
  * `Transport` interface) over the pipes.
  */
-import { onInterrupt } from '../util/cleanup.js';
+import { onInterrupt, timeSlicer, yieldToSignals } from '../util/cleanup.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { CommandSpec } from '../config/source-config.js';
 import { SourceError, type SourceFailure } from '../util/errors.js';
@@ -19,6 +20,12 @@ import { SourceError, type SourceFailure } from '../util/errors.js';
 export const STDERR_TAIL_BYTES = 4096;
 /** Time between SIGTERM and SIGKILL to the process group (ms). */
 export const KILL_GRACE_MS = 1000;
+/**
+ * Stdout lines longer than this (bytes) are decoded as they arrive and parsed in slices
+ * ({@link parseJsonSliced}): one `JSON.parse` of a 45 MB page of 100,000 tools blocks for 2-3 s
+ * on a CI runner, and an interrupted run must end within 1 s.
+ */
+export const SLICED_PARSE_BYTES = 1024 * 1024;
 
 /** How a process ended. */
 export interface ExitInfo {
@@ -286,6 +293,9 @@ export interface TransportFailure {
  *   silently; they are a hygiene problem, and a banner is the usual cause of a client hang).
  * - A line longer than `maxLineBytes` ends the connection with a `byte-cap` failure before it is
  *   buffered whole, so a 100 MB line cannot exhaust memory.
+ * - A line longer than {@link SLICED_PARSE_BYTES} is parsed in slices, stdout paused meanwhile;
+ *   what follows it (and the end of the stream) waits, so messages keep their order.
+ * - A JSON-RPC message behind a byte-order mark fails the connection at once, saying so.
  *
  * The process is not owned: `close()` detaches, the snapshot ends the process group.
  * `pid` and `stderr` are present so the SDK's version negotiation treats this as a stdio
@@ -304,8 +314,18 @@ export class ProcessStdioTransport implements Transport {
   failure: TransportFailure | undefined;
   /** Not piped separately: the process keeps the tail. Present for SDK transport detection. */
   readonly stderr = null;
+  /** The start of the current line (until it is known to be long). */
   private pending: Buffer[] = [];
+  /** Bytes of the current line so far. */
   private pendingBytes = 0;
+  /** The current line decoded so far, once it is longer than {@link SLICED_PARSE_BYTES}. */
+  private longText: PieceText | undefined;
+  private decoder: StringDecoder | undefined;
+  /** A long line is being parsed: stdout is paused, chunks that still come wait here, in order. */
+  private parsing = false;
+  private held: Buffer[] = [];
+  /** stdout ended (or the process exited) while a long line was parsed: finish after it. */
+  private endPending = false;
   /** Requests sent and not yet answered: id → method, to spot malformed answers to them. */
   private readonly inFlight = new Map<string | number, string>();
   private closed = false;
@@ -325,79 +345,169 @@ export class ProcessStdioTransport implements Transport {
     this.started = true;
     const out = this.proc.child.stdout!;
     out.on('data', (chunk: Buffer) => this.onData(chunk));
-    out.once('close', () => this.finish());
+    out.once('close', () => this.end());
     this.proc.child.once('exit', () => {
       // stdout may stay open in a grandchild; the direct child's exit still ends the session.
-      setTimeout(() => this.finish(), 50).unref();
+      setTimeout(() => this.end(), 50).unref();
     });
     return Promise.resolve();
   }
 
   private onData(chunk: Buffer): void {
     if (this.closed) return;
+    if (this.parsing) {
+      this.held.push(chunk);
+      return;
+    }
     let from = 0;
     for (;;) {
       const nl = chunk.indexOf(0x0a, from);
-      if (nl === -1) break;
-      const part = chunk.subarray(from, nl);
-      const line = this.pending.length ? Buffer.concat([...this.pending, part]) : part;
-      this.pending = [];
-      this.pendingBytes = 0;
+      const part = chunk.subarray(from, nl === -1 ? chunk.length : nl);
+      this.pendingBytes += part.length;
+      if (this.pendingBytes > this.maxLineBytes) return this.overflow(this.pendingBytes);
+      if (nl === -1) return this.append(part);
       from = nl + 1;
-      if (line.length > this.maxLineBytes) return this.overflow(line.length);
+      if (this.longText) {
+        this.append(part);
+        const text = this.longText;
+        text.push(this.decoder!.end());
+        this.resetLine();
+        return this.parseLong(text, chunk.subarray(from));
+      }
+      const line = this.pending.length ? Buffer.concat([...this.pending, part]) : part;
+      this.resetLine();
+      if (line.length > SLICED_PARSE_BYTES) return this.parseLong(new PieceText(line.toString('utf8')), chunk.subarray(from));
       this.onLine(line);
       if (this.closed) return;
     }
-    if (from < chunk.length) {
-      const rest = chunk.subarray(from);
-      this.pending.push(rest);
-      this.pendingBytes += rest.length;
-      if (this.pendingBytes > this.maxLineBytes) this.overflow(this.pendingBytes);
+  }
+
+  /** Adds a piece of the current line; past {@link SLICED_PARSE_BYTES} it is decoded as it comes. */
+  private append(part: Buffer): void {
+    if (part.length === 0) return;
+    if (this.longText) {
+      this.longText.push(this.decoder!.write(part));
+      return;
+    }
+    this.pending.push(part);
+    if (this.pendingBytes > SLICED_PARSE_BYTES) {
+      // Copying and decoding 50 MB at the end of the line would block for most of a second.
+      const decoder = (this.decoder = new StringDecoder('utf8'));
+      const text = (this.longText = new PieceText());
+      for (const b of this.pending) text.push(decoder.write(b));
+      this.pending = [];
     }
   }
 
-  private overflow(bytes: number): void {
-    this.failure = {
-      reason: 'byte-cap',
-      message: `a single stdout line exceeded ${this.maxLineBytes} bytes (read ${bytes} so far)`,
-    };
+  private resetLine(): void {
     this.pending = [];
     this.pendingBytes = 0;
-    this.onerror?.(new Error(this.failure.message));
+    this.longText = undefined;
+    this.decoder = undefined;
+  }
+
+  /** Parses a long line in slices; stdout waits (paused), and so does what came after the line. */
+  private parseLong(text: PieceText, rest: Buffer): void {
+    this.parsing = true;
+    if (rest.length > 0) this.held.unshift(rest);
+    this.proc.child.stdout?.pause();
+    void this.onLongLine(text)
+      .catch((err: unknown) => this.onerror?.(err instanceof Error ? err : new Error(String(err))))
+      .then(() => {
+        this.parsing = false;
+        while (!this.closed && !this.parsing && this.held.length > 0) this.onData(this.held.shift()!);
+        if (this.closed || this.parsing) return;
+        this.proc.child.stdout?.resume();
+        // The end came meanwhile: what stdout still holds gets the same 50 ms as after an exit.
+        if (this.endPending) setTimeout(() => this.end(), 50).unref();
+      });
+  }
+
+  /** stdout closed or the process exited: close, after a long line still being parsed. */
+  private end(): void {
+    if (this.parsing) this.endPending = true;
+    else this.finish();
+  }
+
+  private overflow(bytes: number): void {
+    this.resetLine();
+    this.fail({ reason: 'byte-cap', message: `a single stdout line exceeded ${this.maxLineBytes} bytes (read ${bytes} so far)` });
+  }
+
+  /**
+   * Gives up on the connection: records `failure` (the first one wins), reports it to the SDK and
+   * closes, so every pending request ends at once instead of waiting for its timeout.
+   */
+  fail(failure: TransportFailure): void {
+    if (this.closed) return;
+    this.failure ??= failure;
+    this.onerror?.(new Error(failure.message));
     this.finish();
   }
 
   private onLine(raw: Buffer): void {
-    const text = raw.toString('utf8').replace(/\r$/, '');
+    const decoded = raw.toString('utf8');
+    const text = decoded.endsWith('\r') ? decoded.slice(0, -1) : decoded;
     if (text.trim() === '') return;
-    let msg: unknown;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      msg = undefined;
+    const msg = jsonRpcMessage(text);
+    if (msg) return this.deliver(msg);
+    this.notMessage(text, text.charCodeAt(0) === 0xfeff ? jsonRpcMessage(text.slice(1)) : undefined);
+  }
+
+  /** {@link onLine} for a long line: the same, parsed in slices. */
+  private async onLongLine(text: PieceText): Promise<void> {
+    const to = text.charCodeAt(text.length - 1) === 0x0d ? text.length - 1 : text.length;
+    const content = text.find(/\S/g, 0);
+    if (content < 0 || content >= to) return;
+    const parse = async (from: number) => asJsonRpc(await parseJsonSliced(text, { from, to }).catch(() => undefined));
+    const msg = await parse(0);
+    if (this.closed) return;
+    if (msg) return this.deliver(msg);
+    const behind = text.charCodeAt(0) === 0xfeff ? await parse(1) : undefined;
+    if (this.closed) return;
+    this.notMessage(text.slice(0, 121), behind);
+  }
+
+  /** Hands a JSON-RPC message to the SDK, unless it is a malformed answer to one of our requests. */
+  private deliver(msg: Record<string, unknown>): void {
+    const id = msg.id;
+    if (msg.method === undefined && (typeof id === 'string' || typeof id === 'number') && this.inFlight.has(id)) {
+      const method = this.inFlight.get(id)!;
+      this.inFlight.delete(id);
+      // The SDK drops a response it cannot parse (result not an object, extra keys, bad error
+      // object) and the request would wait for its timeout, then be reported as "did not
+      // answer". Fail at once and say what was wrong.
+      const problem = responseProblem(msg);
+      if (problem) return this.fail({ reason: 'protocol-error', message: `answered ${method} with a malformed JSON-RPC response (${problem})` });
     }
-    if (typeof msg === 'object' && msg !== null && !Array.isArray(msg) && (msg as { jsonrpc?: unknown }).jsonrpc === '2.0') {
-      const m = msg as Record<string, unknown>;
-      const id = m.id;
-      if (m.method === undefined && (typeof id === 'string' || typeof id === 'number') && this.inFlight.has(id)) {
-        const method = this.inFlight.get(id)!;
-        this.inFlight.delete(id);
-        // The SDK drops a response it cannot parse (result not an object, extra keys, bad error
-        // object) and the request would wait for its timeout, then be reported as "did not
-        // answer". Fail at once and say what was wrong.
-        const problem = responseProblem(m);
-        if (problem) {
-          this.failure = { reason: 'protocol-error', message: `answered ${method} with a malformed JSON-RPC response (${problem})` };
-          this.onerror?.(new Error(this.failure.message));
-          this.finish();
-          return;
-        }
-      }
-      this.onmessage?.(msg as JSONRPCMessage);
-      return;
+    this.onmessage?.(msg as JSONRPCMessage);
+  }
+
+  /**
+   * A line that is not a JSON-RPC message: noise, or a message behind a byte-order mark (`behind`).
+   * `text` is the line, or its first 121 characters.
+   */
+  private notMessage(text: string, behind: Record<string, unknown> | undefined): void {
+    // A byte-order mark makes the line invalid JSON: MCP clients (the official SDKs parse each
+    // line with JSON.parse) drop it, and the request it answers waits for its timeout, reported
+    // as a server that did not answer. RFC 8259 §8.1: a sender MUST NOT add one (a parser MAY
+    // ignore it, but toolgate pins what clients see). Say what came instead.
+    if (behind) {
+      return this.fail({
+        reason: 'protocol-error',
+        message: `wrote a byte-order mark (U+FEFF) before ${this.describe(behind)} on stdout; MCP stdio messages are JSON lines without one (RFC 8259 §8.1), and MCP clients reject the line as invalid JSON`,
+      });
     }
     this.noiseLines++;
     this.firstNoiseLine ??= text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  }
+
+  /** "its answer to initialize", "its ping request", "its notifications/message notification". */
+  private describe(m: Record<string, unknown>): string {
+    if (typeof m.method === 'string') return `its ${JSON.stringify(m.method).slice(1, -1).slice(0, 80)} ${m.id === undefined ? 'notification' : 'request'}`;
+    const id = m.id;
+    const method = typeof id === 'string' || typeof id === 'number' ? this.inFlight.get(id) : undefined;
+    return method ? `its answer to ${method}` : 'its JSON-RPC message';
   }
 
   private finish(): void {
@@ -423,6 +533,229 @@ export class ProcessStdioTransport implements Transport {
     this.finish();
     return Promise.resolve();
   }
+}
+
+/** `text` parsed, when it is a JSON-RPC 2.0 message (an object with `"jsonrpc": "2.0"`). */
+function jsonRpcMessage(text: string): Record<string, unknown> | undefined {
+  try {
+    return asJsonRpc(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+function asJsonRpc(msg: unknown): Record<string, unknown> | undefined {
+  const ok = typeof msg === 'object' && msg !== null && !Array.isArray(msg) && (msg as { jsonrpc?: unknown }).jsonrpc === '2.0';
+  return ok ? (msg as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A long text kept as the pieces it was decoded in (each up to ~64 KiB), so that no 50 MB flat
+ * string is ever built: joining one blocks for a third of a second on a loaded runner.
+ */
+export class PieceText {
+  private readonly pieces: string[] = [];
+  /** Start of each piece in the text. */
+  private readonly starts: number[] = [];
+  length = 0;
+  /** The piece of the last read. */
+  private hint = 0;
+
+  /**
+   * @param text the first piece.
+   * @param mergeBelow a piece pushed after one shorter than this is appended to it: a server
+   *   that writes a byte at a time must not make millions of pieces.
+   */
+  constructor(
+    text?: string,
+    private readonly mergeBelow = PIECE_CHARS,
+  ) {
+    if (text) this.push(text);
+  }
+
+  push(text: string): void {
+    if (text.length === 0) return;
+    const last = this.pieces.length - 1;
+    if (last >= 0 && this.pieces[last]!.length < this.mergeBelow) this.pieces[last] += text;
+    else {
+      this.pieces.push(text);
+      this.starts.push(this.length);
+    }
+    this.length += text.length;
+  }
+
+  /** Index of the piece holding position `i` (0 <= i < length). */
+  private pieceAt(i: number): number {
+    // Reads move forward: try the piece of the last read and the next one first.
+    const h = this.hint;
+    if (this.starts[h]! <= i) {
+      if (h + 1 >= this.starts.length || i < this.starts[h + 1]!) return h;
+      if (h + 2 >= this.starts.length || i < this.starts[h + 2]!) return (this.hint = h + 1);
+    }
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return (this.hint = lo);
+  }
+
+  /** The UTF-16 code unit at `i`; NaN outside the text. */
+  charCodeAt(i: number): number {
+    if (i < 0 || i >= this.length) return NaN;
+    const k = this.pieceAt(i);
+    return this.pieces[k]!.charCodeAt(i - this.starts[k]!);
+  }
+
+  slice(from: number, to: number): string {
+    if (to <= from) return '';
+    const k = this.pieceAt(from);
+    const local = from - this.starts[k]!;
+    const piece = this.pieces[k]!;
+    if (to - this.starts[k]! <= piece.length) return piece.slice(local, to - this.starts[k]!);
+    let out = piece.slice(local);
+    for (let j = k + 1; j < this.pieces.length && this.starts[j]! < to; j++) out += this.pieces[j]!.slice(0, to - this.starts[j]!);
+    return out;
+  }
+
+  /** Position of the first match of `re` (a /g regex matching one character) at or after `from`, or -1. */
+  find(re: RegExp, from: number): number {
+    if (from >= this.length) return -1;
+    for (let k = this.pieceAt(from), local = from - this.starts[k]!; k < this.pieces.length; k++, local = 0) {
+      re.lastIndex = local;
+      // test(), not exec(): no match object to allocate (millions of calls for one page).
+      if (re.test(this.pieces[k]!)) return this.starts[k]! + re.lastIndex - 1;
+    }
+    return -1;
+  }
+}
+
+/** Containers shorter than this (characters) are parsed whole by `JSON.parse` (a few ms). */
+const PIECE_CHARS = 64 * 1024;
+/** Below this many levels of long containers, the rest is parsed whole (no deep recursion). */
+const MAX_SLICED_DEPTH = 64;
+/** The end of a string's content: a quote or a backslash (which escapes the next character). */
+const STRING_STOP = /["\\]/g;
+/** What matters when skipping a container: strings and brackets. */
+const STRUCTURE = /["{}[\]]/g;
+/** The end of a number, `true`, `false` or `null`. */
+const TOKEN_END = /[,\]}\x20\t\n\r]/g;
+/** Marks a container too long to parse at once (see parseJsonSliced). */
+const LONG = Symbol('long');
+
+/**
+ * `JSON.parse(text.slice(from, to))`, for long texts: a container longer than `pieceChars`
+ * ({@link PIECE_CHARS}) is parsed member by member (short members by `JSON.parse` of their
+ * slice), yielding to the event loop (see {@link yieldToSignals}) whenever `due()` (every few
+ * tens of ms), so that a signal is handled while a 50 MB page is parsed (one `JSON.parse` of it
+ * blocks for seconds). Same value as `JSON.parse`, and the same texts are refused (SyntaxError):
+ * the last of duplicate keys wins, `"__proto__"` is an own key.
+ */
+export async function parseJsonSliced(
+  input: string | PieceText,
+  options: { from?: number; to?: number; due?: () => boolean; pieceChars?: number } = {},
+): Promise<unknown> {
+  const text = typeof input === 'string' ? new PieceText(input) : input;
+  const { from = 0, to = text.length, due = timeSlicer(), pieceChars = PIECE_CHARS } = options;
+  const fail = (at: number): never => {
+    throw new SyntaxError(`Unexpected token in JSON at position ${at}`);
+  };
+  const code = (i: number) => (i < to ? text.charCodeAt(i) : NaN);
+  const ws = (i: number): number => {
+    for (let c = code(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = code(++i));
+    return i;
+  };
+  const find = (re: RegExp, i: number): number => {
+    const at = text.find(re, i);
+    return at >= to ? -1 : at;
+  };
+  /** End (exclusive) of the string whose opening quote is at `i`. */
+  const stringEnd = (i: number): number => {
+    for (let at = i + 1; ; ) {
+      const stop = find(STRING_STOP, at);
+      if (stop < 0) return fail(to);
+      if (text.charCodeAt(stop) === 0x22) return stop + 1;
+      at = stop + 2;
+    }
+  };
+  /** End (exclusive) of the container opening at `i` when it closes before `limit`, else -1. */
+  const containerEnd = (i: number, limit: number): number => {
+    let depth = 0;
+    for (let at = i; ; ) {
+      const m = find(STRUCTURE, at);
+      if (m < 0 || m >= limit) return -1;
+      const c = text.charCodeAt(m);
+      if (c === 0x22) at = stringEnd(m);
+      else {
+        at = m + 1;
+        if (c === 0x7b || c === 0x5b) depth++;
+        else if (--depth === 0) return at;
+      }
+    }
+  };
+  /** End of the value parsed last (set by {@link value} and {@link container}). */
+  let end = from;
+  const leaf = (i: number, e: number): unknown => {
+    end = e;
+    return JSON.parse(text.slice(i, e));
+  };
+  /** The value at `at` when it is short (parsed at once), else {@link LONG} (parse it with {@link container}). */
+  const value = (at: number, depth: number): unknown => {
+    const i = ws(at);
+    const c = code(i);
+    if (c === 0x7b || c === 0x5b) {
+      const e = containerEnd(i, depth >= MAX_SLICED_DEPTH ? Infinity : i + pieceChars);
+      if (e >= 0) return leaf(i, e);
+      if (depth >= MAX_SLICED_DEPTH) return fail(to);
+      end = i;
+      return LONG;
+    }
+    if (c === 0x22) return leaf(i, stringEnd(i));
+    const found = find(TOKEN_END, i);
+    const e = found < 0 ? to : found;
+    return e <= i ? fail(i) : leaf(i, e);
+  };
+  const container = async (open: number, depth: number): Promise<unknown> => {
+    const isObject = code(open) === 0x7b;
+    const close = isObject ? 0x7d : 0x5d;
+    const out: Record<string, unknown> | unknown[] = isObject ? {} : [];
+    let i = ws(open + 1);
+    if (code(i) === close) {
+      end = i + 1;
+      return out;
+    }
+    for (;;) {
+      let key = '';
+      if (isObject) {
+        if (code(i) !== 0x22) return fail(i);
+        const e = stringEnd(i);
+        key = JSON.parse(text.slice(i, e)) as string;
+        i = ws(e);
+        if (code(i) !== 0x3a) return fail(i);
+        i++;
+      }
+      let v = value(i, depth);
+      if (v === LONG) v = await container(end, depth + 1);
+      if (Array.isArray(out)) out.push(v);
+      else if (key === '__proto__') Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
+      else out[key] = v;
+      i = ws(end);
+      const c = code(i);
+      if (c === close) {
+        end = i + 1;
+        return out;
+      }
+      if (c !== 0x2c) return fail(i);
+      i = ws(i + 1);
+      if (due()) await yieldToSignals();
+    }
+  };
+  let v = value(from, 0);
+  if (v === LONG) v = await container(end, 1);
+  if (ws(end) !== to) fail(end);
+  return v;
 }
 
 /**

@@ -21,17 +21,20 @@ import type { McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-
 import type { Json } from '../surface/model.js';
 import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
-import { captureToolsList, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
+import { captureToolsList, guardFlood, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
 import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
 import type { RawSnapshot, RawTool } from './types.js';
 import { VERSION } from '../version.js';
 import { mark } from '../util/timing.js';
+import { timeSlicer, yieldToSignals } from '../util/cleanup.js';
 
 /** Client identity sent in `initialize` / `server/discover`. */
 const CLIENT_INFO = { name: 'toolgate', version: VERSION };
 /** Slack over `limits.maxBytes` for one stdout line / all HTTP bodies (envelope, initialize). */
 const ENVELOPE_SLACK_BYTES = 1024 * 1024;
+/** Why a server that floods toolgate with requests fails (see {@link guardFlood}); the message says "flooded toolgate". */
+const FLOOD: SourceFailure = 'flood';
 
 /** One `tools/list` page as we accept it: only the envelope is checked, tools are kept as sent. */
 interface LoosePage {
@@ -98,9 +101,10 @@ interface Session {
  *   protocol version, and diagnostics (duration ms, pages, non-JSON stdout lines, stderr tail,
  *   raw result bytes, notes).
  * @throws SourceError (exit 3) with `reason`: `spawn-failed`, `exited`, `startup-timeout`,
- *   `request-timeout`, `protocol-error`, `list-error`, `cursor-loop`, `page-cap`, `byte-cap`,
- *   `http-error`; the message names the command or URL and what happened, `stderrTail` holds the
- *   server's last 4 KiB of stderr.
+ *   `request-timeout`, `protocol-error` (also for a byte-order mark before a message and for a
+ *   server that floods toolgate with requests, see {@link guardFlood}), `list-error`,
+ *   `cursor-loop`, `page-cap`, `byte-cap`, `http-error`; the message names the command or URL and
+ *   what happened, `stderrTail` holds the server's last 4 KiB of stderr.
  * @throws ConfigError (exit 2) when a header's environment variable is not set.
  */
 export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConfig) & McpCommon): Promise<RawSnapshot> {
@@ -223,8 +227,9 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions)
     s.proc = await ServerProcess.spawn(cfg, env, { stdio: 'pipe' });
     mark('server spawned');
     await sessions.guard(s);
-    s.stdio = new ProcessStdioTransport(s.proc, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES);
-    s.capture = captureToolsList(s.stdio);
+    const stdio = (s.stdio = new ProcessStdioTransport(s.proc, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES));
+    s.capture = captureToolsList(stdio);
+    guardFlood(stdio, (message) => stdio.fail({ reason: FLOOD, message }));
     // A probe that gets no answer on stdio means "legacy server": do not let it eat the whole
     // start-up budget, a cold start still gets the rest of it for `initialize`.
     const client = newClient(cfg, !legacyOnly, Math.min(cfg.timeouts.requestMs, cfg.timeouts.startupMs));
@@ -287,6 +292,11 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
     onUnparsableMessage(transport, (error) => {
       s.failure ??= { reason: 'protocol-error', message: `sent a message that is not valid JSON-RPC (${firstLine(error)})` };
       s.abort.abort();
+    });
+    guardFlood(transport, (message) => {
+      s.failure ??= { reason: FLOOD, message };
+      s.abort.abort();
+      transport.close().catch(() => undefined);
     });
     const client = newClient(cfg, kind === 'streamable-http', cfg.timeouts.startupMs);
     s.client = client;
@@ -400,7 +410,10 @@ async function listAllTools(
       }
     }
     pages++;
-    rawBytes += Buffer.byteLength(JSON.stringify(page), 'utf8');
+    // Parsing a page of 100,000 tools took most of a second: let a pending signal in (an
+    // interrupted run must end within 1 s) before the page is measured, and while it is.
+    await yieldToSignals();
+    rawBytes += await resultBytes(page);
     if (rawBytes > maxBytes) {
       throw new SourceError(
         `${s.what} sent ${rawBytes} bytes of tools/list results by page ${pages}, more than limits.maxBytes (${maxBytes})`,
@@ -421,6 +434,20 @@ async function listAllTools(
     cursor = next;
   }
   return { tools, pages, rawBytes };
+}
+
+/**
+ * `Buffer.byteLength(JSON.stringify(page))`, measured tool by tool so that a signal is handled
+ * in between (see {@link yieldToSignals}): one stringify of a 50 MB page blocks for ~0.3 s.
+ */
+async function resultBytes(page: LoosePage): Promise<number> {
+  const due = timeSlicer();
+  let bytes = Buffer.byteLength(JSON.stringify({ ...page, tools: [] }), 'utf8');
+  for (let i = 0; i < page.tools.length; i++) {
+    bytes += Buffer.byteLength(JSON.stringify(page.tools[i]) ?? 'null', 'utf8') + (i > 0 ? 1 : 0);
+    if (due()) await yieldToSignals();
+  }
+  return bytes;
 }
 
 /** The raw result of the session's last `tools/list` request, once. */

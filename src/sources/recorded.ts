@@ -2,10 +2,11 @@
  * Recorded source: a saved `tools/list` result, for servers that need credentials or cannot run
  * in CI. The same checks apply; the report says the surface was not live.
  */
-import { readFile } from 'node:fs/promises';
 import type { Json } from '../surface/model.js';
 import { ConfigError } from '../util/errors.js';
+import { FILE_LIMITS, readBounded } from '../util/safe-path.js';
 import { parseJsonDocument } from '../util/json-file.js';
+import { isObject } from '../util/json.js';
 import type { RawSnapshot, RawTool } from './types.js';
 
 const FIX_SHAPE =
@@ -30,8 +31,9 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
   const started = performance.now();
   let buf: Buffer;
   try {
-    buf = await readFile(file);
+    buf = await readBounded(file, FILE_LIMITS.recorded, 'the recorded tools/list file');
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new ConfigError(
       `cannot read recorded tools/list file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
@@ -98,8 +100,4 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
     file,
     diagnostics: { durationMs: Math.round(performance.now() - started), rawBytes: buf.length },
   };
-}
-
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

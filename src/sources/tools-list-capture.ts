@@ -66,22 +66,89 @@ export function onUnparsableMessage(transport: Transport, onBad: (error: Error) 
   });
 }
 
+/** Most requests from the server that may wait for toolgate's answer to be delivered. */
+export const MAX_UNANSWERED_SERVER_REQUESTS = 10_000;
+/** Most requests and notifications a server may send on one connection. */
+export const MAX_SERVER_MESSAGES = 100_000;
+
+/**
+ * Bounds what a server can make toolgate queue. Each request the server sends (a `ping`,
+ * `roots/list`...) gets an answer that waits in memory until it is delivered; a server that sends
+ * requests without reading the answers (2 million pings, stdin never read) would grow toolgate
+ * without limit. `onFlood` is called once, with what happened, when more than
+ * {@link MAX_UNANSWERED_SERVER_REQUESTS} answers wait for delivery, or when the server has sent
+ * more than {@link MAX_SERVER_MESSAGES} requests and notifications in all (no listing needs that
+ * many; a server that reads its answers would otherwise keep toolgate busy until the total
+ * timeout). Patched in place like {@link captureToolsList}; call before `client.connect`.
+ */
+export function guardFlood(
+  transport: Transport,
+  onFlood: (message: string) => void,
+  limits: { unanswered: number; messages: number } = { unanswered: MAX_UNANSWERED_SERVER_REQUESTS, messages: MAX_SERVER_MESSAGES },
+): void {
+  /** Ids of server requests whose answer is not delivered yet. */
+  const waiting = new Set<Id>();
+  let requests = 0;
+  let notifications = 0;
+  let flooded = false;
+  const flood = (message: string) => {
+    if (flooded) return;
+    flooded = true;
+    waiting.clear();
+    onFlood(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const m = message as { id?: Id; method?: unknown };
+    if (m.method !== undefined || m.id === undefined || !waiting.has(m.id)) return send(message, options);
+    const id = m.id;
+    return send(message, options).finally(() => waiting.delete(id));
+  };
+  tap(transport, 'onmessage', (message) => {
+    if (flooded) return;
+    const m = message as { id?: unknown; method?: unknown };
+    if (typeof m.method !== 'string') return;
+    if (m.id === undefined) notifications++;
+    else {
+      requests++;
+      if (typeof m.id === 'string' || typeof m.id === 'number') waiting.add(m.id);
+    }
+    if (waiting.size > limits.unanswered) {
+      flood(
+        `flooded toolgate with requests: it sent ${requests}, and more than ${limits.unanswered} of toolgate's answers are waiting because the server does not read them as fast as it sends (at most ${limits.unanswered} may wait)`,
+      );
+    } else if (requests + notifications > limits.messages) {
+      flood(`flooded toolgate with ${requests} requests and ${notifications} notifications (at most ${limits.messages} per connection)`);
+    }
+  });
+}
+
 /**
  * Makes `transport[key]` (a callback the SDK assigns on connect) call `see` with the same
- * arguments first. While nothing is assigned the property reads as undefined, as before.
+ * arguments first. While nothing is assigned the property reads as undefined, as before. Taps
+ * stack: an earlier tap's `see` runs first, then this one's, then the handler.
  */
 function tap<K extends 'onmessage' | 'onerror'>(transport: Transport, key: K, see: (...args: Parameters<NonNullable<Transport[K]>>) => void): void {
-  let handler: Transport[K];
-  const wrapped = (...args: Parameters<NonNullable<Transport[K]>>) => {
-    see(...args);
-    (handler as ((...a: Parameters<NonNullable<Transport[K]>>) => void) | undefined)?.(...args);
-  };
+  type Handler = (...a: Parameters<NonNullable<Transport[K]>>) => void;
+  const prev = Object.getOwnPropertyDescriptor(transport, key);
+  let own: Transport[K] | undefined;
+  // Under an earlier tap (an accessor), hand it the wrapped handler; else keep it here.
+  const lower = prev?.set
+    ? { get: () => prev.get?.call(transport) as Transport[K] | undefined, set: (h: Transport[K] | undefined) => void prev.set!.call(transport, h) }
+    : { get: () => own, set: (h: Transport[K] | undefined) => void (own = h) };
+  const assigned = prev && !prev.set ? (prev.value as Transport[K] | undefined) : undefined;
   Object.defineProperty(transport, key, {
     configurable: true,
     enumerable: true,
-    get: () => (handler ? wrapped : undefined),
-    set: (h: Transport[K]) => {
-      handler = h;
+    get: () => lower.get(),
+    set: (h: Transport[K] | undefined) => {
+      if (!h) return lower.set(h);
+      const wrapped: Handler = (...args) => {
+        see(...args);
+        (h as Handler)(...args);
+      };
+      lower.set(wrapped as Transport[K]);
     },
   });
+  if (assigned) transport[key] = assigned;
 }

@@ -1,4 +1,6 @@
-import { canonicalJson, sha256, sortKeys } from './canonical.js';
+import { sha256 } from './canonical.js';
+import { canonicalJson, getOwn, isObject, setOwn, sortKeys } from '../util/json.js';
+import { normalizeEquivalentForms } from '../diff/schema/normalize.js';
 import {
   HINT_DEFAULTS,
   HINT_NAMES,
@@ -33,14 +35,29 @@ export interface NormalizedSnapshot {
 
 const KNOWN_KEYS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_meta']);
 
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** Drops the root `$schema` (SDK 1.x emits draft-07, 2.x emits 2020-12: noise, not a change). */
+/**
+ * The pinned form of a tool's `inputSchema` or `outputSchema`: the root `$schema` dropped (SDK
+ * 1.x emits draft-07, 2.x emits 2020-12: noise, not a change), the spellings JSON Schema defines
+ * as equal written one way (`required: []` is no `required`, `["string"]` is `"string"`...: the
+ * list is in src/diff/schema/normalize.ts, {@link normalizeEquivalentForms}), keys sorted.
+ */
 export function normalizeSchema(schema: JsonObject): Json {
   const { $schema: _ignored, ...rest } = schema;
-  return sortKeys(rest);
+  return sortKeys(normalizeEquivalentForms(rest));
+}
+
+/**
+ * A pinned tool read from a contract, in the pinned form this toolgate writes: a contract written
+ * before an equivalence was normalized (e.g. with `required: []`) must still match a live server
+ * that sends the same schema. The same object when its schemas need no rewrite.
+ */
+export function currentPinnedForm<T extends { inputSchema: Json; outputSchema?: Json }>(pinned: T): T {
+  const input = normalizeEquivalentForms(pinned.inputSchema);
+  const output = pinned.outputSchema === undefined ? undefined : normalizeEquivalentForms(pinned.outputSchema);
+  if (input === pinned.inputSchema && output === pinned.outputSchema) return pinned;
+  const out: T = { ...pinned, inputSchema: sortKeys(input) };
+  if (output !== undefined) out.outputSchema = sortKeys(output);
+  return out;
 }
 
 /** The hints a tool declares: only boolean values of the four spec hints count. */
@@ -48,7 +65,8 @@ export function declaredHintsOf(annotations: JsonObject | undefined): DeclaredHi
   const out: DeclaredHints = {};
   if (!annotations) return out;
   for (const hint of HINT_NAMES) {
-    const v = annotations[hint];
+    // Own keys only: a hint under `annotations.__proto__` is not declared (clients see no hint).
+    const v = getOwn(annotations, hint);
     if (typeof v === 'boolean') out[hint] = v;
   }
   return out;
@@ -82,7 +100,7 @@ export function modelView(tool: SurfaceTool): JsonObject {
   if (tool.annotations !== undefined) view.annotations = tool.annotations;
   if (tool.icons !== undefined) view.icons = tool.icons;
   if (tool._meta !== undefined) view._meta = tool._meta;
-  if (tool.extra) for (const [k, v] of Object.entries(tool.extra)) view[k] = v;
+  if (tool.extra) for (const [k, v] of Object.entries(tool.extra)) setOwn(view, k, v);
   return view;
 }
 
@@ -210,7 +228,7 @@ export function normalizeTool(raw: RawTool, index: number): SurfaceTool | Malfor
   for (const [k, v] of Object.entries(t)) {
     if (KNOWN_KEYS.has(k)) continue;
     if (k === 'execution' && isDefaultExecution(v)) continue;
-    extra[k] = sortKeys(v);
+    setOwn(extra, k, sortKeys(v));
   }
   const pinned: Parameters<typeof deriveTool>[0] = { name, inputSchema: normalizeSchema(input) };
   if (typeof t.title === 'string') pinned.title = t.title;

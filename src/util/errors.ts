@@ -76,7 +76,9 @@ export type SourceFailure =
   | 'page-cap'
   | 'byte-cap'
   | 'http-error'
-  | 'load-failed';
+  | 'load-failed'
+  /** The server sent more requests or notifications than toolgate queues (it never reads the answers). */
+  | 'flood';
 
 /** A source could not be snapshotted: exit code 3 and a `server-failed` finding. */
 export class SourceError extends Error {

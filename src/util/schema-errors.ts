@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { ConfigError } from './errors.js';
 import { didYouMean } from './suggest.js';
+import { escapePointerToken, hasOwn, pointerSegments } from './json.js';
 
 /** Most problems of one file reported together (the rest are counted). */
 const MAX_PROBLEMS = 20;
@@ -19,21 +20,26 @@ export function schemaError(
   fix: string,
   schema?: object,
 ): ConfigError {
-  const problems: ConfigError[] = [];
+  // Linear in the number of errors (a policy with 100,000 unknown keys has as many): each is
+  // located (lineOf answers from an index) and sorted; only the problems shown are described,
+  // since a suggestion ("did you mean") costs an edit distance to every allowed key.
+  const found: { err: ErrorObject; pointer: string; line: number }[] = [];
   const seen = new Set<string>();
   // Ajv lists `anyOf`/`oneOf` summaries after their branches: keep the first error per value.
   for (const err of errors) {
-    const { pointer, message } = describeError(err, schema);
+    const { pointer } = describeError(err, undefined);
     const key = err.keyword === 'additionalProperties' ? pointer : err.instancePath;
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push(new ConfigError(message, { file, line: lineOf(pointer), pointer: pointer || '/' }, fix));
+    found.push({ err, pointer, line: lineOf(pointer) });
   }
-  problems.sort((a, b) => (a.location?.line ?? 0) - (b.location?.line ?? 0));
-  const [first, ...others] = problems;
+  found.sort((a, b) => a.line - b.line);
+  const [first, ...others] = found
+    .slice(0, MAX_PROBLEMS)
+    .map(({ err, pointer, line }) => new ConfigError(describeError(err, schema).message, { file, line, pointer: pointer || '/' }, fix));
   if (!first) return new ConfigError('invalid file', { file }, fix);
-  first.others = others.slice(0, MAX_PROBLEMS - 1);
-  first.othersOmitted = Math.max(0, others.length - first.others.length);
+  first.others = others;
+  first.othersOmitted = found.length - 1 - others.length;
   return first;
 }
 
@@ -43,7 +49,7 @@ function describeError(err: ErrorObject, schema: object | undefined): { pointer:
   switch (err.keyword) {
     case 'additionalProperties': {
       const key = String((err.params as { additionalProperty: string }).additionalProperty);
-      pointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      pointer = `${pointer}/${escapePointerToken(key)}`;
       message = `unknown key "${key}"${schema ? didYouMean(key, allowedKeys(schema, err.instancePath)) : ''}`;
       break;
     }
@@ -76,9 +82,9 @@ function allowedKeys(schema: object, instancePath: string): string[] {
     return node;
   };
   let node = deref(schema);
-  for (const seg of instancePath.split('/').slice(1)) {
-    const key = seg.replace(/~1/g, '/').replace(/~0/g, '~');
-    const next: Node = node?.properties?.[key] ?? (/^\d+$/.test(key) ? node?.items : undefined) ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
+  for (const key of pointerSegments(instancePath)) {
+    const props = node?.properties;
+    const next: Node = (props && hasOwn(props, key) ? props[key] : undefined) ?? (/^\d+$/.test(key) ? node?.items : undefined) ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
     node = deref(next);
   }
   return Object.keys(node?.properties ?? {});

@@ -152,6 +152,13 @@ describe('a valid policy', () => {
     expect((e as ConfigError).fix).toContain('toolgate audit');
   });
 
+  it('loadPolicy of a directory says which file to pass', async () => {
+    const e = await loadPolicy(DIR).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as ConfigError).message).toBe('cannot read the policy file: it is a directory');
+    expect((e as ConfigError).fix).toBe(`Pass the policy file, not its directory: --config ${join(DIR, 'toolgate.yml')} (in the Action, the \`config\` input).`);
+  });
+
   it('adHocPolicy and displayPath', () => {
     const a = adHocPolicy({ id: 'x', kind: 'recorded', file: '/r/t.json', contract: '/r/.toolgate/x.surface.json' }, '/r');
     expect(a.file).toBe('');
@@ -182,6 +189,37 @@ describe('a valid policy', () => {
     const e = refusedPolicy('');
     expect(e?.message).toBe('missing required key "sources"');
     expect(e?.location?.line).toBe(1);
+  });
+});
+
+describe('duplicate keys and lines (linear: one set per map, one index of lines)', () => {
+  const base = 'sources:\n  - id: s\n    recorded: t.json\n';
+
+  it.each([
+    { name: 'block map', yaml: `${base}rules:\n  tool-added: error\n  tool-added: off\n`, line: 6, column: 3 },
+    { name: 'flow map', yaml: `${base}rules: {tool-added: error, tool-added: off}\n`, line: 4, column: 28 },
+    { name: 'inside a sequence item', yaml: 'sources:\n  - id: s\n    recorded: t.json\n    id: t\n', line: 4, column: 5 },
+    { name: 'before a later syntax error', yaml: `${base}review:\n  fresh: true\n  fresh: false\nrules: [\n`, line: 6, column: 3 },
+  ])('$name: "Map keys must be unique" at the second key', ({ yaml, line, column }) => {
+    const e = refusedPolicy(yaml);
+    expect(e.message).toBe('YAML syntax error: Map keys must be unique');
+    expect(e.location).toMatchObject({ line, column });
+  });
+
+  it('a syntax error before a duplicate is reported first; 1 and "1" are different keys, as in YAML', () => {
+    expect(refusedPolicy(`${base}rules: [\nreview:\n  fresh: true\n  fresh: false\n`).message).toMatch(/^YAML syntax error: (?!Map keys)/);
+    expect(refusedPolicy(`${base}1: a\n"1": b\n`).message).toBe('unknown key "1"');
+  });
+
+  it('lineOf: escaped keys, sequence items, the nearest existing parent', () => {
+    const p = parsePolicy('# comment\nsources:\n  - id: s\n    mcp:\n      command: node\n      capabilities:\n        "a/b":\n          "c~d": 1\n', 'toolgate.yml', '/r');
+    expect(p.lineOf('')).toBe(2);
+    expect(p.lineOf('/sources/0')).toBe(3);
+    expect(p.lineOf('/sources/0/mcp/capabilities/a~1b')).toBe(7);
+    expect(p.lineOf('/sources/0/mcp/capabilities/a~1b/c~0d')).toBe(8);
+    expect(p.lineOf('/sources/0/mcp/capabilities/nope/deeper')).toBe(6);
+    expect(p.lineOf('/sources/3/id')).toBe(2);
+    expect(p.lineOf('/nothing')).toBe(2);
   });
 });
 

@@ -1,10 +1,12 @@
 /** Contract store: parse/verify (hand edits are refused with file, line and fix), atomic writes. */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serializeContract } from '../../src/contract/serialize.js';
 import { parseContract, readContract, writeContract } from '../../src/contract/store.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { parseJsonDocument } from '../../src/util/json-file.js';
 import { ROOT, tempDir } from '../support/mcp-fixtures.js';
 import { evaluateCase, mcpSurface, mcpTool, openapiSurface, readTool, writeTool } from '../support/surface-builders.js';
 
@@ -291,5 +293,49 @@ describe('readContract / writeContract', () => {
     } finally {
       chmodSync(ro, 0o755);
     }
+  });
+});
+
+describe('duplicate keys (one linear scan of the text)', () => {
+  /** `k` as a JSON string with every UTF-16 unit escaped: the same key to JSON.parse. */
+  const escapedKey = (k: string) => `"${Array.from({ length: k.length }, (_, i) => `\\u${k.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')}"`;
+
+  it('strings holding braces, quotes, colons and escapes are not keys; equal keys in sibling objects are fine', () => {
+    const text = JSON.stringify({ a: '{"a": 1, "a": 2}', b: ['"b":', '\\', { b: 1 }, { b: 2 }], c: { a: { a: '\\"a\\"' } } }, null, 2);
+    expect(parseJsonDocument(text, 'f.json', 'fix', { duplicateKeys: 'error' }).value).toEqual(JSON.parse(text));
+  });
+
+  it('property: JSON.stringify output always passes; one key repeated (plain or \\u-escaped) anywhere is found at its pointer', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1 }), fc.nat(), fc.boolean(), fc.constantFrom(0, 2), (before, after, obj, pick, escape, indent) => {
+        const plain = JSON.stringify([before, { x: obj }, after], null, indent);
+        expect(() => parseJsonDocument(plain, 'f.json', 'fix', { duplicateKeys: 'error' })).not.toThrow();
+        const keys = Object.keys(obj);
+        const key = keys[pick % keys.length] as string;
+        const inner = JSON.stringify(obj);
+        const dupText = `${inner.slice(0, -1)},${escape ? escapedKey(key) : JSON.stringify(key)}:0}`;
+        const text = `[${JSON.stringify(before)},{"x":${dupText}},${JSON.stringify(after)}]`;
+        let error: unknown;
+        try {
+          parseJsonDocument(text, 'f.json', 'fix', { duplicateKeys: 'error' });
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as ConfigError).location?.pointer).toBe(`/1/x/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a contract of 15+ MB is checked in one pass (no syntax tree: that took seconds and hundreds of MB)', () => {
+    const tools = Array.from({ length: 6000 }, (_, i) => ({ name: `t${i}`, description: 'word '.repeat(500), inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { enum: ['x', '{"y"'] } } } }));
+    const text = JSON.stringify({ formatVersion: 1, tools }, null, 2);
+    expect(text.length).toBeGreaterThan(15_000_000);
+    const started = performance.now();
+    parseJsonDocument(text, 'big.json', 'fix', { duplicateKeys: 'error' });
+    const ms = performance.now() - started;
+    console.log(`store: ${(text.length / 1e6).toFixed(1)} MB parsed with the duplicate-key check in ${Math.round(ms)} ms`);
+    expect(ms).toBeLessThan(10_000);
   });
 });

@@ -131,6 +131,39 @@ describe('the Action (dist/index.js) on a workspace', () => {
   });
 });
 
+describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when things fail', () => {
+  it('no GITHUB_STEP_SUMMARY: a clean run still passes, writes the report and sets the outputs, and says the summary was skipped', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
+    await update(dir);
+    const r = await runAction(dir, { env: { GITHUB_STEP_SUMMARY: '' } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('no job summary');
+    expect(r.outputs['tool-count']).toBe('2');
+    expect(JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')).sources[0].toolCount).toBe(2);
+  });
+
+  it('a configuration error sets what is known: one error, no digest; and its failure line carries no escape or bidi character', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: widgets\n    recorded: tools.json\n    "evil\\u202e\\u001b[31m": 1\n' });
+    const r = await runAction(dir, {});
+    expect(r.code).toBe(1);
+    expect(r.outputs['error-count']).toBe('1');
+    expect(r.outputs['digest']).toBe('');
+    const failed = r.stdout.split('\n').find((l) => l.startsWith('::error::toolgate: configuration error')) ?? '';
+    expect(failed).not.toMatch(/[\u001b\u202e]/);
+    expect(failed).toContain('<U+202E>');
+  });
+
+  it('a source that fails leaves the digest output empty (no hash of an empty surface)', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: down\n    mcp:\n      command: node\n      args: [-e, "process.exit(3)"]\n' });
+    const r = await runAction(dir, {});
+    expect(r.code).toBe(1);
+    expect(r.outputs['digest']).toBe('');
+  });
+});
+
 describe('pull requests: base comparison and review-gated read promotions', () => {
   const run = async (gh: FakeGitHub, repo: { dir: string; baseSha: string; headSha: string }, extra: { inputs?: Record<string, string>; event?: unknown; eventName?: string } = {}) => {
     gh.repoDir = repo.dir;
@@ -275,6 +308,19 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     const ours = (gh.comments.get(7) ?? []).filter((c) => c.body.includes('toolgate'));
     expect(ours).toHaveLength(1);
     expect(gh.requestsTo('PATCH', /\/issues\/comments\/\d+$/)).toHaveLength(1);
+  });
+
+  it('comment-author: with an App token the sticky comment is found under that login and edited, never duplicated', async () => {
+    const gh = await fakeGitHub();
+    gh.actor = { login: 'toolgate-app[bot]', id: 99, type: 'Bot' };
+    const repo = await promotionRepo();
+    gh.repoDir = repo.dir;
+    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
+    const inputs = { 'github-token': 'ghs_test', comment: 'true', 'comment-author': 'toolgate-app[bot]' };
+    const event = prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' });
+    expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
+    expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
+    expect((gh.comments.get(7) ?? []).filter((c) => c.body.includes('toolgate'))).toHaveLength(1);
   });
 
   it('writes a SARIF file with rules from the catalog and results with locations', async () => {

@@ -4,7 +4,7 @@
  * whose reviews carry `author_association` and whose collaborator-permission endpoint answers.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -123,6 +123,17 @@ describe('approvals that do not count', () => {
     expect((await check(pr)).code).toBe(0);
   }, 60_000);
 
+  it('someone who pushed a commit to the pull request: not a second pair of eyes (a merge commit from "Update branch" does not count against them)', async () => {
+    const pr = await newTool();
+    pr.gh.prCommits.set(7, [{ author: 'alice', committer: 'alice' }, { author: 'bob', committer: 'bob' }]);
+    approve(pr, 'bob');
+    const r = await check(pr);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('@bob (wrote commits of this pull request)');
+    pr.gh.prCommits.set(7, [{ author: 'alice', committer: 'alice' }, { author: 'bob', committer: 'web-flow', parents: 2 }]);
+    expect((await check(pr)).code).toBe(0);
+  }, 60_000);
+
   it('a dismissed approval', async () => {
     const pr = await newTool();
     approve(pr, 'bob');
@@ -171,6 +182,48 @@ describe('approvals and the base cannot be walked around (found by an attack on 
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('does not exist at the base commit');
     expect(r.stdout).toContain('but the checkout has it there');
+  }, 60_000);
+
+  it('on first adoption the PR cannot name its own reviewers: write access is still required', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'tg-gate-'));
+    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+    const dir = join(parent, 'ws');
+    writeFiles(dir, { 'README.md': 'a server\n' });
+    git(dir, 'init', '-q', '-b', 'main');
+    const baseSha = commit(dir, 'before toolgate');
+    writeFiles(dir, { 'toolgate.yml': `${POLICY}review:\n  reviewers: [mallory-alt]\n`, 'tools.json': tools(remove) });
+    await update(dir);
+    const headSha = commit(dir, 'adopt toolgate, reviewed by my other account');
+    const gh = await FakeGitHub.start();
+    cleanups.push(() => gh.close());
+    gh.repoDir = dir;
+    gh.addReview(7, { user: 'mallory-alt', state: 'APPROVED', commit_id: headSha, author_association: 'NONE' });
+    const r = await check({ dir, baseSha, headSha, gh });
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toContain('@mallory-alt (author_association NONE: no write access)');
+  }, 60_000);
+
+  it('an approval stays stale when a link in the middle of a symlink chain is retargeted', async () => {
+    const pr = await pullRequest({ 'tools.json': tools(lookup) }, { 'README.md': 'docs\n' }, { updateHead: false });
+    // Commit A: .toolgate/widgets.surface.json -> ../contracts/current.json -> v1.json; v2.json (with a new tool) already there.
+    mkdirSync(join(pr.dir, 'contracts'));
+    renameSync(join(pr.dir, '.toolgate/widgets.surface.json'), join(pr.dir, 'contracts/v1.json'));
+    writeFiles(pr.dir, { 'tools.json': tools(lookup, remove) });
+    await update(pr.dir); // the contract that serves the new tool
+    renameSync(join(pr.dir, '.toolgate/widgets.surface.json'), join(pr.dir, 'contracts/v2.json'));
+    writeFiles(pr.dir, { 'tools.json': tools(lookup) });
+    symlinkSync('v1.json', join(pr.dir, 'contracts/current.json'));
+    symlinkSync('../contracts/current.json', join(pr.dir, '.toolgate/widgets.surface.json'));
+    const approved = commit(pr.dir, 'contracts behind a chain of links');
+    approve(pr, 'bob', { commit_id: approved });
+    // Commit B: retarget only the middle link, and serve the new tool.
+    rmSync(join(pr.dir, 'contracts/current.json'));
+    symlinkSync('v2.json', join(pr.dir, 'contracts/current.json'));
+    writeFiles(pr.dir, { 'tools.json': tools(lookup, remove) });
+    pr.headSha = commit(pr.dir, 'retarget the middle link');
+    const r = await check(pr);
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toContain('contracts/current.json');
   }, 60_000);
 
   it("on first adoption the PR's own policy cannot turn the gate off", async () => {

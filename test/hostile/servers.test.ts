@@ -212,6 +212,15 @@ describe.concurrent('hostile MCP servers', () => {
     expect(err.message).toContain('1999-01-01');
   });
 
+  it('writes a byte-order mark before its initialize answer: protocol-error saying so at once, not a start-up timeout', async () => {
+    // The SDKs' stdio clients parse each line with JSON.parse and drop this one; RFC 8259 §8.1
+    // forbids the mark in transmitted JSON. Before, the answer was dropped as noise and the
+    // server was reported as never answering.
+    const err = await fails(hostile('bom-init.mjs'), 'protocol-error', TIMEOUTS.startupMs);
+    expect(err.message).toContain('wrote a byte-order mark (U+FEFF) before its answer to initialize on stdout');
+    expect(err.message).toContain('during start-up (initialize)');
+  });
+
   it('starts slower than the request timeout but within the start-up timeout: succeeds', async () => {
     // Slower than the request limit, within the start-up limit (kept wide for a loaded machine).
     const timeouts = { ...TIMEOUTS, startupMs: 20_000 };
@@ -493,5 +502,42 @@ describe.concurrent('hostile MCP servers', () => {
     expect(r.exitCode).toBe(3);
     expect(r.sources[0]!.failure?.reason).toBe('exited');
     expect(r.sources[0]!.failure?.stderrTail).toContain('panic: assignment to entry in nil map');
+  });
+});
+
+// Not concurrent with the cases above: each flood holds ~70 MB while it is stopped, which would
+// blur the memory bounds measured there (and theirs would blur this one's).
+describe('hostile MCP servers: request floods', () => {
+  it('floods toolgate with 2 million pings and never reads the answers: flood, memory bounded', async () => {
+    // Each answer waits in memory until the server reads it: unbounded, this grew toolgate to
+    // 2 GB (an out-of-memory abort under a 512 MB heap). The peak is sampled, since the answers
+    // are freed once the connection ends.
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+    // The guard must win over the request timeout however slowly a loaded machine floods.
+    const timeouts = { ...TIMEOUTS, requestMs: 30_000, totalMs: 40_000 };
+    try {
+      const err = await fails(hostile('ping-flood.mjs', [], { timeouts }), 'flood', 15_000);
+      expect(err.message).toMatch(/flooded toolgate with requests: it sent \d+, and more than 10000 of toolgate's answers are waiting because the server does not read them/);
+      expect(err.message).toContain('while listing tools');
+    } finally {
+      clearInterval(sampler);
+    }
+    // ~7 KB per waiting answer: 10,000 of them are ~70 MB.
+    expect(peak - before).toBeLessThan(300 * 1024 * 1024);
+  });
+
+  it('floods toolgate with 2 million pings and reads the answers: stopped all the same, naming the flood', async () => {
+    const timeouts = { ...TIMEOUTS, requestMs: 30_000, totalMs: 40_000 };
+    const err = await fails(hostile('ping-flood.mjs', ['2000000', 'read'], { timeouts }), 'flood', 20_000);
+    expect(err.message).toContain('flooded toolgate with');
+  });
+
+  it('a request flood becomes a server-failed finding (exit 3) that names the flood', async () => {
+    const r = await audit(hostile('ping-flood.mjs', [], { timeouts: { ...TIMEOUTS, requestMs: 30_000, totalMs: 40_000 } }));
+    expect(ids(r)).toEqual(['server-failed']);
+    expect(r.exitCode).toBe(3);
+    expect(r.findings[0]!.message).toContain('flooded toolgate with requests');
   });
 });

@@ -24,8 +24,28 @@ ruleTests('denied-tool', {
       policy: DENY_READ,
       expect: [{ ruleId: 'denied-tool', tool: 'post_message', data: { pattern: 'post_*' } }],
     },
+    ...[
+      ['run_Shell', 'case'],
+      ['RUN_SHELL', 'upper case'],
+      ['run_\u0455h\u0435ll', 'Cyrillic look-alikes (ѕ, е)'],
+      ['run_\uff53\uff48\uff45\uff4c\uff4c', 'full-width letters'],
+      ['run_sh\u200bell', 'a zero-width space splitting the word'],
+      ['sys/shell', 'a slash, which is no path separator in a tool name'],
+    ].map(([name, how]) => ({
+      name: `deny "*shell*" is not dodged by ${how}: ${JSON.stringify(name)}`,
+      head: [readTool('get'), writeTool(name as string)],
+      policy: 'deny:\n  - tools: ["*shell*"]\n',
+      watch: [] as string[],
+      expect: [{ ruleId: 'denied-tool', tool: name as string, data: { pattern: '*shell*' } }],
+    })),
   ],
   silent: [
+    {
+      name: 'folding finds no deny match where there is none: "shelter_info" does not match "shell_*"',
+      head: [readTool('shelter_info')],
+      policy: 'deny:\n  - tools: ["shell_*"]\n',
+      expect: [],
+    },
     {
       name: 'when: read and the tool is a write',
       head: [writeTool('send_mail')],

@@ -6,6 +6,7 @@
  * Served (shapes follow GitHub's REST reference / @octokit/openapi examples):
  * - GET    /repos/{o}/{r}/pulls/{n}                 pull request
  * - GET    /repos/{o}/{r}/pulls/{n}/reviews         reviews, paginated (per_page ≤ 100, Link header)
+ * - GET    /repos/{o}/{r}/pulls/{n}/commits         commits with author/committer logins and parents (`prCommits`)
  * - GET    /repos/{o}/{r}/issues/{n}/comments       comments, paginated (ascending id)
  * - POST   /repos/{o}/{r}/issues/{n}/comments       create (422 over 65,536 characters)
  * - PATCH  /repos/{o}/{r}/issues/comments/{id}      update
@@ -155,6 +156,8 @@ export class FakeGitHub {
   readonly pulls = new Map<number, FakePull>();
   /** Team members by `org/slug` (lower case). */
   readonly teams = new Map<string, string[]>();
+  /** Commits of each pull request as `pulls/{n}/commits` lists them: author and committer logins, parent count. */
+  readonly prCommits = new Map<number, { author: string | null; committer: string | null; parents?: number }[]>();
   /** Repository role by login (lower case): `admin`, `maintain`, `write`, `triage`, `read` or a custom role name. */
   readonly roles = new Map<string, { role: string; base?: string }>();
   /**
@@ -314,6 +317,16 @@ export class FakeGitHub {
 
     const m = (re: RegExp): RegExpExecArray | null => re.exec(url.pathname);
     let r: RegExpExecArray | null;
+    if (method === 'GET' && (r = m(/^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/commits$/))) {
+      const list = (this.prCommits.get(Number(r[1])) ?? []).map((c, i) => ({
+        sha: i.toString(16).padStart(40, '0'),
+        author: c.author === null ? null : { login: c.author, id: 1, type: 'User' },
+        committer: c.committer === null ? null : { login: c.committer, id: 2, type: 'User' },
+        parents: Array.from({ length: c.parents ?? 1 }, (_, j) => ({ sha: j.toString(16).padStart(40, 'f') })),
+        commit: { message: `commit ${i}` },
+      }));
+      return this.paginate(res, url, list);
+    }
     if (method === 'GET' && (r = m(/^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/reviews$/))) {
       return this.paginate(res, url, this.reviews.get(Number(r[1])) ?? []);
     }

@@ -7,7 +7,8 @@
 import type { Json, JsonObject } from '../../surface/model.js';
 import { compareSchemas, type Undecided } from './compare.js';
 import { runJsonSchemaDiff, type JsdTask } from './json-schema-diff-adapter.js';
-import { jsonEqual, normalizeSchema, put } from './normalize.js';
+import { normalizeSchema } from './normalize.js';
+import { isObject, jsonEqual, setOwn } from '../../util/json.js';
 import type { ClassifyOptions, SchemaDelta, SchemaVerdict } from './types.js';
 
 /** Default json-schema-diff budget per schema pair, in ms. */
@@ -19,9 +20,6 @@ const IGNORED_BY_JSD = new Set([
   'contains', 'minContains', 'maxContains', 'patternProperties', 'dependentRequired', 'dependentSchemas',
   'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
 ]);
-
-const isObject = (v: Json | undefined): v is JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Classifies how `after` differs from `before` in the inputs it accepts.
@@ -39,8 +37,29 @@ export async function classifySchemaChange(before: Json, after: Json, opts: Clas
   }
 }
 
+/** Pointers of every `$dynamicRef` / `$recursiveRef` in `schema` (at most 10). */
+function dynamicRefs(schema: Json): string[] {
+  const found: string[] = [];
+  const walk = (node: Json, at: string): void => {
+    if (found.length >= 10 || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((x, i) => walk(x, `${at}/${i}`));
+    for (const [k, v] of Object.entries(node)) {
+      if ((k === '$dynamicRef' || k === '$recursiveRef') && found.length < 10) found.push(`${at || '/'} -> ${JSON.stringify(v)}`);
+      walk(v, `${at}/${k}`);
+    }
+  };
+  walk(schema, '');
+  return found;
+}
+
 async function classify(before: Json, after: Json, opts: ClassifyOptions): Promise<SchemaVerdict> {
   const budgetMs = opts.budgetMs ?? DEFAULT_BUDGET_MS;
+  // $dynamicRef / $recursiveRef resolve at validation time through $dynamicAnchor scopes, which the
+  // normalizer does not model (it would call a widened target "unchanged"): fail closed.
+  const dynamic = [...dynamicRefs(before).map((r) => `before: ${r}`), ...dynamicRefs(after).map((r) => `after: ${r}`)];
+  if (dynamic.length > 0) {
+    return { kind: 'unclassified', reason: `dynamic reference (${dynamic.slice(0, 3).join('; ')}): $dynamicRef and $recursiveRef are not compared`, deltas: [] };
+  }
   const na = normalizeSchema(before);
   const nb = normalizeSchema(after);
   if (jsonEqual(na.schema, nb.schema)) return { kind: 'unchanged' };
@@ -150,12 +169,12 @@ export function toDraft07(schema: Json): Json {
   if (!isObject(schema)) return schema;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (k === 'enum' || k === 'const' || k === 'required') put(out, k, v);
+    if (k === 'enum' || k === 'const' || k === 'required') setOwn(out, k, v);
     else if (k === 'properties' || k === 'patternProperties' || k === 'dependentSchemas') {
       const m: JsonObject = {};
-      if (isObject(v)) for (const [name, s] of Object.entries(v)) put(m, name, toDraft07(s));
-      put(out, k, m);
-    } else put(out, k, toDraft07(v));
+      if (isObject(v)) for (const [name, s] of Object.entries(v)) setOwn(m, name, toDraft07(s));
+      setOwn(out, k, m);
+    } else setOwn(out, k, toDraft07(v));
   }
   if (Array.isArray(out.prefixItems)) {
     const rest = out.items;

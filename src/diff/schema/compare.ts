@@ -10,7 +10,7 @@
  * errs towards reporting a change, never towards hiding one.
  */
 import type { Json, JsonObject } from '../../surface/model.js';
-import { canonicalJson, escapeToken, jsonEqual } from './normalize.js';
+import { canonicalJson, escapePointerToken, getOwn, isObject, jsonEqual } from '../../util/json.js';
 import type { SchemaDelta } from './types.js';
 
 /** A node where our comparison could not decide. */
@@ -35,11 +35,8 @@ export interface CompareResult {
 type Direction = SchemaDelta['direction'];
 type Polarity = 1 | -1; // -1 below `not`: loosening the negated schema narrows the whole
 
-const isObject = (v: Json | undefined): v is JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Own property only: `o["__proto__"]` must not find Object.prototype. */
-const own = (o: JsonObject, k: string): Json | undefined => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+const own = getOwn;
 
 const ALL_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] as const;
 
@@ -191,10 +188,6 @@ function typeSet(s: JsonObject): Set<string> {
 
 const COMPOSITION_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'not', '$ref', 'if'];
 
-function sameComposition(a: JsonObject, b: JsonObject): boolean {
-  return COMPOSITION_KEYWORDS.every((k) => jsonEqual(a[k], b[k]));
-}
-
 /** Whether `s`'s anyOf/oneOf branches (or an allOf member) each declare a `type`, or a `$ref` types it. */
 function compositionTypes(s: JsonObject): boolean {
   const typed = (x: Json) => isObject(x) && (x.type !== undefined || x.$ref !== undefined);
@@ -210,11 +203,11 @@ function compareType(a: JsonObject, b: JsonObject, ta: Set<string>, tb: Set<stri
   if (jsonEqual(a.type, b.type)) return;
   const listed = (s: JsonObject): string => show(s.type);
   // A side without `type` but with anyOf/oneOf/allOf/$ref/... may be typed by those subschemas,
-  // which the composition comparison judges; "any type" would be wrong there. When the new side
-  // drops `type` and its composition is unchanged, though, nothing compares the type: the branches
-  // must type every value themselves, or the drop widens (fail closed).
+  // which the composition comparison judges; "any type" would be wrong there. But when the new
+  // side drops `type`, the composition must type every value itself, or the drop widens (fail
+  // closed): `not` and an untyped `allOf` member type nothing.
   if (a.type === undefined && hasComposition(a)) return;
-  if (b.type === undefined && hasComposition(b) && (!sameComposition(a, b) || compositionTypes(b))) return;
+  if (b.type === undefined && hasComposition(b) && compositionTypes(b)) return;
   if (b.type === undefined) {
     emit(out, path, 'widened', pol, `any type now accepted (was ${listed(a)})`);
     return;
@@ -251,8 +244,8 @@ function compareEnum(ea: Json | undefined, eb: Json | undefined, path: string, p
     emit(out, path, 'narrowed', pol, `now restricted to the values ${listValues(eb)}`);
     return;
   }
-  const ka = new Set(ea.map(canonicalJson));
-  const kb = new Set(eb.map(canonicalJson));
+  const ka = new Set(ea.map((v) => canonicalJson(v)));
+  const kb = new Set(eb.map((v) => canonicalJson(v)));
   const added = eb.filter((v) => !ka.has(canonicalJson(v)));
   const removed = ea.filter((v) => !kb.has(canonicalJson(v)));
   const word = (n: number, verb: string): string => (n === 1 ? `enum value ${verb}` : `enum values ${verb}`);
@@ -434,7 +427,7 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
   const propsA = isObject(a.properties) ? a.properties : {};
   const propsB = isObject(b.properties) ? b.properties : {};
   for (const name of [...new Set([...Object.keys(propsA), ...Object.keys(propsB)])].sort()) {
-    const p = `${path}/properties/${escapeToken(name)}`;
+    const p = `${path}/properties/${escapePointerToken(name)}`;
     const sa = own(propsA, name);
     const sb = own(propsB, name);
     if (sa !== undefined && sb !== undefined) {
@@ -483,7 +476,7 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
   const ppA = isObject(a.patternProperties) ? a.patternProperties : {};
   const ppB = isObject(b.patternProperties) ? b.patternProperties : {};
   for (const pattern of [...new Set([...Object.keys(ppA), ...Object.keys(ppB)])].sort()) {
-    const p = `${path}/patternProperties/${escapeToken(pattern)}`;
+    const p = `${path}/patternProperties/${escapePointerToken(pattern)}`;
     const sa = own(ppA, pattern);
     const sb = own(ppB, pattern);
     if (sa !== undefined && sb !== undefined) compareNode(sa, sb, p, pol, out);
@@ -509,7 +502,7 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
   const dsA = isObject(a.dependentSchemas) ? a.dependentSchemas : {};
   const dsB = isObject(b.dependentSchemas) ? b.dependentSchemas : {};
   for (const key of [...new Set([...Object.keys(dsA), ...Object.keys(dsB)])].sort()) {
-    compareNode(own(dsA, key) ?? true, own(dsB, key) ?? true, `${path}/dependentSchemas/${escapeToken(key)}`, pol, out);
+    compareNode(own(dsA, key) ?? true, own(dsB, key) ?? true, `${path}/dependentSchemas/${escapePointerToken(key)}`, pol, out);
   }
 }
 

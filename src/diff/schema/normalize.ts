@@ -1,8 +1,33 @@
 /**
- * Schema normalization before classification: a pure function that removes differences that do
- * not change which inputs a schema accepts, so that the comparison only sees real changes.
+ * Schema normalization, at two strengths.
+ *
+ * **Pinned form** ({@link normalizeEquivalentForms}): what a contract stores and every digest
+ * covers. It rewrites only spellings that JSON Schema (every draft from 04 to 2020-12, and
+ * OpenAPI 3.x Schema Objects) defines as the same schema, so the pinned schema is still the one
+ * the model is shown, and a server that switches between two such spellings (a real case:
+ * `@modelcontextprotocol/server-filesystem` sends `required: []` on some tools) changes no
+ * digest and is no `contract-stale`. The equivalences, applied at every schema position
+ * (`properties`, `items`, `allOf`, `$defs`, `not`, ...; never inside `enum`, `const`, `default`,
+ * `examples` or vendor keys, which are data):
+ * - `required: []` is the same as no `required`;
+ * - `required` is a set: duplicates are dropped and the names sorted;
+ * - `type` is a set: duplicates are dropped and the names sorted; a one-element array is written
+ *   as the string (`["string"]` → `"string"`);
+ * - `enum` duplicates (equal JSON values) are dropped; the first occurrence keeps its place
+ *   (order is left alone: it is what a model reads as the list of choices);
+ * - `additionalProperties: true` or `{}` is the same as no `additionalProperties`, and
+ *   `items: true` or `{}` the same as no `items` (unless the schema uses
+ *   `unevaluatedProperties` / `unevaluatedItems`, which see what those keywords evaluated; then
+ *   both spellings are kept);
+ * - numbers need nothing: `1.0` and `1` are the same JSON number and serialize alike (RFC 8785).
+ * A `required` or `type` array holding a non-string is left as written (invalid, so not ours to
+ * reinterpret). Object keys are left in place; the caller sorts them.
+ *
+ * **Classification form** ({@link normalizeSchema}): for comparing two schemas by the inputs they
+ * accept; it goes much further (drops annotations, inlines `$ref`s, merges `allOf`, see there).
  */
 import type { Json, JsonObject } from '../../surface/model.js';
+import { canonicalJson, escapePointerToken, getOwn, hasOwn, isObject, jsonEqual, setOwn, sortKeys, unescapePointerToken } from '../../util/json.js';
 
 /** What {@link normalizeSchema} produced, and what it could not resolve. */
 export interface NormalizedSchema {
@@ -47,45 +72,128 @@ export const ARRAY_SCHEMA_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] 
 /** Keywords whose value maps names to subschemas. */
 export const MAP_SCHEMA_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'] as const;
 
-const isObject = (v: Json | undefined): v is JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+/**
+ * The pinned form of a JSON Schema: the equivalences listed in this module's comment, at every
+ * schema position. Pure; returns `schema` itself when nothing changes (and shares unchanged
+ * subtrees otherwise), so calling it on an already pinned schema costs one walk and no copy.
+ * Keys are kept where they are (own data properties, `__proto__` included); sort them after.
+ */
+export function normalizeEquivalentForms(schema: Json): Json {
+  // Only computed when an `additionalProperties`/`items` that could go is found.
+  let unevaluated: boolean | undefined;
+  const usesUnevaluated = (): boolean => (unevaluated ??= hasKey(schema, UNEVALUATED));
 
-/** Canonical JSON text: object keys sorted, no whitespace. Used for equality and sorting. */
-export function canonicalJson(value: Json): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as Json)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  const mapList = (list: Json[], f: (v: Json) => Json): Json[] => {
+    let out: Json[] | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i] as Json;
+      const nv = f(v);
+      if (nv !== v) (out ??= list.slice())[i] = nv;
+    }
+    return out ?? list;
+  };
+  const mapObject = (map: JsonObject, f: (v: Json) => Json): JsonObject => {
+    let out: JsonObject | undefined;
+    for (const name of Object.keys(map)) {
+      const v = map[name] as Json;
+      const nv = f(v);
+      if (nv !== v) setOwn((out ??= { ...map }), name, nv);
+    }
+    return out ?? map;
+  };
+
+  const visit = (node: Json): Json => {
+    if (!isObject(node)) return node;
+    let out: JsonObject | undefined;
+    let emptyRequired = false;
+    for (const key of Object.keys(node)) {
+      const v = node[key] as Json;
+      let nv = v;
+      if (SINGLE_SET.has(key)) nv = visit(v);
+      else if (key === 'items') nv = Array.isArray(v) ? mapList(v, visit) : visit(v);
+      else if (ARRAY_SET.has(key)) nv = Array.isArray(v) ? mapList(v, visit) : v;
+      else if (MAP_SET.has(key)) nv = isObject(v) ? mapObject(v, visit) : v;
+      else if (key === 'dependencies') nv = isObject(v) ? mapObject(v, visitDependency) : v;
+      else if (key === 'required' && Array.isArray(v)) {
+        if (v.length === 0) emptyRequired = true;
+        else nv = asSet(v, false);
+      } else if (key === 'type' && Array.isArray(v)) nv = asSet(v, true);
+      else if (key === 'enum' && Array.isArray(v)) nv = withoutDuplicates(v);
+      if (nv !== v) setOwn((out ??= { ...node }), key, nv);
+    }
+    const result = out ?? node;
+    let dropOpen = false;
+    for (const key of OPEN_SCHEMA_KEYS) if (hasOwn(result, key) && isOpenSchema(result[key])) dropOpen = true;
+    dropOpen &&= !usesUnevaluated();
+    if (!emptyRequired && !dropOpen) return result;
+    const trimmed: JsonObject = {};
+    for (const key of Object.keys(result)) {
+      const v = result[key] as Json;
+      if (key === 'required' && emptyRequired) continue;
+      if (dropOpen && OPEN_SCHEMA_KEYS.includes(key) && isOpenSchema(v)) continue;
+      setOwn(trimmed, key, v);
+    }
+    return trimmed;
+  };
+  const visitDependency = (d: Json): Json => (Array.isArray(d) ? d : visit(d));
+  return visit(schema);
 }
 
-/** Structural equality of two JSON values (key order ignored). */
-export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null) return false;
-  if (typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]));
-  }
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
+const SINGLE_SET: ReadonlySet<string> = new Set(SINGLE_SCHEMA_KEYWORDS);
+const ARRAY_SET: ReadonlySet<string> = new Set(ARRAY_SCHEMA_KEYWORDS);
+/** Schema maps, draft-07 `definitions` included (only `$defs` is a keyword of 2020-12). */
+const MAP_SET: ReadonlySet<string> = new Set([...MAP_SCHEMA_KEYWORDS, 'definitions']);
+const UNEVALUATED: ReadonlySet<string> = new Set(['unevaluatedProperties', 'unevaluatedItems']);
+/** Keywords whose `true`/`{}` value is the same as no keyword (without unevaluated*). */
+const OPEN_SCHEMA_KEYS: readonly string[] = ['additionalProperties', 'items'];
+
+/** `true` or `{}`: the schema every value satisfies. */
+const isOpenSchema = (v: Json | undefined): boolean => v === true || (isObject(v) && Object.keys(v).length === 0);
+
+/** Whether any object in `value` has one of `keys` (data included: erring towards keeping spellings). */
+function hasKey(value: Json, keys: ReadonlySet<string>): boolean {
+  if (Array.isArray(value)) return value.some((v) => hasKey(v, keys));
+  if (!isObject(value)) return false;
+  for (const k of Object.keys(value)) if (keys.has(k) || hasKey(value[k] as Json, keys)) return true;
+  return false;
 }
 
 /**
- * Sets an own property, also for the name `__proto__` (a plain assignment would change the
- * prototype instead: schemas come from servers and may be hostile).
+ * A non-empty `required` or `type` as a set: the names sorted and de-duplicated, a one-element
+ * `type` as the string. `list` itself when already in that form or when it holds a non-string
+ * (invalid: left as written).
  */
-export function put(o: JsonObject, key: string, value: Json): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+function asSet(list: Json[], isType: boolean): Json {
+  let sorted = true;
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i];
+    if (typeof x !== 'string') return list;
+    if (i > 0 && (list[i - 1] as string) >= x) sorted = false;
+  }
+  const names = sorted ? list : [...new Set(list as string[])].sort();
+  return isType && names.length === 1 ? (names[0] as string) : names;
 }
 
-/** Decodes one RFC 6901 reference token. */
-const unescapeToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');
-/** Encodes one RFC 6901 reference token. */
-export const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, '~1');
+/** `values` without repeated JSON values, first occurrences in place; `values` itself when none repeats. */
+function withoutDuplicates(values: Json[]): Json[] {
+  if (values.length < 2) return values;
+  const seen = new Set<unknown>();
+  let unique: Json[] | undefined;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as Json;
+    // Scalars are their own key (`1.0` is `1` once parsed); objects and arrays go by canonical text.
+    const key = v !== null && typeof v === 'object' ? `\u0000${canonicalJson(v)}` : v;
+    if (seen.has(key)) unique ??= values.slice(0, i);
+    else {
+      seen.add(key);
+      unique?.push(v);
+    }
+  }
+  return unique ?? values;
+}
+
+/** Canonical JSON (RFC 8785) and structural equality: the JSON toolkit's, re-exported for the diff. */
+export { canonicalJson, jsonEqual };
 
 function resolvePointer(root: Json, pointer: string): Json | undefined {
   if (pointer === '') return root;
@@ -93,12 +201,12 @@ function resolvePointer(root: Json, pointer: string): Json | undefined {
   for (const raw of pointer.slice(1).split('/')) {
     let token: string;
     try {
-      token = unescapeToken(decodeURIComponent(raw));
+      token = unescapePointerToken(decodeURIComponent(raw));
     } catch {
       return undefined;
     }
     if (Array.isArray(node)) node = node[Number(token)];
-    else if (isObject(node)) node = Object.prototype.hasOwnProperty.call(node, token) ? node[token] : undefined;
+    else if (isObject(node)) node = getOwn(node, token);
     else return undefined;
   }
   return node;
@@ -158,7 +266,7 @@ export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): Norm
       if (key === '$schema') continue;
       if (!keepAnnotations && isAnnotation(key)) continue;
       if (key === 'definitions' || key === '$defs') continue; // inlined where referenced
-      put(out, key, visitKeyword(key, value, `${where}/${escapeToken(key)}`, refStack));
+      setOwn(out, key, visitKeyword(key, value, `${where}/${escapePointerToken(key)}`, refStack));
     }
     return finishObject(out);
   };
@@ -198,13 +306,13 @@ export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): Norm
     if (key === 'dependencies' && isObject(value)) {
       const mapped: JsonObject = {};
       for (const [name, v] of Object.entries(value)) {
-        put(mapped, name, Array.isArray(v) ? v : visit(v, `${where}/${escapeToken(name)}`, refStack));
+        setOwn(mapped, name, Array.isArray(v) ? v : visit(v, `${where}/${escapePointerToken(name)}`, refStack));
       }
       return mapped;
     }
     if ((MAP_SCHEMA_KEYWORDS as readonly string[]).includes(key) && isObject(value)) {
       const mapped: JsonObject = {};
-      for (const [name, v] of Object.entries(value)) put(mapped, name, visit(v, `${where}/${escapeToken(name)}`, refStack));
+      for (const [name, v] of Object.entries(value)) setOwn(mapped, name, visit(v, `${where}/${escapePointerToken(name)}`, refStack));
       return mapped;
     }
     if (key === '$ref' && typeof value === 'string') return canonicalRef(value);
@@ -221,8 +329,8 @@ export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): Norm
       const source = schema[kw];
       if (!isObject(source)) continue;
       for (const [name, def] of Object.entries(source)) {
-        const pointer = `/${kw}/${escapeToken(name)}`;
-        put(defs, name, visit(def, `/$defs/${escapeToken(name)}`, ['', pointer]));
+        const pointer = `/${kw}/${escapePointerToken(name)}`;
+        setOwn(defs, name, visit(def, `/$defs/${escapePointerToken(name)}`, ['', pointer]));
       }
     }
     if (Object.keys(defs).length > 0) normalized = { ...normalized, $defs: defs };
@@ -286,7 +394,7 @@ function finishObject(input: JsonObject): JsonObject {
     const dr: JsonObject = isObject(s.dependentRequired) ? { ...s.dependentRequired } : {};
     const ds: JsonObject = isObject(s.dependentSchemas) ? { ...s.dependentSchemas } : {};
     for (const [name, v] of Object.entries(s.dependencies)) {
-      put(Array.isArray(v) ? dr : ds, name, v);
+      setOwn(Array.isArray(v) ? dr : ds, name, v);
     }
     if (Object.keys(dr).length > 0) s.dependentRequired = dr;
     if (Object.keys(ds).length > 0) s.dependentSchemas = ds;
@@ -295,7 +403,7 @@ function finishObject(input: JsonObject): JsonObject {
   if (isObject(s.dependentRequired)) {
     const dr: JsonObject = {};
     for (const [name, v] of Object.entries(s.dependentRequired)) {
-      if (Array.isArray(v)) put(dr, name, [...new Set(v.filter((x): x is string => typeof x === 'string'))].sort());
+      if (Array.isArray(v)) setOwn(dr, name, [...new Set(v.filter((x): x is string => typeof x === 'string'))].sort());
     }
     s.dependentRequired = dr;
   }
@@ -360,13 +468,4 @@ function sortUnique(values: Json[]): Json[] {
   const byKey = new Map<string, Json>();
   for (const v of values) byKey.set(canonicalJson(v), v);
   return [...byKey.keys()].sort().map((k) => byKey.get(k) as Json);
-}
-
-/** Recursively sorts object keys (arrays keep their order). */
-export function sortKeys(value: Json): Json {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isObject(value)) return value;
-  const out: JsonObject = {};
-  for (const k of Object.keys(value).sort()) put(out, k, sortKeys(value[k] as Json));
-  return out;
 }

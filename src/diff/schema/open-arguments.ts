@@ -4,9 +4,7 @@
  */
 import type { Json, JsonObject } from '../../surface/model.js';
 import { normalizeSchema } from './normalize.js';
-
-const isObject = (v: Json | undefined): v is JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../../util/json.js';
 
 /** `false`, or `{not: {}}`: a schema no value satisfies. */
 const rejectsAll = (s: Json | undefined): boolean =>

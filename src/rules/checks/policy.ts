@@ -1,5 +1,17 @@
 import { minimatch } from 'minimatch';
 import type { Check, RawFinding } from '../context.js';
+import { foldName } from '../name-fold.js';
+
+/**
+ * Whether deny pattern `pattern` matches tool `name` as served or as a person reads it
+ * ({@link foldName}: case, full-width forms, look-alike letters, invisible characters), with `/`
+ * an ordinary character (tool names are no paths: `*shell*` must match `sys/shell`).
+ */
+export function denies(pattern: string, name: string): boolean {
+  const plain = (n: string) => n.replaceAll('/', '\u2215');
+  const opts = { dot: true, nocase: true };
+  return [name, foldName(name)].some((n) => minimatch(n, pattern, { dot: true }) || minimatch(plain(n), plain(foldName(pattern)), opts));
+}
 
 /** `denied-tool`, `too-many-tools` and `payload-too-large`: deny patterns and limits from toolgate.yml. */
 export const policyChecks: Check = (ctx) => {
@@ -8,7 +20,7 @@ export const policyChecks: Check = (ctx) => {
     for (const t of ctx.head.tools) {
       if (t.safetyClass === 'disabled') continue;
       if (entry.when === 'read' && t.safetyClass !== 'read') continue;
-      const pattern = entry.tools.find((p) => minimatch(t.name, p, { dot: true }));
+      const pattern = entry.tools.find((p) => denies(p, t.name));
       if (pattern === undefined) continue;
       out.push({
         ruleId: 'denied-tool',

@@ -1,14 +1,10 @@
 import type { Change } from '../../diff/change.js';
 import type { Check, RawFinding } from '../context.js';
+import { INVISIBLE } from '../name-fold.js';
 import { describeSchemaTextPath } from '../../diff/schema-text.js';
 
 /** MCP spec 2025-11-25 (Tools › Tool names): 1–128 of ASCII letters, digits, `_`, `-`, `.`. */
 const VALID_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-/** Characters that render as nothing or reorder text: a name containing one can impersonate another. */
-// Each listed code point is wanted on its own, combining ones (U+034F) included.
-// eslint-disable-next-line no-misleading-character-class
-const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/u;
-
 function codePoints(text: string): string {
   return [...new Set([...text].filter((ch) => !/^[A-Za-z0-9_.-]$/.test(ch)))]
     .slice(0, 5)

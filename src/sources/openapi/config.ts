@@ -2,13 +2,14 @@
  * The OpenAPI integration config: a JSON file people write, naming a document, an explicit
  * `include` allowlist and a `policies` map. Loaded with positions so every mistake names its line.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../../util/errors.js';
+import { FILE_LIMITS, readBounded } from '../../util/safe-path.js';
 import type { Json } from '../types.js';
 import { parseJsonDocument, toPointer } from '../../util/json-file.js';
 import { didYouMean } from '../../util/suggest.js';
 import { SOURCE_ID_PATTERN } from '../../config/source-config.js';
+import { confinementProblem, findRepositoryRoot } from './repo-files.js';
 
 /** Keys an integration config may have. `$schema` is accepted so editors can offer completion. */
 export const INTEGRATION_KEYS = ['$schema', 'id', 'type', 'spec', 'include', 'policies'] as const;
@@ -45,6 +46,11 @@ export interface IntegrationConfig {
   spec: string;
   /** `spec` resolved against the config file's directory. */
   specPath: string;
+  /**
+   * The repository root `spec` was checked against (absolute): the document and every file it
+   * references must resolve inside it. Pass it on to `loadOpenApiDocument` (`root`).
+   */
+  root: string;
   specLine: number;
   include: IncludeEntry[];
   policies: PolicyEntry[];
@@ -76,19 +82,33 @@ function typeName(v: Json | undefined): string {
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
+/** Options of {@link loadIntegrationConfig}. */
+export interface LoadIntegrationOptions {
+  /**
+   * The repository (workspace) root, absolute: `spec` must resolve inside it, symbolic links
+   * resolved. Default (`findRepositoryRoot`): the nearest directory at or above the config
+   * containing `.git`; else the working directory when the config or `spec` is inside it; else
+   * the config's directory.
+   */
+  root?: string;
+}
+
 /**
  * Reads and validates an integration config.
  * @param file path of the config (relative to the working directory or absolute).
  * @throws {@link ConfigError} (exit 2) naming the file, line, JSON pointer and fix for: a missing
- *   file, invalid JSON, unknown keys, wrong types, a missing `spec`, `type` other than `openapi`, a
- *   duplicate `include` entry, a policy value other than `"read"` (`invalid-policy`).
- *   Checks against the document (`unknown-operation`, `policy-not-included`) happen later.
+ *   file, invalid JSON, unknown keys, wrong types, a missing `spec`, a `spec` that resolves
+ *   outside the repository (symbolic links resolved) or to something other than a regular file,
+ *   `type` other than `openapi`, a duplicate `include` entry, a policy value other than `"read"`
+ *   (`invalid-policy`). Checks against the document (`unknown-operation`,
+ *   `policy-not-included`) happen later; a missing document is reported when it is loaded.
  */
-export async function loadIntegrationConfig(file: string): Promise<IntegrationConfig> {
+export async function loadIntegrationConfig(file: string, opts: LoadIntegrationOptions = {}): Promise<IntegrationConfig> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readBounded(file, FILE_LIMITS.integrationConfig, 'the integration config', { display: file })).toString('utf8');
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new ConfigError(
       code === 'ENOENT' ? 'integration config not found' : `integration config cannot be read (${code ?? String(e)})`,
@@ -147,6 +167,16 @@ export async function loadIntegrationConfig(file: string): Promise<IntegrationCo
       'commit the document to the repository (or download it in an earlier CI step) and reference that file',
     );
   }
+  const specPath = resolve(dirname(file), root.spec);
+  const repoRoot = resolve(opts.root ?? findRepositoryRoot(dirname(resolve(file)), specPath));
+  const specProblem = await confinementProblem(specPath, repoRoot);
+  if (specProblem !== undefined) {
+    throw new ConfigError(
+      `\`spec\` ${JSON.stringify(root.spec)} ${specProblem}`,
+      at('/spec'),
+      'commit the OpenAPI document to the repository (or download it there in an earlier CI step) and reference that regular file by a path relative to this file',
+    );
+  }
 
   if (root.include === undefined) {
     throw new ConfigError('integration config has no `include`', at(''), 'add "include": [<operationId or "METHOD /path">, ...] listing every operation agents may reach');
@@ -192,7 +222,8 @@ export async function loadIntegrationConfig(file: string): Promise<IntegrationCo
     file,
     ...(id !== undefined ? { id } : {}),
     spec: root.spec,
-    specPath: resolve(dirname(file), root.spec),
+    specPath,
+    root: repoRoot,
     specLine: lines.get('/spec') ?? 1,
     include,
     policies,

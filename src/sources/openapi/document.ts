@@ -30,13 +30,23 @@
  *   integration's author usually cannot fix a vendor's document. `validate: false` (source option) skips this pass.
  * - As a second guard against network access the parser's HTTP resolver gets `canRead: false`
  *   unless remote refs are allowed (its options always enable HTTP otherwise).
+ * - Every file is read through {@link RepoFiles} (repo-files.ts): the document and each file a
+ *   `$ref` names must resolve inside the repository root after symbolic links are resolved (no
+ *   `/etc/passwd`, `file:///proc/self/environ`, `../../x.yaml` or link out of the checkout), must
+ *   be a regular file (no FIFO, device, socket, directory), and stay within the size caps; YAML
+ *   alias bombs are refused after parsing, before anything walks the value. The parser's own file
+ *   resolver is replaced by one that serves the checked, parsed files, so `bundle()` reads
+ *   nothing else. With `allowRemoteRefs`, the HTTP resolver is replaced by a fetch with a size
+ *   cap, a timeout and the refusal of private addresses (remote.ts). One deadline (default 60 s)
+ *   covers the load; validation gets its own.
  */
-import { stat } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve as resolvePath } from 'node:path';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundle, compileErrors, parse, validate, type ParserOptions } from '@readme/openapi-parser';
-import { SourceError } from '../../util/errors.js';
+import { bundle, compileErrors, validate, type ParserOptions } from '@readme/openapi-parser';
+import { ConfigError, SourceError } from '../../util/errors.js';
+import { escapePointerToken, pointerSegments } from '../../util/json.js';
 import { cloneJson, pruneForValidation, type KeptOperation } from './prune.js';
+import { expandedSize, findRepositoryRoot, MAX_TOTAL_BYTES, RepoFiles, shown } from './repo-files.js';
 
 /** A loaded document: one JSON tree whose `$ref`s are all internal (`#/...`). */
 export interface LoadedDocument {
@@ -52,6 +62,8 @@ export interface LoadedDocument {
   notes: string[];
   /** The document's path as messages show it (relative to the working directory when under it). */
   specPath: string;
+  /** The repository root the document's files were confined to (absolute). */
+  root: string;
 }
 
 /** Options of {@link loadOpenApiDocument}. */
@@ -60,6 +72,19 @@ export interface LoadDocumentOptions {
   allowRemoteRefs?: boolean;
   /** Prefix for error messages, e.g. `integration.json:3: spec`. */
   context?: string;
+  /**
+   * The repository root (absolute, or relative to the working directory): the document and every
+   * file it references must resolve inside it, symbolic links resolved. Default
+   * ({@link findRepositoryRoot}): the nearest directory at or above the document containing
+   * `.git`; else the working directory when the document is inside it; else the document's
+   * directory. Callers should pass the root the integration config was checked against
+   * (`IntegrationConfig.root`).
+   */
+  root?: string;
+  /** Time for the whole load, in milliseconds (default 60 000); validation gets as much again. */
+  timeoutMs?: number;
+  /** Tests only: let remote refs reach loopback and private addresses. */
+  allowPrivateAddresses?: boolean;
 }
 
 const LINT_RULES = [
@@ -75,20 +100,27 @@ function isRemote(ref: string): boolean {
   return /^(?:https?:)?\/\//i.test(ref);
 }
 
+type ResolveOptions = NonNullable<ParserOptions['resolve']>;
+
 /**
  * Options toolgate gives `@readme/openapi-parser`: file refs on, HTTP reads off unless
- * `allowRemoteRefs`, lint rules as warnings. Exported for tests.
+ * `allowRemoteRefs`, lint rules as warnings. With `files`, every file and remote read goes
+ * through it (confined to the repository, capped); without (tests), the parser's file resolver.
+ * Exported for tests.
  */
-export function parserOptions(allowRemoteRefs: boolean): ParserOptions {
+export function parserOptions(allowRemoteRefs: boolean, files?: RepoFiles): ParserOptions {
   const warn = Object.fromEntries(LINT_RULES.map((r) => [r, 'warning' as const]));
+  // Neither a resolver object for `file` nor `read` for `http` is in the typed options: the parser
+  // uses a `file` object as the file resolver, and spreads `http` into its HTTP resolver (a plugin
+  // whose `canRead` is false is never asked to read).
+  const http = files ? files.httpResolver() : allowRemoteRefs ? undefined : { canRead: false };
   return {
     resolve: {
       external: true,
-      file: true,
-      // Not in the typed options: the parser spreads this object into its HTTP resolver, and a
-      // plugin whose `canRead` is false is never asked to read.
-      ...(allowRemoteRefs ? {} : { http: { canRead: false } as NonNullable<ParserOptions['resolve']>['http'] }),
+      file: (files ? files.fileResolver() : true) as ResolveOptions['file'],
+      ...(http ? { http: http as unknown as ResolveOptions['http'] } : {}),
     },
+    ...(files ? { timeoutMs: files.remaining() } : {}),
     validate: { rules: { openapi: warn, swagger: { ...warn, 'unknown-required-schema-property': 'warning' } } },
   };
 }
@@ -106,18 +138,12 @@ function externalRefs(root: unknown): Array<{ ref: string; pointer: string }> {
       if (k === '$ref' && typeof v === 'string') {
         if (!v.startsWith('#')) out.push({ ref: v, pointer: `${pointer}/$ref` });
       } else {
-        walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+        walk(v, `${pointer}/${escapePointerToken(k)}`);
       }
     }
   };
   walk(root, '');
   return out;
-}
-
-/** A path as messages show it: relative to the working directory when under it. */
-function shown(p: string): string {
-  const rel = relative(process.cwd(), p);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
 }
 
 function message(e: unknown): string {
@@ -128,12 +154,17 @@ function loadFailed(ctx: string, what: string, cause?: unknown): SourceError {
   return new SourceError(`${ctx}${what}`, 'load-failed', undefined, cause === undefined ? undefined : { cause });
 }
 
-/** Reads one file with the parser (no `$ref` resolution). */
-async function parseOne(path: string, ctx: string): Promise<unknown> {
+/**
+ * Runs a parser call with our resolvers: when it fails, the error one of them threw (a located
+ * ConfigError, a SourceError) wins over the parser's wrapping of it; past the deadline, a timeout.
+ */
+async function withResolvers<T>(files: RepoFiles, what: string, run: () => Promise<T>, wrap: (e: unknown) => Error): Promise<T> {
   try {
-    return await parse(path, { resolve: { external: false } });
+    return await run();
   } catch (e) {
-    throw loadFailed(ctx, `cannot parse ${shown(path)}: ${message(e)}`, e);
+    if (files.failure) throw files.failure;
+    files.checkDeadline(what);
+    throw wrap(e);
   }
 }
 
@@ -142,7 +173,12 @@ async function parseOne(path: string, ctx: string): Promise<unknown> {
  * @param specPath absolute or cwd-relative path of the document.
  * @throws {@link SourceError} with reason `load-failed` (exit 3) when the file is missing,
  *   cannot be parsed, is not Swagger 2.0 / OpenAPI 3.0 / 3.1, has an unresolvable or refused
- *   `$ref`. The message names the file and carries the parser's message.
+ *   remote `$ref`, or when the load outlasts its deadline. The message names the file and carries
+ *   the parser's message.
+ * @throws {@link ConfigError} (exit 2) located at the `$ref` (file, pointer, line) when the
+ *   document or a file it references resolves outside the repository root (symbolic links
+ *   resolved), is not a regular file, exceeds the size caps, or expands past them through YAML
+ *   aliases; and for a remote `$ref` to a private address or too large a remote document.
  */
 export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOptions = {}): Promise<LoadedDocument> {
   const ctx = opts.context ? `${opts.context}: ` : '';
@@ -150,21 +186,22 @@ export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOp
   const notes: string[] = [];
   const path = resolvePath(specPath);
   specPath = shown(path);
+  const files = new RepoFiles({
+    root: opts.root ?? findRepositoryRoot(dirname(path)),
+    context: ctx,
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    allowRemoteRefs: allowRemote,
+    ...(opts.allowPrivateAddresses ? { allowPrivateAddresses: true } : {}),
+    document: path,
+  });
 
-  try {
-    const s = await stat(path);
-    if (!s.isFile()) throw loadFailed(ctx, `OpenAPI document ${specPath} is not a file`);
-  } catch (e) {
-    if (e instanceof SourceError) throw e;
-    throw loadFailed(ctx, `OpenAPI document not found: ${specPath}`, e);
-  }
-
-  const root = await parseOne(path, ctx);
+  const root = await files.load(path);
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw loadFailed(ctx, `${specPath} is not an OpenAPI document (not a JSON/YAML object)`);
   }
 
-  // Follow file refs ourselves first, so that a remote ref anywhere is refused before any I/O.
+  // Follow file refs ourselves first, so that a remote ref anywhere is refused before any I/O,
+  // and every refused local ref is reported where it is written.
   let hasExternal = false;
   const seen = new Set<string>([path]);
   const queue: Array<{ file: string; value: unknown }> = [{ file: path, value: root }];
@@ -185,26 +222,31 @@ export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOp
       try {
         refPath = /^file:/i.test(target) ? fileURLToPath(target) : resolvePath(dirname(file), decodeURI(target));
       } catch (e) {
-        throw loadFailed(ctx, `malformed $ref ${JSON.stringify(ref)} at ${shown(file)}#${pointer}: ${message(e)}`, e);
+        throw new ConfigError(`${ctx}malformed $ref ${JSON.stringify(ref)} at ${shown(file)}#${pointer}: ${message(e)}`, { file, pointer }, 'write a relative path to a file inside the repository');
       }
       if (seen.has(refPath)) continue;
       seen.add(refPath);
-      try {
-        await stat(refPath);
-      } catch (e) {
-        throw loadFailed(ctx, `$ref ${JSON.stringify(ref)} at ${shown(file)}#${pointer}: file not found: ${shown(refPath)}`, e);
-      }
-      queue.push({ file: refPath, value: await parseOne(refPath, ctx) });
+      queue.push({ file: refPath, value: await files.load(refPath, { ref, file, pointer }) });
     }
   }
 
-  const options = parserOptions(allowRemote);
   let doc: Record<string, unknown>;
   if (hasExternal) {
-    try {
-      doc = (await bundle(path, options)) as unknown as Record<string, unknown>;
-    } catch (e) {
-      throw loadFailed(ctx, `cannot resolve $refs of ${specPath}: ${message(e)}`, e);
+    files.checkDeadline(`bundling ${specPath}`);
+    doc = await withResolvers(
+      files,
+      `bundling ${specPath}`,
+      async () => (await bundle(path, parserOptions(allowRemote, files))) as unknown as Record<string, unknown>,
+      (e) => loadFailed(ctx, `cannot resolve $refs of ${specPath}: ${message(e)}`, e),
+    );
+    // Each file was measured; what bundling made of them must stay finite and within the cap too.
+    const size = expandedSize(doc, { limit: MAX_TOTAL_BYTES });
+    if (!('size' in size)) {
+      throw new ConfigError(
+        `${ctx}${specPath} with the files it references ${size.kind === 'cycle' ? 'contains itself' : size.kind === 'too-deep' ? 'is nested too deeply' : 'is too large'} once bundled`,
+        { file: path },
+        'reference fewer or smaller files',
+      );
     }
   } else {
     doc = root as Record<string, unknown>;
@@ -236,11 +278,29 @@ export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOp
   if (info === null || typeof info !== 'object' || doc.paths === null || typeof doc.paths !== 'object' || Array.isArray(doc.paths)) {
     throw loadFailed(ctx, `${specPath} is not a valid OpenAPI document: \`info\` and \`paths\` must be objects`);
   }
-  return { doc, protocolVersion, major, is31, notes, specPath };
+  return { doc, protocolVersion, major, is31, notes, specPath, root: files.root };
+}
+
+/** The object an internal `$ref` (`#/a/b`) in `doc` points to, if any. */
+function internalTarget(doc: unknown, node: object): object | undefined {
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined;
+  let cur: unknown = doc;
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  for (const seg of pointerSegments(fragment)) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, seg)) return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur !== null && typeof cur === 'object' ? cur : undefined;
 }
 
 /** Options of {@link validateOpenApiDocument}: the ones the document was loaded with. */
-export type ValidateDocumentOptions = Pick<LoadDocumentOptions, 'allowRemoteRefs' | 'context'>;
+export type ValidateDocumentOptions = Pick<LoadDocumentOptions, 'allowRemoteRefs' | 'context' | 'timeoutMs' | 'allowPrivateAddresses'>;
 
 /** True when an OpenAPI 3.1 document has no entry in `paths`, `webhooks` or `components`. */
 function emptyOas31(doc: Record<string, unknown>): boolean {
@@ -258,19 +318,44 @@ function emptyOas31(doc: Record<string, unknown>): boolean {
  * pruned copy would have no path, webhook or component (the parser requires one).
  * @returns the parser's warnings as notes (`<spec>: <message>`).
  * @throws {@link SourceError} `load-failed` (exit 3) when the validated part is invalid (the
- *   message names the file and carries the parser's errors) or the parser fails.
+ *   message names the file and carries the parser's errors), the parser fails or outlasts the
+ *   deadline (`timeoutMs`, default 60 s; the parser checks it while dereferencing).
+ * @throws {@link ConfigError} (exit 2) when the part to validate would expand past 256 MiB once
+ *   its `$ref`s are resolved (a reference bomb), or the parser resolves a `$ref` against a `$id`
+ *   to a file outside the repository.
  */
 export async function validateOpenApiDocument(loaded: LoadedDocument, operations: Iterable<KeptOperation>, opts: ValidateDocumentOptions = {}): Promise<string[]> {
   const ctx = opts.context ? `${opts.context}: ` : '';
   const { specPath } = loaded;
   let target = pruneForValidation(loaded.doc, operations).doc;
   if (loaded.is31 && target !== loaded.doc && emptyOas31(target) && !emptyOas31(loaded.doc)) target = loaded.doc;
-  let result;
-  try {
-    result = await validate(cloneJson(target) as Parameters<typeof validate>[0], parserOptions(opts.allowRemoteRefs === true));
-  } catch (e) {
-    throw loadFailed(ctx, `${specPath} could not be validated: ${message(e)}`, e);
+  // The parser dereferences before it validates: a "reference bomb" (each schema referring ten
+  // times to the next) would run until the deadline. Measure the part to validate with its refs
+  // resolved first (linear: sizes of shared targets are memoized).
+  const deref = expandedSize(target, { limit: MAX_TOTAL_BYTES, maxDepth: Number.POSITIVE_INFINITY, follow: (node) => internalTarget(target, node) });
+  if (!('size' in deref)) {
+    throw new ConfigError(
+      `${ctx}${specPath}: the included operations and the schemas they reference expand to more than ${MAX_TOTAL_BYTES / (1024 * 1024)} MiB once their $refs are resolved (a reference bomb: schemas that refer to others many times over); toolgate does not validate it`,
+      { file: resolvePath(specPath) },
+      'reduce how often the schemas refer to one another (or include fewer operations)',
+    );
   }
+  // The document is in memory with internal refs only; a file or URL the parser still resolves
+  // (a `$ref` against a `$id`) goes through the same confinement and caps as the load.
+  const files = new RepoFiles({
+    root: loaded.root,
+    context: ctx,
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    allowRemoteRefs: opts.allowRemoteRefs === true,
+    ...(opts.allowPrivateAddresses ? { allowPrivateAddresses: true } : {}),
+    document: resolvePath(loaded.specPath),
+  });
+  const result = await withResolvers(
+    files,
+    `validating ${specPath}`,
+    () => validate(cloneJson(target) as Parameters<typeof validate>[0], parserOptions(opts.allowRemoteRefs === true, files)),
+    (e) => loadFailed(ctx, `${specPath} could not be validated: ${message(e)}`, e),
+  );
   if (!result.valid) throw loadFailed(ctx, `${specPath} is not a valid ${result.specification ?? 'OpenAPI'} document: ${compileErrors(result)}`);
   return result.warnings.map((w) => `${specPath}: ${w.message}`);
 }

@@ -5,6 +5,7 @@
 import { toolNameFromOperationId } from './names.js';
 import { resolveLocalRef, type JsonNode } from './refs.js';
 import { closest } from '../../util/suggest.js';
+import { isObject as isJsonObject } from '../../util/json.js';
 
 /** HTTP methods an OpenAPI path item can hold (`trace` is OpenAPI 3 only; harmless for 2.0). */
 export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -31,7 +32,7 @@ export interface OperationIndex {
   byMethodTemplate: Map<string, Operation[]>;
 }
 
-const isObject = (v: unknown): v is Record<string, JsonNode> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, JsonNode> => isJsonObject(v);
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);

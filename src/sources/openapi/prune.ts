@@ -23,11 +23,15 @@
  * The result shares subtrees with the input: clone it ({@link cloneJson}) before giving it to
  * anything that mutates (the parser's `validate()` dereferences in place).
  */
+import { isObject as isJsonObject, setOwn, unescapePointerToken } from '../../util/json.js';
 import { METHODS } from './operations.js';
+
+/** Deep copy of a JSON tree; shared subtrees are copied apart (the JSON toolkit's). */
+export { cloneJson } from '../../util/json.js';
 
 type Obj = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Obj => isJsonObject(v);
 const METHOD_SET: ReadonlySet<string> = new Set(METHODS);
 /** Swagger 2.0's reusable maps at the top level. */
 const SECTIONS_2: ReadonlySet<string> = new Set(['definitions', 'parameters', 'responses', 'securityDefinitions']);
@@ -46,7 +50,7 @@ function pointerTokens(ref: string): string[] {
       } catch {
         token = raw;
       }
-      return token.replace(/~1/g, '/').replace(/~0/g, '~');
+      return unescapePointerToken(token);
     });
 }
 
@@ -280,23 +284,4 @@ export function pruneForValidation(doc: Obj, operations: Iterable<KeptOperation>
     }
   }
   return { doc: out, whole: false };
-}
-
-/** Sets an own property, even `__proto__` (which JSON and YAML parsers produce as data). */
-function setOwn(obj: Obj, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
-}
-
-/** Deep copy of a JSON tree (objects, arrays, primitives); shared subtrees are copied apart. */
-export function cloneJson<T>(value: T): T {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const arr = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) arr[i] = cloneJson(value[i]);
-    return arr as T;
-  }
-  const out: Obj = {};
-  for (const k of Object.keys(value)) setOwn(out, k, cloneJson((value as Obj)[k]));
-  return out as T;
 }

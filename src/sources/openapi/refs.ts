@@ -2,6 +2,7 @@
  * Internal `$ref` lookup in a bundled document (every ref is `#/...` after bundling).
  */
 import { SourceError } from '../../util/errors.js';
+import { hasOwn, unescapePointerToken } from '../../util/json.js';
 
 /** A node of the parsed document. */
 export type JsonNode = unknown;
@@ -20,9 +21,10 @@ export function getByRef(doc: unknown, ref: string): JsonNode {
     } catch {
       token = raw;
     }
-    token = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    token = unescapePointerToken(token);
     if (node === null || typeof node !== 'object') return undefined;
-    node = Array.isArray(node) ? node[Number(token)] : (node as Record<string, unknown>)[token];
+    // Own keys only: `#/components/schemas/constructor` must not find Object.prototype's.
+    node = Array.isArray(node) ? node[Number(token)] : hasOwn(node, token) ? (node as Record<string, unknown>)[token] : undefined;
     if (node === undefined) return undefined;
   }
   return node;

@@ -21,6 +21,7 @@
  * OpenAPI 3.0 `nullable`, Swagger `x-nullable` and `discriminator` are kept as written.
  */
 import { SourceError } from '../../util/errors.js';
+import { cloneJson as cloneTree, compareUtf16, isObject, setOwn, unescapePointerToken } from '../../util/json.js';
 import type { Json } from '../types.js';
 import { getByRef } from './refs.js';
 
@@ -36,16 +37,8 @@ const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', 'dependentSc
 
 class BudgetExceeded extends Error {}
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Deep copy of plain JSON data (so the tool never aliases the document). */
-export function cloneJson(v: unknown): Json {
-  if (v === null || typeof v !== 'object') return v as Json;
-  if (Array.isArray(v)) return v.map(cloneJson);
-  const out: { [k: string]: Json } = {};
-  for (const [k, x] of Object.entries(v)) out[k] = cloneJson(x);
-  return out;
-}
+/** Deep copy of plain JSON data (so the tool never aliases the document), keys as own data properties. */
+const cloneJson = (v: unknown): Json => cloneTree(v as Json);
 
 /**
  * Builds the schemas of one tool: call {@link SchemaBuilder.schema} for each part, then read
@@ -73,7 +66,7 @@ export class SchemaBuilder {
   /** `$defs` collected so far, or undefined when no schema needed one. */
   defs(): { [name: string]: Json } | undefined {
     if (this.defMap.size === 0) return undefined;
-    return Object.fromEntries([...this.defMap].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return Object.fromEntries([...this.defMap].sort(([a], [b]) => compareUtf16(a, b)));
   }
 
   /** Expands one schema (a schema object, a boolean, or a `$ref`). */
@@ -89,10 +82,10 @@ export class SchemaBuilder {
     this.active.add(node);
     const out: { [k: string]: Json } = {};
     for (const [k, v] of Object.entries(node)) {
-      if (SCHEMA_KEYS.has(k)) out[k] = this.schema(v);
-      else if (k === 'items' || SCHEMA_ARRAY_KEYS.has(k)) out[k] = Array.isArray(v) ? v.map((s) => this.schema(s)) : this.schema(v);
-      else if (SCHEMA_MAP_KEYS.has(k) && isObject(v)) out[k] = this.schemaMap(v);
-      else out[k] = cloneJson(v);
+      if (SCHEMA_KEYS.has(k)) setOwn(out, k, this.schema(v));
+      else if (k === 'items' || SCHEMA_ARRAY_KEYS.has(k)) setOwn(out, k, Array.isArray(v) ? v.map((s) => this.schema(s)) : this.schema(v));
+      else if (SCHEMA_MAP_KEYS.has(k) && isObject(v)) setOwn(out, k, this.schemaMap(v));
+      else setOwn(out, k, cloneJson(v));
     }
     this.active.delete(node);
     if (this.recursive.has(node)) {
@@ -105,7 +98,7 @@ export class SchemaBuilder {
 
   private schemaMap(map: Record<string, unknown>): Json {
     const out: { [k: string]: Json } = {};
-    for (const [k, v] of Object.entries(map)) out[k] = this.schema(v);
+    for (const [k, v] of Object.entries(map)) setOwn(out, k, this.schema(v));
     return out;
   }
 
@@ -120,7 +113,7 @@ export class SchemaBuilder {
     } catch {
       token = last;
     }
-    const base = token.replace(/~1/g, '/').replace(/~0/g, '~').replace(/[^A-Za-z0-9_.-]/g, '_') || 'schema';
+    const base = unescapePointerToken(token).replace(/[^A-Za-z0-9_.-]/g, '_') || 'schema';
     let name = base;
     for (let n = 2; this.used.has(name); n++) name = `${base}_${n}`;
     this.used.add(name);

@@ -36,12 +36,13 @@ import { toolNameFromMethodPath, toolNameFromOperationId } from './names.js';
 import type { Operation } from './operations.js';
 import { resolveLocalRef } from './refs.js';
 import { withSchemaBuilder, type SchemaBuilder } from './schema.js';
+import { isObject as isJsonObject, setOwn } from '../../util/json.js';
 
 const LOCATIONS = ['path', 'query', 'header'] as const;
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 const SWAGGER_PARAM_META = new Set(['in', 'name', 'required', 'collectionFormat', 'allowEmptyValue']);
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => isJsonObject(v);
 
 /** What {@link deriveTool} needs to know about the document. */
 export interface DocumentContext {
@@ -77,7 +78,7 @@ function withDescription(schema: Json, description: unknown): Json {
 
 function swaggerParamSchema(b: SchemaBuilder, p: Record<string, unknown>): Json {
   const rest: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(p)) if (!SWAGGER_PARAM_META.has(k)) rest[k] = v;
+  for (const [k, v] of Object.entries(p)) if (!SWAGGER_PARAM_META.has(k)) setOwn(rest, k, v);
   if (rest.type === 'file') {
     rest.type = 'string';
     rest.format = 'binary';
@@ -126,7 +127,7 @@ function build(ctx: DocumentContext, op: Operation, b: SchemaBuilder): DerivedTo
       const req: string[] = [];
       for (const p of formParams) {
         const name = String(p.name);
-        props[name] = swaggerParamSchema(b, p);
+        setOwn(props, name, swaggerParamSchema(b, p));
         if (p.required === true) req.push(name);
       }
       body = { schema: { type: 'object', properties: props, ...(req.length > 0 ? { required: req } : {}) }, required: req.length > 0 };
@@ -151,7 +152,7 @@ function build(ctx: DocumentContext, op: Operation, b: SchemaBuilder): DerivedTo
       let key = name;
       for (let n = 2; taken.has(key); n++) key = n === 2 ? `${where}_${name}` : `${where}_${name}_${n}`;
       taken.add(key);
-      properties[key] = ctx.major === 2 ? withDescription(swaggerParamSchema(b, p), p.description) : oas3ParamSchema(b, p);
+      setOwn(properties, key, ctx.major === 2 ? withDescription(swaggerParamSchema(b, p), p.description) : oas3ParamSchema(b, p));
       if (p.required === true || where === 'path') required.push(key);
     }
   }

@@ -55,6 +55,24 @@ async function pullRequest(base: Record<string, string>, head: Record<string, st
   return { dir, baseSha, headSha, gh };
 }
 
+/** A pull request that adopts toolgate: the base commit has no toolgate.yml, the head adds `files` and the contract. */
+async function adoption(files: Record<string, string>): Promise<Pr> {
+  const parent = mkdtempSync(join(tmpdir(), 'tg-gate-'));
+  cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+  const dir = join(parent, 'ws');
+  writeFiles(dir, { 'README.md': 'a server\n' });
+  git(dir, 'init', '-q', '-b', 'main');
+  const baseSha = commit(dir, 'before toolgate');
+  writeFiles(dir, files);
+  await update(dir);
+  const headSha = commit(dir, 'adopt toolgate');
+  const gh = await FakeGitHub.start();
+  cleanups.push(() => gh.close());
+  gh.grant('bob', 'write');
+  gh.repoDir = dir;
+  return { dir, baseSha, headSha, gh };
+}
+
 const check = (pr: Pr, env: Record<string, string> = {}): Promise<ActionRun> =>
   runAction(pr.dir, { event: prEvent({ baseSha: pr.baseSha, headSha: pr.headSha, author: 'alice' }), apiUrl: pr.gh.url, inputs: { 'github-token': 'ghs_test' }, env });
 const approve = (pr: Pr, user: string, extra: { author_association?: string; commit_id?: string; state?: string } = {}) =>
@@ -185,20 +203,9 @@ describe('approvals and the base cannot be walked around (found by an attack on 
   }, 60_000);
 
   it('on first adoption the PR cannot name its own reviewers: write access is still required', async () => {
-    const parent = mkdtempSync(join(tmpdir(), 'tg-gate-'));
-    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
-    const dir = join(parent, 'ws');
-    writeFiles(dir, { 'README.md': 'a server\n' });
-    git(dir, 'init', '-q', '-b', 'main');
-    const baseSha = commit(dir, 'before toolgate');
-    writeFiles(dir, { 'toolgate.yml': `${POLICY}review:\n  reviewers: [mallory-alt]\n`, 'tools.json': tools(remove) });
-    await update(dir);
-    const headSha = commit(dir, 'adopt toolgate, reviewed by my other account');
-    const gh = await FakeGitHub.start();
-    cleanups.push(() => gh.close());
-    gh.repoDir = dir;
-    gh.addReview(7, { user: 'mallory-alt', state: 'APPROVED', commit_id: headSha, author_association: 'NONE' });
-    const r = await check({ dir, baseSha, headSha, gh });
+    const pr = await adoption({ 'toolgate.yml': `${POLICY}review:\n  reviewers: [mallory-alt]\n`, 'tools.json': tools(remove) });
+    approve(pr, 'mallory-alt', { author_association: 'NONE' });
+    const r = await check(pr);
     expect(r.code, r.stdout).toBe(1);
     expect(r.stdout).toContain('@mallory-alt (author_association NONE: no write access)');
   }, 60_000);
@@ -227,19 +234,8 @@ describe('approvals and the base cannot be walked around (found by an attack on 
   }, 60_000);
 
   it("on first adoption the PR's own policy cannot turn the gate off", async () => {
-    const parent = mkdtempSync(join(tmpdir(), 'tg-gate-'));
-    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
-    const dir = join(parent, 'ws');
-    writeFiles(dir, { 'README.md': 'a server\n' });
-    git(dir, 'init', '-q', '-b', 'main');
-    const baseSha = commit(dir, 'before toolgate');
-    writeFiles(dir, { 'toolgate.yml': `${POLICY}rules:\n  policy-relaxed: off\n  tool-added: off\noverrides:\n  - tools: ["*"]\n    rules: { tool-added: notice }\n`, 'tools.json': tools(remove) });
-    await update(dir);
-    const headSha = commit(dir, 'adopt toolgate, with the gate off');
-    const gh = await FakeGitHub.start();
-    cleanups.push(() => gh.close());
-    gh.repoDir = dir;
-    const r = await check({ dir, baseSha, headSha, gh });
+    const pr = await adoption({ 'toolgate.yml': `${POLICY}rules:\n  policy-relaxed: off\n  tool-added: off\noverrides:\n  - tools: ["*"]\n    rules: { tool-added: notice }\n`, 'tools.json': tools(remove) });
+    const r = await check(pr);
     expect(r.code, r.stdout).toBe(1);
     const f = report(r).findings;
     expect(f.find((x) => x.ruleId === 'policy-relaxed')?.level).toBe('error');
@@ -299,20 +295,7 @@ describe('the base branch policy judges the pull request', () => {
   }, 60_000);
 
   it("first adoption: the head policy applies, is one change to approve, and every tool is new", async () => {
-    const parent = mkdtempSync(join(tmpdir(), 'tg-gate-'));
-    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
-    const dir = join(parent, 'ws');
-    writeFiles(dir, { 'README.md': 'a server\n' });
-    git(dir, 'init', '-q', '-b', 'main');
-    const baseSha = commit(dir, 'before toolgate');
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup, remove) });
-    await update(dir);
-    const headSha = commit(dir, 'adopt toolgate');
-    const gh = await FakeGitHub.start();
-    cleanups.push(() => gh.close());
-    gh.repoDir = dir;
-    gh.grant('bob', 'write');
-    const pr = { dir, baseSha, headSha, gh };
+    const pr = await adoption({ 'toolgate.yml': POLICY, 'tools.json': tools(lookup, remove) });
     const r = await check(pr);
     expect(r.code).toBe(1);
     const f = report(r).findings;

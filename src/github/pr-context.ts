@@ -65,10 +65,11 @@ export async function readReviewState(octokit: GitHubClient | undefined, repo: R
 /** Approved commits whose watched files differ from the head's, with the reason in words. */
 async function staleApprovals(scope: ApprovalScope, approvals: readonly Review[], headSha: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const commit of new Set(approvals.map((a) => a.commitId))) {
-    if (commit === headSha) continue;
-    // Every symbolic link of either commit too: retargeting one in a chain swaps what a watched path reads.
-    const links = [...(await symlinksAt(scope.workspace, commit)), ...(await symlinksAt(scope.workspace, headSha))];
+  const commits = [...new Set(approvals.map((a) => a.commitId))].filter((c) => c !== headSha);
+  // Every symbolic link of either commit too: retargeting one in a chain swaps what a watched path reads.
+  const headLinks = commits.length ? await symlinksAt(scope.workspace, headSha) : [];
+  for (const commit of commits) {
+    const links = [...(await symlinksAt(scope.workspace, commit)), ...headLinks];
     const changed = await changedPaths(scope.workspace, commit, headSha, [...new Set([...scope.watched, ...links])]);
     if (changed === undefined) out.set(commit, `approved ${commit.slice(0, 7) || 'a commit'}, which is not in the checkout, so it cannot be shown to cover the head`);
     else if (changed.length > 0) out.set(commit, `approved ${commit.slice(0, 7)}; ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed since`);

@@ -71,6 +71,7 @@ async function watchedPaths(root: string, head: Policy, base: Policy | null): Pr
   const files = [head.file, ...[head, ...(base ? [base] : [])].flatMap((p) => p.sources.flatMap((s) => [s.contract, ...(s.kind === 'openapi' ? [s.integration] : [])]))];
   const out = new Set<string>();
   const inside = (rel: string) => rel !== '' && !rel.startsWith('/') && !rel.startsWith('..');
+  const realRoot = await realpath(root).catch(() => root);
   for (const file of files) {
     const rel = displayPath(root, resolve(root, file));
     if (!inside(rel)) continue;
@@ -78,7 +79,6 @@ async function watchedPaths(root: string, head: Policy, base: Policy | null): Pr
     const parts = rel.split('/');
     for (let i = 1; i < parts.length; i++) out.add(parts.slice(0, i).join('/'));
     const real = await realpath(resolve(root, file)).catch(() => undefined);
-    const realRoot = await realpath(root).catch(() => root);
     const realRel = real === undefined ? undefined : displayPath(realRoot, real);
     if (realRel !== undefined && inside(realRel)) out.add(realRel);
   }

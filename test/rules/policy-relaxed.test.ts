@@ -1,17 +1,8 @@
 /** policy-relaxed: a pull request relaxes the base branch's policy (DESIGN §5); error until approved. */
-import { parsePolicy } from '../../src/config/policy.js';
-import { diffPolicies, judgingPolicy } from '../../src/config/policy-diff.js';
-import { policyFindings } from '../../src/run-check.js';
-import type { ReviewState } from '../../src/rules/context.js';
-import { ruleTests } from '../support/surface-builders.js';
+import { policyReview, ruleTests } from '../support/surface-builders.js';
 
 const SOURCES = 'sources:\n  - id: web\n    mcp:\n      command: node\n      args: [server.js]\n';
-/** The findings a pull request from `base` to `head` (toolgate.yml texts) gets. */
-const judge = (base: string, head: string, review?: ReviewState) => () => {
-  const b = parsePolicy(base, 'toolgate.yml', '/repo');
-  const h = parsePolicy(head, 'toolgate.yml', '/repo');
-  return policyFindings({ policy: judgingPolicy(b, h), policyChanges: diffPolicies(b, h), root: '/repo', ...(review ? { review } : {}) });
-};
+const judge = policyReview;
 
 ruleTests('policy-relaxed', {
   fires: [

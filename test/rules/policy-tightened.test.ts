@@ -1,15 +1,8 @@
 /** policy-tightened: a pull request makes the base policy stricter; a notice, it applies after the merge. */
-import { parsePolicy } from '../../src/config/policy.js';
-import { diffPolicies, judgingPolicy } from '../../src/config/policy-diff.js';
-import { policyFindings } from '../../src/run-check.js';
-import { ruleTests } from '../support/surface-builders.js';
+import { policyReview, ruleTests } from '../support/surface-builders.js';
 
 const SOURCES = 'sources:\n  - id: web\n    recorded: tools.json\n';
-const judge = (base: string, head: string) => () => {
-  const b = parsePolicy(base, 'toolgate.yml', '/repo');
-  const h = parsePolicy(head, 'toolgate.yml', '/repo');
-  return policyFindings({ policy: judgingPolicy(b, h), policyChanges: diffPolicies(b, h), root: '/repo' });
-};
+const judge = policyReview;
 
 ruleTests('policy-tightened', {
   fires: [

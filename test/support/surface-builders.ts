@@ -21,6 +21,8 @@ import type { Json, JsonObject, ServerInfo, Surface, SurfaceSource, SurfaceTool,
 import { assembleSurface, normalizeTool, type MalformedTool } from '../../src/surface/normalize.js';
 import { classifySchemaChanges } from '../../src/diff/schema/index.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { diffPolicies, judgingPolicy } from '../../src/config/policy-diff.js';
+import { policyFindings } from '../../src/run-check.js';
 
 /** Source id used by every built surface unless given. */
 export const SOURCE_ID = 'src';
@@ -334,4 +336,16 @@ export function ruleTests(ruleId: RuleId, tables: { fires: RuleCase[]; silent: R
       for (const c of tables.silent) it(c.name, () => runCase(ruleId, c), 'timeout' in c ? c.timeout : undefined);
     });
   });
+}
+
+/**
+ * The findings of a pull request that changes toolgate.yml from `base` to `head` (YAML texts),
+ * judged as the Action judges it: the base policy's settings, the head's lines.
+ */
+export function policyReview(base: string, head: string, review?: ReviewState): () => Finding[] {
+  return () => {
+    const b = parsePolicy(base, 'toolgate.yml', '/repo');
+    const h = parsePolicy(head, 'toolgate.yml', '/repo');
+    return policyFindings({ policy: judgingPolicy(b, h), policyChanges: diffPolicies(b, h), root: '/repo', ...(review ? { review } : {}) });
+  };
 }

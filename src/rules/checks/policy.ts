@@ -7,20 +7,22 @@ import { foldName } from '../name-fold.js';
  * ({@link foldName}: case, full-width forms, look-alike letters, invisible characters), with `/`
  * an ordinary character (tool names are no paths: `*shell*` must match `sys/shell`).
  */
-export function denies(pattern: string, name: string): boolean {
+export function denies(pattern: string, name: string, folded = foldName(name)): boolean {
   const plain = (n: string) => n.replaceAll('/', '\u2215');
-  const opts = { dot: true, nocase: true };
-  return [name, foldName(name)].some((n) => minimatch(n, pattern, { dot: true }) || minimatch(plain(n), plain(foldName(pattern)), opts));
+  const loose = plain(foldName(pattern));
+  return [name, folded].some((n) => minimatch(n, pattern, { dot: true }) || minimatch(plain(n), loose, { dot: true, nocase: true }));
 }
 
 /** `denied-tool`, `too-many-tools` and `payload-too-large`: deny patterns and limits from toolgate.yml. */
 export const policyChecks: Check = (ctx) => {
   const out: RawFinding[] = [];
+  // Each name folded once, not once per pattern: thousands of tools meet every deny pattern.
+  const folded = ctx.policy.deny.length ? new Map(ctx.head.tools.map((t) => [t.name, foldName(t.name)])) : undefined;
   for (const entry of ctx.policy.deny) {
     for (const t of ctx.head.tools) {
       if (t.safetyClass === 'disabled') continue;
       if (entry.when === 'read' && t.safetyClass !== 'read') continue;
-      const pattern = entry.tools.find((p) => denies(p, t.name));
+      const pattern = entry.tools.find((p) => denies(p, t.name, folded?.get(t.name)));
       if (pattern === undefined) continue;
       out.push({
         ruleId: 'denied-tool',

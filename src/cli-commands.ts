@@ -4,8 +4,8 @@ import { adHocPolicy, checkContractPaths, defaultContractPath, loadPolicy, polic
 import { FILE_LIMITS, readBounded, resolveInside } from './util/safe-path.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, SOURCE_ID_PATTERN, type SourceConfig } from './config/source-config.js';
 import { parseContract, writeFileAtomic } from './contract/store.js';
-import { serializeContract } from './contract/serialize.js';
-import { runCheck, selectSources, type CheckResult, type Mode } from './run-check.js';
+import { serializeContractInSlices } from './contract/serialize.js';
+import { runCheck, selectSources, unpinnableMessage, type CheckResult, type Mode } from './run-check.js';
 import { escapeTerminalInline, guardLogOutput } from './report/escape.js';
 import { runDiff } from './run-diff.js';
 import { renderJson } from './report/json.js';
@@ -115,8 +115,11 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
   mark('report written');
   if (mode === 'update') {
     for (const r of result.sources) {
-      if (r.failure) process.stderr.write(`toolgate: source "${r.id}" failed; its contract ${r.contractFile} was not touched\n`);
-      else process.stderr.write(`toolgate: ${r.wrote ? 'wrote' : 'unchanged'} ${r.contractFile} (${r.surface?.counts.toolCount ?? 0} tools, sha256:${r.surface?.digest.slice(0, 12)})\n`);
+      if (r.failure) process.stderr.write(`toolgate: source "${r.id}" failed: ${escapeTerminalInline(r.failure.message, 1000)}; its contract ${r.contractFile} was not touched\n`);
+      else {
+        process.stderr.write(`toolgate: ${r.wrote ? 'wrote' : 'unchanged'} ${r.contractFile} (${r.surface?.counts.toolCount ?? 0} tools, sha256:${r.surface?.digest.slice(0, 12)})\n`);
+        if (r.malformed.length) process.stderr.write(`toolgate: ${malformedNote(r.malformed.length, r.surface?.tools.length ?? 0)}\n`);
+      }
     }
     return result.exitCode === 3 ? EXIT.sourceFailed : EXIT.clean;
   }
@@ -135,6 +138,11 @@ async function readBaseAt(policy: Policy, cwd: string, ref: string): Promise<Bas
   return readBaseState(policy, cwd, gitBaseReader(cwd, sha), ref);
 }
 
+/** The line `snapshot` and `update` print when a listing holds malformed tools (all pinned as served). */
+function malformedNote(malformed: number, pinned: number): string {
+  return `${malformed} of the ${pinned} tools pinned ${malformed === 1 ? 'is' : 'are'} malformed (not the shape of an MCP tool): pinned as served and judged; strict clients drop ${malformed === 1 ? 'it' : 'them'}, lenient ones still offer ${malformed === 1 ? 'it' : 'them'} (rule malformed-tool)`;
+}
+
 /** `toolgate snapshot`: the normalized surface of one source to stdout or a file. */
 export async function snapshot(flags: SourceFlags & { output?: string }, command: string[]): Promise<number> {
   const cwd = process.cwd();
@@ -146,12 +154,15 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
   }
   const result = await runCheck({ policy, mode: 'audit', root: cwd, logger: stderrLogger(true), sourceIds: [selected[0]!.id] });
   const only = result.sources[0]?.surface;
-  const failure = result.sources[0]?.failure;
+  const malformed = result.sources[0]?.malformed ?? [];
+  const unpinnable = malformed.filter((m) => !m.pinned);
+  const failure = result.sources[0]?.failure ?? (unpinnable.length && only ? { message: unpinnableMessage(unpinnable, only.tools.length + unpinnable.length) } : undefined);
   if (failure || !only) {
     process.stderr.write(`toolgate: source "${selected[0]!.id}" failed: ${escapeTerminalInline(failure?.message ?? 'no surface', 2000)}\n`);
     return EXIT.sourceFailed;
   }
-  const text = serializeContract(only).text;
+  if (malformed.length) process.stderr.write(`toolgate: ${malformedNote(malformed.length, only.tools.length)}\n`);
+  const text = (await serializeContractInSlices(only)).text;
   if (flags.output) {
     const out = flags.output;
     // A relative path stays inside the working directory; an absolute one goes where it was asked.

@@ -4,16 +4,16 @@ import { displayPath, type Policy } from './config/policy.js';
 import type { PolicyChange } from './config/policy-diff.js';
 import type { SourceConfig } from './config/source-config.js';
 import { readContract, writeContract, type LoadedContract } from './contract/store.js';
-import { serializeContract } from './contract/serialize.js';
+import { serializeContractInSlices } from './contract/serialize.js';
 import { diffSurfaces } from './diff/diff-surfaces.js';
 import type { Change } from './diff/change.js';
 import { classifySchemaChanges } from './diff/schema/index.js';
 import type { CheckContext, RawFinding, ReviewState, SchemaVerdict, Target } from './rules/context.js';
-import { evaluate, compareFindings, finalize, type Locate } from './rules/evaluate.js';
+import { evaluateInSlices, compareFindings, finalize, type Locate } from './rules/evaluate.js';
 import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
 import type { RawSnapshot, SnapshotDiagnostics, SourceLocation } from './sources/types.js';
-import { compareNames, normalizeSnapshot, type MalformedTool } from './surface/normalize.js';
+import { compareNames, normalizeSnapshotInSlices, type MalformedTool } from './surface/normalize.js';
 import type { Surface } from './surface/model.js';
 import { ConfigError, SourceError } from './util/errors.js';
 import type { Logger } from './util/logger.js';
@@ -184,7 +184,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   }
   logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
   mark(`${cfg.id}: snapshot done`);
-  const { surface, malformed } = normalizeSnapshot(raw);
+  const { surface, malformed } = await normalizeSnapshotInSlices(raw);
   // A contract copied from another source would pin the wrong tools without a word.
   if (loaded && loaded.surface.source.id !== surface.source.id) {
     throw new ConfigError(
@@ -196,11 +196,18 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   mark(`${cfg.id}: normalized`);
   Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
 
-  if (opts.mode === 'update') {
+  const unpinnable = malformed.filter((m) => !m.pinned);
+  if (opts.mode === 'update' && unpinnable.length > 0) {
+    // Issue 11: no contract may hold fewer tools than the server listed.
+    result.failure = { message: unpinnableMessage(unpinnable, raw.tools.length), reason: 'unpinnable' };
+  } else if (opts.mode === 'update') {
     const existing = await readContract(cfg.contract, contractFile).catch(() => undefined);
     // Compared as text: a contract in an older pinned form is rewritten, though it reads the same.
-    const unchanged = existing !== undefined && existing.text === serializeContract(surface).text;
-    if (!unchanged) await writeContract(cfg.contract, surface);
+    const serialized = await serializeContractInSlices(surface);
+    mark(`${cfg.id}: contract serialized`);
+    const unchanged = existing !== undefined && existing.text === serialized.text;
+    if (!unchanged) await writeContract(cfg.contract, surface, { serialized });
+    mark(`${cfg.id}: contract ${unchanged ? 'unchanged' : 'written'}`);
     result.wrote = !unchanged;
     // What the author is about to commit, listed for them: the reviewer will see it as the diff.
     const accepted = existing ? diffSurfaces(existing.surface, surface) : [];
@@ -209,7 +216,8 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
 
   const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
   const changes = base ? diffSurfaces(base, surface) : [];
-  const drift = loaded ? diffSurfaces(loaded.surface, surface) : [];
+  // Outside a pull request the base is the contract: one diff serves as both (100,000 tools: ~0.4 s each).
+  const drift = !loaded ? [] : base === loaded.surface ? changes : diffSurfaces(loaded.surface, surface);
   mark(`${cfg.id}: diffed (${changes.length} changes)`);
   const schemaVerdicts = await classifyChanges(changes, policy.schemaBudgetMs);
   if (schemaVerdicts.size > 0) mark(`${cfg.id}: schema changes classified`);
@@ -229,7 +237,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   // Outside a pull request the base is the contract: the drift is the same list.
   if (drift.length && base !== loaded?.surface) result.drift = drift;
   const locate = contractLocator(opts, cfg, raw, loaded, surface, sourcePointer);
-  let findings = evaluate(ctx, locate);
+  let findings = await evaluateInSlices(ctx, locate, loaded?.indexLines);
   // Outside `check` there is no contract to be stale against or to be listed in.
   if (opts.mode !== 'check') findings = findings.filter((f) => f.ruleId !== 'unlisted-tool' && f.ruleId !== 'contract-stale');
   const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
@@ -240,6 +248,16 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   result.findings = findings.sort(compareFindings);
   mark(`${cfg.id}: rules evaluated`);
   return result;
+}
+
+/**
+ * Why no contract is written for a listing with entries that cannot be pinned (not an object, no
+ * string name): the contract would hold fewer tools than the server listed.
+ */
+export function unpinnableMessage(unpinnable: readonly MalformedTool[], listed: number): string {
+  const which = unpinnable.slice(0, 5).map((m) => `#${m.index + 1} (${m.problem})`).join(', ');
+  const more = unpinnable.length > 5 ? ` and ${unpinnable.length - 5} more` : '';
+  return `${unpinnable.length} of the ${listed} listed entries cannot be pinned: ${which}${more}; no contract is written, since it would hold fewer tools than the server lists`;
 }
 
 /**

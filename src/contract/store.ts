@@ -5,12 +5,14 @@ import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { contractValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
-import { parseJsonDocument } from '../util/json-file.js';
+import { parseJsonDocumentSteps } from '../util/json-file.js';
+import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
+import { getOwn, isObject } from '../util/json.js';
 import { schemaError } from '../util/schema-errors.js';
 import { assertReplaceable, CONTRACT_OUTSIDE_FIX, FILE_LIMITS, formatBytes, readBounded, resolveInside } from '../util/safe-path.js';
 import { assembleSurface, currentPinnedForm, deriveTool } from '../surface/normalize.js';
 import { SURFACE_FORMAT_VERSION, type Json, type JsonObject, type Surface, type SurfaceTool } from '../surface/model.js';
-import { serializeContract } from './serialize.js';
+import { serializeContract, type SerializedContract } from './serialize.js';
 
 /** A contract read from disk, with the line of each value for annotations. */
 export interface LoadedContract {
@@ -22,6 +24,8 @@ export interface LoadedContract {
   indexOf: ReadonlyMap<string, number>;
   /** The file's text as read: `update` rewrites a contract whose text is not what it would write (an older pinned form). */
   text: string;
+  /** Builds the line index behind {@link lineOf} in slices (signals handled in between); optional. */
+  indexLines: () => Promise<void>;
 }
 
 const FIX_HAND_EDIT = 'Do not edit the contract by hand: restore it with `git checkout -- <file>` or run `toolgate update` and review the diff.';
@@ -53,7 +57,7 @@ export async function readContract(file: string, displayName = file): Promise<Lo
       'Point `contract` in toolgate.yml at a file (default: .toolgate/<source-id>.surface.json).',
     );
   }
-  return parseContract(text, displayName);
+  return runInSlices(parseSteps(text, displayName));
 }
 
 /** Why a file operation failed, in words (the common errno codes), else the system message. */
@@ -67,9 +71,14 @@ function fsReason(e: unknown): string {
 
 /** Parses and verifies contract text; see {@link readContract}. Pure apart from errors. */
 export function parseContract(text: string, file: string): LoadedContract {
+  return runToEnd(parseSteps(text, file));
+}
+
+/** {@link parseContract} as steps: one per tool verified (a 100,000-tool contract takes seconds). */
+function* parseSteps(text: string, file: string): Steps<LoadedContract> {
   // Findings point at tools and their keys (`/tools/3/annotations/readOnlyHint`): 4 levels.
   // A key given twice means what the last parser to read it decides: refused at its line.
-  const doc = parseJsonDocument(text, file, FIX_HAND_EDIT, { lineDepth: 4, duplicateKeys: 'error', duplicateKeyText: { what: 'contract', fix: FIX_HAND_EDIT } });
+  const doc = yield* parseJsonDocumentSteps(text, file, FIX_HAND_EDIT, { lineDepth: 4, duplicateKeys: 'error', duplicateKeyText: { what: 'contract', fix: FIX_HAND_EDIT } });
   const raw = doc.value as JsonObject;
   notAContract(raw, file, doc.lineOf);
   if (raw && typeof raw === 'object' && typeof raw.formatVersion === 'number' && raw.formatVersion > SURFACE_FORMAT_VERSION) {
@@ -82,7 +91,12 @@ export function parseContract(text: string, file: string): LoadedContract {
   const validate = contractValidator();
   if (!validate(raw)) throw schemaError(validate.errors ?? [], file, doc.lineOf, FIX_HAND_EDIT);
   const stored = raw as unknown as Omit<Surface, 'tools'> & { tools: StoredTool[] };
-  const written = stored.tools.map((entry, i) => verifyTool(entry, i, file, doc.lineOf));
+  yield;
+  const written: SurfaceTool[] = [];
+  for (let i = 0; i < stored.tools.length; i++) {
+    written.push(verifyTool(stored.tools[i]!, i, file, doc.lineOf));
+    yield;
+  }
   // A contract written before an equivalence was normalized (`required: []`...) is read in today's
   // pinned form, so a server that still sends the same schema is no drift.
   const tools = written.map(inCurrentForm);
@@ -103,7 +117,7 @@ export function parseContract(text: string, file: string): LoadedContract {
   stored.tools.forEach((t, i) => {
     if (!indexOf.has(t.name)) indexOf.set(t.name, i);
   });
-  return { surface, file, lineOf: doc.lineOf, indexOf, text };
+  return { surface, file, lineOf: doc.lineOf, indexOf, text, indexLines: () => runInSlices(doc.indexLines()) };
 }
 
 /**
@@ -129,8 +143,8 @@ function notAContract(raw: unknown, file: string, lineOf: (p: string) => number)
 type StoredTool = SurfaceTool & Record<string, unknown>;
 
 function verifyTool(entry: StoredTool, i: number, file: string, lineOf: (p: string) => number): SurfaceTool {
-  const pinned: Parameters<typeof deriveTool>[0] = { name: entry.name, inputSchema: entry.inputSchema };
-  for (const k of ['title', 'description', 'outputSchema', 'annotations', 'icons', '_meta', 'extra', 'origin'] as const) {
+  const pinned: Parameters<typeof deriveTool>[0] = { name: entry.name };
+  for (const k of ['inputSchema', 'title', 'description', 'outputSchema', 'annotations', 'icons', '_meta', 'extra', 'origin'] as const) {
     if (entry[k] !== undefined) (pinned as Record<string, unknown>)[k] = entry[k];
   }
   const sourceClass = entry.origin ? (entry.safetyClass === 'write' ? undefined : entry.safetyClass) : undefined;
@@ -145,9 +159,31 @@ function verifyTool(entry: StoredTool, i: number, file: string, lineOf: (p: stri
   for (const [h, v] of Object.entries(t.effectiveHints)) {
     if ((entry.effectiveHints as Record<string, boolean>)[h] !== v) throw at(`effectiveHints/${h}`, `has effective ${h} ${String(!v)} but its annotations give ${String(v)}`);
   }
+  const misplaced = misplacedExtraKey(entry);
+  if (misplaced) throw at(`extra/${misplaced}`, `keeps "${misplaced}" in \`extra\`, where only a value of the wrong type is kept (a malformed tool as served)`);
+  if (t.malformed !== entry.malformed) {
+    throw at('malformed', t.malformed === undefined ? 'is marked malformed but its definition is well formed' : `is malformed (${t.malformed}) but not marked so`);
+  }
   if (t.inputSchemaDigest !== entry.inputSchemaDigest) throw at('inputSchemaDigest', 'inputSchemaDigest does not match its inputSchema');
   if (t.digest !== entry.digest) throw at('digest', 'digest does not match its definition');
   return t;
+}
+
+/**
+ * A spec key in `extra` that `normalizeTool` would not have put there: one whose own slot is
+ * also set, or whose value has the right type (`extra.title: "x"`). Such a contract shows the
+ * tool one way and serves it another, so it is refused as hand-edited.
+ */
+function misplacedExtraKey(entry: StoredTool): string | undefined {
+  const extra = entry.extra;
+  if (!extra) return undefined;
+  for (const key of ['inputSchema', 'outputSchema', 'annotations', 'title', 'description'] as const) {
+    const v = getOwn(extra, key);
+    if (v === undefined) continue;
+    const fits = key === 'title' || key === 'description' ? typeof v === 'string' : isObject(v);
+    if (fits || entry[key] !== undefined || (v === null && key !== 'inputSchema')) return key;
+  }
+  return undefined;
 }
 
 /** A verified tool in the current pinned form ({@link currentPinnedForm}); itself when already in it. */
@@ -163,6 +199,7 @@ function inCurrentForm(t: SurfaceTool): SurfaceTool {
  * @param opts.root with it, the contract must really be inside this directory (the policy's
  *   root): `..`, absolute paths and symbolic links leading out of it are refused
  *   ({@link resolveInside}). `loadPolicy` checks the same for toolgate.yml at load time.
+ * @param opts.serialized `serializeContract(surface)`, when the caller has it.
  * @returns the serialized text and line map.
  * A file already there is replaced only when it is a contract (or not JSON at all: a broken
  * contract, which `update` repairs): a recording, an integration config or any other JSON
@@ -172,8 +209,10 @@ function inCurrentForm(t: SurfaceTool): SurfaceTool {
  *   is not a contract), or when it would be over {@link FILE_LIMITS}.contract (it could not be
  *   read back).
  */
-export async function writeContract(file: string, surface: Surface, opts: { root?: string } = {}): Promise<ReturnType<typeof serializeContract>> {
-  const out = serializeContract(surface);
+export async function writeContract(file: string, surface: Surface, opts: { root?: string; serialized?: SerializedContract } = {}): Promise<SerializedContract> {
+  // A caller that compared the text with the file already (`update`) passes it: serializing a
+  // 100,000-tool contract is seconds of work.
+  const out = opts.serialized ?? serializeContract(surface);
   const bytes = Buffer.byteLength(out.text, 'utf8');
   if (bytes > FILE_LIMITS.contract) {
     throw new ConfigError(`cannot write the contract: it would be ${formatBytes(bytes)} (${bytes} bytes), over the limit of ${formatBytes(FILE_LIMITS.contract)}`, { file }, FIX_SIZE);

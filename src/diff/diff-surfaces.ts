@@ -1,7 +1,8 @@
-import { HINT_NAMES, type HintName, type Json, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
+import { HINT_NAMES, type HintName, type Json, type JsonObject, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
 import type { Change, HintState } from './change.js';
 import { newSchemaStrings, schemaTexts } from './schema-text.js';
-import { canonicalJson, getOwn, pointerSegments } from '../util/json.js';
+import { canonicalJson, getOwn, pointerSegments, setOwn } from '../util/json.js';
+import { argumentsSchema, servedInputSchema } from '../surface/normalize.js';
 
 const same = (a: unknown, b: unknown) => canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);
 
@@ -58,6 +59,13 @@ function hintState(t: SurfaceTool, hint: HintName): HintState {
   };
 }
 
+function withoutKey(o: JsonObject | undefined, key: string): JsonObject | undefined {
+  if (!o || getOwn(o, key) === undefined) return o;
+  const rest: JsonObject = {};
+  for (const k of Object.keys(o)) if (k !== key) setOwn(rest, k, o[k] as Json);
+  return Object.keys(rest).length ? rest : undefined;
+}
+
 /** Differences of one tool present on both sides. Pure. */
 export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   const tool = head.name;
@@ -77,8 +85,9 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   const [baseTitle, headTitle] = [annotationTitle(base), annotationTitle(head)];
   if (baseTitle !== headTitle) out.push({ kind: 'text-changed', tool, field: 'annotations.title', base: baseTitle, head: headTitle });
   if (base.inputSchemaDigest !== head.inputSchemaDigest) {
-    out.push({ kind: 'input-schema-changed', tool, base: base.inputSchema, head: head.inputSchema });
-    out.push(...schemaTextChanges(tool, base.inputSchema, head.inputSchema));
+    // A schema that is missing or not an object (malformed tool) is judged as accepting anything.
+    out.push({ kind: 'input-schema-changed', tool, base: argumentsSchema(base), head: argumentsSchema(head) });
+    out.push(...schemaTextChanges(tool, servedInputSchema(base) ?? null, servedInputSchema(head) ?? null));
   }
   if (!same(base.outputSchema, head.outputSchema)) {
     out.push({ kind: 'output-schema-changed', tool, base: base.outputSchema, head: head.outputSchema });
@@ -92,7 +101,9 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
     out.push({ kind: 'metadata-changed', tool, field, ...withText(text(b), text(h)) });
   };
   metadata('annotations', otherAnnotationKeys(base), otherAnnotationKeys(head));
-  for (const field of ['icons', '_meta', 'extra'] as const) metadata(field, base[field], head[field]);
+  for (const field of ['icons', '_meta'] as const) metadata(field, base[field], head[field]);
+  // A non-object `inputSchema` kept in `extra` is compared above, as the schema it is.
+  metadata('extra', withoutKey(base.extra, 'inputSchema'), withoutKey(head.extra, 'inputSchema'));
   return out;
 }
 

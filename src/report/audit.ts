@@ -16,6 +16,8 @@ export interface AuditFacts {
   promotions: SurfaceTool[];
   /** OpenAPI operations kept but not reachable. */
   disabled: SurfaceTool[];
+  /** Tools pinned as served though they do not have the MCP `Tool` shape (`malformed-tool`). */
+  malformed: string[];
 }
 
 /** Derives {@link AuditFacts} from a surface. Pure. */
@@ -30,6 +32,7 @@ export function auditFacts(s: Surface): AuditFacts {
     unannotated: reachable.filter((t) => !t.origin && isUnannotated(t.declaredHints)).map((t) => t.name),
     promotions: reachable.filter((t) => t.origin?.promoted),
     disabled: s.tools.filter((t) => t.safetyClass === 'disabled'),
+    malformed: s.tools.filter((t) => t.malformed !== undefined).map((t) => t.name),
   };
 }
 

@@ -32,6 +32,7 @@ export function renderJson(result: CheckResult, toolgateVersion: string): string
               additiveWrites: a?.additiveWrites,
               openWorldTools: a?.openWorld,
               unannotatedTools: a?.unannotated,
+              malformedTools: a?.malformed,
               readPromotions: a?.promotions.map((t) => ({ name: t.name, ...t.origin })),
               tools: r.surface.tools.map((t) => ({
                 name: t.name,
@@ -39,6 +40,7 @@ export function renderJson(result: CheckResult, toolgateVersion: string): string
                 declaredHints: t.declaredHints,
                 effectiveHints: t.effectiveHints,
                 ...(t.origin ? { origin: t.origin } : {}),
+                ...(t.malformed !== undefined ? { malformed: t.malformed } : {}),
                 digest: t.digest,
               })),
             }

@@ -48,6 +48,7 @@ function sourceSection(r: SourceResult): string {
   if (a.promotions.length) {
     out.push(`- **Read promotions** (non-GET/HEAD operations classed read by a policy): ${nameList(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
   }
+  if (a.malformed.length) out.push(`- **Malformed tools** (pinned as served; strict clients drop them, lenient ones offer them): ${nameList(a.malformed)}`);
   if (a.disabled.length) out.push(`- Disabled operations (pinned, not reachable): ${nameList(a.disabled.map((t) => t.name))}`);
   out.push(`- Payload: ${a.payloadBytes} bytes · contract: ${escapeMarkdownInline(r.contractFile)} · digest: \`sha256:${a.digest}\``, '');
   for (const [label, list] of [['Changes', r.changes], ['Drift from the contract', r.drift]] as const) {

@@ -63,6 +63,7 @@ function renderSource(r: SourceResult, style: TerminalStyle): string {
   out.push(`  open-world: ${names(a.openWorld)}`);
   out.push(`  unannotated: ${names(a.unannotated)}`);
   if (a.promotions.length) out.push(`  read promotions (need review): ${names(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
+  if (a.malformed.length) out.push(`  malformed (pinned as served): ${names(a.malformed)}`);
   if (a.disabled.length) out.push(`  disabled operations: ${names(a.disabled.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
   if (style.listTools) {
     out.push('  tools:');
@@ -73,7 +74,7 @@ function renderSource(r: SourceResult, style: TerminalStyle): string {
         .filter(([h, v]) => v && !(ro && (h === 'destructiveHint' || h === 'idempotentHint')))
         .map(([h]) => h.replace('Hint', ''))
         .join(',');
-      out.push(`    ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}`);
+      out.push(`    ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}${t.malformed ? ' (malformed)' : ''}`);
     }
   }
   if (r.diagnostics?.stdoutNoiseLines) out.push(`  stdout noise: ${r.diagnostics.stdoutNoiseLines} non-JSON lines`);

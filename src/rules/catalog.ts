@@ -111,7 +111,7 @@ export const RULES = [
     level: 'error',
     title: 'A listed tool does not have the shape of an MCP tool',
     rationale:
-      'A tool without a string name or with a non-object inputSchema cannot be pinned or called reliably; it is reported instead of silently dropped, and the rest of the list is still pinned.',
+      'Strict clients (the MCP SDKs) drop a tool whose inputSchema is not an object of type "object", or whose title, description, outputSchema or annotations have the wrong type; lenient clients still offer it to the model. So it is pinned exactly as served, counted and judged like any other tool (annotations that are not an object declare nothing: the spec defaults apply), and reported here. An entry without a string name cannot be keyed or called: no contract is written while one is listed.',
     source: 'MCP spec 2025-11-25, schema `Tool`',
     fix: 'Fix the tool definition in the server.',
   },

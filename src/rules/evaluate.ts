@@ -5,6 +5,7 @@ import { CHECKS } from './index.js';
 import { ruleById } from './catalog.js';
 import { levelFor } from './levels.js';
 import type { Policy } from '../config/policy.js';
+import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
 
 /** Places a target in a file: the file people fix and the pointer/line in it. */
 export type Locate = (target: Target) => { location?: FindingLocation; pointer: string };
@@ -51,8 +52,13 @@ function reviewClause(review: ReviewState | undefined, policy: Policy): string {
  * the pull request has an eligible approval it becomes a notice that says who approved.
  */
 export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sourceId' | 'policy' | 'review'>, locate: Locate): Finding[] {
+  return runToEnd(finalizeSteps(raw, ctx, locate));
+}
+
+function* finalizeSteps(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sourceId' | 'policy' | 'review'>, locate: Locate): Steps<Finding[]> {
   const out: Finding[] = [];
   for (const r of raw) {
+    yield;
     const meta = ruleById(r.ruleId);
     let level = levelFor(ctx.policy, r.ruleId, ctx.sourceId, r.target.tool);
     if (level === 'off') continue;
@@ -83,6 +89,26 @@ export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'so
 
 /** Runs every check on the context. Pure. */
 export function evaluate(ctx: CheckContext, locate: Locate): Finding[] {
-  const raw = CHECKS.flatMap((check) => check(ctx));
-  return finalize(raw, ctx, locate).sort(compareFindings);
+  return runToEnd(finalizeSteps(runToEnd(checkSteps(ctx)), ctx, locate)).sort(compareFindings);
+}
+
+/**
+ * {@link evaluate}, letting signals in between checks and findings (100,000 tools: seconds in
+ * all). `prepare` runs, once, between the checks and the locating of their findings, only when
+ * there are findings: reading a large contract's line index is about a second, needed only then.
+ */
+export async function evaluateInSlices(ctx: CheckContext, locate: Locate, prepare?: () => Promise<void>): Promise<Finding[]> {
+  const raw = await runInSlices(checkSteps(ctx));
+  if (raw.length > 0 && prepare) await prepare();
+  const findings = await runInSlices(finalizeSteps(raw, ctx, locate));
+  return findings.sort(compareFindings);
+}
+
+function* checkSteps(ctx: CheckContext): Steps<RawFinding[]> {
+  const raw: RawFinding[] = [];
+  for (const check of CHECKS) {
+    for (const f of check(ctx)) raw.push(f);
+    yield;
+  }
+  return raw;
 }

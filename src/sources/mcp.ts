@@ -28,6 +28,7 @@ import type { RawSnapshot, RawTool } from './types.js';
 import { VERSION } from '../version.js';
 import { mark } from '../util/timing.js';
 import { timeSlicer, yieldToSignals } from '../util/cleanup.js';
+import { jsonByteLength } from '../surface/depth-limit.js';
 
 /** Client identity sent in `initialize` / `server/discover`. */
 const CLIENT_INFO = { name: 'toolgate', version: VERSION };
@@ -444,7 +445,8 @@ async function resultBytes(page: LoosePage): Promise<number> {
   const due = timeSlicer();
   let bytes = Buffer.byteLength(JSON.stringify({ ...page, tools: [] }), 'utf8');
   for (let i = 0; i < page.tools.length; i++) {
-    bytes += Buffer.byteLength(JSON.stringify(page.tools[i]) ?? 'null', 'utf8') + (i > 0 ? 1 : 0);
+    // Any depth: a tool nested deeper than JSON.stringify recurses is pinned (depth-limit.ts), not a crash.
+    bytes += jsonByteLength(page.tools[i]) + (i > 0 ? 1 : 0);
     if (due()) await yieldToSignals();
   }
   return bytes;

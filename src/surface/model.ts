@@ -59,15 +59,29 @@ export interface SurfaceTool {
   name: string;
   title?: string;
   description?: string;
-  /** Normalized JSON Schema of the arguments (root `$schema` dropped, keys sorted). */
-  inputSchema: Json;
+  /**
+   * Normalized JSON Schema of the arguments (root `$schema` dropped, keys sorted). Absent only
+   * for a malformed tool whose `inputSchema` is missing or not an object (then, if one was
+   * served, it is in `extra`): use `argumentsSchema` to judge what it accepts.
+   */
+  inputSchema?: JsonObject;
   outputSchema?: Json;
   /** The declared `annotations` object, normalized (keys sorted); absent when the server sent none. */
   annotations?: JsonObject;
   icons?: Json;
   _meta?: Json;
-  /** Other top-level keys the server sent (e.g. a non-default `execution`), kept so they are pinned. */
+  /**
+   * Other top-level keys the server sent (e.g. a non-default `execution`), kept so they are
+   * pinned; also a spec key whose value has the wrong type (`title: 5`, `inputSchema: "x"`),
+   * so a malformed tool is pinned exactly as served.
+   */
   extra?: JsonObject;
+  /**
+   * Derived: why the tool does not have the MCP `Tool` shape (e.g. "`inputSchema.type` is
+   * missing, not \"object\""), when it does not. Strict clients drop such a tool, lenient ones
+   * still offer it, so it is pinned as served, counted and judged like any other.
+   */
+  malformed?: string;
   /** Derived: hints the server declared. */
   declaredHints: DeclaredHints;
   /** Derived: hints with the spec defaults applied. */

@@ -1,5 +1,7 @@
 import { sha256 } from './canonical.js';
-import { canonicalJson, getOwn, isObject, setOwn, sortKeys } from '../util/json.js';
+import { canonicalJson, getOwn, hasOwn, isObject, setOwn, sortKeys } from '../util/json.js';
+import { hasTooDeepMarker, limitDepth, TOOL_MAX_DEPTH } from './depth-limit.js';
+import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
 import { normalizeEquivalentForms } from '../diff/schema/normalize.js';
 import {
   HINT_DEFAULTS,
@@ -17,23 +19,29 @@ import {
 } from './model.js';
 import type { RawSnapshot, RawTool } from '../sources/types.js';
 
-/** A listed tool that could not be pinned (violates the MCP `Tool` shape); reported, not dropped silently. */
+/**
+ * A listed entry that is malformed (violates the MCP `Tool` shape). `pinned` says whether it is
+ * in the surface all the same: every entry with a string `name` is, as served ({@link
+ * normalizeTool}); an entry that is not an object or has no string name cannot be keyed, so no
+ * contract can be written while one is listed.
+ */
 export interface MalformedTool {
   /** Position in the listing (0-based). */
   index: number;
   /** The name when it is a string, for messages. */
   name?: string;
-  /** What is wrong, e.g. "inputSchema is not an object". */
+  /** What is wrong, e.g. "`inputSchema.type` is missing, not \"object\"". */
   problem: string;
+  /** True when the entry is pinned as served (it has a name); false when it cannot be. */
+  pinned: boolean;
 }
 
 /** Result of {@link normalizeSnapshot}. */
 export interface NormalizedSnapshot {
   surface: Surface;
+  /** Every malformed entry of the listing, pinned or not, in listing order. */
   malformed: MalformedTool[];
 }
-
-const KNOWN_KEYS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_meta']);
 
 /**
  * The pinned form of a tool's `inputSchema` or `outputSchema`: the root `$schema` dropped (SDK
@@ -51,11 +59,12 @@ export function normalizeSchema(schema: JsonObject): Json {
  * before an equivalence was normalized (e.g. with `required: []`) must still match a live server
  * that sends the same schema. The same object when its schemas need no rewrite.
  */
-export function currentPinnedForm<T extends { inputSchema: Json; outputSchema?: Json }>(pinned: T): T {
-  const input = normalizeEquivalentForms(pinned.inputSchema);
+export function currentPinnedForm<T extends { inputSchema?: JsonObject; outputSchema?: Json }>(pinned: T): T {
+  const input = pinned.inputSchema === undefined ? undefined : normalizeEquivalentForms(pinned.inputSchema);
   const output = pinned.outputSchema === undefined ? undefined : normalizeEquivalentForms(pinned.outputSchema);
   if (input === pinned.inputSchema && output === pinned.outputSchema) return pinned;
-  const out: T = { ...pinned, inputSchema: sortKeys(input) };
+  const out: T = { ...pinned };
+  if (input !== undefined) out.inputSchema = sortKeys(input) as JsonObject;
   if (output !== undefined) out.outputSchema = sortKeys(output);
   return out;
 }
@@ -95,7 +104,7 @@ export function modelView(tool: SurfaceTool): JsonObject {
   const view: JsonObject = { name: tool.name };
   if (tool.title !== undefined) view.title = tool.title;
   if (tool.description !== undefined) view.description = tool.description;
-  view.inputSchema = tool.inputSchema;
+  if (tool.inputSchema !== undefined) view.inputSchema = tool.inputSchema;
   if (tool.outputSchema !== undefined) view.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) view.annotations = tool.annotations;
   if (tool.icons !== undefined) view.icons = tool.icons;
@@ -123,13 +132,18 @@ export function deriveTool(
     effectiveHints = effectiveHintsOf(declaredHints);
   }
   const tool: SurfaceTool = { ...pinned, declaredHints, effectiveHints, safetyClass, digest: '', inputSchemaDigest: '', viewBytes: 0 };
+  delete tool.malformed;
   // The schema is most of a tool: serialize it once and reuse the text in the tool's own JSON.
-  const schemaJson = canonicalJson(tool.inputSchema);
+  const served = servedInputSchema(tool);
+  const schemaJson = served === undefined ? '' : canonicalJson(served);
   const known = new Map<object, string>();
-  if (tool.inputSchema !== null && typeof tool.inputSchema === 'object') known.set(tool.inputSchema, schemaJson);
+  if (served !== null && typeof served === 'object') known.set(served, schemaJson);
   const view = modelView(tool);
   const viewJson = canonicalJson(view, known);
+  // A missing schema digests as the empty text, which no JSON value serializes to.
   tool.inputSchemaDigest = sha256(schemaJson);
+  const problems = malformedProblems(tool, viewJson);
+  if (problems.length > 0) tool.malformed = problems.join('; ');
   // OpenAPI tools also pin where they come from and their class: they decide what the tool does.
   tool.digest = sha256(tool.origin ? canonicalJson({ ...view, origin: tool.origin as unknown as Json, safetyClass: tool.safetyClass }, known) : viewJson);
   // JSON byte length does not depend on key order, so this is also the advertised size.
@@ -203,53 +217,126 @@ function isDefaultExecution(v: Json | undefined): boolean {
   return isObject(v) && Object.keys(v).length === 1 && v.taskSupport === 'forbidden';
 }
 
-/** Normalizes one listed tool, or explains why it cannot be pinned. */
+/**
+ * The `inputSchema` as served: the pinned object, or (malformed tool) the non-object value kept
+ * in `extra`; undefined when the server sent none.
+ */
+export function servedInputSchema(t: Pick<SurfaceTool, 'inputSchema' | 'extra'>): Json | undefined {
+  return t.inputSchema ?? (t.extra ? getOwn(t.extra, 'inputSchema') : undefined);
+}
+
+/**
+ * The schema a tool's arguments are judged against: its `inputSchema` when that is an object,
+ * else `true` (any arguments). A lenient client forwards whatever the model sends to a tool
+ * whose schema is missing or not a schema, so toolgate assumes the widest (fails closed).
+ */
+export function argumentsSchema(t: Pick<SurfaceTool, 'inputSchema'>): Json {
+  return t.inputSchema ?? true;
+}
+
+/** Spec keys and the JSON type the MCP `Tool` shape gives each (schema `Tool`, 2025-11-25). */
+const TYPED_KEYS: readonly { key: 'inputSchema' | 'outputSchema' | 'annotations' | 'title' | 'description'; type: 'object' | 'string' }[] = [
+  { key: 'inputSchema', type: 'object' },
+  { key: 'outputSchema', type: 'object' },
+  { key: 'annotations', type: 'object' },
+  { key: 'title', type: 'string' },
+  { key: 'description', type: 'string' },
+];
+
+/**
+ * Why a pinned tool is malformed, derived from what is pinned (so a contract read back says the
+ * same): an empty name, a spec key of the wrong type (kept in `extra`), a missing `inputSchema`,
+ * an `inputSchema.type` other than "object" (MCP spec: `Tool.inputSchema.type` is "object"), or
+ * a value nested deeper than {@link TOOL_MAX_DEPTH}. Empty when the tool is well formed.
+ */
+function malformedProblems(tool: SurfaceTool, viewJson: string): string[] {
+  const out: string[] = [];
+  if (tool.name === '') out.push('`name` is empty');
+  for (const { key, type } of TYPED_KEYS) {
+    const misfit = tool.extra ? getOwn(tool.extra, key) : undefined;
+    if (misfit !== undefined) out.push(`\`${key}\` is ${describeType(misfit)}, not a ${type === 'object' ? 'JSON object' : 'string'}`);
+  }
+  if (tool.inputSchema === undefined) {
+    if (!tool.extra || getOwn(tool.extra, 'inputSchema') === undefined) out.push('`inputSchema` is missing');
+  } else {
+    const type = getOwn(tool.inputSchema, 'type');
+    if (type !== 'object') out.push(`\`inputSchema.type\` is ${type === undefined ? 'missing' : JSON.stringify(type)}, not "object"`);
+  }
+  if (hasTooDeepMarker(viewJson)) out.push(`nested deeper than ${TOOL_MAX_DEPTH} levels (the deeper values are pinned by their sha256)`);
+  return out;
+}
+
+function describeType(v: Json): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/**
+ * Normalizes one listed tool. Every entry with a string `name` is pinned as served: values of a
+ * spec key with the wrong type go to `extra` under their own key, so the tool as a lenient client
+ * shows it (and so its digest) is exactly what was served, and its `malformed` reason is derived
+ * ({@link deriveTool}). An entry that is not an object or has no string name cannot be keyed:
+ * it is returned as an unpinned {@link MalformedTool}.
+ */
 export function normalizeTool(raw: RawTool, index: number): SurfaceTool | MalformedTool {
-  const t = raw.tool;
-  if (!isObject(t)) return { index, problem: 'tool is not a JSON object' };
-  const name = t.name;
-  if (typeof name !== 'string' || name === '') return { index, problem: 'tool has no string `name`' };
-  const input = t.inputSchema;
-  if (!isObject(input)) return { index, name, problem: '`inputSchema` is not a JSON object' };
-  // MCP spec (Tool.inputSchema): `type: "object"` is required; clients reject anything else.
-  if (input.type !== 'object') return { index, name, problem: `\`inputSchema.type\` is ${input.type === undefined ? 'missing' : JSON.stringify(input.type)}, not "object"` };
-  if (t.outputSchema !== undefined && !isObject(t.outputSchema)) {
-    return { index, name, problem: '`outputSchema` is not a JSON object' };
-  }
-  if (t.annotations !== undefined && t.annotations !== null && !isObject(t.annotations)) {
-    return { index, name, problem: '`annotations` is not a JSON object' };
-  }
-  for (const key of ['title', 'description'] as const) {
-    if (t[key] !== undefined && t[key] !== null && typeof t[key] !== 'string') {
-      return { index, name, problem: `\`${key}\` is not a string` };
-    }
-  }
+  if (!isObject(raw.tool)) return { index, problem: 'tool is not a JSON object', pinned: false };
+  const name = getOwn(raw.tool, 'name');
+  if (typeof name !== 'string') return { index, problem: 'tool has no string `name`', pinned: false };
+  const t = limitDepth(raw.tool) as JsonObject;
   const extra: JsonObject = {};
+  const pinned: Parameters<typeof deriveTool>[0] = { name };
   for (const [k, v] of Object.entries(t)) {
-    if (KNOWN_KEYS.has(k)) continue;
-    if (k === 'execution' && isDefaultExecution(v)) continue;
+    if (k === 'name' || k === 'icons' || k === '_meta') continue;
+    const typed = TYPED_KEYS.find((e) => e.key === k);
+    if (!typed) {
+      if (k === 'execution' && isDefaultExecution(v)) continue;
+      setOwn(extra, k, sortKeys(v));
+      continue;
+    }
+    // `null` for an optional key is read as absent, as before (lenient clients do the same).
+    if (v === null && k !== 'inputSchema') continue;
+    if (typed.type === 'string' ? typeof v === 'string' : isObject(v)) continue;
     setOwn(extra, k, sortKeys(v));
   }
-  const pinned: Parameters<typeof deriveTool>[0] = { name, inputSchema: normalizeSchema(input) };
-  if (typeof t.title === 'string') pinned.title = t.title;
-  if (typeof t.description === 'string') pinned.description = t.description;
-  if (isObject(t.outputSchema)) pinned.outputSchema = normalizeSchema(t.outputSchema);
-  if (isObject(t.annotations)) pinned.annotations = sortKeys(t.annotations) as JsonObject;
-  if (t.icons !== undefined) pinned.icons = sortKeys(t.icons);
-  if (t._meta !== undefined) pinned._meta = sortKeys(t._meta);
+  const input = getOwn(t, 'inputSchema');
+  if (isObject(input)) pinned.inputSchema = normalizeSchema(input) as JsonObject;
+  const title = getOwn(t, 'title');
+  const description = getOwn(t, 'description');
+  const output = getOwn(t, 'outputSchema');
+  const annotations = getOwn(t, 'annotations');
+  if (typeof title === 'string') pinned.title = title;
+  if (typeof description === 'string') pinned.description = description;
+  if (isObject(output)) pinned.outputSchema = normalizeSchema(output);
+  if (isObject(annotations)) pinned.annotations = sortKeys(annotations) as JsonObject;
+  if (hasOwn(t, 'icons')) pinned.icons = sortKeys(t.icons as Json);
+  if (hasOwn(t, '_meta')) pinned._meta = sortKeys(t._meta as Json);
   if (Object.keys(extra).length > 0) pinned.extra = extra;
   if (raw.origin) pinned.origin = { ...raw.origin } satisfies ToolOrigin;
   return deriveTool(pinned, raw.safetyClass);
 }
 
-/** Raw listing → {@link Surface} plus the tools that could not be pinned. Pure. */
+/** Raw listing → {@link Surface} plus its malformed entries. Pure. */
 export function normalizeSnapshot(raw: RawSnapshot): NormalizedSnapshot {
+  return runToEnd(normalizeSteps(raw));
+}
+
+/** {@link normalizeSnapshot}, letting signals in between tools (100,000 tools take seconds). */
+export function normalizeSnapshotInSlices(raw: RawSnapshot): Promise<NormalizedSnapshot> {
+  return runInSlices(normalizeSteps(raw));
+}
+
+function* normalizeSteps(raw: RawSnapshot): Steps<NormalizedSnapshot> {
   const tools: SurfaceTool[] = [];
   const malformed: MalformedTool[] = [];
-  raw.tools.forEach((rt, i) => {
-    const r = normalizeTool(rt, i);
+  for (let i = 0; i < raw.tools.length; i++) {
+    const r = normalizeTool(raw.tools[i]!, i);
     if ('problem' in r) malformed.push(r);
-    else tools.push(r);
-  });
+    else {
+      tools.push(r);
+      if (r.malformed !== undefined) malformed.push({ index: i, name: r.name, problem: r.malformed, pinned: true });
+    }
+    yield;
+  }
   return { surface: assembleSurface({ source: raw.source, server: raw.server }, tools), malformed };
 }

@@ -1,7 +1,8 @@
-import { printParseErrorCode, visit, type JSONPath } from 'jsonc-parser';
+import { printParseErrorCode, visit } from 'jsonc-parser';
 import { ConfigError } from './errors.js';
 import type { Json } from '../surface/model.js';
 import { toPointer } from './json.js';
+import { runToEnd, type Steps } from './slices.js';
 
 /** A parsed JSON document that can tell the line of any value by JSON pointer. */
 export interface JsonDocument {
@@ -14,6 +15,11 @@ export interface JsonDocument {
   lineOf: (pointer: string) => number;
   /** Every member and element (and the root, `''`) by RFC 6901 pointer → line as {@link lineOf} gives it. */
   lines: () => Map<string, number>;
+  /**
+   * Builds the line index as steps, so a caller can run it in slices before it asks
+   * {@link lineOf} (which otherwise builds it at once: about a second on a 128 MiB contract).
+   */
+  indexLines: () => Steps<void>;
 }
 
 /** Options of {@link parseJsonDocument}. */
@@ -68,6 +74,15 @@ export function positionOf(text: string, offset: number): { line: number; column
  *   with `duplicateKeys: 'error'`, at the second occurrence of a key, with its pointer).
  */
 export function parseJsonDocument(text: string, file: string, fix: string, options: JsonDocumentOptions = {}): JsonDocument {
+  return runToEnd(parseJsonDocumentSteps(text, file, fix, options));
+}
+
+/**
+ * {@link parseJsonDocument} as steps: it yields between its linear passes over the text (depth,
+ * `JSON.parse`, duplicate keys), each well under a second on the largest contract accepted, so a
+ * caller running it with `runInSlices` handles a signal in between.
+ */
+export function* parseJsonDocumentSteps(text: string, file: string, fix: string, options: JsonDocumentOptions = {}): Steps<JsonDocument> {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const syntaxError = (offset: number, detail: string): ConfigError => {
     const { line, column } = positionOf(text, offset);
@@ -77,6 +92,7 @@ export function parseJsonDocument(text: string, file: string, fix: string, optio
 
   const deep = tooDeepAt(text, MAX_JSON_DEPTH);
   if (deep >= 0) throw syntaxError(deep, `nested deeper than ${MAX_JSON_DEPTH} levels`);
+  yield;
   // JSON.parse is native and gives exact number/string semantics; the position tree (an AST of the
   // whole file: most of the cost on a 20 MB contract) is built only when a line is asked for.
   let value: Json;
@@ -86,6 +102,7 @@ export function parseJsonDocument(text: string, file: string, fix: string, optio
     const problem = describeFirstError(text);
     throw syntaxError(problem.offset, problem.message);
   }
+  yield;
   // Duplicate keys: one linear scan of the (now known valid) text, no syntax tree, so that
   // contracts of tens of MB are checked too.
   if (options.duplicateKeys === 'error') {
@@ -106,7 +123,7 @@ export function parseJsonDocument(text: string, file: string, fix: string, optio
   // and hundreds of MB), made on the first question and limited to `lineDepth` levels; a deeper
   // pointer gets the line of its deepest indexed ancestor.
   let index: Map<string, number> | undefined;
-  const lines = (): Map<string, number> => (index ??= lineIndex(text, options.lineDepth ?? Infinity));
+  const lines = (): Map<string, number> => (index ??= runToEnd(lineIndexSteps(text, options.lineDepth ?? Infinity)));
   return {
     value,
     lineOf(pointer: string): number {
@@ -122,45 +139,94 @@ export function parseJsonDocument(text: string, file: string, fix: string, optio
     lines(): Map<string, number> {
       return new Map(lines());
     },
+    *indexLines(): Steps<void> {
+      if (!index) index = yield* lineIndexSteps(text, options.lineDepth ?? Infinity);
+    },
   };
 }
 
 /**
  * Pointer → 1-based line for every member (its key's line) and element (where it starts), down to
- * `maxDepth` levels, with jsonc-parser's scanner (no tree). The text is known to be valid JSON.
+ * `maxDepth` levels (pointers of at most that many segments). The text is known to be valid JSON.
+ * One pass over the characters, no tokenizer: containers below `maxDepth` are skipped by counting
+ * brackets outside strings (a generic visitor took ~5 s on a 123 MB contract, mostly on the nodes
+ * nobody asks for). Every line break in valid JSON is whitespace (strings cannot hold one raw).
+ * Yields every {@link LINE_INDEX_CHUNK} characters.
  */
-function lineIndex(text: string, maxDepth: number): Map<string, number> {
+function* lineIndexSteps(text: string, maxDepth: number): Steps<Map<string, number>> {
   const out = new Map<string, number>([['', 1]]);
-  let depth = 0;
-  const record = (line: number, path: JSONPath) => {
-    const p = toPointer(path);
-    if (!out.has(p)) out.set(p, line + 1);
+  /** Open containers: for an object the current key, for an array the current index. */
+  const frames: { object: boolean; key: string; index: number }[] = [];
+  let line = 1;
+  let expectKey = false;
+  let nextYield = LINE_INDEX_CHUNK;
+  const pointer = () => toPointer(frames.map((f) => (f.object ? f.key : f.index)));
+  // A value starts here: record it (arrays: its element pointer; objects: the key did already).
+  const valueStarts = () => {
+    if (frames.length === 0 || frames.length > maxDepth) return;
+    const p = pointer();
+    if (!out.has(p)) out.set(p, line);
   };
-  const begin = (_o: number, _l: number, line: number, _c: number, path: () => JSONPath) => {
-    if (depth > 0 && depth <= maxDepth) record(line, path());
-    depth++;
-  };
-  visit(
-    text,
-    {
-      onObjectBegin: begin,
-      onArrayBegin: begin,
-      onObjectEnd: () => void depth--,
-      onArrayEnd: () => void depth--,
-      onObjectProperty: (key, _o, _l, line, _c, path) => {
-        // The key's line: a member is where a reader looks for it.
-        if (depth <= maxDepth) {
-          const p = path();
-          out.set(toPointer([...p, key]), line + 1);
+  for (let i = 0; i < text.length; i++) {
+    if (i >= nextYield) {
+      nextYield += LINE_INDEX_CHUNK;
+      yield;
+    }
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      line++;
+    } else if (c === 34) {
+      // A string: a key (record its line under its pointer) or a value.
+      let j = i + 1;
+      while (text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1;
+      if (expectKey) {
+        const top = frames[frames.length - 1]!;
+        top.key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (frames.length <= maxDepth) out.set(pointer(), line);
+        expectKey = false;
+      } else valueStarts();
+      i = j;
+    } else if (c === 123 || c === 91) {
+      valueStarts();
+      if (frames.length >= maxDepth) {
+        // Deeper than anyone asks: skip to the matching bracket, counting lines.
+        let depth = 0;
+        for (; i < text.length; i++) {
+          const d = text.charCodeAt(i);
+          if (d === 34) {
+            i++;
+            while (text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1;
+          } else if (d === 123 || d === 91) depth++;
+          else if (d === 125 || d === 93) {
+            if (--depth === 0) break;
+          } else if (d === 10) line++;
         }
-      },
-      onLiteralValue: (_v, _o, _l, line, _c, path) => {
-        if (depth > 0 && depth <= maxDepth) record(line, path());
-      },
-    },
-    { disallowComments: true, allowTrailingComma: false },
-  );
+        continue;
+      }
+      frames.push({ object: c === 123, key: '', index: 0 });
+      expectKey = c === 123;
+    } else if (c === 125 || c === 93) {
+      frames.pop();
+      expectKey = false;
+    } else if (c === 44) {
+      const top = frames[frames.length - 1];
+      if (top?.object) expectKey = true;
+      else if (top) top.index++;
+    } else if (c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110) {
+      // A number or true/false/null: record where it starts, then skip it.
+      valueStarts();
+      while (i + 1 < text.length && !isJsonDelimiter(text.charCodeAt(i + 1))) i++;
+    }
+  }
   return out;
+}
+
+/** Characters scanned between two yields of {@link lineIndexSteps} (a few ms of work). */
+const LINE_INDEX_CHUNK = 1 << 20;
+
+/** Whitespace, `,`, `:`, `]` or `}`: what ends a number or literal. */
+function isJsonDelimiter(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 44 || c === 58 || c === 93 || c === 125;
 }
 
 /**

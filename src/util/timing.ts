@@ -1,12 +1,15 @@
 /**
- * Opt-in phase timings (`TOOLGATE_TIMING=1`): where a run's wall time goes, printed to stderr at
+ * Opt-in phase timings (`TOOLGATE_TIMING=1`, or `live` to also print each mark as it is made): where a run's wall time goes, printed to stderr at
  * exit as `ms since process start` per mark, plus the step from the previous mark. Used by
  * `bench/` and to explain a slow run; off by default, and then each {@link mark} is one branch.
  *
  * Times are `performance.now()`, whose origin is the start of the Node process, so the first
  * mark also shows how long Node took to load and evaluate the bundle.
  */
-const enabled = typeof process !== 'undefined' && process.env.TOOLGATE_TIMING === '1';
+const setting = typeof process !== 'undefined' ? process.env.TOOLGATE_TIMING : undefined;
+const enabled = setting === '1' || setting === 'live';
+/** `TOOLGATE_TIMING=live` also prints each mark the moment it is made (to watch a long run, or to signal it mid-phase). */
+const live = setting === 'live';
 const marks: Array<[string, number]> = [];
 
 /** Records that phase `name` ended now (no-op unless `TOOLGATE_TIMING=1`). */
@@ -14,6 +17,7 @@ export function mark(name: string): void {
   if (!enabled) return;
   if (marks.length === 0) process.once('exit', report);
   marks.push([name, performance.now()]);
+  if (live) process.stderr.write(`toolgate-mark ${name}\n`);
 }
 
 function report(): void {

@@ -1,6 +1,8 @@
 /** Contract serialization: deterministic text and a pointer → line map computed while writing. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contractValue, serializeContract, writeJson } from '../../src/contract/serialize.js';
+import type { Json } from '../../src/surface/model.js';
 import { pointerSegments } from '../../src/util/json-file.js';
 import { mcpSurface, mcpTool, openapiSurface, readTool, writeTool } from '../support/surface-builders.js';
 
@@ -56,6 +58,19 @@ describe('serializeContract', () => {
     }
   });
 
+  it('writes the same text at any line depth, and the same line for every pointer it records', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 5 }) as fc.Arbitrary<Json>, fc.integer({ min: 0, max: 6 }), (v, depth) => {
+        const full = writeJson(v);
+        const cut = writeJson(v, depth);
+        expect(full.text).toBe(JSON.stringify(v, null, 2) + '\n');
+        expect(cut.text).toBe(full.text);
+        for (const [pointer, line] of cut.lines) expect(full.lines.get(pointer), pointer).toBe(line);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('handles empty arrays and objects on one line', () => {
     const { text, lines } = writeJson({ a: [], b: {}, c: [1, { d: null }] });
     expect(text).toBe('{\n  "a": [],\n  "b": {},\n  "c": [\n    1,\n    {\n      "d": null\n    }\n  ]\n}\n');
@@ -67,5 +82,25 @@ describe('serializeContract', () => {
     const s = openapiSurface([{ name: 'post_quote', method: 'POST', path: '/quote', operationId: 'postQuote', promoted: true }]);
     const tool = (contractValue(s).tools as Record<string, unknown>[])[0];
     expect(tool).toMatchObject({ safetyClass: 'read', origin: { method: 'POST', path: '/quote', operationId: 'postQuote', promoted: true } });
+  });
+});
+
+describe('serializeContract writes tool by tool', () => {
+  it('the same text as JSON.stringify of the whole contract value, for any tools and server text', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 8 });
+    fc.assert(
+      fc.property(fc.array(fc.record({ name: text, description: text }), { maxLength: 6 }), text, (tools, serverName) => {
+        const seen = new Set<string>();
+        const unique = tools.filter((t) => t.name !== '' && !seen.has(t.name) && seen.add(t.name));
+        const s = mcpSurface(
+          unique.map((t) => readTool(t.name, { description: t.description })),
+          { server: { name: serverName, version: '[\n    "\u0000tools"\n  ]', protocolVersion: '2025-11-25' } },
+        );
+        const out = serializeContract(s);
+        expect(out.text).toBe(JSON.stringify(contractValue(s), null, 2) + '\n');
+        expect(out.lines.get('/tools')).toBe(writeJson(contractValue(s)).lines.get('/tools'));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

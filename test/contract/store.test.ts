@@ -8,7 +8,7 @@ import { parseContract, readContract, writeContract } from '../../src/contract/s
 import { ConfigError } from '../../src/util/errors.js';
 import { parseJsonDocument } from '../../src/util/json-file.js';
 import { ROOT, tempDir } from '../support/mcp-fixtures.js';
-import { evaluateCase, mcpSurface, mcpTool, openapiSurface, readTool, writeTool } from '../support/surface-builders.js';
+import { buildSurface, evaluateCase, mcpSurface, mcpTool, openapiSurface, readTool, writeTool } from '../support/surface-builders.js';
 
 const FIXTURE = join(ROOT, 'test/fixtures/contracts/notes.surface.json');
 const TEXT = readFileSync(FIXTURE, 'utf8');
@@ -337,5 +337,40 @@ describe('duplicate keys (one linear scan of the text)', () => {
     const ms = performance.now() - started;
     console.log(`store: ${(text.length / 1e6).toFixed(1)} MB parsed with the duplicate-key check in ${Math.round(ms)} ms`);
     expect(ms).toBeLessThan(10_000);
+  });
+});
+
+describe('a malformed tool in a contract (pinned as served, issue 11)', () => {
+  const untyped = { name: 'untyped', description: 'd', inputSchema: { properties: { q: { type: 'string' } } }, title: 7 };
+  const text = () => serializeContract(buildSurface([{ tool: untyped }, { tool: readTool('fine') }]).surface).text;
+  const edit = (f: (tool: Record<string, unknown>) => void): string => {
+    const doc = JSON.parse(text()) as { tools: Record<string, unknown>[] };
+    f(doc.tools.find((t) => t.name === 'untyped')!);
+    return JSON.stringify(doc, null, 2) + '\n';
+  };
+
+  it('reads back with its reason, and its misfit title kept under `extra`', () => {
+    const back = parseContract(text(), FILE).surface.tools.find((t) => t.name === 'untyped')!;
+    expect(back.malformed).toBe('`title` is a number, not a string; `inputSchema.type` is missing, not "object"');
+    expect(back.extra).toEqual({ title: 7 });
+    expect(back.title).toBeUndefined();
+  });
+
+  it('removing the `malformed` mark by hand is refused', () => {
+    const e = refused(edit((t) => delete t.malformed));
+    expect(e.message).toMatch(/tool "untyped" is malformed \(.*\) but not marked so/);
+    expect(e.location?.pointer).toMatch(/^\/tools\/\d+\/malformed$/);
+  });
+
+  it('marking a well-formed tool malformed by hand is refused', () => {
+    const doc = JSON.parse(text()) as { tools: Record<string, unknown>[] };
+    doc.tools.find((t) => t.name === 'fine')!.malformed = 'x';
+    const e = refused(JSON.stringify(doc, null, 2));
+    expect(e.message).toMatch(/tool "fine" is marked malformed but its definition is well formed/);
+  });
+
+  it('a value of the right type moved into `extra` by hand is refused (it would show one thing and serve another)', () => {
+    const e = refused(edit((t) => ((t.extra as Record<string, unknown>).description = 'hidden')));
+    expect(e.message).toMatch(/keeps "description" in `extra`/);
   });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commit, git } from '../support/action-repo.js';
-import { REPO, runCli } from '../support/run-dist.js';
+import { REPO, runCli, type JsonFinding } from '../support/run-dist.js';
 
 interface Upgrade {
   package: string;
@@ -23,12 +23,6 @@ const UPGRADES = JSON.parse(readFileSync(join(FIXTURES, 'expected.json'), 'utf8'
 const parent = mkdtempSync(join(tmpdir(), 'tg-upgrades-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
-interface JsonFinding {
-  ruleId: string;
-  level: string;
-  tool?: string;
-  message: string;
-}
 
 /** base commit: the old recording and its contract; head commit: the new one, contract updated. */
 async function upgradeRepo(slug: string, u: Upgrade): Promise<string> {

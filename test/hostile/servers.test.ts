@@ -463,16 +463,51 @@ describe.concurrent('hostile MCP servers', () => {
   }
 
   // ---- through the pipeline: findings ---------------------------------------------------------
-  it('one tool whose inputSchema is not an object: malformed-tool, the others still pinned', async () => {
+  it('one tool whose inputSchema is not an object: malformed-tool, and every tool pinned, that one as served', async () => {
     const r = await audit(hostile('bad-schema.mjs'));
     expect(ids(r)).toContain('malformed-tool');
     const f = r.findings.find((x) => x.ruleId === 'malformed-tool')!;
     expect(f.level).toBe('error');
     expect(f.tool).toBe('broken');
-    expect(f.message).toContain('`inputSchema` is not a JSON object');
-    expect(r.sources[0]!.surface!.tools.map((t) => t.name)).toEqual(['alpha', 'gamma']);
+    expect(f.message).toContain('`inputSchema` is a string, not a JSON object');
+    const tools = r.sources[0]!.surface!.tools;
+    expect(tools.map((t) => t.name)).toEqual(['alpha', 'broken', 'gamma']);
+    expect(tools[1]!.extra).toEqual({ inputSchema: 'string' });
     expect(r.exitCode).toBe(1);
   });
+
+  it('a schema nested 100,000 levels deep: pinned (values below the limit by sha256), written, read back, and a change below the limit is seen', async () => {
+    const dir = tempDir('tg-hostile-deep-');
+    cleanups.push(dir.cleanup);
+    const contract = join(dir.path, 'deep.surface.json');
+    const at = (depth: number) => {
+      const run = hostile('deep-schema.mjs', [String(depth)]);
+      return { run, policy: adHocPolicy({ id: 'deep', kind: 'mcp', contract, mcp: run.cfg }, dir.path) };
+    };
+    const first = at(100_000);
+    const u = await runCheck({ policy: first.policy, mode: 'update', root: dir.path, logger: silentLogger });
+    expectGroupGone(first.run);
+    expect(u.sources[0]!.failure).toBeUndefined();
+    expect(u.sources[0]!.wrote).toBe(true);
+    const deep = u.sources[0]!.surface!.tools.find((t) => t.name === 'deep')!;
+    expect(deep.malformed).toMatch(/nested deeper than 509 levels/);
+    const f = u.findings.find((x) => x.ruleId === 'malformed-tool');
+    expect(f?.tool).toBe('deep');
+
+    // The contract it wrote is one `check` reads (before: "edited by hand"), and it matches.
+    const same = at(100_000);
+    const c = await runCheck({ policy: same.policy, mode: 'check', root: dir.path, logger: silentLogger });
+    expectGroupGone(same.run);
+    expect(ids(c)).not.toContain('contract-stale');
+    expect(ids(c)).toContain('malformed-tool');
+
+    // One level more, far below the limit: the pinned sha256 changes, so the schema did.
+    const deeper = at(100_001);
+    const d = await runCheck({ policy: deeper.policy, mode: 'check', root: dir.path, logger: silentLogger });
+    expectGroupGone(deeper.run);
+    expect(ids(d)).toContain('contract-stale');
+    expect(d.sources[0]!.changes?.some((x) => x.kind === 'input-schema-changed' && x.tool === 'deep')).toBe(true);
+  }, 60_000);
 
   it('duplicate tool names: duplicate-tool-name', async () => {
     const r = await audit(hostile('duplicate.mjs'));

@@ -29,8 +29,8 @@ ruleTests('malformed-tool', {
       head: listing.surface,
       malformed: listing.malformed,
       expect: [
-        { ruleId: 'malformed-tool', tool: 'bad_schema', level: 'error', data: { index: 1, problem: '`inputSchema` is not a JSON object' }, message: 'tool #2 ("bad_schema")' },
-        { ruleId: 'malformed-tool', data: { index: 2, problem: 'tool has no string `name`' }, message: 'tool #3 cannot be pinned' },
+        { ruleId: 'malformed-tool', tool: 'bad_schema', level: 'error', data: { index: 1, problem: '`inputSchema` is a string, not a JSON object', pinned: true }, message: 'tool #2 ("bad_schema") is malformed' },
+        { ruleId: 'malformed-tool', data: { index: 2, problem: 'tool has no string `name`', pinned: false }, message: 'tool #3 cannot be pinned' },
       ],
     },
     {
@@ -75,9 +75,9 @@ ruleTests('malformed-tool', {
       expect: [],
     },
     {
-      name: 'the malformed tools are not pinned, the rest is (nothing else is reported for them)',
+      name: 'a malformed tool is pinned and judged as served (no unannotated-tool: it declares nothing, so the defaults apply and its other findings stand)',
       head: listing.surface,
-      watch: ['unlisted-tool', 'unannotated-tool'],
+      watch: ['unlisted-tool'],
       expect: [],
     },
   ],

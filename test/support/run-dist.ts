@@ -50,3 +50,12 @@ export function tempWorkspace(prefix = 'tg-e2e-'): { dir: string; cleanup: () =>
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** A finding as `--format json` prints it (the fields the e2e tests read). */
+export interface JsonFinding {
+  ruleId: string;
+  level: string;
+  tool?: string;
+  message: string;
+  data?: Record<string, unknown>;
+}

@@ -18,7 +18,7 @@ import type { Finding, Level } from '../../src/rules/types.js';
 import type { RuleId } from '../../src/rules/catalog.js';
 import type { RawTool } from '../../src/sources/types.js';
 import type { Json, JsonObject, ServerInfo, Surface, SurfaceSource, SurfaceTool, ToolOrigin } from '../../src/surface/model.js';
-import { assembleSurface, normalizeTool, type MalformedTool } from '../../src/surface/normalize.js';
+import { normalizeSnapshot, normalizeTool, type MalformedTool } from '../../src/surface/normalize.js';
 import { classifySchemaChanges } from '../../src/diff/schema/index.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { diffPolicies, judgingPolicy } from '../../src/config/policy-diff.js';
@@ -60,7 +60,7 @@ export function without(o: JsonObject, ...keys: string[]): JsonObject {
   return out;
 }
 
-/** Normalizes one raw tool with the real `normalizeTool`; fails the test when it is malformed. */
+/** Normalizes one raw tool with the real `normalizeTool`; fails the test when it cannot be pinned (no name). */
 export function pin(raw: RawTool, index = 0): SurfaceTool {
   const t = normalizeTool(raw, index);
   if ('problem' in t) throw new Error(`test tool #${index} is malformed: ${t.problem}`);
@@ -91,17 +91,10 @@ export interface Built {
   malformed: MalformedTool[];
 }
 
-/** Raw tools → Surface through `normalizeTool` + `assembleSurface`, keeping malformed tools apart. */
+/** Raw tools → Surface through the real `normalizeSnapshot` (malformed entries listed, those with a name pinned). */
 export function buildSurface(raw: RawTool[], o: SurfaceOptions = {}, kind: SurfaceSource['kind'] = 'mcp'): Built {
-  const tools: SurfaceTool[] = [];
-  const malformed: MalformedTool[] = [];
-  raw.forEach((r, i) => {
-    const t = normalizeTool(r, i);
-    if ('problem' in t) malformed.push(t);
-    else tools.push(t);
-  });
   const server = o.server ?? (kind === 'openapi' ? { name: 'Test API', version: '1.0.0', protocolVersion: 'openapi-3.1.0' } : { name: 'test-server', version: '1.0.0', protocolVersion: '2025-11-25' });
-  return { surface: assembleSurface({ source: sourceOf(o, kind), server }, tools), malformed };
+  return normalizeSnapshot({ source: sourceOf(o, kind), server, tools: raw, live: true, diagnostics: { durationMs: 0 } });
 }
 
 /** MCP tool objects → Surface (throws when one is malformed). */

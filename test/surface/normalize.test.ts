@@ -1,7 +1,7 @@
 /** Surface normalization: effective hints, safety class, counts, noise, malformed tools, name order. */
 import { describe, expect, it } from 'vitest';
 import { HINT_DEFAULTS, type JsonObject } from '../../src/surface/model.js';
-import { compareNames, normalizeSnapshot, normalizeTool } from '../../src/surface/normalize.js';
+import { compareNames, modelView, normalizeSnapshot, normalizeTool } from '../../src/surface/normalize.js';
 import { buildSurface, CLOSED, mcpSurface, mcpTool, openapiSurface, pin, READ_HINTS, readTool, WRITE_HINTS, writeTool } from '../support/surface-builders.js';
 
 describe('effective hints', () => {
@@ -166,7 +166,7 @@ describe('noise and digests', () => {
 });
 
 describe('malformed tools', () => {
-  it('are reported with their index and problem; the rest is still pinned', () => {
+  it('are pinned as served, flagged with their problem; only entries without a name cannot be pinned', () => {
     const b = buildSurface([
       { tool: readTool('ok1') },
       { tool: { name: 'bad', inputSchema: [] } },
@@ -178,28 +178,57 @@ describe('malformed tools', () => {
       { tool: { name: 'bad_desc', inputSchema: CLOSED, description: 42 } },
       { tool: writeTool('ok2') },
     ]);
-    expect(b.surface.tools.map((t) => t.name)).toEqual(['ok1', 'ok2']);
-    expect(b.surface.counts.toolCount).toBe(2);
+    // Issue 11 item 1: every entry with a name is in the surface and counts.
+    expect(b.surface.tools.map((t) => t.name)).toEqual(['', 'bad', 'bad_ann', 'bad_desc', 'bad_out', 'ok1', 'ok2']);
+    expect(b.surface.counts.toolCount).toBe(7);
     expect(b.malformed).toEqual([
-      { index: 1, name: 'bad', problem: '`inputSchema` is not a JSON object' },
-      { index: 2, problem: 'tool has no string `name`' },
-      { index: 3, problem: 'tool has no string `name`' },
-      { index: 4, problem: 'tool is not a JSON object' },
-      { index: 5, name: 'bad_out', problem: '`outputSchema` is not a JSON object' },
-      { index: 6, name: 'bad_ann', problem: '`annotations` is not a JSON object' },
-      { index: 7, name: 'bad_desc', problem: '`description` is not a string' },
+      { index: 1, name: 'bad', problem: '`inputSchema` is an array, not a JSON object', pinned: true },
+      { index: 2, problem: 'tool has no string `name`', pinned: false },
+      { index: 3, name: '', problem: '`name` is empty', pinned: true },
+      { index: 4, problem: 'tool is not a JSON object', pinned: false },
+      { index: 5, name: 'bad_out', problem: '`outputSchema` is a string, not a JSON object', pinned: true },
+      { index: 6, name: 'bad_ann', problem: '`annotations` is an array, not a JSON object', pinned: true },
+      { index: 7, name: 'bad_desc', problem: '`description` is a number, not a string', pinned: true },
     ]);
+    const bad = b.surface.tools.find((t) => t.name === 'bad')!;
+    // Kept exactly as served: the misfit value is in `extra` under its own key, so the model view is the served tool.
+    expect(bad.inputSchema).toBeUndefined();
+    expect(bad.extra).toEqual({ inputSchema: [] });
+    expect(modelView(bad)).toEqual({ name: 'bad', inputSchema: [] });
+    expect(bad.malformed).toBe('`inputSchema` is an array, not a JSON object');
+    // Annotations that are not an object declare nothing: the spec defaults apply (write, destructive, open world).
+    const ann = b.surface.tools.find((t) => t.name === 'bad_ann')!;
+    expect(ann.safetyClass).toBe('write');
+    expect(ann.effectiveHints).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
   });
 
-  it('normalizeSnapshot keeps malformed tools apart', () => {
+  it('a schema without `type` is pinned as served (zod 4 under a zod-3-era converter), with the reason', () => {
+    const b = buildSurface([{ tool: { name: 'untyped', description: 'd', inputSchema: { properties: { q: { type: 'string' } }, required: ['q'] }, annotations: { readOnlyHint: true } } }]);
+    const t = b.surface.tools[0]!;
+    expect(t.inputSchema).toEqual({ properties: { q: { type: 'string' } }, required: ['q'] });
+    expect(t.malformed).toBe('`inputSchema.type` is missing, not "object"');
+    expect(t.safetyClass).toBe('read');
+    expect(b.malformed).toEqual([{ index: 0, name: 'untyped', problem: '`inputSchema.type` is missing, not "object"', pinned: true }]);
+  });
+
+  it('a missing inputSchema is pinned as missing, apart from one that is null', () => {
+    const missing = pin({ tool: { name: 'x' } });
+    const nul = pin({ tool: { name: 'x', inputSchema: null } });
+    expect(missing.malformed).toBe('`inputSchema` is missing');
+    expect(nul.malformed).toBe('`inputSchema` is null, not a JSON object');
+    expect(missing.digest).not.toBe(nul.digest);
+    expect(missing.inputSchemaDigest).not.toBe(nul.inputSchemaDigest);
+  });
+
+  it('normalizeSnapshot pins a malformed tool beside the others and lists it', () => {
     const r = normalizeSnapshot({
       source: { id: 's', kind: 'mcp' },
       tools: [{ tool: { name: 'x' } }, { tool: readTool('y') }],
       live: true,
       diagnostics: { durationMs: 1 },
     });
-    expect(r.surface.tools.map((t) => t.name)).toEqual(['y']);
-    expect(r.malformed).toEqual([{ index: 0, name: 'x', problem: '`inputSchema` is not a JSON object' }]);
+    expect(r.surface.tools.map((t) => t.name)).toEqual(['x', 'y']);
+    expect(r.malformed).toEqual([{ index: 0, name: 'x', problem: '`inputSchema` is missing', pinned: true }]);
   });
 
   it('null annotations, title and description are treated as absent', () => {

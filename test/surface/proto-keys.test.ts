@@ -39,7 +39,7 @@ describe('an argument named __proto__', () => {
   const anyArg = pin({ tool: runTool('"__proto__":{}') });
 
   it('is in the pinned inputSchema as an own key, next to the others', () => {
-    const props = propertiesOf(stringArg.inputSchema);
+    const props = propertiesOf(stringArg.inputSchema!);
     expect(Object.keys(props)).toEqual(['__proto__', 'cmd']);
     expect(getOwn(props, '__proto__')).toEqual({ type: 'string' });
     expect(Object.getPrototypeOf(props)).toBe(Object.prototype);
@@ -56,7 +56,7 @@ describe('an argument named __proto__', () => {
     expect(anyArg.digest).not.toBe(stringArg.digest);
     const changes = diffSurfaces(mcpSurface([runTool('"__proto__":{"type":"string"}')]), mcpSurface([runTool('"__proto__":{}')]));
     expect(changes.map((c) => c.kind)).toEqual(['input-schema-changed']);
-    const verdict = await classifySchemaChange(stringArg.inputSchema, anyArg.inputSchema);
+    const verdict = await classifySchemaChange(stringArg.inputSchema!, anyArg.inputSchema!);
     expect(verdict.kind).toBe('widened');
   });
 
@@ -169,6 +169,6 @@ describe('OpenAPI: parameters and schema properties named __proto__ or construct
     const body = getOwn(propertiesOf(input), 'body') as JsonObject;
     expect(getOwn(propertiesOf(body), '__proto__')).toEqual({ type: 'string', description: 'hidden?' });
     const pinned = pin({ tool });
-    expect(Object.keys(propertiesOf(pinned.inputSchema))).toEqual(['__proto__', 'body', 'constructor']);
+    expect(Object.keys(propertiesOf(pinned.inputSchema!))).toEqual(['__proto__', 'body', 'constructor']);
   });
 });

@@ -1,4 +1,6 @@
 /** The shared JSON-with-positions helper: values, lines by pointer, and syntax errors people can act on. */
+import fc from 'fast-check';
+import { visit } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, parseJsonDocument, pointerSegments, positionOf, toPointer } from '../../src/util/json-file.js';
 import { ConfigError } from '../../src/util/errors.js';
@@ -169,5 +171,54 @@ describe('positionOf', () => {
   it('computes 1-based line and column', () => {
     expect(positionOf('ab\ncd', 0)).toEqual({ line: 1, column: 1 });
     expect(positionOf('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
+  });
+});
+
+describe('the line index (one pass, no tokenizer) agrees with a jsonc-parser visitor', () => {
+  /** The reference: jsonc-parser's visitor, recording the same pointers (the index it replaced). */
+  function visitorIndex(text: string, maxDepth: number): Map<string, number> {
+    const out = new Map<string, number>([['', 1]]);
+    let depth = 0;
+    const record = (line: number, path: (string | number)[]) => {
+      const p = toPointer(path);
+      if (!out.has(p)) out.set(p, line + 1);
+    };
+    const begin = (_o: number, _l: number, line: number, _c: number, path: () => (string | number)[]) => {
+      if (depth > 0 && depth <= maxDepth) record(line, path());
+      depth++;
+    };
+    visit(text, {
+      onObjectBegin: begin,
+      onArrayBegin: begin,
+      onObjectEnd: () => void depth--,
+      onArrayEnd: () => void depth--,
+      onObjectProperty: (key, _o, _l, line, _c, path) => {
+        if (depth <= maxDepth) out.set(toPointer([...path(), key]), line + 1);
+      },
+      onLiteralValue: (_v, _o, _l, line, _c, path) => {
+        if (depth > 0 && depth <= maxDepth) record(line, path());
+      },
+    });
+    return out;
+  }
+
+  it('for any JSON, any indentation and any depth limit', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom(0, 1, 2, '\t', ' \r\n'), fc.integer({ min: 0, max: 7 }), (v, indent, depth) => {
+        // ' \r\n' as indent is not valid for JSON.stringify: use it as the line break instead.
+        const text = indent === ' \r\n' ? JSON.stringify(v, null, 1).replace(/\n/g, '\r\n') : JSON.stringify(v, null, indent);
+        const doc = parseJsonDocument(text, 'x.json', 'fix', { lineDepth: depth });
+        expect(doc.lines()).toEqual(visitorIndex(text, depth));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keys with escapes, quotes and brackets inside strings', () => {
+    const text = '{\n "a\\"[{": [\n  "x]}\\\\",\n  {"b\\\\": 1}\n ],\n "c": -1.5e3\n}';
+    const doc = parseJsonDocument(text, 'x.json', 'fix');
+    expect(doc.lines()).toEqual(visitorIndex(text, Infinity));
+    expect(doc.lineOf('/a"[{/1/b\\')).toBe(4);
+    expect(doc.lineOf('/c')).toBe(6);
   });
 });

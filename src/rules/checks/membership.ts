@@ -77,11 +77,14 @@ export const listing: Check = (ctx) => {
     if (n > 1) out.push({ ruleId: 'duplicate-tool-name', target: { tool: name }, message: `${n} tools are named "${name}"`, data: { count: n } });
   }
   for (const m of ctx.malformed) {
+    const named = `tool #${m.index + 1}${m.name !== undefined ? ` ("${m.name}")` : ''}`;
     out.push({
       ruleId: 'malformed-tool',
       target: { ...(m.name !== undefined ? { tool: m.name } : {}), listingIndex: m.index },
-      message: `tool #${m.index + 1}${m.name !== undefined ? ` ("${m.name}")` : ''} cannot be pinned: ${m.problem}`,
-      data: { index: m.index, problem: m.problem },
+      message: m.pinned
+        ? `${named} is malformed: ${m.problem}; strict clients drop it, lenient ones still offer it, so it is pinned and judged as served`
+        : `${named} cannot be pinned: ${m.problem}; no contract can be written while the server lists it`,
+      data: { index: m.index, problem: m.problem, pinned: m.pinned },
     });
   }
   return out;

@@ -1,4 +1,5 @@
 import { allowsUnknownArguments } from '../../diff/schema/index.js';
+import { argumentsSchema } from '../../surface/normalize.js';
 import type { Check, RawFinding } from '../context.js';
 
 const MAX_DELTAS_IN_MESSAGE = 3;
@@ -40,7 +41,7 @@ export const schemaChanges: Check = (ctx) => {
 /** `open-arguments` on the live surface. */
 export const openArguments: Check = (ctx) =>
   ctx.head.tools
-    .filter((t) => t.safetyClass !== 'disabled' && allowsUnknownArguments(t.inputSchema))
+    .filter((t) => t.safetyClass !== 'disabled' && allowsUnknownArguments(argumentsSchema(t)))
     .map((t) => ({
       ruleId: 'open-arguments' as const,
       target: { tool: t.name, sub: '/inputSchema' },

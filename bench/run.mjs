@@ -3,7 +3,7 @@
 //
 //   npm run bench                      all cases, 5 measured runs each after one warm-up
 //   node bench/run.mjs --runs 7        more runs
-//   node bench/run.mjs --only mcp,scale,cold,openapi,schema
+//   node bench/run.mjs --only mcp,scale,cold,openapi,schema,sandbox
 //   node bench/run.mjs --sizes 10,100  scale case sizes (default 10,100,1000,5000)
 //   node bench/run.mjs --no-write      print only; do not rewrite bench/RESULTS.md
 //
@@ -33,7 +33,7 @@ const arg = (name, def) => {
   return i >= 0 ? argv[i + 1] : def;
 };
 const RUNS = Math.max(1, Number(arg('runs', '5')));
-const ONLY = new Set(arg('only', 'mcp,scale,cold,openapi,schema').split(','));
+const ONLY = new Set(arg('only', 'mcp,scale,cold,openapi,schema,sandbox').split(','));
 const SIZES = arg('sizes', '10,100,1000,5000').split(',').map(Number);
 const WRITE = !argv.includes('--no-write');
 
@@ -59,11 +59,12 @@ const log = (s) => process.stderr.write(`${s}\n`);
 
 /** Environment for measured processes: ours minus anything that changes toolgate's behaviour. */
 function benchEnv(extra = {}) {
-  const env = { ...process.env, NO_COLOR: '1', TOOLGATE_TIMING: '1', ...extra };
+  const env = { ...process.env, NO_COLOR: '1', TOOLGATE_TIMING: '1' };
   for (const k of Object.keys(env)) if (k.startsWith('GITHUB_') || k.startsWith('INPUT_') || k.startsWith('RUNNER_')) delete env[k];
   delete env.TOOLGATE_DEBUG;
   delete env.NODE_OPTIONS;
-  return env;
+  delete env.TOOLGATE_SANDBOX_UNAVAILABLE;
+  return { ...env, ...extra };
 }
 
 /**
@@ -205,6 +206,51 @@ async function caseMcp() {
       `| floor (SDK 2.x) phase | at | step |\n|---|---|---|\n${phaseRows(flPh).join('\n')}\n`,
   );
   summary.push(`| 1 | server-everything: toolgate check / SDK 2.x floor | ${ratio(tg.ms, v2.ms)} (${fmtMs(tg.ms)} / ${fmtMs(v2.ms)}) | ≤ 1.0 | ${verdict(tg.ms <= v2.ms)} |`);
+}
+
+/**
+ * Case 6: what the sandbox costs per server start. The same `toolgate check` on the same server,
+ * sandboxed (bubblewrap) and not (`TOOLGATE_SANDBOX_UNAVAILABLE`), interleaved; plus bare
+ * `bwrap` around `node -e 0` against `node -e 0`, the sandbox's own start-up.
+ */
+async function caseSandbox() {
+  log('bench: case 6, sandbox cost per start');
+  const bwrap = ['/usr/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
+  const probe = bwrap && spawnSync(bwrap, ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true']);
+  if (!bwrap || probe.status !== 0) {
+    sections.push(`## 6. Sandbox cost per start
+
+Not measured: bubblewrap ${bwrap ? 'cannot create namespaces here' : 'is not installed'}.
+`);
+    summary.push('| 6 | sandbox: extra ms per server start | n/a | ≤ 30 ms | n/a |');
+    return;
+  }
+  const dir = join(work, 'sandbox');
+  const server = [EVERYTHING, 'stdio'];
+  await prepareContract(dir, mcpPolicy('everything', server));
+  writeFileSync(join(dir, 'toolgate.yml'), mcpPolicy('everything', server));
+  const nsArgs = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--'];
+  const [sandboxed, plain] = await interleave([
+    { label: 'toolgate check, server sandboxed (default)', args: [CLI, 'check'], cwd: dir, expect: [0] },
+    { label: 'toolgate check, server unsandboxed', args: [CLI, 'check'], cwd: dir, expect: [0], env: benchEnv({ TOOLGATE_SANDBOX_UNAVAILABLE: 'bench' }) },
+  ]);
+  // The sandbox alone: a Node process that spawns `node -e 0` inside bwrap, and one that spawns it bare.
+  const spawnIn = (cmd) => ['-e', `const { spawnSync } = require('node:child_process'); const r = spawnSync(${JSON.stringify(cmd[0])}, ${JSON.stringify(cmd.slice(1))}); process.exit(r.status);`];
+  const [inBwrap, bare] = await interleave([
+    { label: 'spawn `bwrap … node -e 0`', args: spawnIn([bwrap, ...nsArgs, process.execPath, '-e', '0']) },
+    { label: 'spawn `node -e 0`', args: spawnIn([process.execPath, '-e', '0']) },
+  ]);
+  const delta = sandboxed.ms - plain.ms;
+  const own = inBwrap.ms - bare.ms;
+  sections.push(
+    `## 6. Sandbox cost per start\n\n` +
+      `\`toolgate check\` on \`@modelcontextprotocol/server-everything\` (stdio), its server in the bubblewrap sandbox and not; ` +
+      `and bubblewrap's own start-up: a process spawning \`node -e 0\` inside \`bwrap\` (the namespaces and mounts toolgate uses) against one spawning it bare.\n\n` +
+      `| command | median | min–max |\n|---|---|---|\n` +
+      [sandboxed, plain, inBwrap, bare].map((r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} |`).join('\n') +
+      `\n\nExtra per start: ${Math.round(delta)} ms in \`toolgate check\`, ${Math.round(own)} ms for bubblewrap alone.\n`,
+  );
+  summary.push(`| 6 | sandbox: extra ms per server start (toolgate check; bwrap alone) | ${Math.round(delta)} ms; ${Math.round(own)} ms | ≤ 30 ms | ${verdict(delta <= 30)} |`);
 }
 
 async function caseScale() {
@@ -380,7 +426,7 @@ function readFileSyncSafe(f) {
 }
 
 const before = machine();
-const cases = { mcp: caseMcp, scale: caseScale, cold: caseCold, openapi: caseOpenApi, schema: caseSchema };
+const cases = { mcp: caseMcp, scale: caseScale, cold: caseCold, openapi: caseOpenApi, schema: caseSchema, sandbox: caseSandbox };
 try {
   for (const [name, fn] of Object.entries(cases)) if (ONLY.has(name)) await fn();
 } catch (e) {

@@ -5,6 +5,7 @@ import { FILE_LIMITS, readBounded, resolveInside } from './util/safe-path.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, SOURCE_ID_PATTERN, type SourceConfig } from './config/source-config.js';
 import { parseContract, writeFileAtomic } from './contract/store.js';
 import { serializeContractInSlices } from './contract/serialize.js';
+import { sandboxSupportAsync } from './sources/sandbox.js';
 import { runCheck, selectSources, unpinnableMessage, type CheckResult, type Mode } from './run-check.js';
 import { escapeTerminalInline, guardLogOutput } from './report/escape.js';
 import { runDiff } from './run-diff.js';
@@ -97,6 +98,8 @@ async function render(result: CheckResult, format: Format, listTools: boolean): 
 /** audit | check | update: runs the pipeline and prints the report; returns the exit code. */
 export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; base?: string }, command: string[]): Promise<number> {
   const cwd = process.cwd();
+  // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
+  void sandboxSupportAsync();
   const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
   const base = flags.base !== undefined ? await readBaseAt(policy, cwd, flags.base) : undefined;
@@ -146,6 +149,8 @@ function malformedNote(malformed: number, pinned: number): string {
 /** `toolgate snapshot`: the normalized surface of one source to stdout or a file. */
 export async function snapshot(flags: SourceFlags & { output?: string }, command: string[]): Promise<number> {
   const cwd = process.cwd();
+  // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
+  void sandboxSupportAsync();
   const policy = await policyFrom(flags, command, cwd);
   // One source, decided before any server starts: a partial result must never look like success.
   const selected = selectSources(policy, flags.source);

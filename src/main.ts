@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { resolve } from 'node:path';
 import { displayPath, loadPolicy } from './config/policy.js';
+import { sandboxSupportAsync } from './sources/sandbox.js';
 import { readActionInputs } from './config/inputs.js';
 import { ConfigError } from './util/errors.js';
 import { breakRunnerCommands, escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty, sanitizeText } from './report/escape.js';
@@ -34,6 +35,8 @@ export async function runAction(): Promise<void> {
     const event = readEventContext();
     const policyPath = resolve(inputs.workspace, inputs.config);
     await assertPullRequestTargetAllowed(event, policyPath, inputs.workspace);
+    // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
+    void sandboxSupportAsync();
     const policy = await loadPolicy(policyPath);
     // The pipeline (MCP SDK, OpenAPI parser, GitHub client) loads only once the inputs are good.
     const { check } = await import('./action-check.js');

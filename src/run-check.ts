@@ -13,6 +13,7 @@ import { evaluateInSlices, compareFindings, finalize, type Locate } from './rule
 import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
 import type { RawSnapshot, SnapshotDiagnostics, SourceLocation } from './sources/types.js';
+import { sandboxSupport, sandboxSupportAsync } from './sources/sandbox.js';
 import { compareNames, normalizeSnapshotInSlices, type MalformedTool } from './surface/normalize.js';
 import type { Surface } from './surface/model.js';
 import { ConfigError, SourceError } from './util/errors.js';
@@ -92,6 +93,9 @@ export interface CheckResult {
  */
 export async function runCheck(opts: RunOptions): Promise<CheckResult> {
   const sources = selectSources(opts.policy, opts.sourceIds);
+  // Known before any server starts (started early by the CLI and the Action: it overlaps loading).
+  if (sources.some(startsCommand)) await sandboxSupportAsync();
+  assertSandboxAsRequired(opts.policy, sources);
   const results: SourceResult[] = [];
   // Sequential on purpose: servers are heavy and CI has two cores; each has its own timeouts.
   for (const cfg of sources) results.push(await runSource(cfg, opts));
@@ -101,6 +105,27 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
   const failed = results.some((r) => r.failure);
   const failing = opts.exact ? counts.error + counts.warning : counts.error;
   return { sources: results, findings, counts, exitCode: failed ? 3 : failing > 0 ? 1 : 0 };
+}
+
+/** Whether toolgate starts a process for this source (a stdio server, an HTTP `start` command). */
+function startsCommand(s: SourceConfig): boolean {
+  return s.kind === 'mcp' && (s.mcp.transport === 'stdio' || s.mcp.start !== undefined);
+}
+
+/**
+ * `sandbox: required`: no server may run unsandboxed, so a machine without the sandbox is a
+ * configuration error before anything starts.
+ * @throws ConfigError (exit 2) at the `sandbox` key, naming why the sandbox is unavailable.
+ */
+function assertSandboxAsRequired(policy: Policy, sources: readonly SourceConfig[]): void {
+  if (policy.sandbox !== 'required') return;
+  const support = sandboxSupport();
+  if (!sources.some(startsCommand) || support.available) return;
+  throw new ConfigError(
+    `\`sandbox: required\`, but servers cannot be sandboxed here: ${support.reason}`,
+    policy.file ? { file: displayPath(policy.root, policy.file), line: policy.lineOf('/sandbox'), pointer: '/sandbox' } : undefined,
+    'Run toolgate on Linux with bubblewrap installed (`sudo apt-get install bubblewrap`) and user namespaces allowed, or set `sandbox: auto` to run unsandboxed with a notice.',
+  );
 }
 
 /** The source id of findings about the policy itself: parentheses keep it apart from any source id. */
@@ -145,7 +170,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   // The contract is read and verified while the server starts: start-up is the server's time
   // (another process, often on another core) and toolgate would otherwise idle through it. The
   // read waits one turn of the event loop so that the spawn usually goes first.
-  const snapshotting = snapshotSource(cfg, { allowRemoteRefs: policy.allowRemoteRefs });
+  const snapshotting = snapshotSource(cfg, { allowRemoteRefs: policy.allowRemoteRefs, root: opts.root });
   const reading =
     opts.mode === 'check'
       ? new Promise((r) => setImmediate(r)).then(async () => {
@@ -179,7 +204,8 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
     if (!(e instanceof SourceError)) throw e;
     result.failure = { message: e.message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
     const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message: e.message, data: { reason: e.reason } };
-    result.findings = finalize([f], { sourceId: cfg.id, policy }, policyLocator(opts, sourcePointer));
+    const contained = containmentFindings({ sandbox: e.sandbox, escaped: e.escaped }, sourcePointer);
+    result.findings = finalize([f, ...contained], { sourceId: cfg.id, policy }, policyLocator(opts, sourcePointer));
     return result;
   }
   logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
@@ -240,6 +266,8 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   let findings = await evaluateInSlices(ctx, locate, loaded?.indexLines);
   // Outside `check` there is no contract to be stale against or to be listed in.
   if (opts.mode !== 'check') findings = findings.filter((f) => f.ruleId !== 'unlisted-tool' && f.ruleId !== 'contract-stale');
+  const contained = containmentFindings(raw.diagnostics, sourcePointer);
+  if (contained.length) findings.push(...finalize(contained, ctx, policyLocator(opts, sourcePointer)));
   const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
   if (noise > 0) {
     const f: RawFinding = { ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}` };
@@ -248,6 +276,34 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   result.findings = findings.sort(compareFindings);
   mark(`${cfg.id}: rules evaluated`);
   return result;
+}
+
+/**
+ * `server-unsandboxed`, `server-escaped` and `server-network-blocked` for a source whose command
+ * toolgate started (issue 12): on the source's entry in toolgate.yml.
+ */
+export function containmentFindings(d: Pick<RawSnapshot['diagnostics'], 'sandbox' | 'escaped' | 'networkBlocked'>, sourcePointer: string): RawFinding[] {
+  const out: RawFinding[] = [];
+  const target = { in: 'policy' as const, sub: `${sourcePointer}/mcp` };
+  if (d.sandbox && !d.sandbox.sandboxed) out.push({ ruleId: 'server-unsandboxed', target, message: `the server ran unsandboxed: ${d.sandbox.reason}`, data: { reason: d.sandbox.reason } });
+  if (d.escaped?.length) {
+    const shown = d.escaped.slice(0, 5).map((p) => `pid ${p.pid} \`${p.command.slice(0, 200)}\``).join(', ');
+    out.push({
+      ruleId: 'server-escaped',
+      target,
+      message: `${d.escaped.length} process${d.escaped.length === 1 ? '' : 'es'} of the server outlived it (left its process group or session) and ${d.escaped.length === 1 ? 'was' : 'were'} killed: ${shown}${d.escaped.length > 5 ? ', …' : ''}`,
+      data: { processes: d.escaped.map((p) => p.command.slice(0, 200)) },
+    });
+  }
+  if (d.networkBlocked?.length) {
+    out.push({
+      ruleId: 'server-network-blocked',
+      target,
+      message: `the server tried to reach the network, which its sandbox blocks: ${d.networkBlocked.join(', ')}`,
+      data: { hosts: d.networkBlocked },
+    });
+  }
+  return out;
 }
 
 /**

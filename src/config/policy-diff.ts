@@ -10,6 +10,7 @@ import { loginKey } from '../review/approval.js';
 import { RULES, ruleById } from '../rules/catalog.js';
 import { displayPath, type DenyEntry, type Policy, type PolicyLevel, type RuleOverride } from './policy.js';
 import type { CommandSpec, HeaderFromEnv, SourceConfig } from './source-config.js';
+import { DEFAULT_CONTAINMENT, type Containment } from '../sources/sandbox.js';
 
 /** One difference between the base and the head policy. */
 export interface PolicyChange {
@@ -26,7 +27,7 @@ export interface PolicyChange {
   /**
    * A short stable kind: 'rule-level', 'override', 'deny', 'review', 'limit', 'allow',
    * 'require-explicit-hints', 'source-removed', 'source-contract', 'source-kind',
-   * 'source-command', 'source-env', 'source-url', 'source-headers', 'source-file'.
+   * 'source-command', 'source-env', 'source-url', 'source-headers', 'source-file', 'sandbox'.
    */
   kind: string;
 }
@@ -61,7 +62,8 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
 
 /**
  * The policy that judges a pull request: base's levels/overrides/deny/review/limits/allow-* keys
- * (and every other setting, `schema-budget-ms` included) with the head's sources, file, root,
+ * (and every other setting, `schema-budget-ms` and `sandbox` included) with the head's sources
+ * (each MCP source contained as the base's source of that id is, see below), file, root,
  * `lineOf` and `has`. Deny entries point at the head's identical entry, else at the head's
  * `deny` (or the document) when the PR removed or changed it, so findings land in the head file.
  */
@@ -72,7 +74,15 @@ export function judgingPolicy(base: Policy, head: Policy): Policy {
     const pointer = i >= 0 ? unused.splice(i, 1)[0]!.pointer : nearest(head, '/deny');
     return { ...d, pointer };
   });
-  const { file, root, sources } = head;
+  const { file, root } = head;
+  // The pull request's servers run before any approval: contained as the base says (a source the
+  // base does not have gets the strictest containment), never as the head would have it.
+  const sources = head.sources.map((s): SourceConfig => {
+    if (s.kind !== 'mcp') return s;
+    const b = base.sources.find((x) => x.id === s.id);
+    const containment = b?.kind === 'mcp' ? (b.mcp.containment ?? DEFAULT_CONTAINMENT) : DEFAULT_CONTAINMENT;
+    return { ...s, mcp: { ...s.mcp, containment } };
+  });
   return { ...base, deny, sources, file, root, lineOf: (p) => head.lineOf(p), has: (p) => head.has(p) };
 }
 
@@ -291,6 +301,10 @@ function diffFlags(ctx: Ctx): void {
   flag(ctx, 'require-explicit-hints', 'require-explicit-hints', (p) => p.requireExplicitHints, true);
   flag(ctx, 'allow', 'allow-pull-request-target', (p) => p.allowPullRequestTarget);
   flag(ctx, 'allow', 'allow-remote-refs', (p) => p.allowRemoteRefs);
+  if (ctx.base.sandbox !== ctx.head.sandbox) {
+    const relaxed = ctx.head.sandbox === 'auto';
+    push(ctx, relaxed, 'sandbox', '/sandbox', relaxed ? 'sandbox is no longer required: servers may run unsandboxed where the machine has no sandbox' : 'sandbox is now required: no server runs unsandboxed');
+  }
 }
 
 function diffRunnerEnv(ctx: Ctx): void {
@@ -346,6 +360,7 @@ function diffSource(ctx: Ctx, b: SourceConfig, h: SourceConfig, at: string): voi
 type Mcp = Extract<SourceConfig, { kind: 'mcp' }>['mcp'];
 
 function diffMcp(ctx: Ctx, id: string, b: Mcp, h: Mcp, at: string): void {
+  diffContainment(ctx, id, b.containment ?? DEFAULT_CONTAINMENT, h.containment ?? DEFAULT_CONTAINMENT, at);
   if (b.transport === 'stdio' && h.transport === 'stdio') {
     diffCommand(ctx, id, b, h, at, SERVER);
     return;
@@ -354,6 +369,23 @@ function diffMcp(ctx: Ctx, id: string, b: Mcp, h: Mcp, at: string): void {
   if (b.url !== h.url) push(ctx, true, 'source-url', `${at}/url`, `source "${id}" now connects to ${q(h.url)} instead of ${q(b.url)}`);
   diffStart(ctx, id, b.start, h.start, at);
   diffHeaders(ctx, id, b.headers, h.headers, at);
+}
+
+/** A source's sandbox settings: off, an open network or a new writable path is a relaxation. */
+function diffContainment(ctx: Ctx, id: string, b: Containment, h: Containment, at: string): void {
+  if (b.sandbox !== h.sandbox) {
+    const relaxed = h.sandbox === 'off';
+    push(ctx, relaxed, 'sandbox', `${at}/sandbox`, relaxed ? `source "${id}" now runs its server outside the sandbox` : `source "${id}" runs its server in the sandbox again`);
+  }
+  if (b.network !== h.network) {
+    const relaxed = h.network === 'open';
+    push(ctx, relaxed, 'sandbox', `${at}/network`, relaxed ? `source "${id}" now gives its server the host's network` : `source "${id}" no longer gives its server the host's network`);
+  }
+  const path = (abs: string) => q(displayPath(ctx.head.root, abs) || '.');
+  h.writable.forEach((w, i) => {
+    if (!b.writable.includes(w)) push(ctx, true, 'sandbox', `${at}/writable/${i}`, `source "${id}" now lets its server write ${path(w)}`);
+  });
+  for (const w of b.writable) if (!h.writable.includes(w)) push(ctx, false, 'sandbox', `${at}/writable`, `source "${id}" no longer lets its server write ${path(w)}`);
 }
 
 function diffStart(ctx: Ctx, id: string, b: CommandSpec | undefined, h: CommandSpec | undefined, at: string): void {

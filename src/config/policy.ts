@@ -12,6 +12,7 @@ import { parseTeamRef } from '../github/teams.js';
 import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import type { Level } from '../rules/types.js';
 import type { JsonObject } from '../surface/model.js';
+import { DEFAULT_CONTAINMENT, type SandboxMode } from '../sources/sandbox.js';
 import {
   DEFAULT_LIST_LIMITS,
   DEFAULT_TIMEOUTS,
@@ -63,6 +64,8 @@ export interface Policy {
   requireExplicitHints: boolean;
   allowPullRequestTarget: boolean;
   allowRemoteRefs: boolean;
+  /** `sandbox:` (auto: sandbox where possible, report where not; required: refuse to run servers unsandboxed). */
+  sandbox: SandboxMode;
   /**
    * Names of the runner's own secrets and settings (GITHUB_TOKEN, ACTIONS_*, INPUT_*, RUNNER_*)
    * that a source may still pass to its server (`allow-runner-env`); default none.
@@ -307,6 +310,9 @@ interface RawMcp extends Partial<RawCommand> {
   'total-timeout-ms'?: number;
   'max-pages'?: number;
   'max-bytes'?: number;
+  sandbox?: 'on' | 'off';
+  network?: 'loopback' | 'open';
+  writable?: string[];
 }
 interface RawSource {
   id: string;
@@ -325,6 +331,7 @@ interface RawPolicy {
   'require-explicit-hints'?: boolean;
   'allow-pull-request-target'?: boolean;
   'allow-remote-refs'?: boolean;
+  sandbox?: SandboxMode;
   'allow-runner-env'?: string[];
   'schema-budget-ms'?: number;
 }
@@ -392,7 +399,15 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
         totalMs: m['total-timeout-ms'] ?? DEFAULT_TIMEOUTS.totalMs,
       },
       limits: { maxPages: m['max-pages'] ?? DEFAULT_LIST_LIMITS.maxPages, maxBytes: m['max-bytes'] ?? DEFAULT_LIST_LIMITS.maxBytes },
+      containment: {
+        sandbox: m.sandbox ?? DEFAULT_CONTAINMENT.sandbox,
+        network: m.network ?? DEFAULT_CONTAINMENT.network,
+        writable: (m.writable ?? []).map((w) => resolve(root, w)),
+      },
     };
+    if (m.sandbox === 'off' && raw.sandbox === 'required') {
+      throw err(`${at}/mcp/sandbox`, `source "${s.id}" turns the sandbox off, but \`sandbox: required\` asks for every server to be sandboxed`, 'Remove `sandbox: off` from the source, or set `sandbox: auto` at the top of toolgate.yml.');
+    }
     if ((m.command === undefined) === (m.url === undefined)) {
       throw err(`${at}/mcp`, `mcp source "${s.id}" needs exactly one of command (stdio) or url (HTTP)`);
     }
@@ -431,6 +446,7 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     requireExplicitHints: raw['require-explicit-hints'] ?? false,
     allowPullRequestTarget: raw['allow-pull-request-target'] ?? false,
     allowRemoteRefs: raw['allow-remote-refs'] ?? false,
+    sandbox: raw.sandbox ?? 'auto',
     allowRunnerEnv: raw['allow-runner-env'] ?? [],
     schemaBudgetMs: raw['schema-budget-ms'] ?? 2000,
     lineOf,

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../surface/model.js';
+import type { Containment } from '../sources/sandbox.js';
 
 /** Time limits for an MCP source (ms). Every wait has one (DESIGN §6). */
 export interface McpTimeouts {
@@ -54,6 +55,11 @@ export interface McpHttpConfig {
 
 /** Settings shared by every MCP source. */
 export interface McpCommon {
+  /**
+   * How the command toolgate starts (stdio server, HTTP `start`) is sandboxed (sources/sandbox.ts);
+   * absent: the strictest, `DEFAULT_CONTAINMENT`.
+   */
+  containment?: Containment;
   /** Client capabilities declared in `initialize` (part of the contract). */
   capabilities: JsonObject;
   timeouts: McpTimeouts;

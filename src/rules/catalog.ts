@@ -241,13 +241,40 @@ export const RULES = [
     reviewable: true,
   },
   {
+    id: 'server-escaped',
+    level: 'error',
+    title: 'A process of the server outlived it',
+    rationale:
+      'Code from a pull request that keeps running after the check (a daemon in a new session, a double fork) can act on the runner after toolgate is done: read later steps\' secrets, change their files. toolgate marks every process it starts and kills those still alive after the server ended; in the sandbox none can survive.',
+    source: 'toolgate issue 12 (sandbox)',
+    fix: 'Make the server exit with its stdin (or on SIGTERM) without leaving processes behind, and run toolgate where the sandbox is available (Linux with bubblewrap).',
+  },  {
     id: 'server-failed',
     level: 'error',
     title: 'The source could not be snapshotted',
     rationale: 'A server that crashes, hangs or answers garbage, or a document that fails to load, must fail the check: never a clean report on a broken input.',
     source: 'toolgate design §6',
     fix: 'Read the message and the server stderr tail; fix the server or the source config in toolgate.yml.',
+  },  {
+    id: 'server-network-blocked',
+    level: 'warning',
+    title: 'The sandboxed server tried to reach the network',
+    rationale:
+      'A server that phones home while its tools are listed (telemetry, update checks, a package install) does so for every agent that starts it. The sandbox blocks it; this says which hosts it wanted, as far as its error output names them.',
+    source: 'toolgate issue 12 (sandbox)',
+    fix: 'Turn the server\'s telemetry and update checks off (its flags or env), or, if it needs the network to list its tools, set `network: open` on the source (reviewed like any policy relaxation).',
+  },  {
+    id: 'server-unsandboxed',
+    level: 'notice',
+    title: 'The server ran outside the sandbox',
+    rationale:
+      'Without the sandbox the server runs as toolgate\'s user: it can read toolgate\'s environment through /proc (the Action\'s token), reach the network and write the runner\'s files. Every report says so.',
+    source: 'toolgate issue 12 (sandbox)',
+    fix: 'Install bubblewrap (`sudo apt-get install bubblewrap`) on a Linux runner, or remove `sandbox: off` from the source; `sandbox: required` makes an unsandboxed run a configuration error.',
   },
+
+
+
   {
     id: 'stdout-noise',
     level: 'warning',

@@ -8,6 +8,8 @@ import { snapshotOpenApi } from './openapi/index.js';
 export interface SnapshotOptions {
   /** Allow OpenAPI `$ref`s to http(s) URLs (network access). */
   allowRemoteRefs?: boolean;
+  /** The repository (toolgate.yml's directory): read-only in a server's sandbox, its `.git` hidden. */
+  root?: string;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface SnapshotOptions {
 export function snapshotSource(cfg: SourceConfig, opts: SnapshotOptions = {}): Promise<RawSnapshot> {
   switch (cfg.kind) {
     case 'mcp':
-      return snapshotMcp(cfg.id, cfg.mcp);
+      return snapshotMcp(cfg.id, cfg.mcp, opts.root);
     case 'openapi':
       return snapshotOpenApi(cfg.integration, { idOverride: cfg.id, allowRemoteRefs: opts.allowRemoteRefs ?? false });
     case 'recorded':

@@ -9,8 +9,10 @@
  * `Transport` interface) over the pipes.
  */
 import { onInterrupt, timeSlicer, yieldToSignals } from '../util/cleanup.js';
+import { findMarked, killMarked, type MarkedProcess } from './sandbox.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { CommandSpec } from '../config/source-config.js';
@@ -71,6 +73,10 @@ export class ServerProcess {
   private readonly tail: TailBuffer;
   private stopping: Promise<void> | undefined;
   private unregister: () => void = () => undefined;
+  /** The run marker every process of this server inherits (sources/sandbox.ts), if any. */
+  private marker: string | undefined;
+  /** Set by {@link stop}: processes that carried the marker and outlived the group (now killed). */
+  escaped: MarkedProcess[] = [];
 
   private constructor(
     readonly child: ChildProcess,
@@ -113,9 +119,9 @@ export class ServerProcess {
   static async spawn(
     spec: CommandSpec,
     env: Record<string, string>,
-    options: { stdio: 'pipe' | 'log' },
+    options: { stdio: 'pipe' | 'log'; describeAs?: CommandSpec; marker?: string },
   ): Promise<ServerProcess> {
-    const description = describeCommand(spec);
+    const description = describeCommand(options.describeAs ?? spec);
     let cwdOk: boolean;
     try {
       cwdOk = statSync(spec.cwd).isDirectory();
@@ -139,22 +145,16 @@ export class ServerProcess {
     });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
-      child.once('error', (err: NodeJS.ErrnoException) => {
-        const hint =
-          err.code === 'ENOENT'
-            ? `command not found; check that \`${spec.command}\` is installed and on PATH (the server gets toolgate's PATH) or give an absolute path, and that cwd ${spec.cwd} is right`
-            : err.code === 'EACCES'
-              ? `permission denied; check that \`${spec.command}\` is executable`
-              : err.message;
-        reject(new SourceError(`could not start MCP server \`${description}\`: ${hint}`, 'spawn-failed', undefined, { cause: err }));
-      });
+      child.once('error', (err: NodeJS.ErrnoException) => reject(spawnFailed(options.describeAs ?? spec, err.code, err)));
     });
     const proc = new ServerProcess(child, child.pid!, description, options.stdio === 'log');
+    proc.marker = options.marker;
     // Interrupted before stop(): end the whole group at once, nothing may outlive toolgate.
     // SIGKILL is delivered when the target is next scheduled, so wait (bounded) until it has
-    // died before toolgate itself exits.
+    // died before toolgate itself exits. Marked processes in other groups or sessions too.
     proc.unregister = onInterrupt(() => {
       signalGroup(proc.pid, 'SIGKILL');
+      if (proc.marker) killMarked(findMarked(proc.marker));
       waitGroupGoneSync(proc.pid, INTERRUPT_WAIT_MS);
     });
     return proc;
@@ -198,11 +198,56 @@ export class ServerProcess {
       return;
     }
     signalGroup(this.pid, 'SIGTERM');
-    if (await waitGroupGone(this.pid, graceMs)) return destroyPipes(this.child);
-    signalGroup(this.pid, 'SIGKILL');
-    await waitGroupGone(this.pid, graceMs);
+    if (!(await waitGroupGone(this.pid, graceMs))) {
+      signalGroup(this.pid, 'SIGKILL');
+      await waitGroupGone(this.pid, graceMs);
+    }
     destroyPipes(this.child);
+    // What left the group (a new session, a double fork) but still carries the run's marker.
+    // Processes of a sandbox's PID namespace die with it, a moment after its first process: give
+    // them that moment before calling anything an escape.
+    if (!this.marker) return;
+    let marked = findMarked(this.marker);
+    for (let waited = 0; marked.length > 0 && waited < ESCAPE_SETTLE_MS; waited += 5) {
+      await new Promise((r) => setTimeout(r, 5));
+      marked = findMarked(this.marker);
+    }
+    this.escaped = killMarked(marked);
   }
+}
+
+/**
+ * The `spawn-failed` error for `spec` (as the user configured it) and an errno code: ENOENT
+ * (not found), EACCES (not executable), else the cause's message.
+ */
+export function spawnFailed(spec: CommandSpec, code: string | undefined, cause?: Error): SourceError {
+  const hint =
+    code === 'ENOENT'
+      ? `command not found; check that \`${spec.command}\` is installed and on PATH (the server gets toolgate's PATH) or give an absolute path, and that cwd ${spec.cwd} is right`
+      : code === 'EACCES'
+        ? `permission denied; check that \`${spec.command}\` is executable`
+        : (cause?.message ?? String(code));
+  return new SourceError(`could not start MCP server \`${describeCommand(spec)}\`: ${hint}`, 'spawn-failed', undefined, cause ? { cause } : undefined);
+}
+
+/**
+ * Where `command` would be found by `execvp` with `PATH` from `cwd`, or the errno code it would
+ * fail with (ENOENT, EACCES). A command started through the sandbox is looked up here first, so
+ * a typo is still `spawn-failed` rather than the sandbox's own exit.
+ */
+export function lookupCommand(command: string, path: string | undefined, cwd: string): { found: string } | { code: 'ENOENT' | 'EACCES' } {
+  const candidates = command.includes('/') ? [resolvePath(cwd, command)] : (path ?? '').split(':').filter(Boolean).map((d) => join(resolvePath(cwd, d), command));
+  let denied = false;
+  for (const file of candidates) {
+    try {
+      if (!statSync(file).isFile()) continue;
+      accessSync(file, constants.X_OK);
+      return { found: file };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EACCES') denied = true;
+    }
+  }
+  return { code: denied ? 'EACCES' : 'ENOENT' };
 }
 
 function destroyPipes(child: ChildProcess): void {
@@ -256,6 +301,9 @@ export function livePidsInGroup(pgid: number): number[] {
   }
   return out;
 }
+
+/** How long processes that carry a run's marker may take to die after their group (ms). */
+const ESCAPE_SETTLE_MS = 300;
 
 /** Longest wait for a SIGKILLed group to die while toolgate is being interrupted (ms). */
 const INTERRUPT_WAIT_MS = 3000;

@@ -17,14 +17,16 @@ import {
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/client';
-import type { McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-config.js';
+import { existsSync } from 'node:fs';
+import type { CommandSpec, McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-config.js';
+import { DEFAULT_CONTAINMENT, MARKER_NAME, newMarker, sandboxedCommand, sandboxSupport } from './sandbox.js';
 import type { Json } from '../surface/model.js';
 import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
 import { captureToolsList, guardFlood, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
-import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
-import type { RawSnapshot, RawTool } from './types.js';
+import { ProcessStdioTransport, ServerProcess, describeCommand, lookupCommand, spawnFailed } from './mcp-process.js';
+import type { RawSnapshot, RawTool, SandboxUse } from './types.js';
 import { VERSION } from '../version.js';
 import { mark } from '../util/timing.js';
 import { timeSlicer, yieldToSignals } from '../util/cleanup.js';
@@ -82,6 +84,8 @@ interface Session {
   /** Aborted on `failure` and on the total deadline, so pending requests end at once. */
   abort: AbortController;
   notes: string[];
+  /** How the command toolgate started ran: in the sandbox, or not and why. */
+  sandbox?: SandboxUse;
 }
 
 /**
@@ -108,7 +112,7 @@ interface Session {
  *   what happened, `stderrTail` holds the server's last 4 KiB of stderr.
  * @throws ConfigError (exit 2) when a header's environment variable is not set.
  */
-export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConfig) & McpCommon): Promise<RawSnapshot> {
+export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConfig) & McpCommon, root = process.cwd()): Promise<RawSnapshot> {
   const started = performance.now();
   const totalDeadline = Date.now() + cfg.timeouts.totalMs;
   const sessions = new Sessions();
@@ -117,7 +121,7 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
   try {
     const startupMs = Math.min(cfg.timeouts.startupMs, cfg.timeouts.totalMs);
     session = await withDeadline(
-      cfg.transport === 'stdio' ? connectStdio(cfg, sessions) : connectHttp(id, cfg, sessions),
+      cfg.transport === 'stdio' ? connectStdio(cfg, sessions, root) : connectHttp(id, cfg, sessions, root),
       startupMs,
       () => {
         sessions.closed = true;
@@ -164,14 +168,43 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
       }
     }
     if (session.proc) d.stderrTail = session.proc.stderrTail();
+    if (session.sandbox) d.sandbox = session.sandbox;
+    // Every session of this snapshot (a restarted server too) has ended by now.
+    sessions.closed = true;
+    await Promise.all(sessions.list.map(closeSession));
+    const escaped = sessions.list.flatMap((x) => x.proc?.escaped ?? []);
+    if (escaped.length) d.escaped = escaped;
+    const blocked = blockedHosts(sessions.list.map((x) => (x.sandbox?.sandboxed && x.sandbox.network === 'loopback' ? (x.proc?.stderrTail() ?? '') : '')).join('\n'));
+    if (blocked.length) d.networkBlocked = blocked;
     d.durationMs = Math.round(performance.now() - started);
     return snapshot;
   } catch (err) {
-    throw await toSourceError(err, session ?? sessions.list.at(-1), phase);
+    const e = await toSourceError(err, session ?? sessions.list.at(-1), phase);
+    sessions.closed = true;
+    await Promise.all(sessions.list.map(closeSession));
+    if (e instanceof SourceError) {
+      const escaped = sessions.list.flatMap((x) => x.proc?.escaped ?? []);
+      if (escaped.length) e.escaped = escaped;
+      const use = sessions.list.at(-1)?.sandbox;
+      if (use) e.sandbox = use;
+    }
+    throw e;
   } finally {
     sessions.closed = true;
     await Promise.all(sessions.list.map(closeSession));
   }
+}
+
+/**
+ * Hosts a sandboxed server failed to reach, as its own error output names them (Node's
+ * `getaddrinfo ENOTFOUND host`, `EAI_AGAIN host`, `connect ENETUNREACH 1.2.3.4:443`): in a
+ * network namespace with only loopback, every lookup and outside connection fails at once, and
+ * the server's log is where the sandbox can see which host it wanted.
+ */
+export function blockedHosts(stderr: string): string[] {
+  const out = new Set<string>();
+  for (const m of stderr.matchAll(/\b(?:getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|connect (?:ENETUNREACH|EHOSTUNREACH)) ([A-Za-z0-9._:[\]-]{1,255})/g)) out.add(m[1]!);
+  return [...out].slice(0, 20);
 }
 
 /**
@@ -218,14 +251,39 @@ function watchListChanged(s: Session, client: Client): void {
   });
 }
 
-async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions): Promise<Session> {
+/**
+ * Starts `spec` (a stdio server or an HTTP `start` command) with the minimal environment, the
+ * session's scratch HOME and a fresh run marker, in the sandbox unless the machine has none or
+ * the source turns it off (sources/sandbox.ts); records which on the session. An HTTP start
+ * command keeps the host's network: its port must be reachable from toolgate.
+ */
+async function startContained(spec: CommandSpec, cfg: McpCommon, s: Session, root: string, stdio: 'pipe' | 'log'): Promise<ServerProcess> {
+  const containment = cfg.containment ?? DEFAULT_CONTAINMENT;
+  const marker = newMarker();
+  const env: Record<string, string> = { ...buildChildEnv({ names: spec.env, source: process.env, home: s.home!.path }), [MARKER_NAME]: marker };
+  const support = sandboxSupport();
+  let launched = spec;
+  if (containment.sandbox === 'off') s.sandbox = { sandboxed: false, reason: 'the source sets `sandbox: off`' };
+  else if (!support.available) s.sandbox = { sandboxed: false, reason: support.reason };
+  else {
+    // Looked up here, as the spawn would: inside the sandbox a missing command is bwrap's exit.
+    // (A working directory that does not exist is the spawn's to report, as without the sandbox.)
+    const found = existsSync(spec.cwd) ? lookupCommand(spec.command, env.PATH, spec.cwd) : { found: spec.command };
+    if ('code' in found) throw spawnFailed(spec, found.code);
+    const network = stdio === 'log' ? 'open' : containment.network;
+    launched = sandboxedCommand(support.bwrap, spec, { ...containment, network }, { root, home: s.home!.path, env: process.env });
+    s.sandbox = { sandboxed: true, network };
+  }
+  return ServerProcess.spawn(launched, env, { stdio, describeAs: spec, marker });
+}
+
+async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions, root: string): Promise<Session> {
   const what = `MCP server \`${describeCommand(cfg)}\``;
   const attempt = async (legacyOnly: boolean): Promise<Session> => {
     const s = newSession('stdio', what, sessions);
     s.home = await makeScratchHome();
     await sessions.guard(s);
-    const env = buildChildEnv({ names: cfg.env, source: process.env, home: s.home.path });
-    s.proc = await ServerProcess.spawn(cfg, env, { stdio: 'pipe' });
+    s.proc = await startContained(cfg, cfg, s, root, 'pipe');
     mark('server spawned');
     await sessions.guard(s);
     const stdio = (s.stdio = new ProcessStdioTransport(s.proc, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES));
@@ -260,7 +318,7 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions)
   }
 }
 
-async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions: Sessions): Promise<Session> {
+async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions: Sessions, root: string): Promise<Session> {
   const headers = resolveHeaders(cfg.headers, process.env, id);
   let url: URL;
   try {
@@ -275,8 +333,7 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
   if (cfg.start) {
     first.home = home = await makeScratchHome();
     await sessions.guard(first);
-    const env = buildChildEnv({ names: cfg.start.env, source: process.env, home: home.path });
-    first.proc = proc = await ServerProcess.spawn(cfg.start, env, { stdio: 'log' });
+    first.proc = proc = await startContained(cfg.start, cfg, first, root, 'log');
     await sessions.guard(first);
     await waitForListening(url, proc, first.abort.signal);
   }

@@ -1,4 +1,5 @@
 import type { Json, JsonObject, ServerInfo, SourceKind, SurfaceSource, ToolOrigin } from '../surface/model.js';
+import type { MarkedProcess } from './sandbox.js';
 
 /**
  * A tool as a source produced it, before normalization: the raw `tools/list` entry (MCP), or the
@@ -39,7 +40,16 @@ export interface SnapshotDiagnostics {
   rawBytes?: number;
   /** Notes worth showing (e.g. "server sent notifications/tools/list_changed during listing"). */
   notes?: string[];
+  /** How the command toolgate started ran (MCP sources that start one). */
+  sandbox?: SandboxUse;
+  /** Processes of the server that outlived it (a new session, a double fork), found and killed. */
+  escaped?: MarkedProcess[];
+  /** Hosts the sandboxed server tried to reach and could not (from its error output). */
+  networkBlocked?: string[];
 }
+
+/** Whether a started command ran in the sandbox (and with which network), or why not. */
+export type SandboxUse = { sandboxed: true; network: 'loopback' | 'open' } | { sandboxed: false; reason: string };
 
 /** What a source returns: enough to build a {@link import('../surface/model.js').Surface}. */
 export interface RawSnapshot {

@@ -84,6 +84,10 @@ export type SourceFailure =
 export class SourceError extends Error {
   override readonly name = 'SourceError';
   readonly exitCode = 3;
+  /** Processes of the server that outlived it and were killed (`server-escaped`). */
+  escaped?: { pid: number; command: string }[];
+  /** How the server ran: sandboxed or not, and why not. */
+  sandbox?: { sandboxed: true; network: 'loopback' | 'open' } | { sandboxed: false; reason: string };
   constructor(
     message: string,
     readonly reason: SourceFailure,

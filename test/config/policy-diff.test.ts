@@ -392,7 +392,8 @@ describe('judgingPolicy', () => {
       allowRunnerEnv: ['RUNNER_TEMP'],
       schemaBudgetMs: 2000,
     });
-    expect(j.sources).toBe(head.sources);
+    // The head's sources, each contained as the base says (here the same: no sandbox keys on either side).
+    expect(j.sources).toEqual(head.sources);
     expect(j.sources.map((s) => s.id)).toEqual(['web', 'remote', 'rental', 'extra', 'saved']);
     expect(j.lineOf('/sources/3')).toBe(lineWith(headText, 'id: extra'));
     expect(j.lineOf('/rules')).toBe(lineWith(headText, 'schema-widened: off') - 1);
@@ -457,5 +458,43 @@ describe('runner secrets in a source env', () => {
       'GITHUB_TOKEN',
     ]);
     expect(runnerSecretsInEnv(parse(BASE), [])).toEqual([]);
+  });
+});
+
+describe('the sandbox (issue 12)', () => {
+  it('sandbox off, an open network and a new writable path are relaxations; the reverse tightenings', () => {
+    const head = edit(BASE, ['      env: [API_BASE]\n', '      env: [API_BASE]\n      sandbox: "off"\n      network: open\n      writable: [data, cache]\n']);
+    expect(changes(head)).toEqual([
+      [true, 'sandbox', '/sources/0/mcp/sandbox', 'source "web" now runs its server outside the sandbox'],
+      [true, 'sandbox', '/sources/0/mcp/network', 'source "web" now gives its server the host\'s network'],
+      [true, 'sandbox', '/sources/0/mcp/writable/0', 'source "web" now lets its server write "data"'],
+      [true, 'sandbox', '/sources/0/mcp/writable/1', 'source "web" now lets its server write "cache"'],
+    ]);
+    expect(changes(BASE, head).map((c) => [c[0], c[3]])).toEqual([
+      [false, 'source "web" runs its server in the sandbox again'],
+      [false, 'source "web" no longer gives its server the host\'s network'],
+      [false, 'source "web" no longer lets its server write "data"'],
+      [false, 'source "web" no longer lets its server write "cache"'],
+    ]);
+  });
+
+  it('`sandbox: required` dropped is a relaxation; added, a tightening', () => {
+    const required = edit(BASE, ['require-explicit-hints: true\n', 'require-explicit-hints: true\nsandbox: required\n']);
+    expect(changes(BASE, required)).toEqual([[true, 'sandbox', '', 'sandbox is no longer required: servers may run unsandboxed where the machine has no sandbox']]);
+    expect(changes(required)).toEqual([[false, 'sandbox', '/sandbox', 'sandbox is now required: no server runs unsandboxed']]);
+  });
+
+  it("the pull request's servers run contained as the base says, a new source as strictly as possible", () => {
+    const head = edit(BASE, ['      env: [API_BASE]\n', '      env: [API_BASE]\n      network: open\n      writable: [data]\n'], ['  - id: saved\n', '  - id: extra\n    mcp: { command: node, args: [x.js], sandbox: "off" }\n  - id: saved\n']);
+    const judging = judgingPolicy(parse(BASE), parse(head));
+    const containment = (id: string) => (judging.sources.find((s) => s.id === id) as { mcp: { containment: unknown } }).mcp.containment;
+    expect(containment('web')).toEqual({ sandbox: 'on', network: 'loopback', writable: [] });
+    expect(containment('extra')).toEqual({ sandbox: 'on', network: 'loopback', writable: [] });
+    // The head's own policy still says what it asks for (it applies after the merge).
+    expect((parse(head).sources[0] as { mcp: { containment: unknown } }).mcp.containment).toEqual({ sandbox: 'on', network: 'open', writable: ['/repo/data'] });
+  });
+
+  it('`sandbox: required` with a source that turns it off is refused at that source', () => {
+    expect(() => parse(edit(BASE, ['require-explicit-hints: true\n', 'require-explicit-hints: true\nsandbox: required\n'], ['      env: [API_BASE]\n', '      env: [API_BASE]\n      sandbox: "off"\n']))).toThrow(/turns the sandbox off, but `sandbox: required`/);
   });
 });

@@ -6,6 +6,8 @@
  * `start` command, in process and through the built CLI with the secrets in the CLI's own
  * environment. (Unit tests of the allowlist itself are in test/sources/mcp-env.test.ts.)
  */
+import { MARKER_NAME } from '../../src/sources/sandbox.js';
+import '../support/unsandboxed.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,8 +52,10 @@ function seen(tools: { name: string; description?: string }[]): { names: string[
 }
 
 function expectOnlyAllowed(report: { names: string[]; home: string }, realHome: string | undefined): void {
-  const allowed = new Set([...DEFAULT_CHILD_ENV_NAMES, 'HOME', ALLOWED]);
+  // And the run's marker, which every process toolgate starts carries (sources/sandbox.ts).
+  const allowed = new Set([...DEFAULT_CHILD_ENV_NAMES, 'HOME', ALLOWED, MARKER_NAME]);
   expect(report.names.filter((n) => !allowed.has(n))).toEqual([]);
+  expect(report.names).toContain(MARKER_NAME);
   expect(report.names).toContain(ALLOWED);
   expect(report.names).toContain('PATH');
   expect(report.names).toContain('HOME');

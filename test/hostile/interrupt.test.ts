@@ -2,6 +2,7 @@
  * A cancelled run (SIGINT, SIGTERM: what a cancelled GitHub job sends) leaves nothing behind, ends
  * promptly whatever it is doing, and exits with the signal's code (issue 11 §9).
  */
+import '../support/unsandboxed.js';
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,6 +8,7 @@
  * timing goals live in bench/), and that the server's whole process group (grandchildren
  * included) is gone when the call returns.
  */
+import '../support/unsandboxed.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
@@ -533,7 +534,8 @@ describe.concurrent('hostile MCP servers', () => {
 
   it('a failing server becomes a server-failed finding (exit 3) with the stderr tail', async () => {
     const r = await audit(hostile('crash-listing.mjs'));
-    expect(ids(r)).toEqual(['server-failed']);
+    // This file runs its servers unsandboxed (support/unsandboxed.ts): every report says so.
+    expect(ids(r)).toEqual(['server-failed', 'server-unsandboxed']);
     expect(r.exitCode).toBe(3);
     expect(r.sources[0]!.failure?.reason).toBe('exited');
     expect(r.sources[0]!.failure?.stderrTail).toContain('panic: assignment to entry in nil map');
@@ -571,7 +573,8 @@ describe('hostile MCP servers: request floods', () => {
 
   it('a request flood becomes a server-failed finding (exit 3) that names the flood', async () => {
     const r = await audit(hostile('ping-flood.mjs', [], { timeouts: { ...TIMEOUTS, requestMs: 30_000, totalMs: 40_000 } }));
-    expect(ids(r)).toEqual(['server-failed']);
+    // This file runs its servers unsandboxed (support/unsandboxed.ts): every report says so.
+    expect(ids(r)).toEqual(['server-failed', 'server-unsandboxed']);
     expect(r.exitCode).toBe(3);
     expect(r.findings[0]!.message).toContain('flooded toolgate with requests');
   });

@@ -1,4 +1,5 @@
 /** The child's environment: allowlist only, scratch HOME (DESIGN §6). */
+import { MARKER_NAME } from '../../src/sources/sandbox.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CHILD_ENV_NAMES, buildChildEnv } from '../../src/sources/mcp-env.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
@@ -79,7 +80,10 @@ describe('spawned server environment', () => {
     expect(seen).toContain('TOOLGATE_TEST_ALLOWED');
     expect(seen).toContain('HOME');
     expect(seen).toContain('PATH');
-    const allowed = new Set([...DEFAULT_CHILD_ENV_NAMES, 'HOME', 'TOOLGATE_TEST_ALLOWED']);
+    // Also the run marker (every process toolgate starts carries it: sources/sandbox.ts) and, in
+    // the sandbox, PWD (bubblewrap sets it to the working directory).
+    const allowed = new Set([...DEFAULT_CHILD_ENV_NAMES, 'HOME', 'TOOLGATE_TEST_ALLOWED', MARKER_NAME, 'PWD']);
+    expect(seen).toContain(MARKER_NAME);
     expect(seen.filter((n) => !allowed.has(n))).toEqual([]);
     expect(seen.some((n) => n === 'GITHUB_TOKEN' || n.startsWith('INPUT_') || n.startsWith('ACTIONS_'))).toBe(false);
     expect(home).not.toBe(saved.HOME);

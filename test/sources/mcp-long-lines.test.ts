@@ -4,6 +4,7 @@
  * with requests is stopped. Units: the sliced parser against `JSON.parse`, the stdio transport
  * over a fake process, the flood guard over a fake transport; then one real 100,000-tool listing.
  */
+import '../support/unsandboxed.js';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';

@@ -78,6 +78,8 @@ describe('published servers', () => {
     it('server-filesystem lists 14 tools, 10 read-only', async () => {
       const snap = await snapshotMcp('fs', {
         transport: 'stdio', command: NODE, args: [pkg('server-filesystem'), dir.path], cwd: ROOT, env: [], ...LIMITS,
+        // The directory it serves is under /tmp, which the sandbox makes private: named, as a user would.
+        containment: { sandbox: 'on', network: 'loopback', writable: [dir.path] },
       });
       expect(snap.server?.name).toBe('secure-filesystem-server');
       expect(names(snap)).toEqual([

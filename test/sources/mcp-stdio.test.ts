@@ -2,6 +2,7 @@
  * MCP stdio source against the fixture servers in test/fixtures/servers (see its README).
  * Servers run behind `sh -c` so that each test can check the whole process group is gone.
  */
+import '../support/unsandboxed.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

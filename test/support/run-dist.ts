@@ -24,7 +24,8 @@ export function runNode(script: string, args: string[], opts: { cwd: string; env
   return new Promise((res, rej) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd: opts.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...opts.env },
+      // A test file that runs servers unsandboxed (support/unsandboxed.ts) does so in the CLI too.
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...(process.env.TOOLGATE_SANDBOX_UNAVAILABLE ? { TOOLGATE_SANDBOX_UNAVAILABLE: process.env.TOOLGATE_SANDBOX_UNAVAILABLE } : {}), ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

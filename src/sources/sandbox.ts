@@ -1,0 +1,222 @@
+/**
+ * The sandbox a server under test runs in (issue 12; used for stdio servers and HTTP sources'
+ * `start` commands, and meant for `toolgate proxy`).
+ *
+ * Linux with bubblewrap (`bwrap`, the sandbox Flatpak uses; Debian/Ubuntu package `bubblewrap`):
+ * the command runs in new user, PID, network, IPC, UTS and cgroup namespaces, so
+ * - every process it starts dies with it: the PID namespace ends when its first process does,
+ *   whatever sessions or groups its processes made (`setsid`, double forks), and bwrap's
+ *   `--die-with-parent` ends it when toolgate dies, SIGKILL included;
+ * - it sees only its own processes (`/proc` of the namespace): not toolgate's environment;
+ * - it has no network but its own loopback (unless the source sets `network: open`);
+ * - the file system is read-only but for the scratch `HOME`, a private `/tmp` and the paths the
+ *   source names as `writable`; the repository's `.git` and the runner's files (`GITHUB_ENV`,
+ *   `GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`, `GITHUB_PATH`, `GITHUB_STATE`, the event payload,
+ *   all of `RUNNER_TEMP`) are hidden.
+ * Why bubblewrap: it is small, maintained, packaged everywhere, works unprivileged where user
+ * namespaces are allowed (GitHub's hosted runners), and costs a few ms per start; util-linux
+ * `unshare` would make us write the mount setup ourselves, and @anthropic-ai/sandbox-runtime
+ * needs Node 22.12 (toolgate supports 20) and is beta.
+ *
+ * Elsewhere (no bwrap, user namespaces refused, macOS, Windows) the command runs as before and
+ * every report says so; escapes are then detected by an environment marker that every process
+ * of the server inherits ({@link findMarked}) and ended ({@link killMarked}).
+ *
+ * @module
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { CommandSpec } from '../config/source-config.js';
+
+/** How the policy wants servers contained (`sandbox:` at the top of toolgate.yml). */
+export type SandboxMode = 'auto' | 'required';
+
+/** What a source asks of its sandbox (keys of its `mcp` block). */
+export interface Containment {
+  /** `off`: run this source's command unsandboxed (reported). */
+  sandbox: 'on' | 'off';
+  /** `loopback` (default): no network but the sandbox's own loopback; `open`: the host's network. */
+  network: 'loopback' | 'open';
+  /** Absolute paths the command may write besides its scratch HOME and /tmp. */
+  writable: string[];
+}
+
+/** The strictest containment: what a source gets unless its (base) policy says otherwise. */
+export const DEFAULT_CONTAINMENT: Containment = { sandbox: 'on', network: 'loopback', writable: [] };
+
+/** Whether servers can be sandboxed here, and with what. */
+export type SandboxSupport = { available: true; bwrap: string } | { available: false; reason: string };
+
+let support: SandboxSupport | undefined;
+let probing: Promise<SandboxSupport> | undefined;
+
+/**
+ * Whether bubblewrap can make the namespaces here: it runs `true` in the same setup a server
+ * gets, once per process (~40 ms). Linux only. Synchronous; a caller that can start the probe
+ * early ({@link sandboxSupportAsync}) keeps it off the path to the first server.
+ */
+export function sandboxSupport(): SandboxSupport {
+  if (support) return support;
+  const pre = precondition();
+  if ('reason' in pre) return (support = pre);
+  const r = spawnSync(pre.bwrap, probeArgs(), { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+  return (support = verdict(pre.bwrap, r.status, r.stderr?.toString('utf8') ?? '', r.error));
+}
+
+/** {@link sandboxSupport} without blocking: starts the probe (once) and resolves with its verdict. */
+export function sandboxSupportAsync(): Promise<SandboxSupport> {
+  if (support) return Promise.resolve(support);
+  return (probing ??= new Promise<SandboxSupport>((resolve) => {
+    const pre = precondition();
+    if ('reason' in pre) return resolve(pre);
+    const child = spawn(pre.bwrap, probeArgs(), { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('error', (e) => resolve(verdict(pre.bwrap, null, stderr, e)));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve(verdict(pre.bwrap, code, stderr));
+    });
+  }).then((s) => (support ??= s)));
+}
+
+/** What can be told without running bwrap: unavailable (and why), or where bwrap is. */
+function precondition(): { bwrap: string } | { available: false; reason: string } {
+  if (process.env.TOOLGATE_SANDBOX_UNAVAILABLE) return { available: false, reason: `TOOLGATE_SANDBOX_UNAVAILABLE is set (${process.env.TOOLGATE_SANDBOX_UNAVAILABLE})` };
+  if (process.platform !== 'linux') return { available: false, reason: `no sandbox on ${process.platform} (toolgate sandboxes with bubblewrap, on Linux)` };
+  const bwrap = findOnPath('bwrap');
+  if (!bwrap) return { available: false, reason: 'bubblewrap (bwrap) is not installed: `sudo apt-get install bubblewrap`' };
+  return { bwrap };
+}
+
+const probeArgs = () => [...namespaceArgs('loopback'), '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true'];
+
+function verdict(bwrap: string, status: number | null, stderr: string, error?: Error): SandboxSupport {
+  if (status === 0) return { available: true, bwrap };
+  const why = stderr.trim().split('\n')[0] || (error ? error.message : `exit ${status}`);
+  return { available: false, reason: `bubblewrap cannot create namespaces here (${why}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or AppArmor's kernel.apparmor_restrict_unprivileged_userns)` };
+}
+
+/** Forgets the probe (tests switch support on and off through the environment). */
+export function resetSandboxSupport(): void {
+  support = undefined;
+  probing = undefined;
+}
+
+/** Absolute path of `name` on PATH (system directories first), or undefined. */
+function findOnPath(name: string): string | undefined {
+  const dirs = ['/usr/bin', '/bin', ...(process.env.PATH ?? '').split(delimiter)];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const p = join(dir, name);
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+function namespaceArgs(network: Containment['network']): string[] {
+  // --unshare-all: user (where allowed), ipc, pid, net, uts, cgroup. --die-with-parent: the whole
+  // namespace goes when toolgate does. --new-session: no terminal to push input into.
+  return ['--unshare-all', ...(network === 'open' ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
+}
+
+/** Where the command runs and what it may touch, for {@link sandboxedCommand}. */
+export interface SandboxPlace {
+  /** The repository (toolgate.yml's directory): read-only, `.git` hidden. */
+  root: string;
+  /** The scratch HOME (writable). */
+  home: string;
+  /** toolgate's environment, for the runner's file paths to hide. */
+  env: NodeJS.ProcessEnv;
+}
+
+/** Runner files a server must not read or write (GitHub Actions' file commands and event). */
+const RUNNER_FILE_VARS = ['GITHUB_ENV', 'GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY', 'GITHUB_PATH', 'GITHUB_STATE', 'GITHUB_EVENT_PATH'] as const;
+
+/**
+ * `spec` wrapped in bubblewrap as described in the module comment. Pure apart from checking
+ * which of the paths to hide exist (bwrap refuses to mount over a missing one).
+ */
+export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: Containment, place: SandboxPlace): CommandSpec {
+  const args = [...namespaceArgs(containment.network), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/dev/shm'];
+  // The repository and the working directory stay visible (read-only) where they are, also when
+  // they are under /tmp, which the private /tmp above would hide.
+  for (const dir of new Set([place.root, spec.cwd])) if (existsSync(dir)) args.push('--ro-bind', dir, dir);
+  const hide = (path: string | undefined) => {
+    if (!path || !existsSync(path)) return;
+    if (statSync(path).isDirectory()) args.push('--tmpfs', path, '--remount-ro', path);
+    else args.push('--ro-bind', '/dev/null', path);
+  };
+  hide(place.env.RUNNER_TEMP);
+  for (const name of RUNNER_FILE_VARS) hide(place.env[name]);
+  hide(join(place.root, '.git'));
+  // Writable places last: they are mounted over what is hidden above them.
+  for (const path of [place.home, ...containment.writable]) if (existsSync(path)) args.push('--bind', path, path);
+  args.push('--chdir', spec.cwd, '--', spec.command, ...spec.args);
+  return { ...spec, command: bwrap, args };
+}
+
+/** Name of the environment variable that marks every process of one server run. */
+export const MARKER_NAME = 'TOOLGATE_SERVER_RUN';
+
+/** A fresh marker value for one server run. */
+export function newMarker(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** A live process that carries a marker: its pid and command line, for `server-escaped`. */
+export interface MarkedProcess {
+  pid: number;
+  command: string;
+}
+
+/**
+ * Live processes (not zombies) whose environment holds `MARKER_NAME=marker`, from Linux
+ * `/proc` (none elsewhere). A process that replaced its environment (exec with a new one) is not
+ * found: the sandbox, not this scan, is what holds.
+ */
+export function findMarked(marker: string): MarkedProcess[] {
+  if (process.platform !== 'linux') return [];
+  const wanted = `${MARKER_NAME}=${marker}`;
+  const out: MarkedProcess[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const env = readFileSync(`/proc/${entry}/environ`, 'latin1');
+      if (!env.includes(wanted) || !env.split('\0').includes(wanted)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state === 'Z' || state === 'X') continue;
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+      out.push({ pid: Number(entry), command });
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** SIGKILLs each process; returns those it found alive. */
+export function killMarked(found: readonly MarkedProcess[]): MarkedProcess[] {
+  return found.filter((p) => {
+    try {
+      process.kill(p.pid, 'SIGKILL');
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}

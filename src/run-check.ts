@@ -223,8 +223,9 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
 
   const unpinnable = malformed.filter((m) => !m.pinned);
-  if (opts.mode === 'update' && unpinnable.length > 0) {
-    // Issue 11: no contract may hold fewer tools than the server listed.
+  if (opts.mode !== 'audit' && unpinnable.length > 0) {
+    // Issue 11: no contract may hold fewer tools than the server listed, and none can pin this
+    // listing: `update` writes nothing, `check` fails (exit 3) whatever the level of malformed-tool.
     result.failure = { message: unpinnableMessage(unpinnable, raw.tools.length), reason: 'unpinnable' };
   } else if (opts.mode === 'update') {
     const existing = await readContract(cfg.contract, contractFile).catch(() => undefined);

@@ -8,6 +8,7 @@ import { ConfigError } from '../util/errors.js';
 import { parseJsonDocumentSteps } from '../util/json-file.js';
 import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
 import { getOwn, isObject } from '../util/json.js';
+import { jsonByteLength, TOOL_MAX_BYTES } from '../surface/depth-limit.js';
 import { schemaError } from '../util/schema-errors.js';
 import { assertReplaceable, CONTRACT_OUTSIDE_FIX, FILE_LIMITS, formatBytes, readBounded, resolveInside } from '../util/safe-path.js';
 import { assembleSurface, currentPinnedForm, deriveTool } from '../surface/normalize.js';
@@ -94,6 +95,12 @@ function* parseSteps(text: string, file: string): Steps<LoadedContract> {
   yield;
   const written: SurfaceTool[] = [];
   for (let i = 0; i < stored.tools.length; i++) {
+    // Before the tool's own (longer) verification, so a huge entry is refused in one step.
+    const bytes = jsonByteLength(stored.tools[i]);
+    if (bytes > TOOL_MAX_BYTES) {
+      throw new ConfigError(`contract tool #${i + 1} is ${bytes} bytes, more than one tool may be (${TOOL_MAX_BYTES} bytes, 4 MiB)`, { file, line: doc.lineOf(`/tools/${i}`), pointer: `/tools/${i}` }, FIX_HAND_EDIT);
+    }
+    yield;
     written.push(verifyTool(stored.tools[i]!, i, file, doc.lineOf));
     yield;
   }
@@ -170,13 +177,16 @@ function verifyTool(entry: StoredTool, i: number, file: string, lineOf: (p: stri
 }
 
 /**
- * A spec key in `extra` that `normalizeTool` would not have put there: one whose own slot is
- * also set, or whose value has the right type (`extra.title: "x"`). Such a contract shows the
+ * A spec key in `extra` that `normalizeTool` would not have put there: `name`, `icons` or
+ * `_meta` (kept in their own slots whatever their type), or a typed key whose own slot is also
+ * set or whose value has the right type (`extra.title: "x"`). Such a contract shows the
  * tool one way and serves it another, so it is refused as hand-edited.
  */
 function misplacedExtraKey(entry: StoredTool): string | undefined {
   const extra = entry.extra;
   if (!extra) return undefined;
+  // Never written there: in the model view they would replace the tool's own name, icons or _meta.
+  for (const key of ['name', 'icons', '_meta']) if (getOwn(extra, key) !== undefined) return key;
   for (const key of ['inputSchema', 'outputSchema', 'annotations', 'title', 'description'] as const) {
     const v = getOwn(extra, key);
     if (v === undefined) continue;

@@ -1,7 +1,7 @@
-import { HINT_NAMES, type HintName, type Json, type JsonObject, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
+import { HINT_NAMES, type HintName, type Json, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
 import type { Change, HintState } from './change.js';
 import { newSchemaStrings, schemaTexts } from './schema-text.js';
-import { canonicalJson, getOwn, pointerSegments, setOwn } from '../util/json.js';
+import { canonicalJson, getOwn, pointerSegments } from '../util/json.js';
 import { argumentsSchema, servedInputSchema } from '../surface/normalize.js';
 
 const same = (a: unknown, b: unknown) => canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);
@@ -59,13 +59,6 @@ function hintState(t: SurfaceTool, hint: HintName): HintState {
   };
 }
 
-function withoutKey(o: JsonObject | undefined, key: string): JsonObject | undefined {
-  if (!o || getOwn(o, key) === undefined) return o;
-  const rest: JsonObject = {};
-  for (const k of Object.keys(o)) if (k !== key) setOwn(rest, k, o[k] as Json);
-  return Object.keys(rest).length ? rest : undefined;
-}
-
 /** Differences of one tool present on both sides. Pure. */
 export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   const tool = head.name;
@@ -101,9 +94,9 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
     out.push({ kind: 'metadata-changed', tool, field, ...withText(text(b), text(h)) });
   };
   metadata('annotations', otherAnnotationKeys(base), otherAnnotationKeys(head));
-  for (const field of ['icons', '_meta'] as const) metadata(field, base[field], head[field]);
-  // A non-object `inputSchema` kept in `extra` is compared above, as the schema it is.
-  metadata('extra', withoutKey(base.extra, 'inputSchema'), withoutKey(head.extra, 'inputSchema'));
+  // A non-object `inputSchema` kept in `extra` is compared as text too: judged as "accepts
+  // anything" on both sides, its schema verdict cannot change, but its text reaches the model.
+  for (const field of ['icons', '_meta', 'extra'] as const) metadata(field, base[field], head[field]);
   return out;
 }
 
@@ -114,11 +107,23 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
  */
 export function diffSurfaces(base: Surface, head: Surface): Change[] {
   const out: Change[] = [];
-  const baseByName = new Map(base.tools.map((t) => [t.name, t]));
-  const headByName = new Map(head.tools.map((t) => [t.name, t]));
-  for (const t of base.tools) if (!headByName.has(t.name)) out.push({ kind: 'tool-removed', tool: t.name, base: t });
+  // Tools of one name are paired in order (the n-th with the n-th): a server that lists a name
+  // twice (duplicate-tool-name) is compared entry by entry, and settles once its contract pins both.
+  const byName = (tools: readonly SurfaceTool[]) => {
+    const m = new Map<string, SurfaceTool[]>();
+    for (const t of tools) m.set(t.name, [...(m.get(t.name) ?? []), t]);
+    return m;
+  };
+  const baseByName = byName(base.tools);
+  const headByName = byName(head.tools);
+  for (const [name, list] of baseByName) {
+    for (const t of list.slice(headByName.get(name)?.length ?? 0)) out.push({ kind: 'tool-removed', tool: name, base: t });
+  }
+  const seen = new Map<string, number>();
   for (const t of head.tools) {
-    const b = baseByName.get(t.name);
+    const n = seen.get(t.name) ?? 0;
+    seen.set(t.name, n + 1);
+    const b = baseByName.get(t.name)?.[n];
     if (!b) out.push({ kind: 'tool-added', tool: t.name, head: t });
     else out.push(...diffTool(b, t));
   }

@@ -70,7 +70,12 @@ export function describeSchemaTextPath(pointer: string): string {
 }
 
 /** Keywords whose string values are structure, not text: type names, references, dialects. */
-const STRUCTURE_KEYS = new Set(['type', '$ref', '$schema']);
+const STRUCTURE_KEYS = new Set(['type', '$ref']);
+
+/** A JSON Schema draft's meta-schema URI (a `$schema` that is structure, not text). */
+export function isDialectUri(v: unknown): boolean {
+  return typeof v === 'string' && /^https?:\/\/json-schema\.org\/(draft-0[3-7]\/schema|draft\/(2019-09|2020-12)\/schema)#?$/.test(v);
+}
 
 /**
  * Every string value in `head` that appears nowhere in `base`, by JSON pointer, except in the
@@ -89,12 +94,19 @@ export function newSchemaStrings(base: Json | undefined, head: Json | undefined,
   collect(base);
   const out = new Map<string, string>();
   // A subtree below the walk's depth is covered whole (`<pointer>/…`).
-  const prefixes = [...covered].map((c) => (c.endsWith('/…') ? c.slice(0, -2) : c));
-  const isCovered = (at: string) => prefixes.some((c) => at === c || at.startsWith(`${c}/`));
+  // Looked up by ancestor (O(depth) per string), not by scanning every covered pointer: a schema
+  // with 100,000 described properties made that quadratic (minutes).
+  const prefixes = new Set([...covered].map((c) => (c.endsWith('/…') ? c.slice(0, -2) : c)));
+  const isCovered = (at: string) => {
+    if (prefixes.has(at) || prefixes.has('')) return true;
+    for (let i = at.lastIndexOf('/'); i > 0; i = at.lastIndexOf('/', i - 1)) if (prefixes.has(at.slice(0, i))) return true;
+    return false;
+  };
   const walk = (node: Json | undefined, at: string, key: string): void => {
     if (out.size >= max) return;
     if (typeof node === 'string') {
-      if (!seen.has(node) && !STRUCTURE_KEYS.has(key) && !isCovered(at)) out.set(at, node);
+      const structure = STRUCTURE_KEYS.has(key) || (key === '$schema' && isDialectUri(node));
+      if (!seen.has(node) && !structure && !isCovered(at)) out.set(at, node);
       return;
     }
     // Items of `type: [...]` are type names: structure as well.

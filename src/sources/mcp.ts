@@ -30,7 +30,7 @@ import type { RawSnapshot, RawTool, SandboxUse } from './types.js';
 import { VERSION } from '../version.js';
 import { mark } from '../util/timing.js';
 import { timeSlicer, yieldToSignals } from '../util/cleanup.js';
-import { jsonByteLength } from '../surface/depth-limit.js';
+import { jsonByteLength, TOOL_MAX_BYTES } from '../surface/depth-limit.js';
 
 /** Client identity sent in `initialize` / `server/discover`. */
 const CLIENT_INFO = { name: 'toolgate', version: VERSION };
@@ -503,7 +503,11 @@ async function resultBytes(page: LoosePage): Promise<number> {
   let bytes = Buffer.byteLength(JSON.stringify({ ...page, tools: [] }), 'utf8');
   for (let i = 0; i < page.tools.length; i++) {
     // Any depth: a tool nested deeper than JSON.stringify recurses is pinned (depth-limit.ts), not a crash.
-    bytes += jsonByteLength(page.tools[i]) + (i > 0 ? 1 : 0);
+    const one = jsonByteLength(page.tools[i]);
+    if (one > TOOL_MAX_BYTES) {
+      throw new SourceError(`tools/list entry #${i + 1} is ${one} bytes, more than one tool may be (${TOOL_MAX_BYTES} bytes, 4 MiB)`, 'byte-cap');
+    }
+    bytes += one + (i > 0 ? 1 : 0);
     if (due()) await yieldToSignals();
   }
   return bytes;

@@ -3,6 +3,7 @@
  * in CI. The same checks apply; the report says the surface was not live.
  */
 import type { Json } from '../surface/model.js';
+import { jsonByteLength, TOOL_MAX_BYTES } from '../surface/depth-limit.js';
 import { ConfigError } from '../util/errors.js';
 import { FILE_LIMITS, readBounded } from '../util/safe-path.js';
 import { parseJsonDocument } from '../util/json-file.js';
@@ -90,6 +91,10 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
   // `malformed-tool` finding at its line and the rest is still pinned.
   const raw: RawTool[] = tools.map((tool, i) => {
     const pointer = `${base}/${i}`;
+    const bytes = jsonByteLength(tool);
+    if (bytes > TOOL_MAX_BYTES) {
+      throw new ConfigError(`tool #${i + 1} is ${bytes} bytes, more than one tool may be (${TOOL_MAX_BYTES} bytes, 4 MiB)`, { file, line: doc.lineOf(pointer), pointer }, 'Record the server again: no real tool is this large.');
+    }
     return { tool, location: { file, pointer, line: doc.lineOf(pointer) } };
   });
 

@@ -22,25 +22,45 @@ import type { Json, JsonObject } from './model.js';
  */
 export const TOOL_MAX_DEPTH = MAX_JSON_DEPTH - 3;
 
+/**
+ * Largest JSON text of one tool (UTF-8 bytes), checked where tools come in (a live listing, a
+ * recording, a contract). Everything toolgate does with a tool (normalize, digest, diff, verify)
+ * is one synchronous step per tool; 4 MiB keeps that step under a second, so an interrupt is
+ * still handled within about a second (issue 11 item 9). Real tools are kilobytes; a tool this
+ * size would be a million tokens of context.
+ */
+export const TOOL_MAX_BYTES = 4 * 1024 * 1024;
+
 /** Start of the string that stands for a container nested deeper than {@link TOOL_MAX_DEPTH}. */
 export const TOO_DEEP_MARKER = 'toolgate:nested-too-deep sha256:';
 
-/** Whether a tool's canonical JSON holds a {@link TOO_DEEP_MARKER} (a plain substring test). */
+/**
+ * Put before a string the server itself sent that starts with {@link TOO_DEEP_MARKER} or with
+ * this prefix, so that no served string is pinned the same as a marker (a server could otherwise
+ * serve the marker of a deep value it serves later, and the change would not show). The mapping
+ * is one-to-one: an escaped string always starts with this prefix, a marker never does.
+ */
+export const SERVED_LITERAL = 'toolgate:served ';
+
+/** Whether a tool's canonical JSON holds a {@link TOO_DEEP_MARKER} as a string value's start. */
 export function hasTooDeepMarker(canonicalText: string): boolean {
-  return canonicalText.includes(TOO_DEEP_MARKER);
+  return canonicalText.includes(`"${TOO_DEEP_MARKER}`);
 }
 
 /**
  * `value` with every array or object nested deeper than `maxDepth` (value itself at level 1)
- * replaced by `TOO_DEEP_MARKER + sha256(canonical JSON)`. Recurses at most `maxDepth` levels;
- * the digest below is computed without recursion, so any depth `JSON.parse` produced is safe.
- * Returns `value` itself when nothing is that deep (no copy). Keys are set as own data properties.
+ * replaced by `TOO_DEEP_MARKER + sha256(canonical JSON)`, and every string that starts with the
+ * marker or {@link SERVED_LITERAL} prefixed with {@link SERVED_LITERAL}. Recurses at most
+ * `maxDepth` levels; the digest below is computed without recursion, so any depth `JSON.parse`
+ * produced is safe. Returns `value` itself when nothing changes (no copy). Keys are set as own
+ * data properties.
  */
 export function limitDepth(value: Json, maxDepth = TOOL_MAX_DEPTH): Json {
   return limit(value, 1, maxDepth);
 }
 
 function limit(value: Json, depth: number, maxDepth: number): Json {
+  if (typeof value === 'string') return value.startsWith(TOO_DEEP_MARKER) || value.startsWith(SERVED_LITERAL) ? SERVED_LITERAL + value : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth > maxDepth) return TOO_DEEP_MARKER + canonicalDigest(value);
   if (Array.isArray(value)) {

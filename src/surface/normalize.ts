@@ -3,6 +3,7 @@ import { canonicalJson, getOwn, hasOwn, isObject, setOwn, sortKeys } from '../ut
 import { hasTooDeepMarker, limitDepth, TOOL_MAX_DEPTH } from './depth-limit.js';
 import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
 import { normalizeEquivalentForms } from '../diff/schema/normalize.js';
+import { isDialectUri } from '../diff/schema-text.js';
 import {
   HINT_DEFAULTS,
   HINT_NAMES,
@@ -44,15 +45,20 @@ export interface NormalizedSnapshot {
 }
 
 /**
- * The pinned form of a tool's `inputSchema` or `outputSchema`: the root `$schema` dropped (SDK
- * 1.x emits draft-07, 2.x emits 2020-12: noise, not a change), the spellings JSON Schema defines
+ * The pinned form of a tool's `inputSchema` or `outputSchema`: a root `$schema` that names a JSON
+ * Schema draft dropped (SDK 1.x emits draft-07, 2.x emits 2020-12: noise, not a change; any
+ * other value is kept), the spellings JSON Schema defines
  * as equal written one way (`required: []` is no `required`, `["string"]` is `"string"`...: the
  * list is in src/diff/schema/normalize.ts, {@link normalizeEquivalentForms}), keys sorted.
  */
 export function normalizeSchema(schema: JsonObject): Json {
-  const { $schema: _ignored, ...rest } = schema;
+  // Only a draft's meta-schema URI is SDK noise; any other value is text a client may show the model.
+  if (!isDialectUri(getOwn(schema, '$schema'))) return sortKeys(normalizeEquivalentForms(schema));
+  const rest: JsonObject = {};
+  for (const k of Object.keys(schema)) if (k !== '$schema') setOwn(rest, k, schema[k] as Json);
   return sortKeys(normalizeEquivalentForms(rest));
 }
+
 
 /**
  * A pinned tool read from a contract, in the pinned form this toolgate writes: a contract written
@@ -262,6 +268,9 @@ function malformedProblems(tool: SurfaceTool, viewJson: string): string[] {
     const type = getOwn(tool.inputSchema, 'type');
     if (type !== 'object') out.push(`\`inputSchema.type\` is ${type === undefined ? 'missing' : JSON.stringify(type)}, not "object"`);
   }
+  // `icons` is an array of Icon objects, `_meta` an object (schema `Tool`): pinned in their slots as served.
+  if (tool.icons !== undefined && !Array.isArray(tool.icons)) out.push(`\`icons\` is ${describeType(tool.icons)}, not an array`);
+  if (tool._meta !== undefined && !isObject(tool._meta)) out.push(`\`_meta\` is ${describeType(tool._meta)}, not a JSON object`);
   if (hasTooDeepMarker(viewJson)) out.push(`nested deeper than ${TOOL_MAX_DEPTH} levels (the deeper values are pinned by their sha256)`);
   return out;
 }

@@ -78,9 +78,9 @@ export function parseJsonDocument(text: string, file: string, fix: string, optio
 }
 
 /**
- * {@link parseJsonDocument} as steps: it yields between its linear passes over the text (depth,
- * `JSON.parse`, duplicate keys), each well under a second on the largest contract accepted, so a
- * caller running it with `runInSlices` handles a signal in between.
+ * {@link parseJsonDocument} as steps: its scans of the text (depth, duplicate keys) yield every
+ * megabyte, and it yields around `JSON.parse` (native, one step: ~1 s on the largest contract
+ * accepted), so a caller running it with `runInSlices` handles a signal in between.
  */
 export function* parseJsonDocumentSteps(text: string, file: string, fix: string, options: JsonDocumentOptions = {}): Steps<JsonDocument> {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -90,7 +90,7 @@ export function* parseJsonDocumentSteps(text: string, file: string, fix: string,
     return new ConfigError(`${what}: ${detail}`, { file, line, column }, fix);
   };
 
-  const deep = tooDeepAt(text, MAX_JSON_DEPTH);
+  const deep = yield* tooDeepAt(text, MAX_JSON_DEPTH);
   if (deep >= 0) throw syntaxError(deep, `nested deeper than ${MAX_JSON_DEPTH} levels`);
   yield;
   // JSON.parse is native and gives exact number/string semantics; the position tree (an AST of the
@@ -106,7 +106,7 @@ export function* parseJsonDocumentSteps(text: string, file: string, fix: string,
   // Duplicate keys: one linear scan of the (now known valid) text, no syntax tree, so that
   // contracts of tens of MB are checked too.
   if (options.duplicateKeys === 'error') {
-    const dup = firstDuplicateKey(text);
+    const dup = yield* firstDuplicateKey(text);
     if (dup) {
       const { line, column } = positionOf(text, dup.second);
       const key = String(dup.path[dup.path.length - 1]);
@@ -221,7 +221,7 @@ function* lineIndexSteps(text: string, maxDepth: number): Steps<Map<string, numb
   return out;
 }
 
-/** Characters scanned between two yields of {@link lineIndexSteps} (a few ms of work). */
+/** Characters scanned between two yields of the linear scans here (a few ms of work). */
 const LINE_INDEX_CHUNK = 1 << 20;
 
 /** Whitespace, `,`, `:`, `]` or `}`: what ends a number or literal. */
@@ -234,7 +234,7 @@ function isJsonDelimiter(c: number): boolean {
  * both key tokens and the path to the second. Keys are compared unescaped (`"a"` and `"\u0061"`
  * are one key, as for JSON.parse). One pass, no syntax tree: about 0.1 s on a 25 MB contract.
  */
-function firstDuplicateKey(text: string): { first: number; second: number; path: (string | number)[] } | undefined {
+function* firstDuplicateKey(text: string): Steps<{ first: number; second: number; path: (string | number)[] } | undefined> {
   /** An open object (`keys`) or array; `key`/`index`: where the scan is in it. */
   interface Frame {
     keys: Map<string, number> | undefined;
@@ -245,7 +245,12 @@ function firstDuplicateKey(text: string): { first: number; second: number; path:
   let top: Frame | undefined;
   let expectKey = false;
   const n = text.length;
+  let nextYield = LINE_INDEX_CHUNK;
   for (let i = 0; i < n; i++) {
+    if (i >= nextYield) {
+      nextYield = i + LINE_INDEX_CHUNK;
+      yield;
+    }
     const c = text.charCodeAt(i);
     if (c === 34) {
       // The closing quote: the next one not escaped (preceded by an even number of backslashes).
@@ -284,10 +289,15 @@ function firstDuplicateKey(text: string): { first: number; second: number; path:
 }
 
 /** Offset of the first `[`/`{` nested deeper than `max` (strings skipped), or -1. */
-function tooDeepAt(text: string, max: number): number {
+function* tooDeepAt(text: string, max: number): Steps<number> {
   let depth = 0;
   let inString = false;
+  let nextYield = LINE_INDEX_CHUNK;
   for (let i = 0; i < text.length; i++) {
+    if (i >= nextYield) {
+      nextYield = i + LINE_INDEX_CHUNK;
+      yield;
+    }
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === 92) i++;

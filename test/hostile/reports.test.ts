@@ -26,12 +26,15 @@ const POLICY = 'sources:\n  - id: hostile\n    recorded: tools.json\n';
 const PINNED = HOSTILE_STRINGS.filter((_, i) => i % 2 === 0);
 
 function hostileTools(): unknown[] {
+  // One tool is at most 4 MiB (TOOL_MAX_BYTES): the 1 MiB strings go whole into the name, title
+  // and description, and their first 128 Ki characters into the schema's and the annotations' text.
+  const part = (text: string) => text.slice(0, 128 * 1024);
   return HOSTILE_STRINGS.map((h) => ({
     name: h.text,
     title: h.text,
     description: `${h.text} (${h.name})`,
-    inputSchema: { type: 'object', properties: { [h.text.slice(0, 200)]: { type: 'string', description: h.text } } },
-    annotations: { title: h.text, readOnlyHint: true },
+    inputSchema: { type: 'object', properties: { [h.text.slice(0, 200)]: { type: 'string', description: part(h.text) } } },
+    annotations: { title: part(h.text), readOnlyHint: true },
   }));
 }
 

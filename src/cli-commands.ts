@@ -6,6 +6,7 @@ import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, SOURCE_ID_PATTERN, type SourceCo
 import { parseContract, writeFileAtomic } from './contract/store.js';
 import { serializeContractInSlices } from './contract/serialize.js';
 import { sandboxSupportAsync } from './sources/sandbox.js';
+import type { Surface } from './surface/model.js';
 import { runCheck, selectSources, unpinnableMessage, type CheckResult, type Mode } from './run-check.js';
 import { escapeTerminalInline, guardLogOutput } from './report/escape.js';
 import { runDiff } from './run-diff.js';
@@ -182,6 +183,18 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
   return EXIT.clean;
 }
 
+/**
+ * Why two surfaces may not be two versions of one server: a different source id or server name
+ * (a diff of unrelated servers compares tools by name across them and means little).
+ */
+export function unrelatedSides(base: Surface, head: Surface): string[] {
+  const out: string[] = [];
+  if (base.source.id !== head.source.id) out.push(`the two surfaces are of different sources ("${base.source.id}" and "${head.source.id}"); tools are compared by name across them`);
+  const [b, h] = [base.server?.name, head.server?.name];
+  if (b !== undefined && h !== undefined && b !== h) out.push(`the two surfaces are of different servers ("${b}" and "${h}"); tools are compared by name across them`);
+  return out;
+}
+
 /** `toolgate diff BASE HEAD`. */
 export async function diff(baseFile: string, headFile: string, format: Format): Promise<number> {
   const cwd = process.cwd();
@@ -192,7 +205,9 @@ export async function diff(baseFile: string, headFile: string, format: Format): 
     });
     return parseContract(bytes.toString('utf8'), f);
   };
-  const result = await runDiff(await read(baseFile), await read(headFile), cwd);
+  const [base, head] = [await read(baseFile), await read(headFile)];
+  for (const w of unrelatedSides(base.surface, head.surface)) process.stderr.write(`toolgate: warning: ${escapeTerminalInline(w, 400)}\n`);
+  const result = await runDiff(base, head, cwd);
   process.stdout.write(guardLogOutput(await render(result, format, false), isJson(format)));
   return result.exitCode;
 }

@@ -217,7 +217,7 @@ export const RULES = [
   {
     id: 'schema-narrowed',
     level: 'warning',
-    title: "A tool's inputSchema rejects inputs it accepted before",
+    title: "A tool's inputSchema accepts or declares less than before",
     rationale: 'Callers and prompts written against the old schema break.',
     source: 'JSON Schema validation semantics',
     fix: 'Make the change backward compatible or announce it, then run `toolgate update`.',

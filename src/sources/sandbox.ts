@@ -27,7 +27,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, resolve as resolvePath } from 'node:path';
 import type { CommandSpec } from '../config/source-config.js';
 
 /** How the policy wants servers contained (`sandbox:` at the top of toolgate.yml). */
@@ -146,9 +146,10 @@ const RUNNER_FILE_VARS = ['GITHUB_ENV', 'GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY', 
  */
 export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: Containment, place: SandboxPlace): CommandSpec {
   const args = [...namespaceArgs(containment.network), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/dev/shm'];
-  // The repository and the working directory stay visible (read-only) where they are, also when
-  // they are under /tmp, which the private /tmp above would hide.
-  for (const dir of new Set([place.root, spec.cwd])) if (existsSync(dir)) args.push('--ro-bind', dir, dir);
+  // What the command needs to run stays visible (read-only) when it is under /tmp, which the
+  // private /tmp above hides: the repository, the working directory, and the tree under /tmp of
+  // each path the command line names (a checkout in /tmp/x: its scripts and node_modules).
+  for (const dir of visibleUnderTmp([place.root, spec.cwd, spec.command, ...spec.args], spec.cwd)) args.push('--ro-bind', dir, dir);
   const hide = (path: string | undefined) => {
     if (!path || !existsSync(path)) return;
     if (statSync(path).isDirectory()) args.push('--tmpfs', path, '--remount-ro', path);
@@ -156,11 +157,35 @@ export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: 
   };
   hide(place.env.RUNNER_TEMP);
   for (const name of RUNNER_FILE_VARS) hide(place.env[name]);
-  hide(join(place.root, '.git'));
+  hide(gitDirOf(place.root));
   // Writable places last: they are mounted over what is hidden above them.
   for (const path of [place.home, ...containment.writable]) if (existsSync(path)) args.push('--bind', path, path);
   args.push('--chdir', spec.cwd, '--', spec.command, ...spec.args);
   return { ...spec, command: bwrap, args };
+}
+
+/** The `.git` (directory, or file of a worktree) of the repository holding `dir`, looking up from it. */
+function gitDirOf(dir: string): string | undefined {
+  for (let d = resolvePath(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return join(d, '.git');
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/**
+ * For each of `paths` (absolute, or relative to `cwd` when it names a file that exists) that is
+ * under /tmp, the directory just below /tmp that holds it (`/tmp/x/y/z` → `/tmp/x`), once each.
+ * Arguments that are not paths (flags, names) do not exist as files and are skipped.
+ */
+function visibleUnderTmp(paths: readonly string[], cwd: string): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (!p || p.startsWith('-')) continue;
+    const abs = resolvePath(cwd, p);
+    if (!abs.startsWith('/tmp/') || !existsSync(abs)) continue;
+    out.add(`/tmp/${abs.slice(5).split('/')[0]}`);
+  }
+  return [...out];
 }
 
 /** Name of the environment variable that marks every process of one server run. */

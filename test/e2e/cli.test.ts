@@ -330,7 +330,16 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(JSON.parse(r.stdout).sources[0].changes).toContain('+ tool export_notes added (write)');
     const text = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
     expect(text.stdout).toContain('~ get_note: readOnlyHint true → not declared (effective false)');
+    expect(text.stderr).not.toContain('warning');
     expect(existsSync(join(dir, 'a.json'))).toBe(true);
+  });
+
+  it('diff of two unrelated servers says so (different source ids and server names)', async () => {
+    const dir = workspace();
+    expect((await runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['snapshot', '-o', 'b.json', '--', process.execPath, join(REPO, 'test/fixtures/servers/annotated.mjs')], { cwd: dir })).code).toBe(0);
+    const r = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
+    expect(r.stderr).toMatch(/warning: the two surfaces are of different servers \("[^"]+" and "[^"]+"\); tools are compared by name across them/);
   });
 });
 

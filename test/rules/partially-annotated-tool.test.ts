@@ -4,9 +4,14 @@ import { mcpTool, openapiSurface, readTool, ruleTests } from '../support/surface
 ruleTests('partially-annotated-tool', {
   fires: [
     {
-      name: 'only readOnlyHint declared',
+      name: 'only readOnlyHint: true declared: openWorldHint is missing (destructive and idempotent mean nothing on a read-only tool)',
       head: [mcpTool('get', { readOnlyHint: true })],
-      expect: [{ ruleId: 'partially-annotated-tool', tool: 'get', level: 'notice', data: { missing: ['destructiveHint', 'idempotentHint', 'openWorldHint'] } }],
+      expect: [{ ruleId: 'partially-annotated-tool', tool: 'get', level: 'notice', data: { missing: ['openWorldHint'] } }],
+    },
+    {
+      name: 'only readOnlyHint: false declared: every other hint is missing',
+      head: [mcpTool('put', { readOnlyHint: false })],
+      expect: [{ ruleId: 'partially-annotated-tool', tool: 'put', data: { missing: ['destructiveHint', 'idempotentHint', 'openWorldHint'] } }],
     },
     {
       name: 'three of four declared, with a title',
@@ -15,6 +20,11 @@ ruleTests('partially-annotated-tool', {
     },
   ],
   silent: [
+    {
+      name: 'a read-only tool that declares readOnlyHint and openWorldHint: nothing that applies is missing',
+      head: [mcpTool('get', { readOnlyHint: true, openWorldHint: false })],
+      expect: [],
+    },
     {
       name: 'all four declared',
       head: [readTool('get')],

@@ -12,6 +12,12 @@ ruleTests('risk-claim-lowered', {
       expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', level: 'error', data: { hint: 'destructiveHint', base: true, head: false }, message: 'now claims destructiveHint: false (was true)' }],
     },
     {
+      name: 'openWorldHint never declared (default true) → false: the message says it was the default',
+      base: [mcpTool('put', { readOnlyHint: false, destructiveHint: true, idempotentHint: false })],
+      head: [mcpTool('put', { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false })],
+      expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', message: 'now claims openWorldHint: false (undeclared before: default true)' }],
+    },
+    {
       name: 'openWorldHint true → false',
       base: [mcpTool('put', RISKY)],
       head: [mcpTool('put', { ...RISKY, openWorldHint: false })],

@@ -55,7 +55,7 @@ export const hintChanges: Check = (ctx) => {
       out.push({
         ruleId: 'risk-claim-lowered',
         target: { tool: c.tool, sub },
-        message: `tool "${c.tool}" now claims ${c.hint}: ${String(c.head.effective)} (was ${String(c.base.effective)})`,
+        message: `tool "${c.tool}" now claims ${c.hint}: ${String(c.head.effective)} (${c.base.declared === undefined ? 'undeclared before: default' : 'was'} ${String(c.base.effective)})`,
         data: { hint: c.hint, base: c.base.effective, head: c.head.effective },
       });
     }
@@ -118,9 +118,12 @@ export const annotationHygiene: Check = (ctx) => {
         target: { tool: t.name },
         message: `tool "${t.name}" declares no hints, so clients treat it as destructive and open-world`,
       });
-    } else if (declared.length < HINT_NAMES.length) {
-      const missing = HINT_NAMES.filter((h) => !declared.includes(h));
-      out.push({
+    } else {
+      // destructiveHint and idempotentHint mean nothing on a read-only tool (spec, ToolAnnotations):
+      // not declaring them there leaves nothing out.
+      const applies = (h: HintName) => !(t.effectiveHints.readOnlyHint && (h === 'destructiveHint' || h === 'idempotentHint'));
+      const missing = HINT_NAMES.filter((h) => !declared.includes(h) && applies(h));
+      if (missing.length > 0) out.push({
         ruleId: 'partially-annotated-tool',
         target: { tool: t.name, sub: '/annotations' },
         message: `tool "${t.name}" does not declare ${missing.join(', ')}`,

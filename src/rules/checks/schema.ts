@@ -32,7 +32,7 @@ export const schemaChanges: Check = (ctx) => {
       out.push({ ruleId: 'schema-widened', target, message: `tool "${c.tool}" accepts new inputs: ${describeDeltas(widened)}`, data: { deltas: widened } });
     }
     if (v.kind === 'narrowed' || v.kind === 'both') {
-      out.push({ ruleId: 'schema-narrowed', target, message: `tool "${c.tool}" rejects inputs it accepted: ${describeDeltas(narrowed)}`, data: { deltas: narrowed } });
+      out.push({ ruleId: 'schema-narrowed', target, message: `tool "${c.tool}" accepts or declares less: ${describeDeltas(narrowed)}`, data: { deltas: narrowed } });
     }
   }
   return out;

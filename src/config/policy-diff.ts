@@ -81,9 +81,15 @@ export function judgingPolicy(base: Policy, head: Policy): Policy {
     if (s.kind !== 'mcp') return s;
     const b = base.sources.find((x) => x.id === s.id);
     const containment = b?.kind === 'mcp' ? (b.mcp.containment ?? DEFAULT_CONTAINMENT) : DEFAULT_CONTAINMENT;
-    return { ...s, mcp: { ...s.mcp, containment } };
+    // An HTTP start command runs with the host's network; only one the base already runs may.
+    const startNetwork = s.mcp.transport === 'http' && s.mcp.start !== undefined && b?.kind === 'mcp' && b.mcp.transport === 'http' && sameCommand(b.mcp.start, s.mcp.start);
+    return { ...s, mcp: { ...s.mcp, containment: { ...containment, startNetwork } } };
   });
   return { ...base, deny, sources, file, root, lineOf: (p) => head.lineOf(p), has: (p) => head.has(p) };
+}
+
+function sameCommand(a: CommandSpec | undefined, b: CommandSpec): boolean {
+  return a !== undefined && a.command === b.command && a.cwd === b.cwd && a.args.length === b.args.length && a.args.every((x, i) => x === b.args[i]);
 }
 
 /**

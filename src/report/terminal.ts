@@ -77,6 +77,8 @@ function renderSource(r: SourceResult, style: TerminalStyle): string {
       out.push(`    ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}${t.malformed ? ' (malformed)' : ''}`);
     }
   }
+  const sb = r.diagnostics?.sandbox;
+  if (sb) out.push(`  sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${escapeTerminalInline(sb.reason, 200)})`}`);
   if (r.diagnostics?.stdoutNoiseLines) out.push(`  stdout noise: ${r.diagnostics.stdoutNoiseLines} non-JSON lines`);
   for (const [label, list] of [['changes', r.changes], ['drift from the contract', r.drift]] as const) {
     if (!list?.length) continue;

@@ -4,6 +4,8 @@
  * (servers, specs), from the GitHub API at the base commit when a token can read contents, else
  * from the checkout's git with replace refs and grafts ignored (see `github/base-contract.ts`).
  */
+import { DEFAULT_CONTAINMENT } from '../sources/sandbox.js';
+import type { SourceConfig } from '../config/source-config.js';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parsePolicy, displayPath, type Policy, type PolicyLevel } from '../config/policy.js';
@@ -89,13 +91,15 @@ async function watchedPaths(root: string, head: Policy, base: Policy | null): Pr
  * On first adoption the pull request's own policy judges it; its `rules` and `overrides` may set
  * any rule but the gate itself: a reviewable rule (a widening change, `policy-relaxed` above all)
  * stays an error until an approval by someone with write access, so the new policy cannot wave
- * itself through, nor name its own reviewers.
+ * itself through, nor name its own reviewers, nor run its servers outside the strictest sandbox.
  */
 function withGateClosed(p: Policy): Policy {
   const keep = (rules: Record<string, PolicyLevel>) => Object.fromEntries(Object.entries(rules).filter(([id, level]) => !ruleById(id)?.reviewable || level === 'error'));
   // Nor may it name who approves it: named reviewers skip the write-access check.
   const { reviewers: _named, ...review } = p.review;
-  return { ...p, rules: keep(p.rules), overrides: p.overrides.map((o) => ({ ...o, rules: keep(o.rules) })), review };
+  // Nor contain its own servers less than the strictest: no base, no relaxation yet.
+  const sources = p.sources.map((s): SourceConfig => (s.kind === 'mcp' ? { ...s, mcp: { ...s.mcp, containment: { ...DEFAULT_CONTAINMENT, startNetwork: false } } } : s));
+  return { ...p, rules: keep(p.rules), overrides: p.overrides.map((o) => ({ ...o, rules: keep(o.rules) })), review, sources };
 }
 
 /**

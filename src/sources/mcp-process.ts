@@ -212,7 +212,15 @@ export class ServerProcess {
       await new Promise((r) => setTimeout(r, 5));
       marked = findMarked(this.marker);
     }
-    this.escaped = killMarked(marked);
+    // Kill, then look again until nothing marked is left: a chain that hops to a new process
+    // before each scan would otherwise outrun a single pass.
+    const killed: MarkedProcess[] = [];
+    for (let round = 0; marked.length > 0 && round < ESCAPE_ROUNDS; round++) {
+      killed.push(...killMarked(marked));
+      await new Promise((r) => setTimeout(r, 5));
+      marked = findMarked(this.marker);
+    }
+    this.escaped = killed;
   }
 }
 
@@ -301,6 +309,9 @@ export function livePidsInGroup(pgid: number): number[] {
   }
   return out;
 }
+
+/** Most kill-and-rescan rounds for marked processes (5 ms apart). */
+const ESCAPE_ROUNDS = 50;
 
 /** How long processes that carry a run's marker may take to die after their group (ms). */
 const ESCAPE_SETTLE_MS = 300;

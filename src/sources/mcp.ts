@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { existsSync } from 'node:fs';
 import type { CommandSpec, McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-config.js';
-import { DEFAULT_CONTAINMENT, MARKER_NAME, newMarker, sandboxedCommand, sandboxSupport } from './sandbox.js';
+import { DEFAULT_CONTAINMENT, MARKER_NAME, newMarker, SandboxRefusal, sandboxedCommand, sandboxSupport } from './sandbox.js';
 import type { Json } from '../surface/model.js';
 import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
@@ -270,8 +270,19 @@ async function startContained(spec: CommandSpec, cfg: McpCommon, s: Session, roo
     // (A working directory that does not exist is the spawn's to report, as without the sandbox.)
     const found = existsSync(spec.cwd) ? lookupCommand(spec.command, env.PATH, spec.cwd) : { found: spec.command };
     if ('code' in found) throw spawnFailed(spec, found.code);
+    if (stdio === 'log' && containment.startNetwork === false && containment.network !== 'open') {
+      throw new SourceError(
+        `start command \`${describeCommand(spec)}\` was not run: it needs the host's network (toolgate connects to its port), and the base branch's policy does not run it yet; merge the policy change that adds it first, or give the source \`network: open\` there`,
+        'spawn-failed',
+      );
+    }
     const network = stdio === 'log' ? 'open' : containment.network;
-    launched = sandboxedCommand(support.bwrap, spec, { ...containment, network }, { root, home: s.home!.path, env: process.env });
+    try {
+      launched = sandboxedCommand(support.bwrap, spec, { ...containment, network }, { root, home: s.home!.path, env: process.env });
+    } catch (e) {
+      if (e instanceof SandboxRefusal) throw new SourceError(`could not start ${stdio === 'log' ? 'start command' : 'MCP server'} \`${describeCommand(spec)}\` in the sandbox: ${e.message}`, 'spawn-failed');
+      throw e;
+    }
     s.sandbox = { sandboxed: true, network };
   }
   return ServerProcess.spawn(launched, env, { stdio, describeAs: spec, marker });

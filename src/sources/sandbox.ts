@@ -26,8 +26,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, dirname, join, resolve as resolvePath } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve as resolvePath, isAbsolute } from 'node:path';
 import type { CommandSpec } from '../config/source-config.js';
 
 /** How the policy wants servers contained (`sandbox:` at the top of toolgate.yml). */
@@ -41,6 +41,12 @@ export interface Containment {
   network: 'loopback' | 'open';
   /** Absolute paths the command may write besides its scratch HOME and /tmp. */
   writable: string[];
+  /**
+   * Whether an HTTP source's `start` command gets the host's network (toolgate connects to its
+   * port from outside the sandbox). False while judging a pull request whose base branch does not
+   * already run that command: it is not started at all until the policy that adds it is merged.
+   */
+  startNetwork?: boolean;
 }
 
 /** The strictest containment: what a source gets unless its (base) policy says otherwise. */
@@ -87,7 +93,7 @@ export function sandboxSupportAsync(): Promise<SandboxSupport> {
 function precondition(): { bwrap: string } | { available: false; reason: string } {
   if (process.env.TOOLGATE_SANDBOX_UNAVAILABLE) return { available: false, reason: `TOOLGATE_SANDBOX_UNAVAILABLE is set (${process.env.TOOLGATE_SANDBOX_UNAVAILABLE})` };
   if (process.platform !== 'linux') return { available: false, reason: `no sandbox on ${process.platform} (toolgate sandboxes with bubblewrap, on Linux)` };
-  const bwrap = findOnPath('bwrap');
+  const bwrap = findSystemBinary('bwrap');
   if (!bwrap) return { available: false, reason: 'bubblewrap (bwrap) is not installed: `sudo apt-get install bubblewrap`' };
   return { bwrap };
 }
@@ -106,11 +112,12 @@ export function resetSandboxSupport(): void {
   probing = undefined;
 }
 
-/** Absolute path of `name` on PATH (system directories first), or undefined. */
-function findOnPath(name: string): string | undefined {
-  const dirs = ['/usr/bin', '/bin', ...(process.env.PATH ?? '').split(delimiter)];
-  for (const dir of dirs) {
-    if (!dir) continue;
+/**
+ * bwrap from the system's own directories only: never from PATH, where a dependency's
+ * `node_modules/.bin` (under `npx`) could put a `bwrap` that sandboxes nothing.
+ */
+function findSystemBinary(name: string): string | undefined {
+  for (const dir of ['/usr/bin', '/bin']) {
     const p = join(dir, name);
     try {
       if (statSync(p).isFile()) return p;
@@ -141,27 +148,67 @@ export interface SandboxPlace {
 const RUNNER_FILE_VARS = ['GITHUB_ENV', 'GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY', 'GITHUB_PATH', 'GITHUB_STATE', 'GITHUB_EVENT_PATH'] as const;
 
 /**
- * `spec` wrapped in bubblewrap as described in the module comment. Pure apart from checking
- * which of the paths to hide exist (bwrap refuses to mount over a missing one).
+ * `spec` wrapped in bubblewrap as described in the module comment. The working directory and
+ * every writable path must really be inside the repository (symbolic links resolved): bwrap
+ * resolves a link at a mount's destination inside the new root, so a `writable` path that a pull
+ * request turned into `data -> ..` would otherwise mount the repository's parent writable.
+ * The hidden places (`.git`, the runner's files) are mounted last, over any writable path.
+ * @throws SandboxRefusal naming the path, when one is outside the repository or missing.
  */
 export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: Containment, place: SandboxPlace): CommandSpec {
+  const root = realpathSync(place.root);
+  const cwd = insideRepository(spec.cwd, root, 'the working directory (`cwd`)');
+  const writable = containment.writable.map((w) => insideRepository(w, root, 'a `writable` path'));
   const args = [...namespaceArgs(containment.network), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/dev/shm'];
+  // Unix sockets are reachable through a read-only mount (connecting is no write): /run holds the
+  // Docker daemon's, systemd's, D-Bus's. Only the resolver's stays, for a server with the network.
+  for (const dir of ['/run', '/var/run']) if (isRealDirectory(dir)) args.push('--tmpfs', dir);
+  if (containment.network === 'open' && existsSync('/run/systemd/resolve')) args.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
   // What the command needs to run stays visible (read-only) when it is under /tmp, which the
   // private /tmp above hides: the repository, the working directory, and the tree under /tmp of
   // each path the command line names (a checkout in /tmp/x: its scripts and node_modules).
-  for (const dir of visibleUnderTmp([place.root, spec.cwd, spec.command, ...spec.args], spec.cwd)) args.push('--ro-bind', dir, dir);
+  for (const dir of visibleUnderTmp([root, cwd, spec.command, ...spec.args], cwd)) args.push('--ro-bind', dir, dir);
+  for (const path of [place.home, ...writable]) args.push('--bind', path, path);
+  // Hidden last, so no writable path (the repository itself, say) uncovers them.
   const hide = (path: string | undefined) => {
     if (!path || !existsSync(path)) return;
-    if (statSync(path).isDirectory()) args.push('--tmpfs', path, '--remount-ro', path);
-    else args.push('--ro-bind', '/dev/null', path);
+    const real = realpathSync(path);
+    if (statSync(real).isDirectory()) args.push('--tmpfs', real, '--remount-ro', real);
+    else args.push('--ro-bind', '/dev/null', real);
   };
   hide(place.env.RUNNER_TEMP);
   for (const name of RUNNER_FILE_VARS) hide(place.env[name]);
-  hide(gitDirOf(place.root));
-  // Writable places last: they are mounted over what is hidden above them.
-  for (const path of [place.home, ...containment.writable]) if (existsSync(path)) args.push('--bind', path, path);
-  args.push('--chdir', spec.cwd, '--', spec.command, ...spec.args);
+  hide(gitDirOf(root));
+  args.push('--chdir', cwd, '--', spec.command, ...spec.args);
   return { ...spec, command: bwrap, args };
+}
+
+/** Why a command was not started in the sandbox (a path outside the repository, a missing one). */
+export class SandboxRefusal extends Error {
+  override readonly name = 'SandboxRefusal';
+}
+
+/** `path` with links resolved, when it exists and is `root` or inside it. @throws SandboxRefusal */
+function insideRepository(path: string, root: string, what: string): string {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    throw new SandboxRefusal(`${what} ${path} does not exist; create it in the repository or remove it from toolgate.yml`);
+  }
+  const rel = relative(root, real);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new SandboxRefusal(`${what} ${path} is outside the repository${real !== path ? ` (it leads to ${real})` : ''}; the sandbox only lets a server into the repository`);
+  }
+  return real;
+}
+
+function isRealDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The `.git` (directory, or file of a worktree) of the repository holding `dir`, looking up from it. */

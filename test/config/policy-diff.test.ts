@@ -392,8 +392,11 @@ describe('judgingPolicy', () => {
       allowRunnerEnv: ['RUNNER_TEMP'],
       schemaBudgetMs: 2000,
     });
-    // The head's sources, each contained as the base says (here the same: no sandbox keys on either side).
-    expect(j.sources).toEqual(head.sources);
+    // The head's sources, each contained as the base says (no sandbox keys on either side: the
+    // defaults; the HTTP start command the base runs keeps the host network).
+    const bare = (xs: typeof j.sources) => xs.map((x) => (x.kind === 'mcp' ? { ...x, mcp: { ...x.mcp, containment: undefined } } : x));
+    expect(bare(j.sources)).toEqual(bare(head.sources));
+    expect(j.sources.flatMap((x) => (x.kind === 'mcp' ? [[x.id, x.mcp.containment?.startNetwork]] : []))).toEqual([['web', false], ['remote', true]]);
     expect(j.sources.map((s) => s.id)).toEqual(['web', 'remote', 'rental', 'extra', 'saved']);
     expect(j.lineOf('/sources/3')).toBe(lineWith(headText, 'id: extra'));
     expect(j.lineOf('/rules')).toBe(lineWith(headText, 'schema-widened: off') - 1);
@@ -488,8 +491,12 @@ describe('the sandbox (issue 12)', () => {
     const head = edit(BASE, ['      env: [API_BASE]\n', '      env: [API_BASE]\n      network: open\n      writable: [data]\n'], ['  - id: saved\n', '  - id: extra\n    mcp: { command: node, args: [x.js], sandbox: "off" }\n  - id: saved\n']);
     const judging = judgingPolicy(parse(BASE), parse(head));
     const containment = (id: string) => (judging.sources.find((s) => s.id === id) as { mcp: { containment: unknown } }).mcp.containment;
-    expect(containment('web')).toEqual({ sandbox: 'on', network: 'loopback', writable: [] });
-    expect(containment('extra')).toEqual({ sandbox: 'on', network: 'loopback', writable: [] });
+    expect(containment('web')).toEqual({ sandbox: 'on', network: 'loopback', writable: [], startNetwork: false });
+    expect(containment('extra')).toEqual({ sandbox: 'on', network: 'loopback', writable: [], startNetwork: false });
+    // An HTTP start command the base already runs keeps the host network; a new or changed one does not.
+    expect(containment('remote')).toMatchObject({ startNetwork: true });
+    const changedStart = judgingPolicy(parse(BASE), parse(edit(BASE, ['args: [http.js]', 'args: [other.js]'])));
+    expect((changedStart.sources.find((s) => s.id === 'remote') as { mcp: { containment: { startNetwork: boolean } } }).mcp.containment.startNetwork).toBe(false);
     // The head's own policy still says what it asks for (it applies after the merge).
     expect((parse(head).sources[0] as { mcp: { containment: unknown } }).mcp.containment).toEqual({ sandbox: 'on', network: 'open', writable: ['/repo/data'] });
   });

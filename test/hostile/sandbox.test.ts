@@ -9,7 +9,7 @@
  * test opens on 127.0.0.1 and, inside the sandbox only, a `.invalid` name.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,6 +21,15 @@ import { CLI } from '../support/run-dist.js';
 import { FIXTURES, NODE, readPids, tempDir } from '../support/mcp-fixtures.js';
 
 const HOSTILE = join(FIXTURES, 'hostile');
+/** The socket case makes its socket under /run (where the Docker daemon's is): root only. */
+const RUN_WRITABLE = (() => {
+  try {
+    accessSync('/run', constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+})();
 const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.splice(0).forEach((c) => c()));
 
@@ -231,4 +240,67 @@ describe.each(MODES)('toolgate interrupted mid-listing (%s)', (mode) => {
       expect(await survivors(token, 5000)).toEqual([]);
     }, 30_000);
   }
+});
+
+describe.skipIf(!AVAILABLE)('what a pull request cannot undo (sandboxed; from an attack on the sandbox)', () => {
+  beforeEach(() => useMode('sandboxed'));
+
+  it('a writable path that is a link out of the repository is refused before anything runs', async () => {
+    const { dir, policy } = repo('nosy.mjs', ['--', 'x', '1', '../escaped.txt'], { writable: ['data'] });
+    symlinkSync('..', join(dir, 'data'));
+    const r = await audit(policy, dir);
+    expect(r.sources[0]!.failure?.reason).toBe('spawn-failed');
+    expect(r.sources[0]!.failure?.message).toMatch(/a `writable` path .*data is outside the repository \(it leads to /);
+  }, 30_000);
+
+  it('a working directory that is a link out of the repository is refused', async () => {
+    const { dir, policy } = repo('nosy.mjs', ['--', 'x', '1']);
+    symlinkSync('/', join(dir, 'up'));
+    (policy.sources[0] as { mcp: { cwd: string } }).mcp.cwd = join(dir, 'up');
+    const r = await audit(policy, dir);
+    expect(r.sources[0]!.failure?.message).toMatch(/the working directory \(`cwd`\) .*up is outside the repository/);
+  }, 30_000);
+
+  it.skipIf(!RUN_WRITABLE)('`writable: ["."]` leaves .git hidden and read-only; a unix socket under /run is out of reach', async () => {
+    const sockDir = mkdtempSync('/run/tg-sock-');
+    cleanups.push(() => rmSync(sockDir, { recursive: true, force: true }));
+    const sock = join(sockDir, 's.sock');
+    const unix = createServer((s) => s.destroy());
+    await new Promise<void>((r) => unix.listen(sock, r));
+    try {
+      const { dir, policy } = repo('nosy.mjs', ['--', 'x', '1', '.git/config,repo-file.txt', '', sock], { writable: ['.'] });
+      const r = await audit(policy, dir);
+      const report = JSON.parse(r.sources[0]!.surface!.tools[0]!.description!) as { wrote: string[]; socket: string };
+      expect(report.wrote[0]).toMatch(/^\.git\/config: no/);
+      expect(report.wrote[1]).toBe('repo-file.txt: yes');
+      expect(report.socket).toMatch(/^no \(ENOENT\)/);
+      expect(readFileSync(join(dir, '.git/config'), 'utf8')).toBe('[core]\n');
+    } finally {
+      await new Promise<void>((r) => unix.close(() => r()));
+    }
+  }, 30_000);
+
+  it('an HTTP start command the base branch does not run yet is not started (it would get the host network)', async () => {
+    const { dir } = repo('nosy.mjs', []);
+    const policy = adHocPolicy(
+      {
+        id: 'remote',
+        kind: 'mcp',
+        contract: join(dir, 'c.json'),
+        mcp: {
+          transport: 'http',
+          url: 'http://127.0.0.1:9/mcp',
+          headers: [],
+          start: { command: NODE, args: [join(FIXTURES, 'http.mjs'), '9'], cwd: dir, env: [] },
+          capabilities: {},
+          timeouts: { startupMs: 20_000, requestMs: 10_000, totalMs: 30_000 },
+          limits: { maxPages: 5, maxBytes: 1 << 20 },
+          containment: { ...DEFAULT_CONTAINMENT, startNetwork: false },
+        },
+      },
+      dir,
+    );
+    const r = await audit(policy, dir);
+    expect(r.sources[0]!.failure?.message).toMatch(/was not run: it needs the host's network .* the base branch's policy does not run it yet/);
+  }, 30_000);
 });

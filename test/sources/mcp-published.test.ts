@@ -77,10 +77,11 @@ describe('published servers', () => {
 
     it('server-filesystem lists 14 tools, 10 read-only', async () => {
       const snap = await snapshotMcp('fs', {
-        transport: 'stdio', command: NODE, args: [pkg('server-filesystem'), dir.path], cwd: ROOT, env: [], ...LIMITS,
-        // The directory it serves is under /tmp, which the sandbox makes private: named, as a user would.
+        transport: 'stdio', command: NODE, args: [pkg('server-filesystem'), dir.path], cwd: dir.path, env: [], ...LIMITS,
+        // The directory it serves is the repository here, named writable as a user would name a
+        // directory of theirs (the sandbox lets a server write only inside the repository).
         containment: { sandbox: 'on', network: 'loopback', writable: [dir.path] },
-      });
+      }, dir.path);
       expect(snap.server?.name).toBe('secure-filesystem-server');
       expect(names(snap)).toEqual([
         'read_file', 'read_text_file', 'read_media_file', 'read_multiple_files', 'write_file', 'edit_file',

@@ -3,27 +3,20 @@
  * the snapshot found carrying the run's marker after the server's group ended; the real escapes
  * (setsid, double fork, new process group, respawn) are in test/hostile/sandbox.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
 import { containmentFindings, runCheck } from '../../src/run-check.js';
-import { resetSandboxSupport } from '../../src/sources/sandbox.js';
 import { silentLogger } from '../../src/util/logger.js';
-import { FIXTURES, NODE, nodeFixture, ROOT } from '../support/mcp-fixtures.js';
+import { FIXTURES, NODE, nodeFixture, ROOT, tempDir } from '../support/mcp-fixtures.js';
+import { withoutSandboxForThisTest } from '../support/sandbox-mode.js';
 import { ruleTests } from '../support/surface-builders.js';
 
 /** Audits `script args` with the sandbox made unavailable, as on a machine without it. */
 async function unsandboxed(script: string, args: string[]) {
-  process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test';
-  resetSandboxSupport();
-  onTestFinished(() => {
-    delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
-    resetSandboxSupport();
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'tg-escaped-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  withoutSandboxForThisTest('test');
+  const { path: dir, cleanup } = tempDir('tg-escaped-');
+  onTestFinished(cleanup);
   const mcp = { ...nodeFixture('x'), command: NODE, args: [join(FIXTURES, 'hostile', script), ...args.map((a) => a.replace('$DIR', dir))] };
   const policy = adHocPolicy({ id: 'srv', kind: 'mcp', mcp, contract: join(dir, 'c.json') }, dir);
   return (await runCheck({ policy, mode: 'audit', root: ROOT, logger: silentLogger })).findings;

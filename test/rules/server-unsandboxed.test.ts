@@ -1,24 +1,18 @@
 /** server-unsandboxed: every report says when a server ran outside the sandbox (issue 12). */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
-import { DEFAULT_CONTAINMENT, resetSandboxSupport } from '../../src/sources/sandbox.js';
+import { DEFAULT_CONTAINMENT } from '../../src/sources/sandbox.js';
 import { silentLogger } from '../../src/util/logger.js';
-import { nodeFixture, ROOT } from '../support/mcp-fixtures.js';
+import { nodeFixture, ROOT, tempDir } from '../support/mcp-fixtures.js';
+import { withoutSandboxForThisTest } from '../support/sandbox-mode.js';
 import { ruleTests } from '../support/surface-builders.js';
 
 async function audit(opts: { unavailable?: boolean; off?: boolean }) {
-  if (opts.unavailable) process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'no sandbox on this test machine';
-  resetSandboxSupport();
-  onTestFinished(() => {
-    delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
-    resetSandboxSupport();
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'tg-unsandboxed-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  if (opts.unavailable) withoutSandboxForThisTest('no sandbox on this test machine');
+  const { path: dir, cleanup } = tempDir('tg-unsandboxed-');
+  onTestFinished(cleanup);
   const mcp = { ...nodeFixture('annotated.mjs'), containment: { ...DEFAULT_CONTAINMENT, sandbox: opts.off ? ('off' as const) : ('on' as const) } };
   const policy = adHocPolicy({ id: 'srv', kind: 'mcp', mcp, contract: join(dir, 'c.json') }, dir);
   return (await runCheck({ policy, mode: 'audit', root: ROOT, logger: silentLogger })).findings;

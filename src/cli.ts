@@ -39,6 +39,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
       `
 Exit codes: 0 clean, 1 error-level findings, 2 usage or config error, 3 a source failed.
 
+Servers run in a bubblewrap sandbox where it works (Linux; \`apt-get install bubblewrap\`):
+loopback only, read-only but for their HOME, a private /tmp and \`writable\` paths. Reports say
+how each server ran. README, "Security model".
+
 Examples:
   toolgate audit -- node server.js          audit a stdio MCP server, no config needed
   toolgate audit --tools-json tools.json    audit a saved tools/list result

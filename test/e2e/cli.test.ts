@@ -24,6 +24,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.code).toBe(0);
     for (const cmd of ['audit', 'snapshot', 'update', 'check', 'diff', 'rules']) expect(r.stdout).toContain(cmd);
     expect(r.stdout).toContain('Exit codes: 0 clean, 1 error-level findings, 2 usage or config error, 3 a source failed');
+    expect(r.stdout).toContain('Servers run in a bubblewrap sandbox where it works');
   });
 
   it('an unknown command or option is a usage error: exit 2', async () => {

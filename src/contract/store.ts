@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { noteWritten, onInterrupt, yieldToSignals } from '../util/cleanup.js';
+import { noteWritten, onInterrupt, processAlive, yieldToSignals } from '../util/cleanup.js';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -321,15 +321,6 @@ async function removeStaleTemps(file: string): Promise<void> {
   }
 }
 
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Type guard used by callers handling plain JSON. */
 export type { Json };

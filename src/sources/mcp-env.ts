@@ -7,8 +7,8 @@
  * and a scratch `HOME` (several real servers write into `$HOME` at start-up).
  */
 import { rmSync } from 'node:fs';
-import { onInterrupt } from '../util/cleanup.js';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { onInterrupt, processAlive } from '../util/cleanup.js';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
@@ -80,9 +80,14 @@ export interface ScratchHome {
   dispose(): Promise<void>;
 }
 
-/** Creates a fresh, empty home directory under the OS temp dir. */
+/**
+ * Creates a fresh, empty home directory under the OS temp dir, named `toolgate-home-<pid>-<random>`.
+ * A run killed outright (SIGKILL, OOM) cannot delete its own; so each new one first deletes those
+ * whose toolgate process is gone, and they never accumulate.
+ */
 export async function makeScratchHome(): Promise<ScratchHome> {
-  const path = await mkdtemp(join(tmpdir(), 'toolgate-home-'));
+  await removeOrphanedHomes();
+  const path = await mkdtemp(join(tmpdir(), `toolgate-home-${process.pid}-`));
   const unregister = onInterrupt(() => rmSync(path, { recursive: true, force: true }));
   return {
     path,
@@ -91,4 +96,19 @@ export async function makeScratchHome(): Promise<ScratchHome> {
         .catch(() => undefined)
         .finally(unregister),
   };
+}
+
+/** Deletes `toolgate-home-<pid>-*` directories of toolgate processes that no longer run. */
+async function removeOrphanedHomes(): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^toolgate-home-(\d+)-[A-Za-z0-9]{6}$/.exec(name);
+    if (!m || processAlive(Number(m[1]))) continue;
+    await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
+  }
 }

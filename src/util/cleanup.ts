@@ -115,3 +115,14 @@ export function installInterruptHandlers(): void {
     setImmediate(() => undefined);
   });
 }
+
+/** Whether process `pid` exists (this one included); EPERM means it does, owned by another user. */
+export function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

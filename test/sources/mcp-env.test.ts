@@ -1,7 +1,11 @@
 /** The child's environment: allowlist only, scratch HOME (DESIGN §6). */
 import { MARKER_NAME } from '../../src/sources/sandbox.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CHILD_ENV_NAMES, buildChildEnv } from '../../src/sources/mcp-env.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_CHILD_ENV_NAMES, buildChildEnv, makeScratchHome } from '../../src/sources/mcp-env.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import { nodeFixture } from '../support/mcp-fixtures.js';
 
@@ -88,5 +92,26 @@ describe('spawned server environment', () => {
     expect(seen.some((n) => n === 'GITHUB_TOKEN' || n.startsWith('INPUT_') || n.startsWith('ACTIONS_'))).toBe(false);
     expect(home).not.toBe(saved.HOME);
     expect(home).toMatch(/toolgate-home-/);
+  });
+});
+
+describe('scratch homes of killed runs', () => {
+  it('are deleted by the next run; a live run keeps its own', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    const orphan = join(tmpdir(), `toolgate-home-${dead}-Ab12Cd`);
+    const live = join(tmpdir(), `toolgate-home-${process.pid}-Zz9Yy8`);
+    mkdirSync(join(orphan, '.cache'), { recursive: true });
+    mkdirSync(live, { recursive: true });
+    try {
+      const home = await makeScratchHome();
+      expect(existsSync(orphan)).toBe(false);
+      expect(existsSync(live)).toBe(true);
+      expect(home.path).toMatch(new RegExp(`toolgate-home-${process.pid}-`));
+      await home.dispose();
+      expect(existsSync(home.path)).toBe(false);
+    } finally {
+      rmSync(orphan, { recursive: true, force: true });
+      rmSync(live, { recursive: true, force: true });
+    }
   });
 });

@@ -27,8 +27,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve as resolvePath, isAbsolute } from 'node:path';
+import { join, relative, resolve as resolvePath, isAbsolute } from 'node:path';
 import type { CommandSpec } from '../config/source-config.js';
+import { findRepositoryRoot } from './openapi/repo-files.js';
 
 /** How the policy wants servers contained (`sandbox:` at the top of toolgate.yml). */
 export type SandboxMode = 'auto' | 'required';
@@ -178,7 +179,9 @@ export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: 
   };
   hide(place.env.RUNNER_TEMP);
   for (const name of RUNNER_FILE_VARS) hide(place.env[name]);
-  hide(gitDirOf(root));
+  // The repository's own `.git`, found as the OpenAPI loader finds the repository (the nearest
+  // `.git` at or above toolgate.yml's directory); `hide` skips a path that does not exist.
+  hide(join(findRepositoryRoot(root), '.git'));
   args.push('--chdir', cwd, '--', spec.command, ...spec.args);
   return { ...spec, command: bwrap, args };
 }
@@ -211,13 +214,6 @@ function isRealDirectory(path: string): boolean {
   }
 }
 
-/** The `.git` (directory, or file of a worktree) of the repository holding `dir`, looking up from it. */
-function gitDirOf(dir: string): string | undefined {
-  for (let d = resolvePath(dir); ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return join(d, '.git');
-    if (dirname(d) === d) return undefined;
-  }
-}
 
 /**
  * For each of `paths` (absolute, or relative to `cwd` when it names a file that exists) that is

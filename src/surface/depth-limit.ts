@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { MAX_JSON_DEPTH } from '../util/json-file.js';
-import { sortedKeys } from '../util/json.js';
+import { setOwn, sortedKeys } from '../util/json.js';
 import type { Json, JsonObject } from './model.js';
 
 /**
@@ -77,9 +77,9 @@ function limit(value: Json, depth: number, maxDepth: number): Json {
     if (v === value[key]) continue;
     if (!out) {
       out = {};
-      for (const k of Object.keys(value)) Object.defineProperty(out, k, { value: value[k], enumerable: true, writable: true, configurable: true });
+      for (const k of Object.keys(value)) setOwn(out, k, value[k] as Json);
     }
-    Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    setOwn(out, key, v);
   }
   return out ?? value;
 }

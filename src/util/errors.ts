@@ -1,3 +1,5 @@
+import type { MarkedProcess } from '../sources/sandbox.js';
+import type { SandboxUse } from '../sources/types.js';
 /**
  * Error classes that map to the CLI's exit codes (DESIGN §7):
  * 2 = usage or configuration error, 3 = a source failed.
@@ -85,9 +87,9 @@ export class SourceError extends Error {
   override readonly name = 'SourceError';
   readonly exitCode = 3;
   /** Processes of the server that outlived it and were killed (`server-escaped`). */
-  escaped?: { pid: number; command: string }[];
+  escaped?: MarkedProcess[];
   /** How the server ran: sandboxed or not, and why not. */
-  sandbox?: { sandboxed: true; network: 'loopback' | 'open' } | { sandboxed: false; reason: string };
+  sandbox?: SandboxUse;
   constructor(
     message: string,
     readonly reason: SourceFailure,

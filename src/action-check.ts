@@ -6,7 +6,7 @@ import type { ActionInputs } from './config/inputs.js';
 import { runCheck, type CheckResult } from './run-check.js';
 import { renderAnnotations } from './report/annotations.js';
 import { renderJson } from './report/json.js';
-import { renderSummary } from './report/summary.js';
+import { renderSummary, SUMMARY_MAX_BYTES } from './report/summary.js';
 import { renderTerminal } from './report/terminal.js';
 import { guardLogOutput } from './report/escape.js';
 import { buildSarifLog } from './report/sarif.js';
@@ -105,7 +105,7 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
   }
   // A failing step adds its own error annotation (core.setFailed): keep a slot for it.
   if (!annotatedByCheckRun) for (const line of renderAnnotations(result.findings, { error: result.exitCode === 0 ? 0 : 1 })) process.stdout.write(line + '\n');
-  await writeJobSummary(renderSummary(result), logger);
+  await writeJobSummary(renderSummary(result, { maxBytes: SUMMARY_MAX_BYTES }), logger);
   if (pr && inputs.comment) {
     if (pr.fork) logger.warn(`toolgate: not commenting on a fork pull request. ${FORK_HINT}`);
     else if (octokit && event.repo) await publishComment(octokit, event.repo, pr.number, result, inputs.sources.join(',') || 'all', logger, inputs.commentAuthor);

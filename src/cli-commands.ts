@@ -85,19 +85,20 @@ async function policyFrom(flags: SourceFlags, command: string[], cwd: string): P
 
 const isJson = (f: Format): 'json' | 'text' => (f === 'json' || f === 'sarif' ? 'json' : 'text');
 
-async function render(result: CheckResult, format: Format, listTools: boolean): Promise<string> {
+async function render(result: CheckResult, format: Format, listTools: boolean, verbose = false): Promise<string> {
   if (format === 'json') return renderJson(result, VERSION);
   if (format === 'sarif') {
     const [{ buildSarifLog }, { RULES }] = await Promise.all([import('./report/sarif.js'), import('./rules/catalog.js')]);
     return JSON.stringify(buildSarifLog(result.findings, RULES, { version: VERSION }), null, 2) + '\n';
   }
-  if (format === 'markdown') return renderSummary(result) + '\n';
+  // What the PR comment holds, so it fits GitHub's 65,536 characters too.
+  if (format === 'markdown') return renderSummary(result, { verbose });
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  return renderTerminal(result, { color, listTools });
+  return renderTerminal(result, { color, listTools, verbose });
 }
 
 /** audit | check | update: runs the pipeline and prints the report; returns the exit code. */
-export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; base?: string }, command: string[]): Promise<number> {
+export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; base?: string; verbose?: boolean }, command: string[]): Promise<number> {
   const cwd = process.cwd();
   // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
   void sandboxSupportAsync();
@@ -115,7 +116,7 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
     ...(flags.exact ? { exact: true } : {}),
     ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
   });
-  process.stdout.write(guardLogOutput(await render(result, flags.format, flags.list ?? mode === 'audit'), isJson(flags.format)));
+  process.stdout.write(guardLogOutput(await render(result, flags.format, flags.list ?? mode === 'audit', flags.verbose === true), isJson(flags.format)));
   mark('report written');
   if (mode === 'update') {
     for (const r of result.sources) {
@@ -196,7 +197,7 @@ export function unrelatedSides(base: Surface, head: Surface): string[] {
 }
 
 /** `toolgate diff BASE HEAD`. */
-export async function diff(baseFile: string, headFile: string, format: Format): Promise<number> {
+export async function diff(baseFile: string, headFile: string, format: Format, verbose = false): Promise<number> {
   const cwd = process.cwd();
   const read = async (f: string) => {
     const bytes = await readBounded(resolve(cwd, f), FILE_LIMITS.contract, 'a surface', { display: f }).catch((e: unknown) => {
@@ -208,6 +209,6 @@ export async function diff(baseFile: string, headFile: string, format: Format): 
   const [base, head] = [await read(baseFile), await read(headFile)];
   for (const w of unrelatedSides(base.surface, head.surface)) process.stderr.write(`toolgate: warning: ${escapeTerminalInline(w, 400)}\n`);
   const result = await runDiff(base, head, cwd);
-  process.stdout.write(guardLogOutput(await render(result, format, false), isJson(format)));
+  process.stdout.write(guardLogOutput(await render(result, format, false, verbose), isJson(format)));
   return result.exitCode;
 }

@@ -3,7 +3,7 @@ import { renderRules } from './report/rules.js';
 import { ConfigError, formatLocation } from './util/errors.js';
 import { VERSION } from './version.js';
 import { EXIT, type Format, type RulesFormat, type SourceFlags } from './cli-types.js';
-import type { Mode } from './run-check.js';
+import type { Mode } from './judge/result.js';
 
 export { EXIT };
 
@@ -53,7 +53,7 @@ Examples:
 
   const action = (mode: Mode) =>
     async function (this: Command) {
-      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean }>();
+      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; verbose?: boolean }>();
       requireDashDash(this);
       setExit(await (await commands()).run(mode, opts, this.args));
     };
@@ -62,6 +62,7 @@ Examples:
     .argument('[command...]', 'server command and arguments, after --')
     .addOption(FORMAT())
     .option('--no-list', 'do not list every tool')
+    .option('-v, --verbose', 'list every notice (not one line per rule) and, in text, every change')
     .action(action('audit'));
 
   addSourceFlags(program.command('check').description('snapshot every source and compare it with its committed contract (what the Action does)'))
@@ -69,12 +70,14 @@ Examples:
     .addOption(FORMAT())
     .option('--exact', 'release gating: warnings fail too')
     .option('--list', 'list every tool')
+    .option('-v, --verbose', 'list every notice (not one line per rule) and, in text, every change')
     .option('--base <ref>', "also review the change against a git ref, as on a pull request: that ref's toolgate.yml judges, its contracts are the base (e.g. --base origin/main)")
     .action(action('check'));
 
   addSourceFlags(program.command('update').description('snapshot every source and write its contract atomically (.toolgate/<id>.surface.json)'))
     .argument('[command...]', 'server command and arguments, after --')
     .addOption(FORMAT())
+    .option('-v, --verbose', 'list every notice (not one line per rule) and, in text, every change')
     .action(action('update'));
 
   addSourceFlags(program.command('snapshot').description('write the normalized surface JSON of one source to stdout or a file'))
@@ -91,8 +94,10 @@ Examples:
     .argument('<base>', 'base surface file')
     .argument('<head>', 'head surface file')
     .addOption(FORMAT())
+    .option('-v, --verbose', 'list every notice (not one line per rule) and, in text, every change')
     .action(async function (this: Command, baseFile: string, headFile: string) {
-      setExit(await (await commands()).diff(baseFile, headFile, this.opts<{ format: Format }>().format));
+      const o = this.opts<{ format: Format; verbose?: boolean }>();
+      setExit(await (await commands()).diff(baseFile, headFile, o.format, o.verbose === true));
     });
 
   program

@@ -6,26 +6,21 @@ import type { SourceConfig } from './config/source-config.js';
 import { readContract, writeContract, type LoadedContract } from './contract/store.js';
 import { serializeContractInSlices } from './contract/serialize.js';
 import { diffSurfaces } from './diff/diff-surfaces.js';
-import type { Change } from './diff/change.js';
-import { classifySchemaChanges } from './diff/schema/index.js';
-import type { CheckContext, RawFinding, ReviewState, SchemaVerdict, Target } from './rules/context.js';
-import { evaluateInSlices, compareFindings, finalize, type Locate } from './rules/evaluate.js';
+import { buildContext, judge } from './judge/judge.js';
+import { tally, type CheckResult, type Mode, type SourceResult } from './judge/result.js';
+import type { RawFinding, ReviewState, Target } from './rules/context.js';
+import { compareFindings, finalize, type Locate } from './rules/evaluate.js';
 import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
-import type { RawSnapshot, SnapshotDiagnostics, SourceLocation } from './sources/types.js';
+import type { RawSnapshot, SourceLocation } from './sources/types.js';
 import { sandboxSupport, sandboxSupportAsync } from './sources/sandbox.js';
 import { compareNames, normalizeSnapshotInSlices, type MalformedTool } from './surface/normalize.js';
+
+export type { CheckResult, Mode, SourceResult };
 import type { Surface } from './surface/model.js';
 import { ConfigError, SourceError } from './util/errors.js';
 import type { Logger } from './util/logger.js';
 import { mark } from './util/timing.js';
-
-/**
- * - `check`: live surface against the contract (and the PR base): everything the Action does.
- * - `audit`: the live surface and its hygiene findings; no contract needed.
- * - `update`: snapshot and write the contract atomically (untouched when the source fails).
- */
-export type Mode = 'check' | 'audit' | 'update';
 
 /** Inputs of {@link runCheck}. Effects come in as arguments so tests and the CLI share it. */
 export interface RunOptions {
@@ -52,41 +47,6 @@ export interface RunOptions {
   logger: Logger;
 }
 
-/** What happened to one source. */
-export interface SourceResult {
-  id: string;
-  kind: SourceConfig['kind'];
-  /** Contract path relative to the root. */
-  contractFile: string;
-  /** The live (or recorded) surface; absent when the source failed. */
-  surface?: Surface;
-  /** The committed contract, when there is one. */
-  contract?: Surface;
-  /** False for recorded surfaces. */
-  live: boolean;
-  diagnostics?: SnapshotDiagnostics;
-  malformed: MalformedTool[];
-  /** Set when the source failed (`server-failed`). */
-  failure?: { message: string; reason: string; stderrTail?: string };
-  findings: Finding[];
-  /** `update` only: whether the contract file was written (false when unchanged). */
-  wrote?: boolean;
-  /** The change review: base (PR base contract, or the committed one) → live surface. */
-  changes?: Change[];
-  /** Drift: committed contract → live surface (non-empty means `contract-stale`). */
-  drift?: Change[];
-}
-
-/** Result of a run over every selected source. */
-export interface CheckResult {
-  sources: SourceResult[];
-  /** All findings, most severe first. */
-  findings: Finding[];
-  counts: { error: number; warning: number; notice: number };
-  /** 0 clean, 1 error-level findings, 3 a source failed (2 is thrown as ConfigError). */
-  exitCode: 0 | 1 | 3;
-}
-
 /**
  * Runs the pipeline for every selected source: snapshot → normalize → diff → rules → findings.
  * @throws ConfigError (exit 2) for a bad contract, policy, integration config or unknown source id.
@@ -100,11 +60,10 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
   // Sequential on purpose: servers are heavy and CI has two cores; each has its own timeouts.
   for (const cfg of sources) results.push(await runSource(cfg, opts));
   const findings = [...policyFindings(opts), ...results.flatMap((r) => r.findings)].sort(compareFindings);
-  const counts = { error: 0, warning: 0, notice: 0 };
-  for (const f of findings) counts[f.level]++;
+  const counts = tally(findings);
   const failed = results.some((r) => r.failure);
   const failing = opts.exact ? counts.error + counts.warning : counts.error;
-  return { sources: results, findings, counts, exitCode: failed ? 3 : failing > 0 ? 1 : 0 };
+  return { mode: opts.mode, sources: results, findings, counts, exitCode: failed ? 3 : failing > 0 ? 1 : 0, ...(opts.exact ? { exact: true } : {}) };
 }
 
 /** Whether toolgate starts a process for this source (a stdio server, an HTTP `start` command). */
@@ -242,38 +201,35 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   }
 
   const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
-  const changes = base ? diffSurfaces(base, surface) : [];
-  // Outside a pull request the base is the contract: one diff serves as both (100,000 tools: ~0.4 s each).
-  const drift = !loaded ? [] : base === loaded.surface ? changes : diffSurfaces(loaded.surface, surface);
-  mark(`${cfg.id}: diffed (${changes.length} changes)`);
-  const schemaVerdicts = await classifyChanges(changes, policy.schemaBudgetMs);
-  if (schemaVerdicts.size > 0) mark(`${cfg.id}: schema changes classified`);
-  const ctx: CheckContext = {
+  // Outside a pull request the base is the contract: one diff serves as both (buildContext).
+  const ctx = await buildContext({
     sourceId: cfg.id,
     head: surface,
-    changes,
-    drift,
     malformed,
     policy,
-    schemaVerdicts,
     ...(loaded ? { contract: loaded.surface } : {}),
     ...(base ? { base } : {}),
     ...(opts.review ? { review: opts.review } : {}),
-  };
+  });
+  const { changes, drift } = ctx;
+  mark(`${cfg.id}: diffed and classified (${changes.length} changes)`);
   if (changes.length) result.changes = changes;
   // Outside a pull request the base is the contract: the drift is the same list.
   if (drift.length && base !== loaded?.surface) result.drift = drift;
   const locate = contractLocator(opts, cfg, raw, loaded, surface, sourcePointer);
-  let findings = await evaluateInSlices(ctx, locate, loaded?.indexLines);
-  // Outside `check` there is no contract to be stale against or to be listed in.
-  if (opts.mode !== 'check') findings = findings.filter((f) => f.ruleId !== 'unlisted-tool' && f.ruleId !== 'contract-stale');
-  const contained = containmentFindings(raw.diagnostics, sourcePointer);
-  if (contained.length) findings.push(...finalize(contained, ctx, policyLocator(opts, sourcePointer)));
+  const sourceRaw = [...containmentFindings(raw.diagnostics, sourcePointer)];
   const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
   if (noise > 0) {
-    const f: RawFinding = { ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}` };
-    findings.push(...finalize([f], ctx, policyLocator(opts, sourcePointer)));
+    sourceRaw.push({ ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}` });
   }
+  const judged = await judge(ctx, {
+    locate,
+    ...(loaded ? { prepare: loaded.indexLines } : {}),
+    sourceFindings: finalize(sourceRaw, ctx, policyLocator(opts, sourcePointer)),
+    contractRules: opts.mode === 'check',
+  });
+  const findings = judged.findings;
+  if (judged.folded.length) result.folded = judged.folded;
   result.findings = findings.sort(compareFindings);
   mark(`${cfg.id}: rules evaluated`);
   return result;
@@ -323,15 +279,6 @@ export function unpinnableMessage(unpinnable: readonly MalformedTool[], listed: 
  */
 function firstAdoptionBase(head: Surface): Surface {
   return { ...head, tools: [], digest: '' };
-}
-
-async function classifyChanges(changes: CheckContext['changes'], budgetMs: number): Promise<Map<string, SchemaVerdict>> {
-  const pairs = changes.flatMap((c) => (c.kind === 'input-schema-changed' ? [{ tool: c.tool, before: c.base, after: c.head }] : []));
-  const out = new Map<string, SchemaVerdict>();
-  if (pairs.length === 0) return out;
-  const verdicts = await classifySchemaChanges(pairs, { budgetMs });
-  pairs.forEach((p, i) => out.set(p.tool, verdicts[i] as SchemaVerdict));
-  return out;
 }
 
 function policyLocator(opts: Pick<RunOptions, 'policy' | 'root'>, fallbackPointer: string): Locate {

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { relative, resolve, isAbsolute } from 'node:path';
 import { ConfigError } from '../util/errors.js';
-import type { Mode } from '../run-check.js';
+import type { Mode } from '../judge/result.js';
 
 /** The Action's inputs, validated (see action.yml for their documentation). */
 export interface ActionInputs {

@@ -69,8 +69,11 @@ export function describeSchemaTextPath(pointer: string): string {
   return `argument "${names.join('.')}"`;
 }
 
-/** Keywords whose string values are structure, not text: type names, references, dialects. */
-const STRUCTURE_KEYS = new Set(['type', '$ref']);
+/**
+ * Keywords whose string values are structure, not text: type names, references, dialects, and
+ * `enum` values (the schema diff reports each value added or removed, quoting it).
+ */
+const STRUCTURE_KEYS = new Set(['type', '$ref', 'enum']);
 
 /** A JSON Schema draft's meta-schema URI (a `$schema` that is structure, not text). */
 export function isDialectUri(v: unknown): boolean {
@@ -102,16 +105,21 @@ export function newSchemaStrings(base: Json | undefined, head: Json | undefined,
     for (let i = at.lastIndexOf('/'); i > 0; i = at.lastIndexOf('/', i - 1)) if (prefixes.has(at.slice(0, i))) return true;
     return false;
   };
-  const walk = (node: Json | undefined, at: string, key: string): void => {
+  const walk = (node: Json | undefined, at: string, key: string, names?: ReadonlySet<string>): void => {
     if (out.size >= max) return;
     if (typeof node === 'string') {
-      const structure = STRUCTURE_KEYS.has(key) || (key === '$schema' && isDialectUri(node));
+      // A `required` entry naming a property of its own object is structure: the schema diff says
+      // it ("now required", "property added"); any other name is text like the rest.
+      const structure = STRUCTURE_KEYS.has(key) || (key === '$schema' && isDialectUri(node)) || (names?.has(node) ?? false);
       if (!seen.has(node) && !structure && !isCovered(at)) out.set(at, node);
       return;
     }
-    // Items of `type: [...]` are type names: structure as well.
-    if (Array.isArray(node)) node.forEach((x, i) => walk(x, `${at}/${i}`, key === 'type' ? 'type' : String(i)));
-    else if (isObj(node)) for (const [k, v] of Object.entries(node)) walk(v, `${at}/${esc(k)}`, k);
+    // Items of `type: [...]` are type names, items of `enum` values: structure as well.
+    if (Array.isArray(node)) node.forEach((x, i) => walk(x, `${at}/${i}`, key === 'type' || key === 'enum' ? key : String(i), names));
+    else if (isObj(node)) {
+      const props = isObj(node.properties) ? new Set(Object.keys(node.properties)) : undefined;
+      for (const [k, v] of Object.entries(node)) walk(v, `${at}/${esc(k)}`, k, k === 'required' ? props : undefined);
+    }
   };
   walk(head, '', '');
   return out;

@@ -1,4 +1,4 @@
-import type { CheckResult } from '../run-check.js';
+import type { CheckResult } from '../judge/result.js';
 import type { Logger } from '../util/logger.js';
 import { renderSummary } from '../report/summary.js';
 import { findingsToAnnotations, publishCheckRun } from './check-run.js';

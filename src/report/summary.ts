@@ -1,133 +1,184 @@
-import type { CheckResult, SourceResult } from '../run-check.js';
+/**
+ * The job summary, the PR comment, the check run's summary and `--format markdown`: the one
+ * report shape (review.ts, DESIGN §4) in GitHub-flavoured Markdown, bounded by construction.
+ *
+ * Every server-provided string goes through escape.ts; the only HTML is toolgate's own
+ * `<details>`/`<summary>` and the word diff's `<del>`/`<ins>`, always balanced.
+ */
+import type { Change } from '../diff/change.js';
+import type { CheckResult, SourceResult } from '../judge/result.js';
 import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, COUNT_LABELS } from './audit.js';
-import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
 import { describeChange } from './changes.js';
-import { changedTextOf, renderWordDiffMarkdown, wordDiff } from './text-diff.js';
+import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
+import { buildReview, withoutClause, type ToolBlock } from './review.js';
+import { changedTextsOf, renderWordDiffMarkdown, wordDiff } from './text-diff.js';
 
-/** GitHub's job summary limit per step: 1 MiB (DESIGN §9). Leave room for the cut note. */
+/** GitHub's job summary limit per step: 1 MiB. Leave room for the cut note. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
+/**
+ * The PR comment (65,536 characters), the check run's `output.summary` (65,535) and `--format
+ * markdown`: UTF-8 bytes are never fewer than UTF-16 units, so a byte bound is a character bound;
+ * 1,536 bytes are left for the sticky marker and the check run's "not annotated" note.
+ */
+export const COMMENT_MAX_BYTES = 65_536 - 1_536;
+
 const LIST_PREVIEW = 30;
-const LEVEL_TITLE: Record<Level, string> = { error: 'Errors', warning: 'Warnings', notice: 'Notices' };
+const LEVEL_ICON: Record<Level, string> = { error: '❌', warning: '⚠️', notice: 'ℹ️' };
+const VERDICT_ICON: Record<string, string> = { pass: '✅', fail: '❌', error: '❌' };
+
+/** Options of {@link renderSummary}. */
+export interface SummaryOptions {
+  /** Heading; default `toolgate`. */
+  title?: string;
+  /** Size bound in UTF-8 bytes; default {@link COMMENT_MAX_BYTES}. */
+  maxBytes?: number;
+  /** Every notice listed, not one line per rule. */
+  verbose?: boolean;
+}
+
+/**
+ * Lines appended in report order until the next would pass the bound; then the rest is counted,
+ * open `<details>` are closed and a note says what was cut and where everything is.
+ */
+class Bounded {
+  private readonly parts: string[] = [];
+  private used = 0;
+  private open = 0;
+  private cutFindings = 0;
+  private cut = false;
+  private static readonly RESERVE = 600;
+
+  constructor(private readonly max: number) {}
+
+  /** Adds a unit (one or more lines) covering `findings` findings; all or nothing. */
+  add(text: string, findings = 0, html?: 'open' | 'close'): void {
+    if (this.cut && html !== 'close') {
+      this.cutFindings += findings;
+      return;
+    }
+    if (this.cut) return;
+    const size = Buffer.byteLength(text, 'utf8') + 1;
+    if (this.used + size + Bounded.RESERVE + this.open * 12 > this.max) {
+      this.cut = true;
+      this.cutFindings += findings;
+      return;
+    }
+    this.parts.push(text);
+    this.used += size;
+    if (html === 'open') this.open++;
+    if (html === 'close') this.open--;
+  }
+
+  text(): string {
+    if (this.cut) {
+      for (; this.open > 0; this.open--) this.parts.push('', '</details>');
+      const what = this.cutFindings ? `${this.cutFindings} more finding${this.cutFindings === 1 ? '' : 's'} and the rest of the report` : 'the rest of the report';
+      this.parts.push('', `> [!WARNING]`, `> Cut to fit GitHub's size limit: ${what} are in the JSON report (\`toolgate check --format json\`; in the Action, the file at \`report-path\`).`);
+    }
+    return this.parts.join('\n') + '\n';
+  }
+}
+
+const md = (s: string, max = 200) => escapeMarkdownInline(s, max);
+const where = (f: Finding) => (f.location ? ` · ${md(`${f.location.file}${f.location.line ? `:${f.location.line}` : ''}`)}` : '');
 
 function nameList(names: string[]): string {
   if (names.length === 0) return 'none';
-  // Escaped plain text, not code spans: backslash escapes would show literally inside code.
-  const plain = names.slice(0, LIST_PREVIEW).map((n) => escapeMarkdownInline(n, 80));
+  const plain = names.slice(0, LIST_PREVIEW).map((n) => md(n, 80));
   return plain.join(', ') + (names.length > LIST_PREVIEW ? `, and ${names.length - LIST_PREVIEW} more` : '');
 }
 
-function headline(result: CheckResult): string {
-  const { error, warning, notice } = result.counts;
-  const failed = result.sources.filter((s) => s.failure).length;
-  if (failed) return `❌ ${failed} source${failed === 1 ? '' : 's'} failed · ${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}`;
-  if (error) return `❌ ${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`;
-  if (warning) return `⚠️ no errors · ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`;
-  return notice ? `✅ no errors or warnings · ${notice} notice${notice === 1 ? '' : 's'}` : '✅ no findings';
+function sourceLine(r: SourceResult): string {
+  const s = r.surface;
+  const kind = `${r.kind}${r.live ? '' : r.kind === 'recorded' ? ': not live' : ', not live'}`;
+  const server = s?.server ? ` · server ${md(s.server.name ?? '?', 80)} ${md(s.server.version ?? '', 40)} · protocol ${md(s.server.protocolVersion ?? '?', 40)}` : '';
+  const sb = r.diagnostics?.sandbox;
+  const sandbox = sb ? ` · sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${md(sb.reason, 200)})`}` : '';
+  const tools = s ? ` · ${s.counts.toolCount} tools · \`sha256:${s.digest.slice(0, 12)}\`` : '';
+  return `- Source **${md(r.id)}** (${kind})${server}${tools}${sandbox}`;
 }
 
-function sourceSection(r: SourceResult): string {
-  const out: string[] = [];
+/** A finding as a list item: level, rule, message, location; the fix and changed texts below it. */
+function findingItem(f: Finding, withFix: boolean, clause?: string): string {
+  const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(withoutClause(f.message, clause), 600)}${where(f)}`];
+  for (const c of changedTextsOf(f)) {
+    const what = [c.field ?? 'text', c.pointer].filter((x) => x !== undefined).map((x) => md(x, 200)).join(' ');
+    lines.push(`  - ${what}: ${renderWordDiffMarkdown(wordDiff(c.base, c.head))}`);
+  }
+  if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);
+  return lines.join('\n');
+}
+
+function blockHeading(b: ToolBlock, level: string): string {
+  const who = b.tool !== undefined ? `\`${md(b.tool, 120).replace(/`/g, '\\`')}\` · ${md(b.headline)}` : md(b.headline);
+  return `${level} ${who} (source ${md(b.source, 80)})`;
+}
+
+function auditSection(r: SourceResult): string {
   const s = r.surface;
-  const server = s?.server
-    ? ` · server ${escapeMarkdownInline(s.server.name ?? '?', 80)} ${escapeMarkdownInline(s.server.version ?? '', 40)} · protocol ${escapeMarkdownInline(s.server.protocolVersion ?? '?', 40)}`
-    : '';
-  out.push(`### Source ${escapeMarkdownInline(r.id)} (${r.kind}${r.live ? '' : r.kind === 'recorded' ? ': not live' : ', not live'})${server}`, '');
   if (r.failure) {
-    out.push(`**Failed:** ${escapeMarkdownInline(r.failure.message, 1000)}`, '');
-    if (r.failure.stderrTail) out.push('<details><summary>stderr (last lines)</summary>', '', escapeMarkdownCode(r.failure.stderrTail, 4096), '', '</details>', '');
+    const out = [`**${md(r.id)} failed:** ${md(r.failure.message, 1000)}`];
+    if (r.failure.stderrTail) out.push('', '<details><summary>stderr (last lines)</summary>', '', escapeMarkdownCode(r.failure.stderrTail, 4096), '', '</details>');
     return out.join('\n');
   }
-  if (!s) return out.join('\n');
+  if (!s) return '';
   const a = auditFacts(s);
   const cols = COUNT_LABELS.filter(([k]) => k !== 'disabledToolCount' || a.counts.disabledToolCount > 0);
-  out.push(`| ${cols.map(([, l]) => l).join(' | ')} |`, `|${cols.map(() => '---:').join('|')}|`, `| ${cols.map(([k]) => a.counts[k]).join(' | ')} |`, '');
+  const out = [`**Source ${md(r.id)}**`, '', `| ${cols.map(([, l]) => l).join(' | ')} |`, `|${cols.map(() => '---:').join('|')}|`, `| ${cols.map(([k]) => a.counts[k]).join(' | ')} |`, ''];
   out.push(`- Writes that declare themselves additive: ${nameList(a.additiveWrites)}`);
   out.push(`- Open-world tools: ${nameList(a.openWorld)}`);
   out.push(`- Unannotated tools: ${nameList(a.unannotated)}`);
-  if (a.promotions.length) {
-    out.push(`- **Read promotions** (non-GET/HEAD operations classed read by a policy): ${nameList(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
-  }
+  if (a.promotions.length) out.push(`- **Read promotions** (non-GET/HEAD operations classed read by a policy): ${nameList(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
   if (a.malformed.length) out.push(`- **Malformed tools** (pinned as served; strict clients drop them, lenient ones offer them): ${nameList(a.malformed)}`);
   if (a.disabled.length) out.push(`- Disabled operations (pinned, not reachable): ${nameList(a.disabled.map((t) => t.name))}`);
-  out.push(`- Payload: ${a.payloadBytes} bytes · contract: ${escapeMarkdownInline(r.contractFile)} · digest: \`sha256:${a.digest}\``, '');
-  for (const [label, list] of [['Changes', r.changes], ['Drift from the contract', r.drift]] as const) {
-    if (!list?.length) continue;
-    out.push(`#### ${label} (${list.length})`, '');
-    for (const c of list.slice(0, 200)) out.push(`- ${escapeMarkdownInline(describeChange(c), 300)}`);
-    if (list.length > 200) out.push(`- … and ${list.length - 200} more (see the JSON report)`);
-    out.push('');
-  }
+  out.push(`- Payload: ${a.payloadBytes} bytes · contract: ${md(r.contractFile)} · digest: \`sha256:${a.digest}\``);
   return out.join('\n');
 }
 
-function findingRow(f: Finding): string {
-  const where = f.location ? escapeMarkdownInline(`${f.location.file}${f.location.line ? `:${f.location.line}` : ''}`) : '';
-  return `| \`${f.ruleId}\` | ${escapeMarkdownInline(f.source)} | ${f.tool !== undefined ? escapeMarkdownInline(f.tool, 80) : ''} | ${escapeMarkdownInline(f.message, 600)} | ${escapeMarkdownInline(f.fix, 400)} | ${where} |`;
-}
-
-/** At most this many items in "Changed text", and at most this many UTF-8 bytes of them. */
-const CHANGED_TEXT_ITEMS = 50;
-const CHANGED_TEXT_BYTES = 256 * 1024;
-
-/**
- * "Changed text (old → new)": one list item per `description-changed` finding, with the tool,
- * what changed and the word diff of the old and new text. Bounded by {@link CHANGED_TEXT_ITEMS}
- * and {@link CHANGED_TEXT_BYTES} (the first item is always shown: one diff is at most ~100 KB),
- * then a line saying how many more there are.
- *
- * The diff uses the Markdown form without HTML (`[-~~old~~-]{+**new**+}`): the summary holds no
- * raw HTML built from server text, which test/hostile/reports.test.ts checks as "no raw `<`".
- */
-function changedTextSection(findings: Finding[]): string[] {
-  const list = findings.flatMap((f) => {
-    const c = changedTextOf(f);
-    return c ? [{ f, c }] : [];
-  });
-  if (list.length === 0) return [];
-  const out = ['### Changed text (old → new)', ''];
-  let bytes = 0;
-  let shown = 0;
-  for (const { f, c } of list) {
-    if (shown === CHANGED_TEXT_ITEMS) break;
-    const tool = f.tool !== undefined ? `${escapeMarkdownInline(f.tool, 80)} ` : '';
-    const what = [c.field ?? 'text', c.pointer].filter((x) => x !== undefined).map((x) => escapeMarkdownInline(x, 200)).join(' ');
-    const item = `- ${tool}(source ${escapeMarkdownInline(f.source, 80)}) · ${what}: ${renderWordDiffMarkdown(wordDiff(c.base, c.head), { html: false })}`;
-    const size = Buffer.byteLength(item, 'utf8') + 1;
-    if (shown > 0 && bytes + size > CHANGED_TEXT_BYTES) break;
-    out.push(item);
-    bytes += size;
-    shown++;
-  }
-  if (shown < list.length) out.push(`- … and ${list.length - shown} more, see the JSON report`);
-  out.push('');
-  return out;
+function changeList(label: string, list: readonly Change[]): string {
+  return [`<details><summary>${label} (${list.length})</summary>`, '', ...list.map((c) => `- ${md(describeChange(c), 300)}`), '', '</details>'].join('\n');
 }
 
 /**
- * The job summary / PR comment body in GitHub-flavoured Markdown: headline, the audit per source,
- * findings grouped by level, the changed text as word diffs, digests. Every server-provided string is escaped; the whole text is
- * cut below {@link SUMMARY_MAX_BYTES} with a visible note.
+ * The Markdown report: verdict → sources → needs your attention (by tool, riskiest first) →
+ * everything else by tool (folded) → notices, one line per rule (folded) → audit and digest
+ * (folded) → every change (folded). Cut from the bottom below `maxBytes` with a note (see {@link Bounded}).
  */
-export function renderSummary(result: CheckResult, title = 'toolgate'): string {
-  const out: string[] = [`## ${escapeMarkdownInline(title)}: ${headline(result)}`, ''];
-  for (const r of result.sources) out.push(sourceSection(r));
-  for (const level of ['error', 'warning', 'notice'] as const) {
-    const list = result.findings.filter((f) => f.level === level);
-    if (list.length === 0) continue;
-    out.push(`### ${LEVEL_TITLE[level]} (${list.length})`, '', '| Rule | Source | Tool | Message | Fix | Where |', '|---|---|---|---|---|---|');
-    for (const f of list) out.push(findingRow(f));
-    out.push('');
+export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): string {
+  const review = buildReview(result, { verbose: opts.verbose === true });
+  const out = new Bounded(opts.maxBytes ?? COMMENT_MAX_BYTES);
+  out.add(`## ${md(opts.title ?? 'toolgate')}: ${VERDICT_ICON[review.verdict.outcome]} ${md(review.verdict.text, 1000)}\n`);
+  out.add(result.sources.map(sourceLine).join('\n') + '\n');
+  if (review.attention.length) {
+    out.add(`### Needs your attention (${review.attention.length})\n`);
+    // Each rule's fix once: the same words under every block bury the blocks.
+    const fixed = new Set<string>();
+    for (const b of review.attention) {
+      const facts = [b.hints ? md(b.hints, 300) : undefined, b.location ? `contract ${md(`${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`)}` : undefined].filter(Boolean).join(' · ');
+      out.add([blockHeading(b, '####'), ...(facts ? [facts, ''] : ['']), ...b.findings.map((f) => findingItem(f, !fixed.has(f.ruleId) && fixed.add(f.ruleId) !== undefined, review.clause)), ''].join('\n'), b.findings.length);
+    }
   }
-  out.push(...changedTextSection(result.findings));
-  return capBytes(out.join('\n'), SUMMARY_MAX_BYTES);
-}
-
-/** Cuts Markdown at a line boundary below `max` UTF-8 bytes and says so. */
-export function capBytes(text: string, max: number): string {
-  if (Buffer.byteLength(text, 'utf8') <= max) return text;
-  const note = '\n\n_… summary cut to fit GitHub’s size limit; see the JSON report for every finding._\n';
-  let cut = Buffer.from(text, 'utf8').subarray(0, max - Buffer.byteLength(note)).toString('utf8');
-  cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
-  return cut + note;
+  if (review.rest.length) {
+    const n = review.rest.reduce((k, b) => k + b.findings.length, 0);
+    out.add(`<details><summary>Everything else: ${n} finding${n === 1 ? '' : 's'}, by tool</summary>\n`, 0, 'open');
+    for (const b of review.rest) out.add([blockHeading(b, '#####'), '', ...b.findings.map((f) => findingItem(f, false, review.clause)), ''].join('\n'), b.findings.length);
+    out.add('</details>\n', 0, 'close');
+  }
+  if (review.notices.length) {
+    const n = review.notices.reduce((k, x) => k + x.count, 0);
+    out.add(`<details><summary>Notices: ${n}, one line per rule</summary>\n`, 0, 'open');
+    for (const x of review.notices) out.add(`- ℹ️ \`${x.ruleId}\`: ${x.count} ${x.tools.length ? `tool${x.count === 1 ? '' : 's'}: ${nameList(x.tools)}` : `finding${x.count === 1 ? '' : 's'}`}`, x.count);
+    out.add('\n</details>\n', 0, 'close');
+  }
+  if (review.foldedCount) out.add(`_${review.foldedCount} finding${review.foldedCount === 1 ? '' : 's'} that only restated another ${review.foldedCount === 1 ? 'is' : 'are'} folded into ${review.foldedCount === 1 ? 'it' : 'them'} (listed in the JSON report)._\n`);
+  out.add('<details><summary>Audit and digest</summary>\n', 0, 'open');
+  for (const r of result.sources) out.add(auditSection(r) + '\n');
+  out.add('</details>\n', 0, 'close');
+  // Last: every change one line; long lists are what a size limit cuts first.
+  for (const r of result.sources) {
+    if (r.changes?.length) out.add(changeList(`Changes of ${md(r.id)}`, r.changes) + '\n');
+    if (r.drift?.length) out.add(changeList(`Drift of ${md(r.id)} from the contract`, r.drift) + '\n');
+  }
+  return out.text();
 }

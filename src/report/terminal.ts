@@ -1,24 +1,28 @@
-import type { CheckResult, SourceResult } from '../run-check.js';
+import type { CheckResult, SourceResult } from '../judge/result.js';
 import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, COUNT_LABELS } from './audit.js';
 import { escapeTerminal, escapeTerminalInline } from './escape.js';
 import { describeChange } from './changes.js';
-import { changedTextOf, renderWordDiffTerminal, wordDiff } from './text-diff.js';
+import { buildReview, withoutClause, type ToolBlock } from './review.js';
+import { changedTextsOf, renderWordDiffTerminal, wordDiff } from './text-diff.js';
 
-/** ANSI colours, used only when the output is a TTY (and NO_COLOR is unset). */
+/** How the terminal report is laid out. */
 export interface TerminalStyle {
+  /** ANSI colours, used only when the output is a TTY (and NO_COLOR is unset). */
   color: boolean;
   /** Print each tool with its class and hints. */
   listTools: boolean;
+  /** Every notice on its own line, and the change list of `check`. */
+  verbose?: boolean;
 }
 
 const LIST_PREVIEW = 12;
-const CHANGE_PREVIEW = 20;
 
 function paint(on: boolean, code: string, text: string): string {
   return on ? `\x1b[${code}m${text}\x1b[0m` : text;
 }
 const LEVEL_CODE: Record<Level, string> = { error: '31', warning: '33', notice: '36' };
+const OUTCOME: Record<string, [string, string]> = { pass: ['PASS', '32'], fail: ['FAIL', '31'], error: ['ERROR', '31'] };
 
 function names(list: string[]): string {
   if (list.length === 0) return 'none';
@@ -27,46 +31,74 @@ function names(list: string[]): string {
 }
 
 /**
- * One finding, two lines: `level rule-id tool: message` and the fix with its location; a
- * `description-changed` finding gets a line between them with the word diff of its old and new
- * text (`text: … [-old-]{+new+} …`, bounded and escaped, see text-diff.ts).
+ * One finding: `level rule-id message`, then a `text:` line per changed text with its word diff
+ * (`[-old-]{+new+}`, bounded and escaped, see text-diff.ts), then the location and the fix.
+ * `indent` prefixes the lines after the first.
  */
-export function renderFindingLine(f: Finding, style: TerminalStyle): string {
+export function renderFindingLine(f: Finding, style: TerminalStyle, indent = '         ', clause?: string, withFix = true): string {
   const where = f.location ? `${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
   // One line: a message quotes server text, and in the Action's log a line that server text
   // starts (`::error ...`, `##[error]`) would be read by the runner as a workflow command.
-  const head = `${paint(style.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${escapeTerminalInline(f.message, 400)}`;
-  const changed = changedTextOf(f);
-  const text = changed ? `\n         text: ${renderWordDiffTerminal(wordDiff(changed.base, changed.head), style.color)}` : '';
-  return `${head}${text}\n         ${where ? `${where}  ` : ''}fix: ${f.fix}`;
+  const head = `${paint(style.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${escapeTerminalInline(withoutClause(f.message, clause), 400)}`;
+  const texts = changedTextsOf(f).map((c) => {
+    const what = c.pointer !== undefined ? `${c.field ?? 'text'} ${c.pointer}` : (c.field ?? 'text');
+    return `\n${indent}text (${escapeTerminalInline(what, 200)}): ${renderWordDiffTerminal(wordDiff(c.base, c.head), style.color)}`;
+  });
+  const tail = [where, withFix ? `fix: ${f.fix}` : ''].filter(Boolean).join('  ');
+  return `${head}${texts.join('')}${tail ? `\n${indent}${tail}` : ''}`;
 }
 
-function renderSource(r: SourceResult, style: TerminalStyle): string {
+function blockTitle(b: ToolBlock): string {
+  const who = b.tool !== undefined ? escapeTerminalInline(b.tool, 120) : b.headline;
+  return `[${escapeTerminalInline(b.source, 80)}] ${who}${b.tool !== undefined ? `: ${escapeTerminalInline(b.headline, 200)}` : ''}`;
+}
+
+function renderAttention(b: ToolBlock, style: TerminalStyle, clause: string | undefined, fixed: Set<string>): string[] {
+  const out = [`  ${paint(style.color, '1', blockTitle(b))}`];
+  if (b.hints) out.push(`    ${b.hints}`);
+  if (b.location) out.push(`    contract: ${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`);
+  for (const f of b.findings) {
+    // Each rule's fix once: the same words under every block bury the blocks.
+    out.push(`    ${renderFindingLine(f, style, '            ', clause, !fixed.has(f.ruleId))}`);
+    fixed.add(f.ruleId);
+  }
+  return out;
+}
+
+function renderSourceFacts(r: SourceResult, style: TerminalStyle): string[] {
   const out: string[] = [];
   const title = `source ${r.id} (${r.kind}${r.live ? '' : r.kind === 'recorded' ? ': not live' : ', not live'})`;
   out.push(paint(style.color, '1', title));
   if (r.failure) {
     out.push(`  failed: ${escapeTerminalInline(r.failure.message, 1000)}`);
     if (r.failure.stderrTail) out.push(`  stderr (last lines):\n${escapeTerminal(r.failure.stderrTail, 4096).replace(/^/gm, '    | ')}`);
-    return out.join('\n');
+    return out;
   }
   const s = r.surface;
-  if (!s) return out.join('\n');
+  if (!s) return out;
   if (s.server) {
     const sv = s.server;
     out.push(`  server: ${escapeTerminalInline(sv.name ?? '?', 80)} ${escapeTerminalInline(sv.version ?? '', 40)}  protocol ${escapeTerminalInline(sv.protocolVersion ?? '?', 40)}`);
   }
+  const sb = r.diagnostics?.sandbox;
+  if (sb) out.push(`  sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${escapeTerminalInline(sb.reason, 200)})`}`);
+  if (r.diagnostics?.stdoutNoiseLines) out.push(`  stdout noise: ${r.diagnostics.stdoutNoiseLines} non-JSON lines`);
+  return out;
+}
+
+function renderAudit(r: SourceResult, style: TerminalStyle): string[] {
+  const s = r.surface;
+  if (!s) return [];
   const a = auditFacts(s);
-  out.push('  ' + COUNT_LABELS.filter(([k]) => k !== 'disabledToolCount' || a.counts.disabledToolCount > 0).map(([k, label]) => `${label}: ${a.counts[k]}`).join('  '));
-  out.push(`  payload: ${a.payloadBytes} bytes  digest: sha256:${a.digest}`);
-  out.push(`  writes that declare themselves additive: ${names(a.additiveWrites)}`);
-  out.push(`  open-world: ${names(a.openWorld)}`);
-  out.push(`  unannotated: ${names(a.unannotated)}`);
-  if (a.promotions.length) out.push(`  read promotions (need review): ${names(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
-  if (a.malformed.length) out.push(`  malformed (pinned as served): ${names(a.malformed)}`);
-  if (a.disabled.length) out.push(`  disabled operations: ${names(a.disabled.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
+  const out = [`  [${escapeTerminalInline(r.id, 80)}] ${COUNT_LABELS.filter(([k]) => k !== 'disabledToolCount' || a.counts.disabledToolCount > 0).map(([k, label]) => `${label}: ${a.counts[k]}`).join('  ')}`];
+  out.push(`    writes that declare themselves additive: ${names(a.additiveWrites)}`);
+  out.push(`    open-world: ${names(a.openWorld)}`);
+  out.push(`    unannotated: ${names(a.unannotated)}`);
+  if (a.promotions.length) out.push(`    read promotions (need review): ${names(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
+  if (a.malformed.length) out.push(`    malformed (pinned as served): ${names(a.malformed)}`);
+  if (a.disabled.length) out.push(`    disabled operations: ${names(a.disabled.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
   if (style.listTools) {
-    out.push('  tools:');
+    out.push('    tools:');
     for (const t of s.tools) {
       // destructive/idempotent mean nothing on a read-only tool (spec), as in the counts.
       const ro = t.effectiveHints.readOnlyHint;
@@ -74,31 +106,53 @@ function renderSource(r: SourceResult, style: TerminalStyle): string {
         .filter(([h, v]) => v && !(ro && (h === 'destructiveHint' || h === 'idempotentHint')))
         .map(([h]) => h.replace('Hint', ''))
         .join(',');
-      out.push(`    ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}${t.malformed ? ' (malformed)' : ''}`);
+      out.push(`      ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}${t.malformed ? ' (malformed)' : ''}`);
     }
   }
-  const sb = r.diagnostics?.sandbox;
-  if (sb) out.push(`  sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${escapeTerminalInline(sb.reason, 200)})`}`);
-  if (r.diagnostics?.stdoutNoiseLines) out.push(`  stdout noise: ${r.diagnostics.stdoutNoiseLines} non-JSON lines`);
-  for (const [label, list] of [['changes', r.changes], ['drift from the contract', r.drift]] as const) {
-    if (!list?.length) continue;
-    out.push(`  ${label} (${list.length}):`);
-    for (const c of list.slice(0, CHANGE_PREVIEW)) out.push(`    ${escapeTerminalInline(describeChange(c), 200)}`);
-    if (list.length > CHANGE_PREVIEW) out.push(`    … and ${list.length - CHANGE_PREVIEW} more (--format json lists all)`);
-  }
-  return out.join('\n');
+  out.push(`    payload: ${a.payloadBytes} bytes  digest: sha256:${a.digest}`);
+  return out;
 }
 
-/** The terminal audit: per source the counts and lists, then findings most severe first. */
+/** Every change of a list, one line each, never cut (the terminal has no size limit). */
+function renderChanges(label: string, list: readonly import('../diff/change.js').Change[]): string[] {
+  return [`  ${label} (${list.length}):`, ...list.map((c) => `    ${escapeTerminalInline(describeChange(c), 300)}`)];
+}
+
+/**
+ * The terminal report, in the one shape of DESIGN §4: the verdict; per source how it ran; "needs
+ * your attention" (every failing finding, by tool, riskiest first, never cut); everything else by
+ * tool; notices one line per rule (each with `verbose`); the audit and digest. `update` also lists
+ * every change it wrote to the contract.
+ */
 export function renderTerminal(result: CheckResult, style: TerminalStyle): string {
-  const out: string[] = result.sources.map((r) => renderSource(r, style));
-  if (result.findings.length === 0) {
-    out.push(paint(style.color, '32', 'no findings'));
-  } else {
-    out.push('');
-    for (const f of result.findings) out.push(`[${f.source}] ${renderFindingLine(f, style)}`);
-    const { error, warning, notice } = result.counts;
-    out.push('', `${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`);
+  const review = buildReview(result, { verbose: style.verbose === true });
+  const [word, code] = OUTCOME[review.verdict.outcome] as [string, string];
+  const out: string[] = [`toolgate: ${paint(style.color, code, word)} · ${escapeTerminalInline(review.verdict.text, 600)}`];
+  for (const r of result.sources) out.push(...renderSourceFacts(r, style));
+  if (review.attention.length) {
+    out.push('', paint(style.color, '1', `Needs your attention: ${review.attention.length} ${review.attention.length === 1 ? 'entry' : 'entries'}, riskiest first`));
+    const fixed = new Set<string>();
+    for (const b of review.attention) out.push(...renderAttention(b, style, review.clause, fixed));
   }
+  if (review.rest.length) {
+    out.push('', paint(style.color, '1', 'Everything else, by tool'));
+    for (const b of review.rest) {
+      out.push(`  ${blockTitle(b)}`);
+      for (const f of b.findings) out.push(`    ${renderFindingLine(f, style, '            ', review.clause, false)}`);
+    }
+  }
+  if (review.notices.length) {
+    out.push('', paint(style.color, '1', 'Notices, one line per rule (--verbose lists each)'));
+    for (const n of review.notices) out.push(`  ${n.ruleId}: ${n.count} ${n.tools.length ? `tool${n.count === 1 ? '' : 's'}: ${names(n.tools)}` : `finding${n.count === 1 ? '' : 's'}`}`);
+  }
+  if (review.foldedCount) out.push('', `${review.foldedCount} finding${review.foldedCount === 1 ? '' : 's'} restating another folded into it (--format json lists them)`);
+  const audits = result.sources.flatMap((r) => renderAudit(r, style));
+  if (audits.length) out.push('', paint(style.color, '1', 'Audit'), ...audits);
+  for (const r of result.sources) {
+    if (r.changes?.length && (result.mode === 'update' || style.verbose)) out.push('', ...renderChanges(result.mode === 'update' ? `[${r.id}] the contract now differs from the one before in` : `[${r.id}] changes`, r.changes));
+    if (r.drift?.length && style.verbose) out.push('', ...renderChanges(`[${r.id}] drift from the contract`, r.drift));
+  }
+  const { error, warning, notice } = result.counts;
+  out.push('', `${error} error${error === 1 ? '' : 's'}, ${warning} warning${warning === 1 ? '' : 's'}, ${notice} notice${notice === 1 ? '' : 's'}`);
   return out.join('\n') + '\n';
 }

@@ -374,19 +374,31 @@ export interface ChangedText {
 }
 
 /**
- * The old and new text of a `description-changed` finding (or the description of a new tool,
- * `tool-added`), read defensively from its `data`
- * (non-string values are ignored); undefined for other findings and when neither text is there.
+ * The old and new texts of a `description-changed` finding (every text of the tool, `data.texts`),
+ * or the description of a new tool (`tool-added`, `unlisted-tool`), read defensively from its
+ * `data` (non-string values are ignored); empty for other findings and when no text is there.
  */
-export function changedTextOf(f: Finding): ChangedText | undefined {
+export function changedTextsOf(f: Finding): ChangedText[] {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   // A new tool's description is all new text: the reviewer reads it whole.
-  if (f.ruleId === 'tool-added') {
+  if (f.ruleId === 'tool-added' || f.ruleId === 'unlisted-tool') {
     const head = str(f.data?.description);
-    return head === undefined ? undefined : { field: 'description of the new tool', head };
+    return head === undefined ? [] : [{ field: 'description of the new tool', head }];
   }
-  if (f.ruleId !== 'description-changed' || !f.data) return undefined;
-  const [field, pointer, base, head] = [str(f.data.field), str(f.data.pointer), str(f.data.base), str(f.data.head)];
-  if (base === undefined && head === undefined) return undefined;
-  return { ...(field !== undefined ? { field } : {}), ...(pointer !== undefined ? { pointer } : {}), ...(base !== undefined ? { base } : {}), ...(head !== undefined ? { head } : {}) };
+  // schema-widened carries the texts of the arguments it adds (judge/fold.ts).
+  if ((f.ruleId !== 'description-changed' && f.ruleId !== 'schema-widened') || !f.data) return [];
+  if (f.ruleId === 'schema-widened' && !Array.isArray(f.data.texts)) return [];
+  const texts = Array.isArray(f.data.texts) ? (f.data.texts as unknown[]) : [f.data];
+  return texts.flatMap((t) => {
+    if (t === null || typeof t !== 'object') return [];
+    const d = t as Record<string, unknown>;
+    const [field, pointer, base, head] = [str(d.field), str(d.pointer), str(d.base), str(d.head)];
+    if (base === undefined && head === undefined) return [];
+    return [{ ...(field !== undefined ? { field } : {}), ...(pointer !== undefined ? { pointer } : {}), ...(base !== undefined ? { base } : {}), ...(head !== undefined ? { head } : {}) }];
+  });
+}
+
+/** The first of {@link changedTextsOf}, or undefined. */
+export function changedTextOf(f: Finding): ChangedText | undefined {
+  return changedTextsOf(f)[0];
 }

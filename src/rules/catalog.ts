@@ -202,7 +202,8 @@ export const RULES = [
     title: 'A tool the contract classes read now claims it is not read-only',
     rationale: 'Agents may call read tools unattended; if such a tool starts writing, that permission is now wrong.',
     source: SPEC_ANNOTATIONS,
-    fix: 'Restore readOnlyHint in the server, or review the tool as a write and run `toolgate update`.',
+    fix: 'Get an approving review on the pull request from someone with write access who is not its author (the tool is now a write: agents that run read tools unattended lose it), or restore readOnlyHint in the server.',
+    reviewable: true,
   },
   {
     id: 'risk-claim-lowered',

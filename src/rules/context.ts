@@ -28,6 +28,11 @@ export interface Target {
    * tool (`malformed-tool`): located where the source says it is (a recorded file's line).
    */
   listingIndex?: number;
+  /**
+   * The field within the tool that keys the fingerprint, when it is not `sub`: a finding that
+   * gathers several places of one tool (every changed text) keeps one id whichever comes first.
+   */
+  key?: string;
 }
 
 /** A check's result: evaluate adds level, fix, location and fingerprint. */

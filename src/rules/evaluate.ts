@@ -10,7 +10,8 @@ import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
 /** Places a target in a file: the file people fix and the pointer/line in it. */
 export type Locate = (target: Target) => { location?: FindingLocation; pointer: string };
 
-const LEVEL_ORDER: Record<Level, number> = { error: 0, warning: 1, notice: 2 };
+/** Severity rank: 0 is the most severe. */
+export const LEVEL_RANK: Record<Level, number> = { error: 0, warning: 1, notice: 2 };
 
 /**
  * Stable id of a finding across runs: sha256(ruleId|source|tool|field), 16 hex chars, where field
@@ -23,7 +24,7 @@ export function fingerprint(ruleId: string, source: string, tool: string | undef
 /** Most severe first, then by source, file, line, rule and tool: a stable order for every report. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
-    LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] ||
+    LEVEL_RANK[a.level] - LEVEL_RANK[b.level] ||
     a.source.localeCompare(b.source) ||
     (a.location?.file ?? '').localeCompare(b.location?.file ?? '') ||
     (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
@@ -77,7 +78,7 @@ function* finalizeSteps(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sou
       pointer,
       // Keyed on the field within the tool, never on where the tool sits in the contract: adding
       // an unrelated tool must not re-open every code-scanning alert.
-      fingerprint: fingerprint(r.ruleId, ctx.sourceId, r.target.tool, r.target.tool !== undefined ? (r.target.sub ?? '') : pointer),
+      fingerprint: fingerprint(r.ruleId, ctx.sourceId, r.target.tool, r.target.tool !== undefined ? (r.target.key ?? r.target.sub ?? '') : pointer),
     };
     if (r.target.tool !== undefined) f.tool = r.target.tool;
     if (location) f.location = location;

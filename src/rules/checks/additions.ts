@@ -18,9 +18,13 @@ export function describeReach(t: SurfaceTool): string {
   return `${traits.join(', ')} write tool`;
 }
 
-/** `readOnlyHint false (default), destructiveHint true (default), …`: what a client applies. */
+/**
+ * `readOnlyHint false (default), destructiveHint true (default), …`: what a client applies. On a
+ * read-only tool destructiveHint and idempotentHint mean nothing (spec) and are left out.
+ */
 export function describeHints(t: SurfaceTool): string {
-  return HINT_NAMES.map((h) => `${h} ${String(t.effectiveHints[h])}${t.declaredHints[h] === undefined ? ' (default)' : ''}`).join(', ');
+  const ro = t.effectiveHints.readOnlyHint;
+  return HINT_NAMES.filter((h) => !(ro && (h === 'destructiveHint' || h === 'idempotentHint'))).map((h) => `${h} ${String(t.effectiveHints[h])}${t.declaredHints[h] === undefined ? ' (default)' : ''}`).join(', ');
 }
 
 /**

@@ -15,7 +15,13 @@ export const membership: Check = (ctx) => {
       ruleId: 'unlisted-tool',
       target: { tool: t.name },
       message: `tool "${t.name}" is reachable but has no entry in the contract: a new ${describeReach(t)}`,
-      data: { safetyClass: t.safetyClass },
+      data: {
+        safetyClass: t.safetyClass,
+        effectiveHints: t.effectiveHints,
+        declaredHints: t.declaredHints,
+        // What the model will be told about it: reports show it whole.
+        ...(t.description !== undefined ? { description: t.description } : {}),
+      },
     });
   }
   if (!ctx.contract) {

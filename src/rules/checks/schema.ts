@@ -10,7 +10,10 @@ function describeDeltas(deltas: { path: string; what: string }[]): string {
   return shown.join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
 
-/** `schema-widened`, `schema-narrowed`, `schema-unclassified`, `output-schema-changed`. */
+/**
+ * `schema-widened`, `schema-narrowed`, `schema-unclassified`, `output-schema-changed`. A change
+ * that both widens and narrows is one `schema-widened` (its `data.narrowed` holds the rest).
+ */
 export const schemaChanges: Check = (ctx) => {
   const out: RawFinding[] = [];
   for (const c of ctx.changes) {
@@ -28,10 +31,12 @@ export const schemaChanges: Check = (ctx) => {
     }
     const widened = v.deltas.filter((d) => d.direction === 'widened');
     const narrowed = v.deltas.filter((d) => d.direction === 'narrowed');
+    // One change, one finding (DESIGN §4): a schema that accepts new inputs and drops others is
+    // one widening, the narrowed part said in the same message.
     if (v.kind === 'widened' || v.kind === 'both') {
-      out.push({ ruleId: 'schema-widened', target, message: `tool "${c.tool}" accepts new inputs: ${describeDeltas(widened)}`, data: { deltas: widened } });
-    }
-    if (v.kind === 'narrowed' || v.kind === 'both') {
+      const less = narrowed.length ? `; it also accepts or declares less: ${describeDeltas(narrowed)}` : '';
+      out.push({ ruleId: 'schema-widened', target, message: `tool "${c.tool}" accepts new inputs: ${describeDeltas(widened)}${less}`, data: { deltas: widened, ...(narrowed.length ? { narrowed } : {}) } });
+    } else {
       out.push({ ruleId: 'schema-narrowed', target, message: `tool "${c.tool}" accepts or declares less: ${describeDeltas(narrowed)}`, data: { deltas: narrowed } });
     }
   }

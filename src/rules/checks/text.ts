@@ -39,30 +39,61 @@ function textMessage(c: Extract<Change, { kind: 'text-changed' }>): string {
   return `the ${what} of ${where || 'the output schema'} of tool "${c.tool}" ${c.base === undefined ? 'was added' : c.head === undefined ? 'was removed' : 'changed'}`;
 }
 
+/** One changed text of a tool, as `description-changed` carries it in `data.texts`. */
+export interface ChangedTextData {
+  /** `description`, `title`, `annotations.title`, `inputSchema`, `outputSchema`, or a metadata field. */
+  field: string;
+  /** JSON pointer inside the schema, for text in `inputSchema` or `outputSchema`. */
+  pointer?: string;
+  /** Old text (canonical JSON for metadata); absent when the text was added. */
+  base?: string;
+  /** New text; absent when the text was removed. */
+  head?: string;
+  /** What changed, in a reviewer's words ("the description of argument "q" of tool "get" changed"). */
+  what: string;
+}
+
+const MAX_NAMED = 3;
+
 /**
  * `description-changed`: the text a model or a user reads (DESIGN §1, §5): titles, descriptions,
  * text inside inputSchema and outputSchema, and what clients may show besides (vendor annotation
- * keys, icons, `_meta`, keys outside the spec).
+ * keys, icons, `_meta`, keys outside the spec). One finding per tool (DESIGN §4, one change one
+ * finding): every changed text of the tool is in `data.texts`, in the order of the changes; the
+ * first one's `field`, `pointer`, `base` and `head` are also at the top of `data`. Located at
+ * the first changed text.
  */
-export const textChanges: Check = (ctx) =>
-  ctx.changes.flatMap((c): RawFinding[] => {
+export const textChanges: Check = (ctx) => {
+  const byTool = new Map<string, { sub: string; texts: ChangedTextData[] }>();
+  for (const c of ctx.changes) {
+    let text: ChangedTextData;
+    let sub: string;
     if (c.kind === 'metadata-changed') {
-      return [
-        {
-          ruleId: 'description-changed',
-          target: { tool: c.tool, sub: c.field === 'extra' ? '' : `/${c.field}` },
-          message: `the ${METADATA_WORDS[c.field]} of tool "${c.tool}" changed`,
-          data: { field: c.field, base: c.base, head: c.head },
-        },
-      ];
-    }
-    if (c.kind !== 'text-changed') return [];
-    return [
-      {
-        ruleId: 'description-changed',
-        target: { tool: c.tool, sub: `/${c.field.replace('.', '/')}${c.pointer ?? ''}` },
-        message: textMessage(c),
-        data: { field: c.field, ...(c.pointer !== undefined ? { pointer: c.pointer } : {}), base: c.base, head: c.head },
-      },
-    ];
+      sub = c.field === 'extra' ? '' : `/${c.field}`;
+      text = { field: c.field, ...opt('base', c.base), ...opt('head', c.head), what: `the ${METADATA_WORDS[c.field]} of tool "${c.tool}" changed` };
+    } else if (c.kind === 'text-changed') {
+      sub = `/${c.field.replace('.', '/')}${c.pointer ?? ''}`;
+      text = { field: c.field, ...opt('pointer', c.pointer), ...opt('base', c.base), ...opt('head', c.head), what: textMessage(c) };
+    } else continue;
+    const entry = byTool.get(c.tool);
+    if (entry) entry.texts.push(text);
+    else byTool.set(c.tool, { sub, texts: [text] });
+  }
+  return [...byTool].map(([tool, { sub, texts }]): RawFinding => {
+    const first = texts[0] as ChangedTextData;
+    const more = texts.length - MAX_NAMED;
+    const message =
+      texts.length === 1
+        ? first.what
+        : `${texts.length} texts of tool "${tool}" changed: ${texts
+            .slice(0, MAX_NAMED)
+            .map((t) => t.what.replace(` of tool "${tool}"`, ''))
+            .join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+    const { what: _what, ...head } = first;
+    return { ruleId: 'description-changed', target: { tool, sub, key: '/text' }, message, data: { ...head, texts } };
   });
+};
+
+function opt<K extends string>(key: K, v: string | undefined): { [k in K]?: string } {
+  return (v === undefined ? {} : { [key]: v }) as { [k in K]?: string };
+}

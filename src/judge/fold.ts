@@ -1,0 +1,117 @@
+/**
+ * One change, one finding (DESIGN §4): findings that only restate another are folded into their
+ * cause. Folding never lowers the verdict: a finding is folded only into one at least as severe,
+ * so the exit code is what it would be without folding.
+ *
+ * - `count-mismatch` restates the per-tool drift when the counts the contract pins are the counts
+ *   of the tools it pins (what `toolgate update` writes): folded into `contract-stale`. A count
+ *   that matches none of the contract's own tools (a hand edit) stays.
+ * - `contract-stale` restates the per-tool findings when every tool that drifted has a finding of
+ *   at least its level and nothing but tools, their counts and the server's name/version drifted:
+ *   folded into the verdict line, which still says the contract is stale.
+ * - The text of an argument that the same change adds (its description, title, default…) is part
+ *   of `schema-widened`, which says the argument was added: those texts move into its
+ *   `data.texts`, and a `description-changed` left with none is folded into it.
+ * - A lowered claim (`risk-claim-lowered`, `annotation-dropped`, `annotation-now-implicit`) on a
+ *   tool that also changed class (`read-tool-became-write`, `read-promotion-unreviewed`) is part
+ *   of that class change: folded into it, its message appended.
+ */
+import type { Change } from '../diff/change.js';
+import { LEVEL_RANK } from '../rules/evaluate.js';
+import type { Finding } from '../rules/types.js';
+import { countTools } from '../surface/normalize.js';
+import type { Surface, SurfaceCounts } from '../surface/model.js';
+import type { FoldedFinding } from './result.js';
+
+/** What folding looks at besides the findings. */
+export interface FoldFacts {
+  contract?: Surface;
+  drift: readonly Change[];
+}
+
+const CLAIMS = new Set(['risk-claim-lowered', 'annotation-dropped', 'annotation-now-implicit']);
+const CLASS_CHANGES = new Set(['read-tool-became-write', 'read-promotion-unreviewed']);
+/** Drift that per-tool findings explain: a server upgrade changes its version and its counts. */
+const EXPLAINED_WITHOUT_TOOL = new Set<Change['kind']>(['count-changed', 'server-changed']);
+
+/** One entry of a `description-changed` finding's `data.texts` (rules/checks/text.ts). */
+type TextEntry = { field?: string; pointer?: string; base?: string; head?: string; what?: string };
+
+const atLeast = (cause: Finding, folded: Finding) => LEVEL_RANK[cause.level] <= LEVEL_RANK[folded.level];
+
+/**
+ * Folds restatements among one source's findings. Pure: returns the findings kept (in their
+ * order, a cause's message extended where it absorbed one) and those folded.
+ */
+export function foldRestatements(findings: readonly Finding[], facts: FoldFacts): { findings: Finding[]; folded: FoldedFinding[] } {
+  const folded: FoldedFinding[] = [];
+  let kept = [...findings];
+  const fold = (f: Finding, into: string, because: string) => {
+    folded.push({ ...f, foldedInto: into, because });
+    kept = kept.filter((k) => k !== f);
+  };
+
+  // Lowered claims into the class change of the same tool.
+  for (const f of findings) {
+    if (!CLAIMS.has(f.ruleId) || f.tool === undefined) continue;
+    const cause = kept.find((k) => CLASS_CHANGES.has(k.ruleId) && k.tool === f.tool && k.source === f.source && atLeast(k, f));
+    if (!cause) continue;
+    const i = kept.indexOf(cause);
+    const claim = f.message.replace(`tool "${f.tool}" `, '').split('; it needs')[0]?.split('; approved by')[0] ?? '';
+    kept[i] = { ...cause, message: insertBeforeReviewClause(cause.message, `; it also ${claim.slice(0, 200)}`) };
+    fold(f, cause.fingerprint, `part of the class change of tool "${f.tool}"`);
+  }
+
+  // Texts of arguments the schema change adds, into the schema-widened finding.
+  for (const f of findings) {
+    if (f.ruleId !== 'description-changed' || f.tool === undefined || !kept.includes(f)) continue;
+    const widened = kept.find((k) => k.ruleId === 'schema-widened' && k.tool === f.tool && k.source === f.source && atLeast(k, f));
+    const added = (widened?.data?.deltas as { path?: unknown; what?: unknown }[] | undefined)?.filter((d) => typeof d.path === 'string' && typeof d.what === 'string' && /\badded\b/.test(d.what)).map((d) => `${String(d.path)}/`);
+    if (!widened || !added?.length) continue;
+    const texts = (f.data?.texts as TextEntry[] | undefined) ?? [];
+    const arrived = (t: TextEntry) => t.field === 'inputSchema' && t.base === undefined && typeof t.pointer === 'string' && added.some((p) => (t.pointer as string).startsWith(p));
+    const moved = texts.filter(arrived);
+    if (moved.length === 0) continue;
+    const i = kept.indexOf(widened);
+    kept[i] = { ...widened, data: { ...widened.data, texts: [...((widened.data?.texts as TextEntry[] | undefined) ?? []), ...moved] } };
+    const left = texts.filter((t) => !arrived(t));
+    if (left.length === 0) {
+      fold(f, widened.fingerprint, `the texts are those of arguments the schema change adds`);
+      continue;
+    }
+    const j = kept.indexOf(f);
+    const first = left[0] as TextEntry;
+    const { what: _w, ...top } = first;
+    kept[j] = { ...f, message: left.length === 1 ? String(first.what) : `${left.length} texts of tool "${f.tool}" changed`, data: { ...top, texts: left } };
+  }
+
+  const stale = kept.find((k) => k.ruleId === 'contract-stale');
+  const contract = facts.contract;
+  if (stale && contract) {
+    const ownCounts = countTools(contract.tools);
+    for (const f of kept.filter((k) => k.ruleId === 'count-mismatch')) {
+      const count = f.data?.count as keyof SurfaceCounts | undefined;
+      if (count === undefined || contract.counts[count] !== ownCounts[count] || !atLeast(stale, f)) continue;
+      fold(f, stale.fingerprint, `the contract's ${count} is the count of the tools it pins: the per-tool drift explains it`);
+    }
+    const drifted = new Set<string>();
+    let onlyTools = stale.data?.missing !== true && facts.drift.length > 0;
+    for (const c of facts.drift) {
+      if ('tool' in c) drifted.add(c.tool);
+      else if (!EXPLAINED_WITHOUT_TOOL.has(c.kind)) onlyTools = false;
+    }
+    const covered = [...drifted].every((tool) => kept.some((k) => k.tool === tool && k.source === stale.source && atLeast(k, stale)));
+    const countsLeft = kept.some((k) => k.ruleId === 'count-mismatch');
+    if (onlyTools && drifted.size > 0 && covered && !countsLeft) {
+      for (const f of folded.filter((x) => x.foldedInto === stale.fingerprint)) f.foldedInto = 'verdict';
+      fold(stale, 'verdict', `every tool that differs from the contract has a finding of its own; the verdict says the contract is stale`);
+    }
+  }
+  return { findings: kept, folded };
+}
+
+/** `message` with `extra` placed before its review clause ("; it needs …", "; approved by …"). */
+function insertBeforeReviewClause(message: string, extra: string): string {
+  const m = /; (it needs|approved by) /.exec(message);
+  return m ? `${message.slice(0, m.index)}${extra}${message.slice(m.index)}` : `${message}${extra}`;
+}

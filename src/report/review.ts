@@ -1,0 +1,222 @@
+/**
+ * The one shape of every human report (DESIGN §4): what the terminal, the job summary, the PR
+ * comment and `--format markdown` render, each in its medium. Built here, once, from the run's
+ * result; renderers only lay it out.
+ *
+ * 1. the verdict and what it waits for;
+ * 2. "needs your attention": every tool with a finding that fails the run, one block per tool,
+ *    riskiest first ({@link RANK}), with its class, hints and contract line; never cut by a
+ *    renderer before the rest;
+ * 3. everything else, grouped by tool; notices of one rule as one line unless `verbose`;
+ * 4. per source, the audit counts and the digest.
+ */
+import type { CheckResult, SourceResult } from '../judge/result.js';
+import type { Finding, FindingLocation } from '../rules/types.js';
+import type { SurfaceTool } from '../surface/model.js';
+import { describeHints, describeReach } from '../rules/checks/additions.js';
+
+/**
+ * How risky a failing finding is, lower first: new tools that can write, destroy or reach the
+ * open world; a relaxed policy; read tools that became writes; read promotions; lowered claims;
+ * newly accepted inputs; new read-only tools; changed text; the rest.
+ */
+const RANK: Record<string, number> = {
+  'tool-added': 6,
+  'unlisted-tool': 6,
+  'policy-relaxed': 1,
+  'read-tool-became-write': 2,
+  'read-promotion-unreviewed': 3,
+  'promoted-operation-moved': 3,
+  'risk-claim-lowered': 4,
+  'annotation-dropped': 4,
+  'schema-widened': 5,
+  'schema-unclassified': 5,
+  'description-changed': 7,
+};
+const OTHER_RANK = 8;
+
+/** A new tool's rank: 0 when it can write, destroy or reach the open world, else that of a read tool. */
+function rankOf(f: Finding, tool: SurfaceTool | undefined): number {
+  if ((f.ruleId === 'tool-added' || f.ruleId === 'unlisted-tool') && tool && (!tool.effectiveHints.readOnlyHint || tool.effectiveHints.openWorldHint)) return 0;
+  return RANK[f.ruleId] ?? OTHER_RANK;
+}
+
+/** One tool (or the source or policy itself, `tool` absent) in a section. */
+export interface ToolBlock {
+  source: string;
+  tool?: string;
+  /** Lowest {@link RANK} of its findings (attention blocks only). */
+  rank: number;
+  /** "new destructive, open-world write tool", "read tool that became a write", … */
+  headline: string;
+  /** The live definition, when the tool is served. */
+  surfaceTool?: SurfaceTool;
+  /** Class and hints as a client applies them: `write · readOnlyHint false (default), …`. */
+  hints?: string;
+  /** Where the tool is pinned (its entry in the contract). */
+  location?: FindingLocation;
+  findings: Finding[];
+}
+
+/** Notices of one rule, as one line. */
+export interface CollapsedNotices {
+  ruleId: string;
+  count: number;
+  tools: string[];
+}
+
+/** The whole report, ready to lay out. */
+export interface Review {
+  verdict: Verdict;
+  attention: ToolBlock[];
+  rest: ToolBlock[];
+  /** Notices collapsed per rule (empty with `verbose`: they are in `rest`). */
+  notices: CollapsedNotices[];
+  sources: SourceResult[];
+  /** Findings folded into others (counted for the reader, listed in the JSON report). */
+  foldedCount: number;
+  /**
+   * The review clause every failing reviewable finding ends with ("; it needs …"), said once in
+   * the verdict: renderers leave it out of each message ({@link withoutClause}).
+   */
+  clause?: string;
+}
+
+/** The first line of every report. */
+export interface Verdict {
+  outcome: 'pass' | 'fail' | 'error';
+  /** "17 errors need an approving review …", without the medium's decoration. */
+  text: string;
+}
+
+/** Options of {@link buildReview}. */
+export interface ReviewOptions {
+  /** List every notice instead of one line per rule. */
+  verbose?: boolean;
+}
+
+/** Builds the report's shape from a run's result. Pure. */
+export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Review {
+  const failing = (f: Finding) => f.level === 'error' || (result.exact === true && f.level === 'warning');
+  const toolsBySource = new Map(result.sources.map((s) => [s.id, new Map((s.surface?.tools ?? []).map((t) => [t.name, t]))]));
+  const baseBySource = new Map(result.sources.map((s) => [s.id, new Map((s.contract?.tools ?? []).map((t) => [t.name, t]))]));
+  const lookup = (f: Finding) => (f.tool === undefined ? undefined : (toolsBySource.get(f.source)?.get(f.tool) ?? baseBySource.get(f.source)?.get(f.tool)));
+
+  const attention = new Map<string, ToolBlock>();
+  const rest = new Map<string, ToolBlock>();
+  const collapsed = new Map<string, CollapsedNotices>();
+  for (const f of result.findings) {
+    if (f.level === 'notice' && !opts.verbose && !failing(f)) {
+      const c = collapsed.get(f.ruleId) ?? { ruleId: f.ruleId, count: 0, tools: [] };
+      c.count++;
+      if (f.tool !== undefined) c.tools.push(f.tool);
+      collapsed.set(f.ruleId, c);
+      continue;
+    }
+    const into = failing(f) ? attention : rest;
+    const key = JSON.stringify([f.source, f.tool ?? null]);
+    let block = into.get(key);
+    if (!block) {
+      const t = lookup(f);
+      block = {
+        source: f.source,
+        ...(f.tool !== undefined ? { tool: f.tool } : {}),
+        rank: OTHER_RANK,
+        headline: '',
+        ...(t ? { surfaceTool: t, hints: `${t.safetyClass} · ${describeHints(t)}` } : {}),
+        findings: [],
+      };
+      into.set(key, block);
+    }
+    block.findings.push(f);
+    block.rank = Math.min(block.rank, rankOf(f, block.surfaceTool));
+    if (!block.location && f.location && f.tool !== undefined) block.location = f.location;
+  }
+  for (const b of [...attention.values(), ...rest.values()]) {
+    b.findings.sort((x, y) => rankOf(x, b.surfaceTool) - rankOf(y, b.surfaceTool));
+    b.headline = headlineOf(b);
+  }
+  const byRank = (a: ToolBlock, b: ToolBlock) => a.rank - b.rank || cmp(a.source, b.source) || cmp(a.tool ?? '', b.tool ?? '');
+  const byName = (a: ToolBlock, b: ToolBlock) => cmp(a.source, b.source) || cmp(a.tool ?? '', b.tool ?? '');
+  const clause = commonClause(result);
+  return {
+    ...(clause ? { clause } : {}),
+    verdict: verdictOf(result),
+    attention: [...attention.values()].sort(byRank),
+    rest: [...rest.values()].sort(byName),
+    notices: [...collapsed.values()].sort((a, b) => cmp(a.ruleId, b.ruleId)),
+    sources: result.sources,
+    foldedCount: result.sources.reduce((n, s) => n + (s.folded?.length ?? 0), 0),
+  };
+}
+
+/** Code-unit order: the same on every machine (no locale). */
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** What a block is about, from its riskiest finding. */
+function headlineOf(b: ToolBlock): string {
+  const first = b.findings[0];
+  const t = b.surfaceTool;
+  if (!first) return '';
+  if (b.tool === undefined) return b.source === '(policy)' ? 'the policy' : `source ${b.source}`;
+  switch (first.ruleId) {
+    case 'tool-added':
+    case 'unlisted-tool':
+      return t ? `new ${describeReach(t)}${first.ruleId === 'unlisted-tool' ? ', not in the contract' : ''}` : 'new tool';
+    case 'read-tool-became-write':
+      return t ? `read tool that became a ${describeReach(t)}` : 'read tool that became a write';
+    case 'read-promotion-unreviewed':
+      return 'newly classed read';
+    case 'promoted-operation-moved':
+      return 'promoted operation moved';
+    case 'risk-claim-lowered':
+    case 'annotation-dropped':
+      return 'claims less risk';
+    case 'schema-widened':
+    case 'schema-unclassified':
+      return 'accepts new inputs';
+    case 'description-changed':
+      return 'changed text';
+    case 'tool-removed':
+      return 'removed';
+    default:
+      return first.ruleId;
+  }
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const NEEDS = '; it needs ';
+
+/** The "; it needs …" clause shared by every error that has one, or undefined. */
+function commonClause(result: CheckResult): string | undefined {
+  const clauses = new Set(result.findings.filter((f) => f.level === 'error' && f.message.includes(NEEDS)).map((f) => f.message.slice(f.message.lastIndexOf(NEEDS))));
+  return clauses.size === 1 ? [...clauses][0] : undefined;
+}
+
+/** A finding's message without the review clause the verdict already says. */
+export function withoutClause(message: string, clause: string | undefined): string {
+  return clause && message.endsWith(clause) ? message.slice(0, -clause.length) : message;
+}
+
+/** The verdict and what it waits for. */
+export function verdictOf(result: CheckResult): Verdict {
+  const { error, warning, notice } = result.counts;
+  const failed = result.sources.filter((s) => s.failure);
+  const tail = `${plural(warning, 'warning')}, ${plural(notice, 'notice')}`;
+  const stale = result.sources.some((s) => s.findings.concat(s.folded ?? []).some((f) => f.ruleId === 'contract-stale'));
+  const staleNote = stale ? '; the contract is stale: run `toolgate update` and commit it' : '';
+  if (failed.length) return { outcome: 'error', text: `${plural(failed.length, 'source')} failed: ${failed.map((s) => s.id).join(', ')} · ${plural(error, 'error')}, ${tail}` };
+  const failing = result.exact ? error + warning : error;
+  if (failing > 0) {
+    const reviewable = result.findings.filter((f) => f.level === 'error' && f.message.includes(NEEDS));
+    const clause = commonClause(result);
+    const needs = clause?.slice(NEEDS.length);
+    const waits = reviewable.length === error && needs ? `: waits for ${needs}` : reviewable.length ? `; ${reviewable.length} of them wait for ${needs ?? 'a review'}` : '';
+    return { outcome: 'fail', text: `${plural(error, 'error')}${result.exact && warning ? ` and ${plural(warning, 'warning')} (exact)` : ''}${waits}${staleNote} · ${tail}` };
+  }
+  if (error + warning + notice === 0) return { outcome: 'pass', text: 'no findings' };
+  return { outcome: 'pass', text: `no errors · ${tail}` };
+}

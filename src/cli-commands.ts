@@ -85,7 +85,7 @@ async function policyFrom(flags: SourceFlags, command: string[], cwd: string): P
 
 const isJson = (f: Format): 'json' | 'text' => (f === 'json' || f === 'sarif' ? 'json' : 'text');
 
-async function render(result: CheckResult, format: Format, listTools: boolean, verbose = false): Promise<string> {
+async function render(result: CheckResult, format: Format, listTools: boolean, verbose = false, changes = false): Promise<string> {
   if (format === 'json') return renderJson(result, VERSION);
   if (format === 'sarif') {
     const [{ buildSarifLog }, { RULES }] = await Promise.all([import('./report/sarif.js'), import('./rules/catalog.js')]);
@@ -94,7 +94,7 @@ async function render(result: CheckResult, format: Format, listTools: boolean, v
   // What the PR comment holds, so it fits GitHub's 65,536 characters too.
   if (format === 'markdown') return renderSummary(result, { verbose });
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  return renderTerminal(result, { color, listTools, verbose });
+  return renderTerminal(result, { color, listTools, verbose, changes });
 }
 
 /** audit | check | update: runs the pipeline and prints the report; returns the exit code. */
@@ -209,6 +209,6 @@ export async function diff(baseFile: string, headFile: string, format: Format, v
   const [base, head] = [await read(baseFile), await read(headFile)];
   for (const w of unrelatedSides(base.surface, head.surface)) process.stderr.write(`toolgate: warning: ${escapeTerminalInline(w, 400)}\n`);
   const result = await runDiff(base, head, cwd);
-  process.stdout.write(guardLogOutput(await render(result, format, false, verbose), isJson(format)));
+  process.stdout.write(guardLogOutput(await render(result, format, false, verbose, true), isJson(format)));
   return result.exitCode;
 }

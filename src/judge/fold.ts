@@ -18,6 +18,7 @@
  */
 import type { Change } from '../diff/change.js';
 import { LEVEL_RANK } from '../rules/evaluate.js';
+import { textsMessage } from '../rules/checks/text.js';
 import type { Finding } from '../rules/types.js';
 import { countTools } from '../surface/normalize.js';
 import type { Surface, SurfaceCounts } from '../surface/model.js';
@@ -80,9 +81,9 @@ export function foldRestatements(findings: readonly Finding[], facts: FoldFacts)
       continue;
     }
     const j = kept.indexOf(f);
-    const first = left[0] as TextEntry;
-    const { what: _w, ...top } = first;
-    kept[j] = { ...f, message: left.length === 1 ? String(first.what) : `${left.length} texts of tool "${f.tool}" changed`, data: { ...top, texts: left } };
+    const { what: _w, ...top } = left[0] as TextEntry;
+    const message = textsMessage(f.tool, left.map((t) => ({ what: String(t.what) }))) + reviewClauseOf(f.message);
+    kept[j] = { ...f, message, data: { ...top, texts: left } };
   }
 
   const stale = kept.find((k) => k.ruleId === 'contract-stale');
@@ -108,6 +109,12 @@ export function foldRestatements(findings: readonly Finding[], facts: FoldFacts)
     }
   }
   return { findings: kept, folded };
+}
+
+/** The review clause a reviewable finding's message ends with ("; it needs …", "; approved by …"), or ''. */
+function reviewClauseOf(message: string): string {
+  const m = /; (it needs|approved by) /.exec(message);
+  return m ? message.slice(m.index) : '';
 }
 
 /** `message` with `extra` placed before its review clause ("; it needs …", "; approved by …"). */

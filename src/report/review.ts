@@ -11,6 +11,7 @@
  * 4. per source, the audit counts and the digest.
  */
 import type { CheckResult, SourceResult } from '../judge/result.js';
+import { ruleById } from '../rules/catalog.js';
 import type { Finding, FindingLocation } from '../rules/types.js';
 import type { SurfaceTool } from '../surface/model.js';
 import { describeHints, describeReach } from '../rules/checks/additions.js';
@@ -106,7 +107,8 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
   const rest = new Map<string, ToolBlock>();
   const collapsed = new Map<string, CollapsedNotices>();
   for (const f of result.findings) {
-    if (f.level === 'notice' && !opts.verbose && !failing(f)) {
+    // An approved widening is a notice that names who approved: shown, never collapsed.
+    if (f.level === 'notice' && !opts.verbose && !failing(f) && !ruleById(f.ruleId)?.reviewable) {
       const c = collapsed.get(f.ruleId) ?? { ruleId: f.ruleId, count: 0, tools: [] };
       c.count++;
       if (f.tool !== undefined) c.tools.push(f.tool);
@@ -166,7 +168,7 @@ function headlineOf(b: ToolBlock): string {
     case 'unlisted-tool':
       return t ? `new ${describeReach(t)}${first.ruleId === 'unlisted-tool' ? ', not in the contract' : ''}` : 'new tool';
     case 'read-tool-became-write':
-      return t ? `read tool that became a ${describeReach(t)}` : 'read tool that became a write';
+      return t ? `read tool that became ${article(describeReach(t))}` : 'read tool that became a write';
     case 'read-promotion-unreviewed':
       return 'newly classed read';
     case 'promoted-operation-moved':
@@ -185,6 +187,9 @@ function headlineOf(b: ToolBlock): string {
       return first.ruleId;
   }
 }
+
+/** "an additive, …" / "a destructive, …". */
+const article = (phrase: string) => `${/^[aeiou]/i.test(phrase) ? 'an' : 'a'} ${phrase}`;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

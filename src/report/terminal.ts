@@ -12,8 +12,10 @@ export interface TerminalStyle {
   color: boolean;
   /** Print each tool with its class and hints. */
   listTools: boolean;
-  /** Every notice on its own line, and the change list of `check`. */
+  /** Every notice on its own line, and the change and drift lists. */
   verbose?: boolean;
+  /** The list of every change (`update`, `diff`); default: only with `verbose` or for `update`. */
+  changes?: boolean;
 }
 
 const LIST_PREVIEW = 12;
@@ -145,11 +147,11 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
     out.push('', paint(style.color, '1', 'Notices, one line per rule (--verbose lists each)'));
     for (const n of review.notices) out.push(`  ${n.ruleId}: ${n.count} ${n.tools.length ? `tool${n.count === 1 ? '' : 's'}: ${names(n.tools)}` : `finding${n.count === 1 ? '' : 's'}`}`);
   }
-  if (review.foldedCount) out.push('', `${review.foldedCount} finding${review.foldedCount === 1 ? '' : 's'} restating another folded into it (--format json lists them)`);
+  if (review.foldedCount) out.push('', `${review.foldedCount} finding${review.foldedCount === 1 ? ' that restates another is' : 's that restate others are'} folded into ${review.foldedCount === 1 ? 'it' : 'them'} (--format json lists them)`);
   const audits = result.sources.flatMap((r) => renderAudit(r, style));
   if (audits.length) out.push('', paint(style.color, '1', 'Audit'), ...audits);
   for (const r of result.sources) {
-    if (r.changes?.length && (result.mode === 'update' || style.verbose)) out.push('', ...renderChanges(result.mode === 'update' ? `[${r.id}] the contract now differs from the one before in` : `[${r.id}] changes`, r.changes));
+    if (r.changes?.length && (result.mode === 'update' || style.verbose || style.changes)) out.push('', ...renderChanges(result.mode === 'update' ? `[${r.id}] contract changes` : `[${r.id}] changes`, r.changes));
     if (r.drift?.length && style.verbose) out.push('', ...renderChanges(`[${r.id}] drift from the contract`, r.drift));
   }
   const { error, warning, notice } = result.counts;

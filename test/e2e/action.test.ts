@@ -78,7 +78,7 @@ describe('the Action (dist/index.js) on a workspace', () => {
     // create_widget sorts before lookup: its entry is missing where lookup's entry starts.
     const line = contract.findIndex((l) => l.includes('"name": "lookup"'));
     expect(unlisted).toMatch(new RegExp(`^::error file=\\.toolgate/widgets\\.surface\\.json,line=${line},title=toolgate unlisted-tool \\[widgets\\]::`));
-    expect(r.summary).toContain('### Errors');
+    expect(r.summary).toContain('### Needs your attention (1)');
     expect(r.summary).toContain('unlisted-tool');
     expect(r.outputs['error-count']).not.toBe('0');
   });

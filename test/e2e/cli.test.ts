@@ -95,7 +95,10 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(unlisted?.location?.file).toBe('.toolgate/everything.surface.json');
     // The entry is missing just before the next tool in name order: its `{` opens a line above its name.
     expect(unlisted?.location?.line).toBe(nextLine);
-    expect(findings.some((f) => f.ruleId === 'contract-stale')).toBe(true);
+    // contract-stale restates unlisted-tool here (DESIGN §4): folded, and the verdict says it.
+    const report = JSON.parse(r.stdout) as { verdict: string; folded: { ruleId: string; foldedInto: string }[] };
+    expect(report.folded).toContainEqual(expect.objectContaining({ ruleId: 'contract-stale', foldedInto: 'verdict' }));
+    expect(report.verdict).toContain('the contract is stale: run `toolgate update`');
   });
 
   it('a hand edit that makes a tool contradict itself is a config error naming the line: exit 2, contract untouched', async () => {
@@ -325,10 +328,14 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(same.code).toBe(0);
     const r = await runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
-    const ids = (JSON.parse(r.stdout).findings as { ruleId: string; tool?: string }[]).map((f) => `${f.ruleId}:${f.tool ?? ''}`);
-    expect(ids).toContain('annotation-dropped:get_note');
+    const report = JSON.parse(r.stdout) as { findings: { ruleId: string; tool?: string; fingerprint: string; message: string }[]; folded: { ruleId: string; tool?: string; foldedInto: string }[]; sources: { changes: unknown[] }[] };
+    const ids = report.findings.map((f) => `${f.ruleId}:${f.tool ?? ''}`);
     expect(ids).toContain('read-tool-became-write:get_note');
-    expect(JSON.parse(r.stdout).sources[0].changes).toContain('+ tool export_notes added (write)');
+    // Dropping readOnlyHint: true is the flip itself: folded into it, and its message says it.
+    const flip = report.findings.find((f) => f.ruleId === 'read-tool-became-write')!;
+    expect(report.folded).toContainEqual(expect.objectContaining({ ruleId: 'annotation-dropped', tool: 'get_note', foldedInto: flip.fingerprint }));
+    expect(flip.message).toContain('it also no longer declares readOnlyHint: true');
+    expect(report.sources[0]!.changes).toContainEqual(expect.objectContaining({ kind: 'tool-added', tool: 'export_notes', after: expect.objectContaining({ safetyClass: 'write' }) }));
     const text = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
     expect(text.stdout).toContain('~ get_note: readOnlyHint true → not declared (effective false)');
     expect(text.stderr).not.toContain('warning');
@@ -365,7 +372,11 @@ describe('the embedded example (README quick start)', () => {
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     const bad = await runCli(['check', '--config', 'examples/notes/toolgate.drift.yml', '--format', 'json'], { cwd: REPO });
     expect(bad.code).toBe(1);
-    const ids = new Set((JSON.parse(bad.stdout).findings as { ruleId: string }[]).map((f) => f.ruleId));
-    for (const id of ['unlisted-tool', 'annotation-dropped', 'read-tool-became-write', 'count-mismatch', 'contract-stale']) expect(ids).toContain(id);
+    const report = JSON.parse(bad.stdout) as { findings: { ruleId: string }[]; folded: { ruleId: string }[] };
+    const ids = new Set(report.findings.map((f) => f.ruleId));
+    for (const id of ['unlisted-tool', 'read-tool-became-write']) expect(ids).toContain(id);
+    // The restatements are folded into those (DESIGN §4), not lost.
+    const folded = new Set(report.folded.map((f) => f.ruleId));
+    for (const id of ['annotation-dropped', 'count-mismatch', 'contract-stale']) expect(folded).toContain(id);
   });
 });

@@ -14,7 +14,7 @@ import { runCheck, type CheckResult } from '../../src/run-check.js';
 import { annotationCommand, renderAnnotations } from '../../src/report/annotations.js';
 import { renderJson } from '../../src/report/json.js';
 import { buildSarifLog } from '../../src/report/sarif.js';
-import { renderSummary } from '../../src/report/summary.js';
+import { renderSummary, SUMMARY_MAX_BYTES } from '../../src/report/summary.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { RULES } from '../../src/rules/catalog.js';
 import { silentLogger } from '../../src/util/logger.js';
@@ -77,38 +77,21 @@ function expectAnnotationLine(line: string, re: RegExp = ANNOTATION): void {
 /** `text` with every backslash escape removed (what Markdown sees as literal characters). */
 const unescaped = (text: string) => text.replace(/\\[\s\S]/g, '');
 
-/** Number of cell separators in a GFM table row (pipes not escaped by a backslash). */
-function pipes(row: string): number {
-  return (unescaped(row).match(/\|/g) ?? []).length;
-}
-
-/** The job summary keeps its structure: one row per finding, no live HTML, links or mentions. */
+/**
+ * The job summary keeps its structure: every finding is one list item of its own line (or counted
+ * in its rule's notice line, or in the cut note), no live HTML but toolgate's own balanced tags,
+ * no links or mentions.
+ */
 function expectSafeSummary(md: string, findings: CheckResult['findings']): void {
   const lines = md.split('\n');
-  for (const [level, title] of [
-    ['error', 'Errors'],
-    ['warning', 'Warnings'],
-    ['notice', 'Notices'],
-  ] as const) {
-    const expected = findings.filter((f) => f.level === level).length;
-    const at = lines.findIndex((l) => l.startsWith(`### ${title} (`));
-    if (expected === 0) {
-      expect(at).toBe(-1);
-      continue;
-    }
-    expect(lines[at]).toBe(`### ${title} (${expected})`);
-    expect(lines[at + 2]).toBe('| Rule | Source | Tool | Message | Fix | Where |');
-    expect(lines[at + 3]).toBe('|---|---|---|---|---|---|');
-    const rows: string[] = [];
-    for (let i = at + 4; i < lines.length && lines[i] !== ''; i++) rows.push(lines[i]!);
-    expect(rows).toHaveLength(expected);
-    for (const row of rows) {
-      expect(row.startsWith('| `')).toBe(true);
-      expect(row.endsWith(' |')).toBe(true);
-      expect(pipes(row), row.slice(0, 300)).toBe(7);
-    }
-  }
-  const literal = unescaped(md);
+  const items = lines.filter((l) => /^- (❌|⚠️|ℹ️) \*\*`[a-z-]+`\*\* /.test(l));
+  const collapsed = lines.flatMap((l) => /^- ℹ️ `[a-z-]+`: (\d+) /.exec(l)?.slice(1, 2) ?? []).reduce((n, x) => n + Number(x), 0);
+  const cut = Number(/Cut to fit GitHub's size limit: (\d+) more finding/.exec(md)?.[1] ?? 0);
+  expect(items.length + collapsed + cut).toBe(findings.length);
+  // Each finding's rule id is toolgate's, in the item's code span: server text cannot forge one.
+  for (const item of items) expect(findings.map((f) => f.ruleId)).toContain(/`([a-z-]+)`/.exec(item)?.[1]);
+  for (const tag of ['details', 'summary', 'ins', 'del']) expect((md.match(new RegExp(`<${tag}>`, 'g')) ?? []).length, tag).toBe((md.match(new RegExp(`</${tag}>`, 'g')) ?? []).length);
+  const literal = unescaped(md).replace(/<\/?(details|summary|ins|del)>/g, '');
   expect(literal).not.toContain('<');
   expect(literal).not.toContain('](');
   expect(literal).not.toMatch(/\]\[|\]:/);
@@ -153,11 +136,14 @@ describe('hostile tool text through every report', () => {
     expect(Math.max(...all.map((l) => l.length))).toBeLessThan(20_000);
   });
 
-  it('Markdown summary: one row per finding, no raw HTML, links or mentions, long text truncated', () => {
-    const md = renderSummary(result);
+  it('Markdown summary and comment: one item per finding, no raw HTML, links or mentions, long text truncated, bounded', () => {
+    const md = renderSummary(result, { maxBytes: SUMMARY_MAX_BYTES, verbose: true });
     expectSafeSummary(md, result.findings);
     expect(md).toMatch(/… \\\[truncated\\, 1048576 chars\\\]/);
     expect(Buffer.byteLength(md)).toBeLessThan(1024 * 1024);
+    const comment = renderSummary(result);
+    expectSafeSummary(comment, result.findings);
+    expect(comment.length).toBeLessThanOrEqual(65_536);
   });
 
   it('terminal: no ESC or other control characters, with and without colour', () => {

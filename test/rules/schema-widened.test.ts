@@ -19,7 +19,7 @@ ruleTests('schema-widened', {
       expect: [{ ruleId: 'schema-widened', tool: 'rm', level: 'error', data: { deltas: WIDENED.deltas }, message: '/properties/force: property "force" added' }],
     },
     {
-      name: 'verdict both: widened and narrowed findings',
+      name: 'verdict both: one schema-widened finding that also says what was narrowed (one change, one finding)',
       base: [readTool('rm', { inputSchema: S({ path: PATH }) })],
       head: [readTool('rm', { inputSchema: S({ file: PATH }) })],
       schemaVerdicts: {
@@ -33,8 +33,12 @@ ruleTests('schema-widened', {
       },
       watch: ['schema-narrowed'],
       expect: [
-        { ruleId: 'schema-widened', tool: 'rm', data: { deltas: [{ path: '/properties/file' }] } },
-        { ruleId: 'schema-narrowed', tool: 'rm', data: { deltas: [{ path: '/properties/path' }] } },
+        {
+          ruleId: 'schema-widened',
+          tool: 'rm',
+          message: 'tool "rm" accepts new inputs: /properties/file: property "file" added; it also accepts or declares less: /properties/path: property "path" removed',
+          data: { deltas: [{ path: '/properties/file' }], narrowed: [{ path: '/properties/path' }] },
+        },
       ],
     },
     classified({

@@ -45,10 +45,10 @@ export interface ChangedTextData {
   field: string;
   /** JSON pointer inside the schema, for text in `inputSchema` or `outputSchema`. */
   pointer?: string;
-  /** Old text (canonical JSON for metadata); absent when the text was added. */
-  base?: string;
-  /** New text; absent when the text was removed. */
-  head?: string;
+  /** Old text (canonical JSON for metadata); undefined when the text was added. */
+  base: string | undefined;
+  /** New text; undefined when the text was removed. */
+  head: string | undefined;
   /** What changed, in a reviewer's words ("the description of argument "q" of tool "get" changed"). */
   what: string;
 }
@@ -70,30 +70,26 @@ export const textChanges: Check = (ctx) => {
     let sub: string;
     if (c.kind === 'metadata-changed') {
       sub = c.field === 'extra' ? '' : `/${c.field}`;
-      text = { field: c.field, ...opt('base', c.base), ...opt('head', c.head), what: `the ${METADATA_WORDS[c.field]} of tool "${c.tool}" changed` };
+      text = { field: c.field, base: c.base, head: c.head, what: `the ${METADATA_WORDS[c.field]} of tool "${c.tool}" changed` };
     } else if (c.kind === 'text-changed') {
       sub = `/${c.field.replace('.', '/')}${c.pointer ?? ''}`;
-      text = { field: c.field, ...opt('pointer', c.pointer), ...opt('base', c.base), ...opt('head', c.head), what: textMessage(c) };
+      text = { field: c.field, ...(c.pointer !== undefined ? { pointer: c.pointer } : {}), base: c.base, head: c.head, what: textMessage(c) };
     } else continue;
     const entry = byTool.get(c.tool);
     if (entry) entry.texts.push(text);
     else byTool.set(c.tool, { sub, texts: [text] });
   }
   return [...byTool].map(([tool, { sub, texts }]): RawFinding => {
-    const first = texts[0] as ChangedTextData;
-    const more = texts.length - MAX_NAMED;
-    const message =
-      texts.length === 1
-        ? first.what
-        : `${texts.length} texts of tool "${tool}" changed: ${texts
-            .slice(0, MAX_NAMED)
-            .map((t) => t.what.replace(` of tool "${tool}"`, ''))
-            .join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
-    const { what: _what, ...head } = first;
-    return { ruleId: 'description-changed', target: { tool, sub, key: '/text' }, message, data: { ...head, texts } };
+    const { what: _what, ...head } = texts[0] as ChangedTextData;
+    return { ruleId: 'description-changed', target: { tool, sub, key: '/text' }, message: textsMessage(tool, texts), data: { ...head, texts } };
   });
 };
 
-function opt<K extends string>(key: K, v: string | undefined): { [k in K]?: string } {
-  return (v === undefined ? {} : { [key]: v }) as { [k in K]?: string };
+/** "the description of tool "x" changed", or "3 texts of tool "x" changed: …; …; …; and 2 more". */
+export function textsMessage(tool: string, texts: readonly Pick<ChangedTextData, 'what'>[]): string {
+  const first = texts[0];
+  if (texts.length === 1 && first) return first.what;
+  const more = texts.length - MAX_NAMED;
+  const named = texts.slice(0, MAX_NAMED).map((t) => t.what.replace(` of tool "${tool}"`, ''));
+  return `${texts.length} texts of tool "${tool}" changed: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }

@@ -212,7 +212,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
     ...(opts.review ? { review: opts.review } : {}),
   });
   const { changes, drift } = ctx;
-  mark(`${cfg.id}: diffed and classified (${changes.length} changes)`);
+  mark(`${cfg.id}: diffed (${changes.length} changes)`);
   if (changes.length) result.changes = changes;
   // Outside a pull request the base is the contract: the drift is the same list.
   if (drift.length && base !== loaded?.surface) result.drift = drift;

@@ -35,4 +35,14 @@ describe('action.yml', () => {
     const set = [...code.matchAll(/setOutput\('([a-z-]+)'/g)].map((m) => m[1]);
     expect(set.sort()).toEqual(Object.keys(action.outputs).sort());
   });
+
+  it('the README excerpt of a PR comment is real: every line of it is a line of the golden comment', () => {
+    const readme = read('README.md');
+    const m = /<!-- golden-excerpt:([a-z0-9-]+):start -->\n([\s\S]*?)\n<!-- golden-excerpt:\1:end -->/.exec(readme);
+    expect(m, 'README has a golden excerpt').not.toBeNull();
+    const golden = new Set(read(`test/golden/${m![1]}/comment.md`).split('\n'));
+    const lines = m![2]!.split('\n').map((l) => l.replace(/^> ?/, ''));
+    expect(lines.filter((l) => l !== '').length).toBeGreaterThan(10);
+    for (const line of lines) expect(golden.has(line), line).toBe(true);
+  });
 });

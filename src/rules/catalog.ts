@@ -31,8 +31,8 @@ export const RULES = [
     level: 'error',
     title: 'The live surface differs from the committed contract',
     rationale:
-      'The contract is the reviewed allowlist. When the server changes without a contract update, the change never shows up as a reviewable diff.',
-    source: 'toolgate design §2 (drift)',
+      'The contract is the reviewed allowlist. When the server changes without a contract update, the change never shows up as a reviewable diff. When every tool that differs has a finding of its own at least as severe, this one is folded into them and the verdict says the contract is stale (one change, one finding).',
+    source: 'toolgate design §2 (drift), §4 (folding)',
     fix: UPDATE,
   },
   {
@@ -49,8 +49,8 @@ export const RULES = [
     level: 'error',
     title: 'A pinned count differs from the live surface',
     rationale:
-      'toolCount, readOnlyToolCount, destructiveToolCount and openWorldToolCount summarise what an agent can reach; a change in any of them is a change in exposure.',
-    source: 'toolgate design §3',
+      'toolCount, readOnlyToolCount, destructiveToolCount and openWorldToolCount summarise what an agent can reach; a change in any of them is a change in exposure. A count that the contract\'s own tools give is explained by the per-tool findings and folded into contract-stale; one they do not give (a hand edit) stays.',
+    source: 'toolgate design §3, §4 (folding)',
     fix: UPDATE,
   },
   {

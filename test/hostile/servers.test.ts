@@ -149,6 +149,8 @@ function expectGroupGone(run: Run): void {
 
 const names = (s: RawSnapshot) => s.tools.map((t) => (t.tool as { name: string }).name);
 const ids = (r: CheckResult) => r.findings.map((f) => f.ruleId);
+/** Rule ids of every finding, those folded into others (DESIGN §4) included. */
+const judged = (r: CheckResult) => [...r.findings, ...r.sources.flatMap((s) => s.folded ?? [])].map((f) => f.ruleId);
 
 /** An HTTP source whose `start` command is the hostile fixture `run`, listening on `port`. */
 function httpStarted(run: Run, port: number, timeouts = TIMEOUTS): HttpCfg {
@@ -499,14 +501,14 @@ describe.concurrent('hostile MCP servers', () => {
     const same = at(100_000);
     const c = await runCheck({ policy: same.policy, mode: 'check', root: dir.path, logger: silentLogger });
     expectGroupGone(same.run);
-    expect(ids(c)).not.toContain('contract-stale');
+    expect(judged(c)).not.toContain('contract-stale');
     expect(ids(c)).toContain('malformed-tool');
 
     // One level more, far below the limit: the pinned sha256 changes, so the schema did.
     const deeper = at(100_001);
     const d = await runCheck({ policy: deeper.policy, mode: 'check', root: dir.path, logger: silentLogger });
     expectGroupGone(deeper.run);
-    expect(ids(d)).toContain('contract-stale');
+    expect(judged(d)).toContain('contract-stale');
     expect(d.sources[0]!.changes?.some((x) => x.kind === 'input-schema-changed' && x.tool === 'deep')).toBe(true);
   }, 60_000);
 

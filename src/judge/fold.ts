@@ -42,73 +42,93 @@ const atLeast = (cause: Finding, folded: Finding) => LEVEL_RANK[cause.level] <= 
 
 /**
  * Folds restatements among one source's findings. Pure: returns the findings kept (in their
- * order, a cause's message extended where it absorbed one) and those folded.
+ * order, a cause's message or texts extended where it absorbed one) and those folded. Linear in
+ * the findings: causes are looked up by tool, never by scanning (100,000 changed tools).
  */
 export function foldRestatements(findings: readonly Finding[], facts: FoldFacts): { findings: Finding[]; folded: FoldedFinding[] } {
   const folded: FoldedFinding[] = [];
-  let kept = [...findings];
-  const fold = (f: Finding, into: string, because: string) => {
+  // One slot per finding: null once folded, replaced when a cause absorbs something.
+  const slots: (Finding | null)[] = [...findings];
+  const byTool = new Map<string, number[]>();
+  slots.forEach((f, i) => {
+    if (f?.tool === undefined) return;
+    const key = `${f.source}\0${f.tool}`;
+    const list = byTool.get(key);
+    if (list) list.push(i);
+    else byTool.set(key, [i]);
+  });
+  /** Index of a kept finding of the same tool that `test` accepts and is at least as severe as `f`. */
+  const causeOf = (f: Finding, test: (k: Finding) => boolean): number | undefined =>
+    byTool.get(`${f.source}\0${f.tool}`)?.find((i) => {
+      const k = slots[i];
+      return k !== null && k !== undefined && k !== f && test(k) && atLeast(k, f);
+    });
+  const fold = (i: number, into: string, because: string) => {
+    const f = slots[i] as Finding;
     folded.push({ ...f, foldedInto: into, because });
-    kept = kept.filter((k) => k !== f);
+    slots[i] = null;
   };
 
   // Lowered claims into the class change of the same tool.
-  for (const f of findings) {
-    if (!CLAIMS.has(f.ruleId) || f.tool === undefined) continue;
-    const cause = kept.find((k) => CLASS_CHANGES.has(k.ruleId) && k.tool === f.tool && k.source === f.source && atLeast(k, f));
-    if (!cause) continue;
-    const i = kept.indexOf(cause);
+  findings.forEach((f, i) => {
+    if (!CLAIMS.has(f.ruleId) || f.tool === undefined) return;
+    const c = causeOf(f, (k) => CLASS_CHANGES.has(k.ruleId));
+    if (c === undefined) return;
+    const cause = slots[c] as Finding;
     const claim = f.message.replace(`tool "${f.tool}" `, '').split('; it needs')[0]?.split('; approved by')[0] ?? '';
-    kept[i] = { ...cause, message: insertBeforeReviewClause(cause.message, `; it also ${claim.slice(0, 200)}`) };
-    fold(f, cause.fingerprint, `part of the class change of tool "${f.tool}"`);
-  }
+    slots[c] = { ...cause, message: insertBeforeReviewClause(cause.message, `; it also ${claim.slice(0, 200)}`) };
+    fold(i, cause.fingerprint, `part of the class change of tool "${f.tool}"`);
+  });
 
   // Texts of arguments the schema change adds, into the schema-widened finding.
-  for (const f of findings) {
-    if (f.ruleId !== 'description-changed' || f.tool === undefined || !kept.includes(f)) continue;
-    const widened = kept.find((k) => k.ruleId === 'schema-widened' && k.tool === f.tool && k.source === f.source && atLeast(k, f));
-    const added = (widened?.data?.deltas as { path?: unknown; what?: unknown }[] | undefined)?.filter((d) => typeof d.path === 'string' && typeof d.what === 'string' && /\badded\b/.test(d.what)).map((d) => `${String(d.path)}/`);
-    if (!widened || !added?.length) continue;
+  findings.forEach((f, i) => {
+    if (f.ruleId !== 'description-changed' || f.tool === undefined || slots[i] === null) return;
+    const c = causeOf(f, (k) => k.ruleId === 'schema-widened');
+    if (c === undefined) return;
+    const widened = slots[c] as Finding;
+    const deltas = (widened.data?.deltas as { path?: unknown; what?: unknown }[] | undefined) ?? [];
+    const added = deltas.filter((d) => typeof d.path === 'string' && typeof d.what === 'string' && /\badded\b/.test(d.what)).map((d) => `${String(d.path)}/`);
+    if (added.length === 0) return;
     const texts = (f.data?.texts as TextEntry[] | undefined) ?? [];
     const arrived = (t: TextEntry) => t.field === 'inputSchema' && t.base === undefined && typeof t.pointer === 'string' && added.some((p) => (t.pointer as string).startsWith(p));
     const moved = texts.filter(arrived);
-    if (moved.length === 0) continue;
-    const i = kept.indexOf(widened);
-    kept[i] = { ...widened, data: { ...widened.data, texts: [...((widened.data?.texts as TextEntry[] | undefined) ?? []), ...moved] } };
+    if (moved.length === 0) return;
+    slots[c] = { ...widened, data: { ...widened.data, texts: [...((widened.data?.texts as TextEntry[] | undefined) ?? []), ...moved] } };
     const left = texts.filter((t) => !arrived(t));
     if (left.length === 0) {
-      fold(f, widened.fingerprint, `the texts are those of arguments the schema change adds`);
-      continue;
+      fold(i, widened.fingerprint, 'the texts are those of arguments the schema change adds');
+      return;
     }
-    const j = kept.indexOf(f);
     const { what: _w, ...top } = left[0] as TextEntry;
     const message = textsMessage(f.tool, left.map((t) => ({ what: String(t.what) }))) + reviewClauseOf(f.message);
-    kept[j] = { ...f, message, data: { ...top, texts: left } };
-  }
+    slots[i] = { ...f, message, data: { ...top, texts: left } };
+  });
 
-  const stale = kept.find((k) => k.ruleId === 'contract-stale');
+  const staleAt = slots.findIndex((k) => k?.ruleId === 'contract-stale');
+  const stale = staleAt >= 0 ? (slots[staleAt] as Finding) : undefined;
   const contract = facts.contract;
   if (stale && contract) {
     const ownCounts = countTools(contract.tools);
-    for (const f of kept.filter((k) => k.ruleId === 'count-mismatch')) {
+    slots.forEach((f, i) => {
+      if (f?.ruleId !== 'count-mismatch') return;
       const count = f.data?.count as keyof SurfaceCounts | undefined;
-      if (count === undefined || contract.counts[count] !== ownCounts[count] || !atLeast(stale, f)) continue;
-      fold(f, stale.fingerprint, `the contract's ${count} is the count of the tools it pins: the per-tool drift explains it`);
-    }
+      if (count === undefined || contract.counts[count] !== ownCounts[count] || !atLeast(stale, f)) return;
+      fold(i, stale.fingerprint, `the contract's ${count} is the count of the tools it pins: the per-tool drift explains it`);
+    });
     const drifted = new Set<string>();
     let onlyTools = stale.data?.missing !== true && facts.drift.length > 0;
     for (const c of facts.drift) {
       if ('tool' in c) drifted.add(c.tool);
       else if (!EXPLAINED_WITHOUT_TOOL.has(c.kind)) onlyTools = false;
     }
-    const covered = [...drifted].every((tool) => kept.some((k) => k.tool === tool && k.source === stale.source && atLeast(k, stale)));
-    const countsLeft = kept.some((k) => k.ruleId === 'count-mismatch');
+    const covered = [...drifted].every((tool) => causeOf({ ...stale, tool }, () => true) !== undefined);
+    const countsLeft = slots.some((k) => k?.ruleId === 'count-mismatch');
     if (onlyTools && drifted.size > 0 && covered && !countsLeft) {
-      for (const f of folded.filter((x) => x.foldedInto === stale.fingerprint)) f.foldedInto = 'verdict';
-      fold(stale, 'verdict', `every tool that differs from the contract has a finding of its own; the verdict says the contract is stale`);
+      for (const f of folded) if (f.foldedInto === stale.fingerprint) f.foldedInto = 'verdict';
+      fold(staleAt, 'verdict', 'every tool that differs from the contract has a finding of its own; the verdict says the contract is stale');
     }
   }
-  return { findings: kept, folded };
+  return { findings: slots.filter((f): f is Finding => f !== null), folded };
 }
 
 /** The review clause a reviewable finding's message ends with ("; it needs …", "; approved by …"), or ''. */

@@ -8,7 +8,7 @@ import { diffSurfaces } from '../diff/diff-surfaces.js';
 import type { Change } from '../diff/change.js';
 import { classifySchemaChanges } from '../diff/schema/index.js';
 import type { CheckContext, ReviewState, SchemaVerdict } from '../rules/context.js';
-import { compareFindings, evaluateInSlices, type Locate } from '../rules/evaluate.js';
+import { compareFindings, evaluate, evaluateInSlices, type Locate } from '../rules/evaluate.js';
 import type { Finding } from '../rules/types.js';
 import type { MalformedTool } from '../surface/normalize.js';
 import type { Surface } from '../surface/model.js';
@@ -40,6 +40,15 @@ export interface ContextInput {
  * the policy's `schema-budget-ms`).
  */
 export async function buildContext(input: ContextInput): Promise<CheckContext> {
+  const changes = input.changes ?? (input.base ? diffSurfaces(input.base, input.head) : []);
+  return assembleContext({ ...input, changes }, await classifyChanges(changes, input.policy.schemaBudgetMs));
+}
+
+/**
+ * {@link buildContext} with the schema verdicts given (rule tests give them by hand; `buildContext`
+ * asks the classifier). Pure but for the diffs.
+ */
+export function assembleContext(input: ContextInput, schemaVerdicts: ReadonlyMap<string, SchemaVerdict>): CheckContext {
   const { head, contract, base } = input;
   const changes = input.changes ?? (base ? diffSurfaces(base, head) : []);
   const drift = !contract ? [] : contract === base ? changes : diffSurfaces(contract, head);
@@ -50,7 +59,7 @@ export async function buildContext(input: ContextInput): Promise<CheckContext> {
     drift,
     malformed: input.malformed ?? [],
     policy: input.policy,
-    schemaVerdicts: await classifyChanges(changes, input.policy.schemaBudgetMs),
+    schemaVerdicts,
     ...(contract ? { contract } : {}),
     ...(base ? { base } : {}),
     ...(input.review ? { review: input.review } : {}),
@@ -87,7 +96,16 @@ export interface Judgement {
 
 /** Every rule on the context, then the folding of restatements (see fold.ts). */
 export async function judge(ctx: CheckContext, opts: JudgeOptions): Promise<Judgement> {
-  let findings = await evaluateInSlices(ctx, opts.locate, opts.prepare);
+  return settle(await evaluateInSlices(ctx, opts.locate, opts.prepare), ctx, opts);
+}
+
+/** {@link judge} in one go, for small surfaces (rule tests, `diff` of two files). */
+export function judgeNow(ctx: CheckContext, opts: Omit<JudgeOptions, 'prepare'>): Judgement {
+  return settle(evaluate(ctx, opts.locate), ctx, opts);
+}
+
+function settle(evaluated: Finding[], ctx: CheckContext, opts: Omit<JudgeOptions, 'prepare' | 'locate'>): Judgement {
+  let findings = evaluated;
   if (opts.contractRules === false) findings = findings.filter((f) => f.ruleId !== 'unlisted-tool' && f.ruleId !== 'contract-stale');
   if (opts.sourceFindings) findings.push(...opts.sourceFindings);
   const folded = foldRestatements(findings, { ...(ctx.contract ? { contract: ctx.contract } : {}), drift: ctx.drift });

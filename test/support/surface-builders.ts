@@ -11,15 +11,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parsePolicy, type Policy } from '../../src/config/policy.js';
-import { diffSurfaces } from '../../src/diff/diff-surfaces.js';
 import type { CheckContext, ReviewState, SchemaVerdict, Target } from '../../src/rules/context.js';
 import { evaluate, type Locate } from '../../src/rules/evaluate.js';
+import { assembleContext, buildContext, judgeNow, type ContextInput, type Judgement } from '../../src/judge/judge.js';
 import type { Finding, Level } from '../../src/rules/types.js';
 import type { RuleId } from '../../src/rules/catalog.js';
 import type { RawTool } from '../../src/sources/types.js';
 import type { Json, JsonObject, ServerInfo, Surface, SurfaceSource, SurfaceTool, ToolOrigin } from '../../src/surface/model.js';
 import { normalizeSnapshot, normalizeTool, type MalformedTool } from '../../src/surface/normalize.js';
-import { classifySchemaChanges } from '../../src/diff/schema/index.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { diffPolicies, judgingPolicy } from '../../src/config/policy-diff.js';
 import { policyFindings } from '../../src/run-check.js';
@@ -210,23 +209,34 @@ export function contractLocate(contract: Surface | undefined, file = '.toolgate/
   };
 }
 
-/** Builds the CheckContext exactly as run-check does (changes: base→head, drift: contract→head). */
+/** Builds the CheckContext through the judge's own path (changes: base→head, drift: contract→head). */
 export function contextFor(c: Omit<EvalCase, 'name' | 'expect'> & { name?: string }): CheckContext {
+  return assembleContext(contextInput(c), new Map(Object.entries(c.schemaVerdicts ?? {})));
+}
+
+/** The judge's input for a case: a `null` base is first adoption (run-check's empty base). */
+function contextInput(c: Omit<EvalCase, 'name' | 'expect'>): ContextInput {
   const head = asSurface(c.head);
   const contract = c.contract === null ? undefined : c.contract === undefined ? head : asSurface(c.contract);
   const base = c.base === undefined ? undefined : c.base === null ? { ...head, tools: [], digest: '' } : asSurface(c.base);
   return {
     sourceId: head.source.id,
     head,
-    changes: base ? diffSurfaces(base, head) : [],
-    drift: contract ? diffSurfaces(contract, head) : [],
     malformed: c.malformed ?? [],
     policy: policyFrom(c.policy),
-    schemaVerdicts: new Map(Object.entries(c.schemaVerdicts ?? {})),
     ...(contract ? { contract } : {}),
     ...(base ? { base } : {}),
     ...(c.review ? { review: c.review } : {}),
   };
+}
+
+/**
+ * One case as a user sees it: every rule, then the folding of restatements (judge/fold.ts).
+ * Rule tables use {@link evaluateCase} (each rule on its own, nothing folded).
+ */
+export function judgeCase(c: Omit<EvalCase, 'name' | 'expect'> & { name?: string }): Judgement {
+  const ctx = contextFor(c);
+  return judgeNow(ctx, { locate: contractLocate(ctx.contract) });
 }
 
 /** Runs one evaluate case: every finding, unfiltered. */
@@ -246,12 +256,9 @@ export function classified(c: Omit<EvalCase, 'schemaVerdicts'> & { timeout?: num
     expect: c.expect,
     timeout: c.timeout ?? 30_000,
     run: async () => {
-      const ctx = contextFor(c);
-      const pairs = ctx.changes.flatMap((ch) => (ch.kind === 'input-schema-changed' ? [{ tool: ch.tool, before: ch.base, after: ch.head }] : []));
-      const verdicts = await classifySchemaChanges(pairs, { budgetMs: ctx.policy.schemaBudgetMs });
-      const schemaVerdicts: Record<string, SchemaVerdict> = {};
-      pairs.forEach((p, i) => (schemaVerdicts[p.tool] = verdicts[i] as SchemaVerdict));
-      return evaluateCase({ ...c, schemaVerdicts });
+      // The schema verdicts from the real classifier, through the judge's own path.
+      const ctx = await buildContext(contextInput(c));
+      return evaluate(ctx, contractLocate(ctx.contract));
     },
   };
 }

@@ -131,6 +131,10 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
   const [word, code] = OUTCOME[review.verdict.outcome] as [string, string];
   const out: string[] = [`toolgate: ${paint(style.color, code, word)} · ${escapeTerminalInline(review.verdict.text, 600)}`];
   for (const r of result.sources) out.push(...renderSourceFacts(r, style));
+  // What `update` wrote is what the reviewer will be asked to approve: first, and whole.
+  if (result.mode === 'update') {
+    for (const r of result.sources) if (r.changes?.length) out.push('', ...renderChanges(`[${r.id}] what a reviewer will be asked to approve: contract changes`, r.changes));
+  }
   if (review.attention.length) {
     out.push('', paint(style.color, '1', `Needs your attention: ${review.attention.length} ${review.attention.length === 1 ? 'entry' : 'entries'}, riskiest first`));
     const fixed = new Set<string>();
@@ -151,7 +155,7 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
   const audits = result.sources.flatMap((r) => renderAudit(r, style));
   if (audits.length) out.push('', paint(style.color, '1', 'Audit'), ...audits);
   for (const r of result.sources) {
-    if (r.changes?.length && (result.mode === 'update' || style.verbose || style.changes)) out.push('', ...renderChanges(result.mode === 'update' ? `[${r.id}] contract changes` : `[${r.id}] changes`, r.changes));
+    if (r.changes?.length && result.mode !== 'update' && (style.verbose || style.changes)) out.push('', ...renderChanges(`[${r.id}] changes`, r.changes));
     if (r.drift?.length && style.verbose) out.push('', ...renderChanges(`[${r.id}] drift from the contract`, r.drift));
   }
   const { error, warning, notice } = result.counts;

@@ -126,8 +126,8 @@ describe.each(Object.entries(EXPECTED))('golden reports: %s', (slug, u) => {
     const markdown = attentionOf(files['comment.md']!, 'markdown');
     for (const name of [...risky, ...flips]) {
       expect(terminal, `terminal: ${name}`).toContain(`[server] ${name}: `);
-      // Names are escaped Markdown in a code span: compare without the backslashes.
-      expect(markdown.replace(/\\/g, ''), `markdown: ${name}`).toContain(`\`${name}\` · `);
+      // Names are escaped Markdown in a block's heading: compare without the backslashes.
+      expect(markdown.replace(/\\/g, ''), `markdown: ${name}`).toContain(`#### ${name} · `);
     }
   });
 

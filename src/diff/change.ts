@@ -30,7 +30,19 @@ export type Change =
    * `annotations.title`, or (`field: 'inputSchema'`) a `title` or `description` inside the schema,
    * at `pointer` (relative to the schema).
    */
-  | { kind: 'text-changed'; tool: string; field: TextField; pointer?: string; base?: string; head?: string }
+  | {
+      kind: 'text-changed';
+      tool: string;
+      field: TextField;
+      pointer?: string;
+      base?: string;
+      head?: string;
+      /**
+       * Set on the one change (`pointer` `/…`) that holds a schema's texts past the per-tool bound:
+       * how many; `base` and `head` list them as `pointer: text` lines.
+       */
+      more?: number;
+    }
   | { kind: 'input-schema-changed'; tool: string; base: Json; head: Json }
   | { kind: 'output-schema-changed'; tool: string; base?: Json; head?: Json }
   | { kind: 'origin-changed'; tool: string; base?: ToolOrigin; head?: ToolOrigin }

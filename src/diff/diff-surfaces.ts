@@ -23,8 +23,13 @@ function annotationTitle(t: SurfaceTool): string | undefined {
 const isEmptyObject = (v: Json): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 const withText = (base: string | undefined, head: string | undefined) => ({ ...(base !== undefined ? { base } : {}), ...(head !== undefined ? { head } : {}) });
 
-/** Most schema-text changes listed per tool: a rewrite of every argument description is noticed with fewer. */
+/**
+ * Most schema-text changes listed one by one per tool (a rewrite of every argument description is
+ * noticed with fewer); the rest are one change that holds them all.
+ */
 const MAX_SCHEMA_TEXT_CHANGES = 200;
+/** New strings outside the text keywords looked for per schema, past which the rest are not listed. */
+const MAX_NEW_STRINGS = 10_000;
 
 /** Whether the subschema that holds the text at `pointer` (its parent) exists in `schema`. */
 function holderExists(schema: Json, pointer: string): boolean {
@@ -45,8 +50,14 @@ function schemaTextChanges(tool: string, base: Json, head: Json, field: 'inputSc
   const pointers = [...new Set([...b.keys(), ...h.keys()])].filter((p) => b.get(p) !== h.get(p) && (h.has(p) || holderExists(head, p))).sort();
   const texts = pointers.map((pointer) => ({ kind: 'text-changed' as const, tool, field, pointer, base: b.get(pointer), head: h.get(pointer) }));
   // New strings anywhere else in the schema (a `format`, a `const`, an `$id`...) are text too.
-  const others = [...newSchemaStrings(base, head, new Set(h.keys()))].map(([pointer, text]) => ({ kind: 'text-changed' as const, tool, field, pointer, head: text }));
-  return [...texts, ...others].slice(0, MAX_SCHEMA_TEXT_CHANGES);
+  const others = [...newSchemaStrings(base, head, new Set(h.keys()), MAX_NEW_STRINGS)].map(([pointer, text]) => ({ kind: 'text-changed' as const, tool, field, pointer, head: text }));
+  const all: Change[] = [...texts, ...others];
+  if (all.length <= MAX_SCHEMA_TEXT_CHANGES) return all;
+  // Past the bound the rest is one change, never dropped: decoy edits must not push a poisoned
+  // text out of sight. Its old and new text list each remaining text as `pointer: text`.
+  const rest = all.slice(MAX_SCHEMA_TEXT_CHANGES - 1) as Extract<Change, { kind: 'text-changed' }>[];
+  const lines = (side: 'base' | 'head') => rest.map((c) => `${c.pointer ?? ''}: ${c[side] ?? '(none)'}`).join('\n');
+  return [...all.slice(0, MAX_SCHEMA_TEXT_CHANGES - 1), { kind: 'text-changed', tool, field, pointer: '/…', more: rest.length, base: lines('base'), head: lines('head') }];
 }
 
 /** One hint of a tool as declared, with the default applied, and as sent when that is not a boolean. */

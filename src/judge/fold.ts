@@ -17,6 +17,7 @@
  *   of that class change: folded into it, its message appended.
  */
 import type { Change } from '../diff/change.js';
+import { ruleById } from '../rules/catalog.js';
 import { LEVEL_RANK } from '../rules/evaluate.js';
 import { textsMessage } from '../rules/checks/text.js';
 import type { Finding } from '../rules/types.js';
@@ -38,7 +39,13 @@ const EXPLAINED_WITHOUT_TOOL = new Set<Change['kind']>(['count-changed', 'server
 /** One entry of a `description-changed` finding's `data.texts` (rules/checks/text.ts). */
 type TextEntry = { field?: string; pointer?: string; base?: string; head?: string; what?: string };
 
-const atLeast = (cause: Finding, folded: Finding) => LEVEL_RANK[cause.level] <= LEVEL_RANK[folded.level];
+/**
+ * Whether `folded` may be folded into `cause`: the cause is at least as severe, and an approval
+ * that clears the cause clears the folded one too (a reviewable cause never absorbs a finding no
+ * review can clear: after the approval that one would fail alone).
+ */
+const atLeast = (cause: Finding, folded: Finding) =>
+  LEVEL_RANK[cause.level] <= LEVEL_RANK[folded.level] && (ruleById(folded.ruleId)?.reviewable === true || ruleById(cause.ruleId)?.reviewable !== true);
 
 /**
  * Folds restatements among one source's findings. Pure: returns the findings kept (in their
@@ -87,7 +94,8 @@ export function foldRestatements(findings: readonly Finding[], facts: FoldFacts)
     if (c === undefined) return;
     const widened = slots[c] as Finding;
     const deltas = (widened.data?.deltas as { path?: unknown; what?: unknown }[] | undefined) ?? [];
-    const added = deltas.filter((d) => typeof d.path === 'string' && typeof d.what === 'string' && /\badded\b/.test(d.what)).map((d) => `${String(d.path)}/`);
+    // Only a property the schema change adds (`property "x" added …`), not an enum value added to one.
+    const added = deltas.filter((d) => typeof d.path === 'string' && typeof d.what === 'string' && /^property ".*" added\b/s.test(d.what)).map((d) => `${String(d.path)}/`);
     if (added.length === 0) return;
     const texts = (f.data?.texts as TextEntry[] | undefined) ?? [];
     const arrived = (t: TextEntry) => t.field === 'inputSchema' && t.base === undefined && typeof t.pointer === 'string' && added.some((p) => (t.pointer as string).startsWith(p));

@@ -444,13 +444,17 @@ export function escapeTerminalInline(text: string, max: number = MAX_INLINE): st
 /**
  * Breaks what the GitHub Actions runner reads as a command in a log line: `##[` anywhere in the
  * line (the older command form, e.g. `##[add-mask]`: actions/runner's `ActionCommand.TryParse`
- * looks for it at any position) and `::` at the start of a line after spaces (`TryParseV2` trims
- * them). The bracket or the first colon becomes its fullwidth form (`##［`, `：:`): still
- * readable, visibly altered, and no invisible character is added. Pure.
+ * looks for it at any position) and `::` at the start of a line after whitespace (`TryParseV2`
+ * calls .NET `TrimStart()`, which trims every Unicode white space: NBSP, U+3000, U+2028, NEL…).
+ * The bracket or the first colon becomes its fullwidth form (`##［`, `：:`): still readable,
+ * visibly altered, and no invisible character is added. Pure.
  */
 export function breakRunnerCommands(text: string): string {
-  return breakLegacyCommands(text).replace(/^([ \t]*):(?=:)/gm, '$1\uFF1A');
+  return breakLegacyCommands(text).replace(LINE_COMMAND, '$1\uFF1A');
 }
+
+/** `::` after any white space .NET's `char.IsWhiteSpace` accepts (JS `\s` without the line feed, and NEL). */
+const LINE_COMMAND = /^((?:[^\S\n]|\u0085)*):(?=:)/gm;
 
 /** The `##[` half of {@link breakRunnerCommands}, for text that will not start a line. */
 function breakLegacyCommands(text: string): string {

@@ -18,7 +18,8 @@ import { describeHints, describeReach } from '../rules/checks/additions.js';
 
 /**
  * How risky a failing finding is, lower first: new tools that can write, destroy or reach the
- * open world; a relaxed policy; read tools that became writes; read promotions; lowered claims;
+ * open world; a relaxed policy; read tools that became writes (or dropped a hint, so a spec
+ * default now claims more risk); read promotions; lowered claims;
  * newly accepted inputs; new read-only tools; changed text; the rest.
  */
 const RANK: Record<string, number> = {
@@ -29,12 +30,32 @@ const RANK: Record<string, number> = {
   'read-promotion-unreviewed': 3,
   'promoted-operation-moved': 3,
   'risk-claim-lowered': 4,
-  'annotation-dropped': 4,
+  'annotation-dropped': 2,
   'schema-widened': 5,
   'schema-unclassified': 5,
   'description-changed': 7,
 };
 const OTHER_RANK = 8;
+
+/** How much a tool can do, for picking one of several with the same name: write > destroy > open world. */
+function reach(t: SurfaceTool): number {
+  const e = t.effectiveHints;
+  return (e.readOnlyHint ? 0 : 4) + (!e.readOnlyHint && e.destructiveHint ? 2 : 0) + (e.openWorldHint ? 1 : 0);
+}
+
+/**
+ * Tools by name; where several share a name (`duplicate-tool-name`), the one that can do the
+ * most, since findings name a tool only by its name and the block must not look safer than the
+ * riskiest of them.
+ */
+function riskiestByName(tools: readonly SurfaceTool[]): Map<string, SurfaceTool> {
+  const m = new Map<string, SurfaceTool>();
+  for (const t of tools) {
+    const had = m.get(t.name);
+    if (!had || reach(t) > reach(had)) m.set(t.name, t);
+  }
+  return m;
+}
 
 /** A new tool's rank: 0 when it can write, destroy or reach the open world, else that of a read tool. */
 function rankOf(f: Finding, tool: SurfaceTool | undefined): number {
@@ -99,8 +120,8 @@ export interface ReviewOptions {
 /** Builds the report's shape from a run's result. Pure. */
 export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Review {
   const failing = (f: Finding) => f.level === 'error' || (result.exact === true && f.level === 'warning');
-  const toolsBySource = new Map(result.sources.map((s) => [s.id, new Map((s.surface?.tools ?? []).map((t) => [t.name, t]))]));
-  const baseBySource = new Map(result.sources.map((s) => [s.id, new Map((s.contract?.tools ?? []).map((t) => [t.name, t]))]));
+  const toolsBySource = new Map(result.sources.map((s) => [s.id, riskiestByName(s.surface?.tools ?? [])]));
+  const baseBySource = new Map(result.sources.map((s) => [s.id, riskiestByName(s.contract?.tools ?? [])]));
   const lookup = (f: Finding) => (f.tool === undefined ? undefined : (toolsBySource.get(f.source)?.get(f.tool) ?? baseBySource.get(f.source)?.get(f.tool)));
 
   const attention = new Map<string, ToolBlock>();
@@ -132,7 +153,8 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
     }
     block.findings.push(f);
     block.rank = Math.min(block.rank, rankOf(f, block.surfaceTool));
-    if (!block.location && f.location && f.tool !== undefined) block.location = f.location;
+    // An unlisted tool has no contract line of its own (its finding says where the entry is missing).
+    if (!block.location && f.location && f.tool !== undefined && f.ruleId !== 'unlisted-tool') block.location = f.location;
   }
   for (const b of [...attention.values(), ...rest.values()]) {
     b.findings.sort((x, y) => rankOf(x, b.surfaceTool) - rankOf(y, b.surfaceTool));
@@ -174,8 +196,9 @@ function headlineOf(b: ToolBlock): string {
     case 'promoted-operation-moved':
       return 'promoted operation moved';
     case 'risk-claim-lowered':
-    case 'annotation-dropped':
       return 'claims less risk';
+    case 'annotation-dropped':
+      return 'dropped a declared hint: the spec default claims more risk';
     case 'schema-widened':
     case 'schema-unclassified':
       return 'accepts new inputs';

@@ -12,7 +12,7 @@ import { auditFacts, COUNT_LABELS } from './audit.js';
 import { describeChange } from './changes.js';
 import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
 import { buildReview, withoutClause, type ToolBlock } from './review.js';
-import { changedTextsOf, renderWordDiffMarkdown, wordDiff } from './text-diff.js';
+import { changedTextsOf, renderWordDiffMarkdown, reportDiffer, type DiffSegment } from './text-diff.js';
 
 /** GitHub's job summary limit per step: 1 MiB. Leave room for the cut note. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
@@ -51,13 +51,17 @@ class Bounded {
 
   constructor(private readonly max: number) {}
 
-  /** Adds a unit (one or more lines) covering `findings` findings; all or nothing. */
-  add(text: string, findings = 0, html?: 'open' | 'close'): void {
+  /**
+   * Adds a unit (one or more lines) covering `findings` findings; all or nothing. A function is
+   * called only while the report is not cut (word diffs of what is cut are never computed).
+   */
+  add(unit: string | (() => string), findings = 0, html?: 'open' | 'close'): void {
     if (this.cut && html !== 'close') {
       this.cutFindings += findings;
       return;
     }
     if (this.cut) return;
+    const text = typeof unit === 'string' ? unit : unit();
     const size = Buffer.byteLength(text, 'utf8') + 1;
     if (this.used + size + Bounded.RESERVE + this.open * 12 > this.max) {
       this.cut = true;
@@ -81,6 +85,7 @@ class Bounded {
 }
 
 const md = (s: string, max = 200) => escapeMarkdownInline(s, max);
+type Differ = (before: string | undefined, after: string | undefined) => DiffSegment[];
 const where = (f: Finding) => (f.location ? ` · ${md(`${f.location.file}${f.location.line ? `:${f.location.line}` : ''}`)}` : '');
 
 function nameList(names: string[]): string {
@@ -95,23 +100,24 @@ function sourceLine(r: SourceResult): string {
   const server = s?.server ? ` · server ${md(s.server.name ?? '?', 80)} ${md(s.server.version ?? '', 40)} · protocol ${md(s.server.protocolVersion ?? '?', 40)}` : '';
   const sb = r.diagnostics?.sandbox;
   const sandbox = sb ? ` · sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${md(sb.reason, 200)})`}` : '';
-  const tools = s ? ` · ${s.counts.toolCount} tools · \`sha256:${s.digest.slice(0, 12)}\`` : '';
+  const tools = s ? ` · ${s.counts.toolCount} tool${s.counts.toolCount === 1 ? '' : 's'} · \`sha256:${s.digest.slice(0, 12)}\`` : '';
   return `- Source **${md(r.id)}** (${kind})${server}${tools}${sandbox}`;
 }
 
 /** A finding as a list item: level, rule, message, location; the fix and changed texts below it. */
-function findingItem(f: Finding, withFix: boolean, clause?: string): string {
+function findingItem(f: Finding, withFix: boolean, clause: string | undefined, diff: Differ): string {
   const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(withoutClause(f.message, clause), 600)}${where(f)}`];
   for (const c of changedTextsOf(f)) {
     const what = [c.field ?? 'text', c.pointer].filter((x) => x !== undefined).map((x) => md(x, 200)).join(' ');
-    lines.push(`  - ${what}: ${renderWordDiffMarkdown(wordDiff(c.base, c.head))}`);
+    lines.push(`  - ${what}: ${renderWordDiffMarkdown(diff(c.base, c.head))}`);
   }
   if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);
   return lines.join('\n');
 }
 
 function blockHeading(b: ToolBlock, level: string): string {
-  const who = b.tool !== undefined ? `\`${md(b.tool, 120).replace(/`/g, '\\`')}\` · ${md(b.headline)}` : md(b.headline);
+  // Escaped text, not a code span: inside one, Markdown escapes and entities show literally.
+  const who = b.tool !== undefined ? `${b.tool === '' ? '(empty name)' : md(b.tool, 120)} · ${md(b.headline)}` : md(b.headline);
   return `${level} ${who} (source ${md(b.source, 80)})`;
 }
 
@@ -148,6 +154,7 @@ function changeList(label: string, list: readonly Change[]): string {
 export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): string {
   const review = buildReview(result, { verbose: opts.verbose === true });
   const out = new Bounded(opts.maxBytes ?? COMMENT_MAX_BYTES);
+  const diff = reportDiffer();
   out.add(`## ${md(opts.title ?? 'toolgate')}: ${VERDICT_ICON[review.verdict.outcome]} ${md(review.verdict.text, 1000)}\n`);
   out.add(result.sources.map(sourceLine).join('\n') + '\n');
   if (review.attention.length) {
@@ -156,13 +163,13 @@ export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): s
     const fixed = new Set<string>();
     for (const b of review.attention) {
       const facts = [b.hints ? md(b.hints, 300) : undefined, b.location ? `contract ${md(`${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`)}` : undefined].filter(Boolean).join(' · ');
-      out.add([blockHeading(b, '####'), ...(facts ? [facts, ''] : ['']), ...b.findings.map((f) => findingItem(f, !fixed.has(f.ruleId) && fixed.add(f.ruleId) !== undefined, review.clause)), ''].join('\n'), b.findings.length);
+      out.add(() => [blockHeading(b, '####'), ...(facts ? [facts, ''] : ['']), ...b.findings.map((f) => findingItem(f, !fixed.has(f.ruleId) && fixed.add(f.ruleId) !== undefined, review.clause, diff)), ''].join('\n'), b.findings.length);
     }
   }
   if (review.rest.length) {
     const n = review.rest.reduce((k, b) => k + b.findings.length, 0);
     out.add(`<details><summary>Everything else: ${n} finding${n === 1 ? '' : 's'}, by tool</summary>\n`, 0, 'open');
-    for (const b of review.rest) out.add([blockHeading(b, '#####'), '', ...b.findings.map((f) => findingItem(f, false, review.clause)), ''].join('\n'), b.findings.length);
+    for (const b of review.rest) out.add(() => [blockHeading(b, '#####'), '', ...b.findings.map((f) => findingItem(f, false, review.clause, diff)), ''].join('\n'), b.findings.length);
     out.add('</details>\n', 0, 'close');
   }
   if (review.notices.length) {

@@ -4,7 +4,7 @@ import { auditFacts, COUNT_LABELS } from './audit.js';
 import { escapeTerminal, escapeTerminalInline } from './escape.js';
 import { describeChange } from './changes.js';
 import { buildReview, withoutClause, type ToolBlock } from './review.js';
-import { changedTextsOf, renderWordDiffTerminal, wordDiff } from './text-diff.js';
+import { changedTextsOf, renderWordDiffTerminal, reportDiffer, wordDiff, type DiffSegment } from './text-diff.js';
 
 /** How the terminal report is laid out. */
 export interface TerminalStyle {
@@ -37,14 +37,21 @@ function names(list: string[]): string {
  * (`[-old-]{+new+}`, bounded and escaped, see text-diff.ts), then the location and the fix.
  * `indent` prefixes the lines after the first.
  */
-export function renderFindingLine(f: Finding, style: TerminalStyle, indent = '         ', clause?: string, withFix = true): string {
+export function renderFindingLine(
+  f: Finding,
+  style: TerminalStyle,
+  indent = '         ',
+  clause?: string,
+  withFix = true,
+  diff: (before: string | undefined, after: string | undefined) => DiffSegment[] = wordDiff,
+): string {
   const where = f.location ? `${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
   // One line: a message quotes server text, and in the Action's log a line that server text
   // starts (`::error ...`, `##[error]`) would be read by the runner as a workflow command.
   const head = `${paint(style.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${escapeTerminalInline(withoutClause(f.message, clause), 400)}`;
   const texts = changedTextsOf(f).map((c) => {
     const what = c.pointer !== undefined ? `${c.field ?? 'text'} ${c.pointer}` : (c.field ?? 'text');
-    return `\n${indent}text (${escapeTerminalInline(what, 200)}): ${renderWordDiffTerminal(wordDiff(c.base, c.head), style.color)}`;
+    return `\n${indent}text (${escapeTerminalInline(what, 200)}): ${renderWordDiffTerminal(diff(c.base, c.head), style.color)}`;
   });
   const tail = [where, withFix ? `fix: ${f.fix}` : ''].filter(Boolean).join('  ');
   return `${head}${texts.join('')}${tail ? `\n${indent}${tail}` : ''}`;
@@ -55,13 +62,13 @@ function blockTitle(b: ToolBlock): string {
   return `[${escapeTerminalInline(b.source, 80)}] ${who}${b.tool !== undefined ? `: ${escapeTerminalInline(b.headline, 200)}` : ''}`;
 }
 
-function renderAttention(b: ToolBlock, style: TerminalStyle, clause: string | undefined, fixed: Set<string>): string[] {
+function renderAttention(b: ToolBlock, style: TerminalStyle, clause: string | undefined, fixed: Set<string>, diff: ReturnType<typeof reportDiffer>): string[] {
   const out = [`  ${paint(style.color, '1', blockTitle(b))}`];
   if (b.hints) out.push(`    ${b.hints}`);
   if (b.location) out.push(`    contract: ${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`);
   for (const f of b.findings) {
     // Each rule's fix once: the same words under every block bury the blocks.
-    out.push(`    ${renderFindingLine(f, style, '            ', clause, !fixed.has(f.ruleId))}`);
+    out.push(`    ${renderFindingLine(f, style, '            ', clause, !fixed.has(f.ruleId), diff)}`);
     fixed.add(f.ruleId);
   }
   return out;
@@ -128,6 +135,7 @@ function renderChanges(label: string, list: readonly import('../diff/change.js')
  */
 export function renderTerminal(result: CheckResult, style: TerminalStyle): string {
   const review = buildReview(result, { verbose: style.verbose === true });
+  const diff = reportDiffer();
   const [word, code] = OUTCOME[review.verdict.outcome] as [string, string];
   const out: string[] = [`toolgate: ${paint(style.color, code, word)} · ${escapeTerminalInline(review.verdict.text, 600)}`];
   for (const r of result.sources) out.push(...renderSourceFacts(r, style));
@@ -138,13 +146,13 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
   if (review.attention.length) {
     out.push('', paint(style.color, '1', `Needs your attention: ${review.attention.length} ${review.attention.length === 1 ? 'entry' : 'entries'}, riskiest first`));
     const fixed = new Set<string>();
-    for (const b of review.attention) out.push(...renderAttention(b, style, review.clause, fixed));
+    for (const b of review.attention) out.push(...renderAttention(b, style, review.clause, fixed, diff));
   }
   if (review.rest.length) {
     out.push('', paint(style.color, '1', 'Everything else, by tool'));
     for (const b of review.rest) {
       out.push(`  ${blockTitle(b)}`);
-      for (const f of b.findings) out.push(`    ${renderFindingLine(f, style, '            ', review.clause, false)}`);
+      for (const f of b.findings) out.push(`    ${renderFindingLine(f, style, '            ', review.clause, false, diff)}`);
     }
   }
   if (review.notices.length) {

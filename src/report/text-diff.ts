@@ -35,6 +35,25 @@ export interface WordDiffOptions {
    * {@link MAX_EDIT_LENGTH}).
    */
   maxChars?: number;
+  /**
+   * False: no word-level diff of the part that differs; it is shown as removed and added whole
+   * (the common prefix and suffix are still found). Linear; for reports past {@link EXACT_DIFFS}.
+   * Default true.
+   */
+  exact?: boolean;
+}
+
+/** Word diffs a report computes exactly; the rest are shown prefix, removed, added, suffix. */
+export const EXACT_DIFFS = 300;
+
+/**
+ * The word differ of one report: exact for its first {@link EXACT_DIFFS} texts, then linear
+ * (`exact: false`), so 20,000 changed descriptions cost seconds, not minutes (jsdiff is bounded
+ * at tens of milliseconds per text, which adds up).
+ */
+export function reportDiffer(exactDiffs = EXACT_DIFFS): (before: string | undefined, after: string | undefined) => DiffSegment[] {
+  let n = 0;
+  return (before, after) => wordDiff(before, after, { exact: n++ < exactDiffs });
 }
 
 /** Default cut, in code points, of the differing part of each text in {@link wordDiff}. */
@@ -249,7 +268,8 @@ export function wordDiff(before: string | undefined, after: string | undefined, 
   const cut = oldMid.cut > 0 || newMid.cut > 0;
   // Without a cut the suffix joins the diff (it may merge with a `same` run the diff ends with);
   // with one, it follows the note: it is not adjacent to the part that was compared.
-  const segs = merge([{ op: 'same', text: a.slice(0, p) }, ...diffMiddle(oldMid.kept, newMid.kept), ...(cut ? [] : [{ op: 'same' as const, text: a.slice(a.length - s) }])]);
+  const middle = opts.exact === false ? diffMiddle(oldMid.kept, '').concat(diffMiddle('', newMid.kept)) : diffMiddle(oldMid.kept, newMid.kept);
+  const segs = merge([{ op: 'same', text: a.slice(0, p) }, ...middle, ...(cut ? [] : [{ op: 'same' as const, text: a.slice(a.length - s) }])]);
   for (const seg of segs) if (seg.op === 'same') seg.text = elide(seg.text);
   if (cut) {
     const note = cutNote(oldMid.cut, newMid.cut) + (s > 0 ? elide(a.slice(a.length - s)) : '');

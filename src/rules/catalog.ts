@@ -15,7 +15,8 @@ export const RULES = [
     rationale:
       'Clients apply the spec defaults to undeclared hints: readOnlyHint false, destructiveHint true, openWorldHint true. Removing `readOnlyHint: true` turns a read tool into a write; removing the whole annotations object makes the tool destructive and open-world.',
     source: SPEC_ANNOTATIONS,
-    fix: 'Declare the hint again in the server, or review the new behaviour and run `toolgate update`.',
+    fix: 'Get an approving review on the pull request from someone with write access who is not its author (the tool now claims more risk: a read tool is a write now, or a write may destroy or reach the open world), or declare the hint again in the server.',
+    reviewable: true,
   },
   {
     id: 'annotation-now-implicit',

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldRestatements } from '../../src/judge/fold.js';
 import { tally } from '../../src/judge/result.js';
+import { ruleById } from '../../src/rules/catalog.js';
 import type { Finding, Level } from '../../src/rules/types.js';
 import type { Json } from '../../src/surface/model.js';
 import { judgeCase, mcpSurface, mcpTool, readTool, WRITE_HINTS, writeTool } from '../support/surface-builders.js';
@@ -46,13 +47,24 @@ describe('folding restatements', () => {
     expect(ids(j.findings)).toContain('schema-narrowed(get)');
   });
 
-  it('once the per-tool findings are approved (notices), contract-stale is an error again: an approval does not update the contract', () => {
+  it('a stale contract whose drift only reviewable findings explain keeps contract-stale: an approval clears them, not the staleness', () => {
     const head = [readTool('get', { description: 'New text.' })];
     const contract = [readTool('get', { description: 'Old text.' })];
-    expect(ids(judgeCase({ head, contract, base: contract }).findings)).not.toContain('contract-stale');
+    const open = judgeCase({ head, contract, base: contract });
+    expect(open.findings.find((f) => f.ruleId === 'contract-stale')?.level).toBe('error');
+    expect(open.findings.find((f) => f.ruleId === 'description-changed')?.level).toBe('error');
     const approved = judgeCase({ head, contract, base: contract, review: APPROVED });
     expect(approved.findings.find((f) => f.ruleId === 'contract-stale')?.level).toBe('error');
     expect(approved.findings.find((f) => f.ruleId === 'description-changed')?.level).toBe('notice');
+  });
+
+  it('a finding no review clears is never folded into one a review clears', () => {
+    const head = [writeTool('put'), writeTool('new')];
+    const contract = [writeTool('put', { description: 'Old.' })];
+    const j = judgeCase({ head, contract, base: contract });
+    // unlisted-tool (no review clears it) explains "new"; description-changed (reviewable) explains "put".
+    expect(ids(j.findings)).toContain('contract-stale');
+    expect(ids(j.findings)).toContain('unlisted-tool(new)');
   });
 
   it('a read tool that drops readOnlyHint: true is one read-tool-became-write, the dropped hint folded into it and said', () => {
@@ -109,6 +121,8 @@ describe('folding restatements', () => {
         for (const f of folded) {
           const cause = kept.find((k) => k.fingerprint === f.foldedInto);
           if (f.foldedInto !== 'verdict') expect(cause, `${f.ruleId} folded into a kept finding`).toBeDefined();
+          // What no review clears never hides behind what a review clears.
+          if (cause && ruleById(cause.ruleId)?.reviewable) expect(ruleById(f.ruleId)?.reviewable, `${f.ruleId} into ${cause.ruleId}`).toBe(true);
         }
       }),
     );

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_BLOCK,
+  breakRunnerCommands,
+  guardLogOutput,
   MAX_INLINE,
   TRUNCATION_MARK_MAX,
   escapeHtml,
@@ -551,4 +553,18 @@ describe('length bounds on a 1 MiB input', () => {
     expect(jsonSafe(`${'\r\n'.repeat(50)}x`, 50)).toBe(`${'\n'.repeat(50)}\u2026 [truncated, 101 chars]`);
   });
 
+});
+
+describe('breakRunnerCommands: what the Actions runner would read as a command', () => {
+  it('breaks `::` after any white space the runner trims (.NET TrimStart: NBSP, U+3000, NEL, U+2028…), not only spaces and tabs', () => {
+    for (const ws of [' ', '\t', '\u00A0', '\u3000', '\u2003', '\u0085', '\u2028', '\u202F', '\u1680', '\v\f']) {
+      const out = guardLogOutput(`ok\n${ws}::error title=pwned::x\n`, 'text');
+      const line = out.split('\n')[1]!;
+      // What the runner sees after trimming: no `::` command.
+      expect(line.replace(/^[\s\u0085]+/, '').startsWith('::'), JSON.stringify(ws)).toBe(false);
+      expect(line.startsWith(`${ws}\uFF1A:`), JSON.stringify(ws)).toBe(true);
+    }
+    // A `::` inside a line is no command and stays as it is.
+    expect(breakRunnerCommands('a ::b')).toBe('a ::b');
+  });
 });

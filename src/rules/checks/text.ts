@@ -34,6 +34,7 @@ const METADATA_WORDS = { annotations: 'vendor keys of the annotations', icons: '
 /** What changed, in a reviewer's words. */
 function textMessage(c: Extract<Change, { kind: 'text-changed' }>): string {
   if (c.pointer === undefined) return `the ${c.field} of tool "${c.tool}" changed`;
+  if (c.more !== undefined) return `${c.more} more texts of the ${c.field} of tool "${c.tool}" changed (each one is in the JSON report)`;
   const what = c.pointer.slice(c.pointer.lastIndexOf('/') + 1);
   const where = c.field === 'outputSchema' ? `outputSchema${c.pointer.slice(0, c.pointer.lastIndexOf('/'))}` : describeSchemaTextPath(c.pointer);
   return `the ${what} of ${where || 'the output schema'} of tool "${c.tool}" ${c.base === undefined ? 'was added' : c.head === undefined ? 'was removed' : 'changed'}`;

@@ -15,12 +15,13 @@ import { snapshotSource } from './sources/index.js';
 import type { RawSnapshot, SourceLocation } from './sources/types.js';
 import { sandboxSupport, sandboxSupportAsync } from './sources/sandbox.js';
 import { compareNames, normalizeSnapshotInSlices, type MalformedTool } from './surface/normalize.js';
-
-export type { CheckResult, Mode, SourceResult };
 import type { Surface } from './surface/model.js';
 import { ConfigError, SourceError } from './util/errors.js';
 import type { Logger } from './util/logger.js';
 import { mark } from './util/timing.js';
+
+// The result types live with the judge (reports depend on them only); re-exported for callers.
+export type { CheckResult, Mode, SourceResult };
 
 /** Inputs of {@link runCheck}. Effects come in as arguments so tests and the CLI share it. */
 export interface RunOptions {

@@ -89,6 +89,31 @@ Examples:
     });
 
   program
+    .command('proxy')
+    .description('serve a pinned MCP server to a client: only admitted tools are listed, calls are checked against the contract (stdio)')
+    .argument('[command...]', 'server command and arguments, after -- (with --contract)')
+    .option('-c, --config <file>', 'policy file (default: ./toolgate.yml)')
+    .option('-s, --source <id...>', 'the MCP source of toolgate.yml to serve (needed when it has several)')
+    .option('--contract <file>', 'the contract to enforce, for a server given after --')
+    .option('-e, --env <name...>', 'environment variable names passed to the server started after --')
+    .option('--log <file>', 'append the decision log (JSON lines) to this file instead of stderr')
+    .addHelpText(
+      'after',
+      `
+Client configuration (Claude Desktop, Claude Code, VS Code, Cursor: any MCP client that starts a
+stdio server):
+  { "command": "npx", "args": ["toolgate", "proxy", "--config", "/repo/toolgate.yml", "--source", "github"] }
+The client sees only tools the contract pins whose live definition still equals the pinned one and
+whose class \`runtime.allow\` admits; calls to anything else, or with arguments the pinned
+inputSchema rejects or does not declare, are refused without reaching the server. README, "Runtime gate".`,
+    )
+    .action(async function (this: Command) {
+      requireDashDash(this);
+      const { proxy } = await import('./cli-proxy.js');
+      setExit(await proxy(this.opts<{ config?: string; source?: string[]; contract?: string; env?: string[]; log?: string }>(), this.args));
+    });
+
+  program
     .command('diff')
     .description('compare two saved surfaces or contracts (base, head): changes and findings')
     .argument('<base>', 'base surface file')

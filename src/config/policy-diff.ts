@@ -27,7 +27,8 @@ export interface PolicyChange {
   /**
    * A short stable kind: 'rule-level', 'override', 'deny', 'review', 'limit', 'allow',
    * 'require-explicit-hints', 'source-removed', 'source-contract', 'source-kind',
-   * 'source-command', 'source-env', 'source-url', 'source-headers', 'source-file', 'sandbox'.
+   * 'source-command', 'source-env', 'source-url', 'source-headers', 'source-file', 'sandbox',
+   * 'runtime'.
    */
   kind: string;
 }
@@ -50,6 +51,7 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
   diffRules(ctx);
   diffOverrides(ctx);
   diffLimits(ctx);
+  diffRuntime(ctx);
   diffDeny(ctx);
   diffReview(ctx);
   diffFlags(ctx);
@@ -239,6 +241,34 @@ function diffLimits(ctx: Ctx): void {
       from === undefined ? `is added: ${to}` : to === undefined ? `is removed (was ${from}): no limit` : `is ${relaxed ? 'raised' : 'lowered'} from ${from} to ${to}`;
     push(ctx, relaxed, 'limit', `/limits/${name}`, `limits.${name} ${what}`);
   }
+}
+
+/**
+ * The `runtime` block (DESIGN §9): what the proxy admits and exports write. Relaxed: a class
+ * allowed, a deny pattern removed, `allow-tools` removed or given a new pattern, a result or
+ * message bound raised, `on-drift` from refuse-all to hide, argument values logged (they may
+ * hold secrets). The opposite of each is a tightening.
+ */
+function diffRuntime(ctx: Ctx): void {
+  const [b, h] = [ctx.base.runtime, ctx.head.runtime];
+  const at = (k: string) => `/runtime/${k}`;
+  const id = (x: string) => x;
+  // missingFrom(a, b): the items of a that b lacks, with their index in a.
+  for (const { item, index } of missingFrom(h.allow, b.allow, id)) push(ctx, true, 'runtime', `${at('allow')}/${index}`, `runtime.allow admits ${q(item)} tools`);
+  for (const { item } of missingFrom(b.allow, h.allow, id)) push(ctx, false, 'runtime', at('allow'), `runtime.allow no longer admits ${q(item)} tools`);
+  for (const { item } of missingFrom(b.deny, h.deny, id)) push(ctx, true, 'runtime', at('deny'), `runtime.deny pattern ${q(item)} is removed`);
+  for (const { item, index } of missingFrom(h.deny, b.deny, id)) push(ctx, false, 'runtime', `${at('deny')}/${index}`, `runtime.deny pattern ${q(item)} is added`);
+  if (b.allowTools && !h.allowTools) push(ctx, true, 'runtime', '/runtime', 'runtime.allow-tools is removed: every pinned tool may be admitted');
+  else if (!b.allowTools && h.allowTools) push(ctx, false, 'runtime', at('allow-tools'), `runtime.allow-tools is added: ${qList(h.allowTools)}`);
+  else if (b.allowTools && h.allowTools) {
+    for (const { item, index } of missingFrom(h.allowTools, b.allowTools, id)) push(ctx, true, 'runtime', `${at('allow-tools')}/${index}`, `runtime.allow-tools pattern ${q(item)} is added`);
+    for (const { item } of missingFrom(b.allowTools, h.allowTools, id)) push(ctx, false, 'runtime', at('allow-tools'), `runtime.allow-tools pattern ${q(item)} is removed`);
+  }
+  for (const [key, name] of [['maxResultBytes', 'max-result-bytes'], ['maxMessageBytes', 'max-message-bytes']] as const) {
+    if (b[key] !== h[key]) push(ctx, h[key] > b[key], 'runtime', at(name), `runtime.${name} is ${h[key] > b[key] ? 'raised' : 'lowered'} from ${b[key]} to ${h[key]}`);
+  }
+  if (b.onDrift !== h.onDrift) push(ctx, h.onDrift === 'hide', 'runtime', at('on-drift'), `runtime.on-drift is ${h.onDrift} (was ${b.onDrift})`);
+  if (b.logArguments !== h.logArguments) push(ctx, h.logArguments, 'runtime', at('log-arguments'), `runtime.log-arguments is ${h.logArguments ? 'on: argument values (secrets among them) are written to the decision log' : 'off'}`);
 }
 
 // ---------------------------------------------------------------------------------------------

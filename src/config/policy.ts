@@ -73,11 +73,41 @@ export interface Policy {
   allowRunnerEnv: string[];
   /** Time budget per inputSchema comparison (ms). */
   schemaBudgetMs: number;
+  /** `runtime:`: what `toolgate proxy` admits and exports write (DESIGN §9). */
+  runtime: RuntimePolicy;
   /** 1-based line of a JSON pointer in the policy file (1 when unknown). */
   lineOf(pointer: string): number;
   /** True when the policy file has a value at this JSON pointer (`''`: the document). */
   has(pointer: string): boolean;
 }
+
+/** The `runtime` block (DESIGN §9), with defaults applied. */
+export interface RuntimePolicy {
+  /** Classes admitted: read, write (disabled OpenAPI operations never are). */
+  allow: ('read' | 'write')[];
+  /** When set, only names matching one of these minimatch patterns are admitted. */
+  allowTools?: string[];
+  /** Names matching one of these minimatch patterns are never admitted. */
+  deny: string[];
+  /** A tools/call result larger than this many UTF-8 JSON bytes becomes an error result. */
+  maxResultBytes: number;
+  /** Largest JSON-RPC message either side may send, in bytes. */
+  maxMessageBytes: number;
+  /** Call arguments in the decision log (else only their sha256). */
+  logArguments: boolean;
+  /** What a drifted tool does: hidden alone, or no tool admitted at all. */
+  onDrift: 'hide' | 'refuse-all';
+}
+
+/** Defaults of the `runtime` block. */
+export const DEFAULT_RUNTIME: RuntimePolicy = {
+  allow: ['read', 'write'],
+  deny: [],
+  maxResultBytes: 4 * 1024 * 1024,
+  maxMessageBytes: 64 * 1024 * 1024,
+  logArguments: false,
+  onDrift: 'hide',
+};
 
 const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see README, "Policy file").';
 
@@ -334,6 +364,15 @@ interface RawPolicy {
   sandbox?: SandboxMode;
   'allow-runner-env'?: string[];
   'schema-budget-ms'?: number;
+  runtime?: {
+    allow?: ('read' | 'write')[];
+    'allow-tools'?: string | string[];
+    deny?: string | string[];
+    'max-result-bytes'?: number;
+    'max-message-bytes'?: number;
+    'log-arguments'?: boolean;
+    'on-drift'?: 'hide' | 'refuse-all';
+  };
 }
 
 const list = (p: string | string[]) => (Array.isArray(p) ? p : [p]);
@@ -449,12 +488,27 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     sandbox: raw.sandbox ?? 'auto',
     allowRunnerEnv: raw['allow-runner-env'] ?? [],
     schemaBudgetMs: raw['schema-budget-ms'] ?? 2000,
+    runtime: resolveRuntime(raw.runtime),
     lineOf,
   };
 }
 
 function command(c: RawCommand, root: string): CommandSpec {
   return { command: c.command, args: c.args ?? [], cwd: resolve(root, c.cwd ?? '.'), env: c.env ?? [] };
+}
+
+/** The `runtime` block with its defaults (DEFAULT_RUNTIME). */
+function resolveRuntime(r: RawPolicy['runtime']): RuntimePolicy {
+  const d = DEFAULT_RUNTIME;
+  return {
+    allow: r?.allow ?? d.allow,
+    ...(r?.['allow-tools'] !== undefined ? { allowTools: list(r['allow-tools']) } : {}),
+    deny: r?.deny !== undefined ? list(r.deny) : d.deny,
+    maxResultBytes: r?.['max-result-bytes'] ?? d.maxResultBytes,
+    maxMessageBytes: r?.['max-message-bytes'] ?? d.maxMessageBytes,
+    logArguments: r?.['log-arguments'] ?? d.logArguments,
+    onDrift: r?.['on-drift'] ?? d.onDrift,
+  };
 }
 
 /** A policy for one source given on the command line (no toolgate.yml): every default. */

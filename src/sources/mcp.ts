@@ -629,3 +629,40 @@ async function toSourceError(err: unknown, s: Session | undefined, phase: Phase)
   }
   return make(`${what} failed ${during}: ${err.message}`, 'protocol-error');
 }
+
+/** A stdio server started for `toolgate proxy`: the same start as a snapshot's (sandbox, env, HOME). */
+export interface StartedServer {
+  proc: ServerProcess;
+  /** Newline-delimited JSON-RPC on the server's stdin/stdout; not started yet. */
+  transport: ProcessStdioTransport;
+  /** How the server ran: in the sandbox, or not and why. */
+  sandbox?: SandboxUse;
+  /** Ends the server's process group and removes its scratch HOME. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a stdio server exactly as a snapshot does (minimal env, scratch HOME, run marker, the
+ * sandbox where the machine has one), for a caller that speaks to it itself (the proxy).
+ * Lines up to `maxMessageBytes` are read; a longer one ends the transport with `byte-cap`.
+ * @throws SourceError `spawn-failed` (command not found, refused by the sandbox, bad cwd).
+ */
+export async function startStdioServer(cfg: McpStdioConfig & McpCommon, root: string, maxMessageBytes: number): Promise<StartedServer> {
+  const s = newSession('stdio', `MCP server \`${describeCommand(cfg)}\``, new Sessions());
+  s.home = await makeScratchHome();
+  try {
+    s.proc = await startContained(cfg, cfg, s, root, 'pipe');
+  } catch (e) {
+    await s.home.dispose();
+    throw e;
+  }
+  const proc = s.proc;
+  const home = s.home;
+  let closing: Promise<void> | undefined;
+  return {
+    proc,
+    transport: new ProcessStdioTransport(proc, maxMessageBytes + ENVELOPE_SLACK_BYTES),
+    ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    close: () => (closing ??= proc.stop().then(() => home.dispose())),
+  };
+}

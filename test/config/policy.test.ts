@@ -93,6 +93,16 @@ describe('a valid policy', () => {
     expect(e).toMatchObject({ message: 'rule "unknown-operation" is a configuration error; its level cannot be changed', location: { line: 5, pointer: '/rules/unknown-operation' } });
   });
 
+  it('runtime: defaults, patterns as lists, and a wrong class refused at its line', () => {
+    const base = 'sources:\n  - id: s\n    recorded: t.json\n';
+    expect(parsePolicy(base, 'toolgate.yml', '/repo').runtime).toEqual({ allow: ['read', 'write'], deny: [], maxResultBytes: 4194304, maxMessageBytes: 67108864, logArguments: false, onDrift: 'hide' });
+    const r = parsePolicy(`${base}runtime:\n  allow: [read]\n  deny: "*delete*"\n  allow-tools: [get_*, list_*]\n  on-drift: refuse-all\n`, 'toolgate.yml', '/repo').runtime;
+    expect(r).toMatchObject({ allow: ['read'], deny: ['*delete*'], allowTools: ['get_*', 'list_*'], onDrift: 'refuse-all' });
+    const e = refusedPolicy(`${base}runtime:\n  allow: [read, exec]\n`);
+    expect(e.location).toMatchObject({ line: 5 });
+    expect(e.message).toMatch(/runtime\/allow\/1|allowed values/);
+  });
+
   it('keeps rules, overrides (patterns as lists), limits, deny, review and flags', () => {
     expect(p.rules).toEqual({ 'open-arguments': 'off', 'description-changed': 'error' });
     expect(p.overrides).toEqual([

@@ -12,6 +12,26 @@ ruleTests('policy-relaxed', {
       expect: [{ ruleId: 'policy-relaxed', level: 'error', message: /read-promotion-unreviewed/, location: { file: 'toolgate.yml', line: 7 }, data: { kind: 'rule-level' } }],
     },
     {
+      name: 'the runtime admits writes again (runtime.allow gains a class), on that line',
+      run: judge(`${SOURCES}runtime:\n  allow: [read]\n`, `${SOURCES}runtime:\n  allow: [read, write]\n`),
+      expect: [{ ruleId: 'policy-relaxed', data: { kind: 'runtime' }, message: 'runtime.allow admits "write" tools', location: { file: 'toolgate.yml', line: 7 } }],
+    },
+    {
+      name: 'the runtime block removed: every default is wider (write admitted, deny and allow-tools gone, drift hidden)',
+      run: judge(`${SOURCES}runtime:\n  allow: [read]\n  deny: ["*delete*"]\n  allow-tools: [get_*]\n  on-drift: refuse-all\n`, SOURCES),
+      expect: [
+        { ruleId: 'policy-relaxed', message: 'runtime.allow admits "write" tools' },
+        { ruleId: 'policy-relaxed', message: 'runtime.deny pattern "*delete*" is removed' },
+        { ruleId: 'policy-relaxed', message: 'runtime.allow-tools is removed' },
+        { ruleId: 'policy-relaxed', message: 'runtime.on-drift is hide (was refuse-all)' },
+      ],
+    },
+    {
+      name: 'runtime.log-arguments turned on (argument values, secrets among them, reach the log)',
+      run: judge(SOURCES, `${SOURCES}runtime:\n  log-arguments: true\n`),
+      expect: [{ ruleId: 'policy-relaxed', message: /runtime\.log-arguments is on/ }],
+    },
+    {
       name: 'a deny entry removed',
       run: judge(`${SOURCES}deny:\n  - tools: ["*shell*"]\n`, SOURCES),
       expect: [{ ruleId: 'policy-relaxed', data: { kind: 'deny' }, message: /shell/ }],

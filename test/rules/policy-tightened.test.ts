@@ -7,6 +7,15 @@ const judge = policyReview;
 ruleTests('policy-tightened', {
   fires: [
     {
+      name: 'the runtime narrowed to the read-only agent, with a deny pattern and a smaller result bound',
+      run: judge(SOURCES, `${SOURCES}runtime:\n  allow: [read]\n  deny: ["*delete*"]\n  max-result-bytes: 65536\n`),
+      expect: [
+        { ruleId: 'policy-tightened', message: /runtime\.allow no longer admits "write" tools/ },
+        { ruleId: 'policy-tightened', message: /runtime\.deny pattern "\*delete\*" is added/ },
+        { ruleId: 'policy-tightened', message: /runtime\.max-result-bytes is lowered from 4194304 to 65536/ },
+      ],
+    },
+    {
       name: 'a rule raised from warning to error, on its line',
       run: judge(SOURCES, `${SOURCES}rules:\n  unannotated-tool: error\n`),
       expect: [{ ruleId: 'policy-tightened', level: 'notice', location: { file: 'toolgate.yml', line: 5 }, message: /applies after the merge/ }],

@@ -1,0 +1,117 @@
+/**
+ * `toolgate proxy`: wires the relay (runtime/proxy.ts) between this process's stdio (the
+ * client) and a server started as `check` starts it (sources/mcp.ts). stdout carries only the
+ * protocol; everything else goes to stderr or the decision log.
+ */
+import { createWriteStream } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpStdioConfig } from './config/source-config.js';
+import { displayPath, loadPolicy, type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from './config/policy.js';
+import { readContract } from './contract/store.js';
+import { ClientStdio } from './runtime/client-stdio.js';
+import { DecisionLog } from './runtime/decision-log.js';
+import { Proxy } from './runtime/proxy.js';
+import { startStdioServer } from './sources/mcp.js';
+import type { Surface } from './surface/model.js';
+import { ConfigError } from './util/errors.js';
+
+/** Flags of `toolgate proxy`. */
+export interface ProxyFlags {
+  config?: string;
+  source?: string[];
+  contract?: string;
+  env?: string[];
+  log?: string;
+}
+
+interface Resolved {
+  id: string;
+  cfg: McpStdioConfig & McpCommon;
+  contract: Surface;
+  runtime: RuntimePolicy;
+  root: string;
+}
+
+/** The source, its contract and the runtime policy, from toolgate.yml or from `--contract FILE -- CMD`. */
+async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): Promise<Resolved> {
+  if (command.length > 0) {
+    if (flags.contract === undefined) throw new ConfigError('a server after -- needs --contract FILE: the contract to enforce', undefined, 'Pass the contract `toolgate update` wrote, e.g. toolgate proxy --contract .toolgate/my-server.surface.json -- node server.js.');
+    if (flags.config !== undefined || flags.source !== undefined) throw new ConfigError('--config/--source select a source from toolgate.yml, but a server was also given after --', undefined, 'Use either toolgate.yml (--config, --source) or --contract with a server after --.');
+    const contract = await loadContract(resolve(cwd, flags.contract), flags.contract);
+    const cfg: McpStdioConfig & McpCommon = {
+      transport: 'stdio',
+      command: command[0] as string,
+      args: command.slice(1),
+      cwd,
+      env: flags.env ?? [],
+      capabilities: {},
+      timeouts: DEFAULT_TIMEOUTS,
+      limits: DEFAULT_LIST_LIMITS,
+    };
+    return { id: contract.source.id, cfg, contract, runtime: DEFAULT_RUNTIME, root: cwd };
+  }
+  if (flags.contract !== undefined) throw new ConfigError('--contract goes with a server after --', undefined, 'Add the server command after -- (e.g. -- node server.js), or use --source ID to take both from toolgate.yml.');
+  const policy: Policy = await loadPolicy(flags.config ?? 'toolgate.yml');
+  const ids = flags.source ?? [];
+  const candidates = policy.sources.filter((s) => s.kind === 'mcp');
+  const chosen = ids.length === 1 ? policy.sources.find((s) => s.id === ids[0]) : candidates.length === 1 && ids.length === 0 ? candidates[0] : undefined;
+  if (!chosen) {
+    throw new ConfigError(
+      ids.length > 1 ? 'proxy serves one source: give one --source' : ids.length === 1 ? `unknown source id "${ids[0]}"` : 'toolgate.yml has more than one MCP source (or none): say which with --source ID',
+      policy.file ? { file: displayPath(policy.root, policy.file), line: policy.lineOf('/sources') } : undefined,
+      `Use one of: ${candidates.map((s) => s.id).join(', ') || '(no mcp source)'}.`,
+    );
+  }
+  if (chosen.kind !== 'mcp') throw new ConfigError(`source "${chosen.id}" is ${chosen.kind}: the proxy serves MCP servers`, undefined, 'Pick an mcp source.');
+  if (chosen.mcp.transport !== 'stdio') {
+    throw new ConfigError(`source "${chosen.id}" is an HTTP server: the proxy speaks to stdio servers for now`, undefined, 'Point the proxy at a stdio source (an HTTP upstream is not supported yet).');
+  }
+  const contract = await loadContract(chosen.contract, displayPath(policy.root, chosen.contract));
+  if (contract.source.id !== chosen.id) throw new ConfigError(`the contract ${displayPath(policy.root, chosen.contract)} is for source "${contract.source.id}", not "${chosen.id}"`, undefined, `Run \`toolgate update --source ${chosen.id}\`.`);
+  return { id: chosen.id, cfg: chosen.mcp, contract, runtime: policy.runtime, root: policy.root };
+}
+
+async function loadContract(abs: string, shown: string): Promise<Surface> {
+  const loaded = await readContract(abs, shown);
+  if (!loaded) throw new ConfigError(`no contract at ${shown}: the proxy admits only what a reviewed contract pins`, undefined, 'Run `toolgate update` and have the contract reviewed and committed first.');
+  return loaded.surface;
+}
+
+/**
+ * Runs the proxy until the client closes stdin (exit 0) or the server ends (exit 3).
+ * @throws ConfigError (exit 2) before anything starts: no contract, unknown source, HTTP source.
+ */
+export async function proxy(flags: ProxyFlags, command: string[]): Promise<number> {
+  const cwd = process.cwd();
+  const r = await resolveProxy(flags, command, cwd);
+  const logOut = flags.log !== undefined ? createWriteStream(resolve(cwd, flags.log), { flags: 'a' }) : process.stderr;
+  const log = new DecisionLog(logOut, r.id, r.runtime.logArguments);
+  const server = await startStdioServer(r.cfg, r.root, r.runtime.maxMessageBytes);
+  // The server's stderr is its log: passed on, never parsed.
+  server.proc.child.stderr?.on('data', (c: Buffer) => process.stderr.write(c));
+  const client = new ClientStdio(process.stdin, process.stdout, {
+    maxMessageBytes: r.runtime.maxMessageBytes,
+    onGarbage: (why) => log.write({ event: 'upstream', decision: 'dropped', reason: 'client-garbage', detail: why }),
+  });
+  const relay = new Proxy(client, server.transport, { contract: r.contract, runtime: r.runtime, log, requestTimeoutMs: r.cfg.timeouts.requestMs });
+  const relayErr = (e: unknown) => log.write({ event: 'upstream', decision: 'error', detail: (e as Error).message });
+  server.transport.onmessage = (m) => void relay.fromServer(m as Record<string, unknown>).catch(relayErr);
+  client.onmessage = (m) => void relay.fromClient(m).catch(relayErr);
+  await server.transport.start();
+
+  const ended = await new Promise<'client' | 'server'>((done) => {
+    client.onclose = () => done('client');
+    server.transport.onclose = () => done('server');
+    client.start();
+  });
+  relay.close(ended === 'client' ? 'the client closed the connection' : 'the server ended');
+  if (ended === 'server') {
+    const why = server.transport.failure?.message ?? `the server exited (${JSON.stringify(server.proc.exitInfo ?? {})})`;
+    log.write({ event: 'upstream', decision: 'ended', detail: why });
+  }
+  if (server.transport.noiseLines > 0) log.write({ event: 'upstream', decision: 'dropped', reason: 'stdout-noise', detail: `${server.transport.noiseLines} non-JSON lines on the server's stdout` });
+  await server.close();
+  log.summary();
+  if (logOut !== process.stderr) await new Promise<void>((res) => (logOut as NodeJS.WritableStream).end(() => res()));
+  return ended === 'client' ? 0 : 3;
+}

@@ -1,0 +1,251 @@
+/**
+ * `toolgate proxy` (DESIGN §9): an MCP server to the client and a client to the real server,
+ * relaying JSON-RPC messages unchanged in both directions except where the contract is enforced:
+ *
+ * - `tools/list` from the client is answered by the proxy: it lists the server itself (every
+ *   page, under its own request ids) and returns the admitted tools in one page, exactly as the
+ *   server listed them (admission.ts). No admitted tool is a JSON-RPC error, not an empty list.
+ * - `tools/call` goes to the server only when the tool is admitted now and its arguments pass the
+ *   pinned inputSchema (arguments.ts); otherwise the proxy answers with a tool error result
+ *   (`isError: true`, `structuredContent: {ok: false, error, detail}`). A result larger than
+ *   `runtime.max-result-bytes` is replaced by such an error.
+ * - `notifications/tools/list_changed` from the server makes the proxy list again; it is passed on
+ *   only when the admitted set changed.
+ *
+ * Everything else (ids, progress, cancellation, resources, prompts, sampling, elicitation, roots,
+ * pings, unknown methods, `_meta`) passes through as sent. The relay holds no protocol state
+ * besides the ids of the requests it must answer or inspect.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RuntimePolicy } from '../config/policy.js';
+import type { Json, Surface } from '../surface/model.js';
+import { getOwn, isObject } from '../util/json.js';
+import { admit, type Admission } from './admission.js';
+import { ArgumentsChecker } from './arguments.js';
+import type { Message } from './client-stdio.js';
+import type { DecisionLog } from './decision-log.js';
+
+/** One side of the relay: send a message, get told of messages. */
+export interface Endpoint {
+  send(m: Message): void | Promise<void>;
+}
+
+/** Why a call was refused, as `structuredContent.error` says it. */
+export type Refusal = 'tool_not_allowed' | 'tool_drifted' | 'invalid_arguments' | 'result_too_large';
+
+/** Most pages the proxy follows when it lists the server (a server that pages forever is cut). */
+const MAX_PAGES = 1000;
+
+/** Everything the relay needs. */
+export interface ProxyOptions {
+  contract: Surface;
+  runtime: RuntimePolicy;
+  log: DecisionLog;
+  /** How long the proxy waits for the server to answer its own `tools/list` (ms). */
+  requestTimeoutMs: number;
+}
+
+/** The relay between one client and one server. */
+export class Proxy {
+  private readonly nonce = randomBytes(6).toString('hex');
+  private seq = 0;
+  /** The proxy's own requests to the server, by {@link idKey} of their ids. */
+  private readonly own = new Map<string, { resolve: (m: Message) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  /** Client calls forwarded to the server, by {@link idKey}: their results are measured. */
+  private readonly calls = new Map<string, string>();
+  private admission: Admission | undefined;
+  private listing: Promise<Admission> | undefined;
+  private readonly checker = new ArgumentsChecker();
+
+  constructor(
+    private readonly client: Endpoint,
+    private readonly server: Endpoint,
+    private readonly opts: ProxyOptions,
+  ) {}
+
+  /** A message from the client. */
+  async fromClient(m: Message): Promise<void> {
+    const method = typeof m.method === 'string' ? m.method : undefined;
+    const hasId = 'id' in m && m.id !== undefined;
+    if (hasId && method === 'tools/list') return this.answerList(m);
+    if (hasId && method === 'tools/call') return this.decideCall(m);
+    await this.server.send(m);
+  }
+
+  /** A message from the server. */
+  async fromServer(m: Message): Promise<void> {
+    const id = idKey(m.id);
+    const mine = !('method' in m) && id !== undefined ? this.own.get(id) : undefined;
+    if (mine) {
+      this.own.delete(id as string);
+      clearTimeout(mine.timer);
+      mine.resolve(m);
+      return;
+    }
+    if (m.method === 'notifications/tools/list_changed') return this.onListChanged(m);
+    if (!('method' in m) && id !== undefined && this.calls.has(id)) {
+      const tool = this.calls.get(id) as string;
+      this.calls.delete(id);
+      return this.client.send(this.boundResult(m, tool));
+    }
+    await this.client.send(m);
+  }
+
+  /** Rejects the proxy's own pending requests (the server is gone). */
+  close(reason: string): void {
+    for (const [id, p] of this.own) {
+      clearTimeout(p.timer);
+      p.reject(new Error(reason));
+      this.own.delete(id);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // List time
+
+  private async answerList(m: Message): Promise<void> {
+    let a: Admission;
+    try {
+      a = await this.relist();
+    } catch (e) {
+      return this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: could not list the server's tools: ${(e as Error).message}` } });
+    }
+    if (a.tools.size === 0) {
+      const why = summarize(a);
+      return this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: no tool of this server is admitted by the contract and the runtime policy (${why})` } });
+    }
+    await this.client.send({ jsonrpc: '2.0', id: m.id, result: { tools: [...a.tools.values()].map((t) => t.listed) } });
+  }
+
+  /** Lists the server (every page) and decides admission; concurrent callers share one listing. */
+  private relist(): Promise<Admission> {
+    this.listing ??= this.listAll()
+      .then((tools) => {
+        const a = admit(tools, this.opts.contract, this.opts.runtime);
+        for (const d of a.decisions) this.opts.log.write({ event: 'list', ...(d.tool !== undefined ? { tool: d.tool } : {}), decision: d.admitted ? 'admitted' : 'hidden', reason: d.reason });
+        this.admission = a;
+        return a;
+      })
+      .finally(() => (this.listing = undefined));
+    return this.listing;
+  }
+
+  private async listAll(): Promise<Json[]> {
+    const tools: Json[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r = await this.request('tools/list', cursor === undefined ? {} : { cursor });
+      if (isObject(r.error)) throw new Error(`tools/list answered an error: ${JSON.stringify(getOwn(r.error, 'message') ?? null).slice(0, 300)}`);
+      const result = r.result;
+      const list = isObject(result) ? getOwn(result, 'tools') : undefined;
+      if (!Array.isArray(list)) throw new Error('tools/list answered no tools array');
+      tools.push(...list);
+      const next = isObject(result) ? getOwn(result, 'nextCursor') : undefined;
+      if (typeof next !== 'string') return tools;
+      cursor = next;
+    }
+    throw new Error(`tools/list paged more than ${MAX_PAGES} times`);
+  }
+
+  private request(method: string, params: Record<string, Json>): Promise<Message> {
+    const id = `toolgate-proxy:${this.nonce}:${++this.seq}`;
+    const key = idKey(id) as string;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.own.delete(key);
+        reject(new Error(`no answer to ${method} within ${this.opts.requestTimeoutMs} ms`));
+      }, this.opts.requestTimeoutMs);
+      this.own.set(key, { resolve, reject, timer });
+      Promise.resolve(this.server.send({ jsonrpc: '2.0', id, method, params })).catch((e: Error) => {
+        clearTimeout(timer);
+        this.own.delete(key);
+        reject(e);
+      });
+    });
+  }
+
+  private async onListChanged(m: Message): Promise<void> {
+    const before = this.admission ? admittedKey(this.admission) : undefined;
+    let after: string | undefined;
+    try {
+      after = admittedKey(await this.relist());
+    } catch {
+      // Could not list: admit nothing until a listing succeeds, and tell the client to list.
+      this.admission = { tools: new Map(), decisions: [] };
+      after = '';
+    }
+    if (before === undefined || before !== after) await this.client.send(m);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Call time
+
+  private async decideCall(m: Message): Promise<void> {
+    const params = isObject(m.params) ? m.params : {};
+    const name = getOwn(params, 'name');
+    const args = getOwn(params, 'arguments');
+    if (typeof name !== 'string') return this.refuse(m, undefined, 'invalid_arguments', 'tools/call needs a string `name`', args);
+    // Admitted *now*: the last listing, or a fresh one when there is none yet.
+    let a = this.admission;
+    if (!a) {
+      try {
+        a = await this.relist();
+      } catch (e) {
+        return this.refuse(m, name, 'tool_not_allowed', `the server's tools could not be listed: ${(e as Error).message}`, args);
+      }
+    }
+    const admitted = a.tools.get(name);
+    if (!admitted) {
+      const d = a.decisions.find((x) => x.tool === name);
+      const drifted = d?.reason === 'drifted' || d?.reason === 'refuse-all';
+      return this.refuse(m, name, drifted ? 'tool_drifted' : 'tool_not_allowed', d ? `tool "${name}" is not admitted: ${d.reason}` : `tool "${name}" is not listed by the server`, args);
+    }
+    const dialect = isObject(admitted.listed) && isObject(getOwn(admitted.listed, 'inputSchema')) ? getOwn(getOwn(admitted.listed, 'inputSchema') as Record<string, Json>, '$schema') : undefined;
+    const verdict = this.checker.check(admitted.pinned, dialect, args);
+    if (!verdict.ok) return this.refuse(m, name, 'invalid_arguments', verdict.detail, args);
+    const id = idKey(m.id);
+    if (id !== undefined) this.calls.set(id, name);
+    this.opts.log.write({ event: 'call', tool: name, decision: 'forwarded' }, args ?? {});
+    await this.server.send(m);
+  }
+
+  private async refuse(m: Message, tool: string | undefined, error: Refusal, detail: string, args: unknown): Promise<void> {
+    this.opts.log.write({ event: 'call', ...(tool !== undefined ? { tool } : {}), decision: 'refused', reason: error, detail }, args ?? {});
+    await this.client.send({ jsonrpc: '2.0', id: m.id, result: refusalResult(error, detail) });
+  }
+
+  /** The server's answer to a call, or an error result in its place when it is too large. */
+  private boundResult(m: Message, tool: string): Message {
+    const bytes = Buffer.byteLength(JSON.stringify(m.result ?? m.error ?? null));
+    if (bytes <= this.opts.runtime.maxResultBytes) return m;
+    const detail = `the result of tool "${tool}" is ${bytes} bytes, over runtime.max-result-bytes (${this.opts.runtime.maxResultBytes})`;
+    this.opts.log.write({ event: 'result', tool, decision: 'refused', reason: 'result_too_large', detail });
+    return { jsonrpc: '2.0', id: m.id, result: refusalResult('result_too_large', detail) };
+  }
+}
+
+/** A tool error result the client's model can read, and code can branch on. */
+export function refusalResult(error: Refusal, detail: string): Json {
+  return {
+    content: [{ type: 'text', text: `toolgate refused this call (${error}): ${detail}` }],
+    structuredContent: { ok: false, error, detail },
+    isError: true,
+  };
+}
+
+/** A JSON-RPC id as a map key (numbers and strings kept apart), or undefined. */
+function idKey(id: unknown): string | undefined {
+  return typeof id === 'string' ? `s:${id}` : typeof id === 'number' ? `n:${id}` : undefined;
+}
+
+function admittedKey(a: Admission): string {
+  return JSON.stringify([...a.tools.keys()].sort());
+}
+
+/** "3 not-in-contract, 1 drifted": why nothing was admitted. */
+function summarize(a: Admission): string {
+  if (a.decisions.length === 0) return 'the server lists no tools';
+  const n = new Map<string, number>();
+  for (const d of a.decisions) n.set(d.reason, (n.get(d.reason) ?? 0) + 1);
+  return [...n].map(([r, k]) => `${k} ${r}`).join(', ');
+}

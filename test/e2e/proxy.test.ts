@@ -1,0 +1,159 @@
+/**
+ * `toolgate proxy` (DESIGN §9) end to end: the real SDK client (@modelcontextprotocol/client)
+ * talks to the built CLI's proxy, which starts a real server (server-everything, the notes
+ * example) as `check` does. What the agent is shown and what its calls do are compared with a
+ * direct connection to the same server.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+
+const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const NOTES = join(REPO, 'examples/notes/server.mjs');
+const ws = tempWorkspace('tg-proxy-');
+afterAll(() => ws.cleanup());
+
+interface Refused {
+  isError?: boolean;
+  structuredContent?: { ok: boolean; error: string; detail: string };
+}
+
+async function connect(command: string, args: string[], cwd: string): Promise<Client> {
+  const client = new Client({ name: 'proxy-test', version: '1' }, { capabilities: {} });
+  await client.connect(new StdioClientTransport({ command, args, cwd, stderr: 'ignore' }));
+  return client;
+}
+
+const decisions = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { event: string; tool?: string; decision: string; reason?: string; argumentsSha256?: string; arguments?: unknown });
+
+describe('proxy in front of @modelcontextprotocol/server-everything, runtime.allow: [read]', () => {
+  const dir = join(ws.dir, 'everything');
+  const log = join(dir, 'decisions.jsonl');
+  let proxied: Client;
+  let direct: Client;
+  let pinnedRead: string[];
+
+  beforeAll(async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\nruntime:\n  allow: [read]\n`);
+    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    const contract = JSON.parse(readFileSync(join(dir, '.toolgate/everything.surface.json'), 'utf8')) as { tools: { name: string; safetyClass: string }[] };
+    pinnedRead = contract.tools.filter((t) => t.safetyClass === 'read').map((t) => t.name);
+    proxied = await connect(process.execPath, [CLI, 'proxy', '--log', log], dir);
+    direct = await connect(process.execPath, [EVERYTHING, 'stdio'], dir);
+  }, 60_000);
+  afterAll(async () => {
+    await proxied?.close();
+    await direct?.close();
+  });
+
+  it('lists exactly the pinned read tools, each exactly as the server lists it', async () => {
+    const shown = (await proxied.listTools()).tools;
+    expect(shown.map((t) => t.name).sort()).toEqual([...pinnedRead].sort());
+    const served = new Map((await direct.listTools()).tools.map((t) => [t.name, t]));
+    for (const t of shown) expect(t).toEqual(served.get(t.name));
+    expect(pinnedRead.length).toBeGreaterThan(3);
+    expect(served.size).toBeGreaterThan(shown.length);
+  });
+
+  it('an admitted call returns what a direct call returns', async () => {
+    const args = { name: 'get-sum', arguments: { a: 2, b: 40 } };
+    expect(await proxied.callTool(args)).toEqual(await direct.callTool(args));
+    const echo = { name: 'echo', arguments: { message: 'through the proxy' } };
+    expect(await proxied.callTool(echo)).toEqual(await direct.callTool(echo));
+  });
+
+  it('refuses, without reaching the server: a write tool, a tool nobody listed, an unknown argument, a wrong type', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['toggle-simulated-logging', {}, 'tool_not_allowed'],
+      ['no-such-tool', {}, 'tool_not_allowed'],
+      ['echo', { message: 'x', notes: 'exfiltrated' }, 'invalid_arguments'],
+      ['echo', { message: 42 }, 'invalid_arguments'],
+    ];
+    for (const [name, args, error] of cases) {
+      const r = (await proxied.callTool({ name, arguments: args })) as Refused;
+      expect(r.isError, name).toBe(true);
+      expect(r.structuredContent, name).toMatchObject({ ok: false, error });
+    }
+  });
+
+  it('progress notifications of a long call cross the proxy', async () => {
+    const progress: number[] = [];
+    const r = await proxied.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, { onprogress: (p) => progress.push(p.progress) });
+    expect((r as { isError?: boolean }).isError ?? false).toBe(false);
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('logs one line per admission and per call decision, arguments only as their sha256', () => {
+    const lines = decisions(log);
+    expect(lines.filter((l) => l.event === 'list' && l.decision === 'admitted').map((l) => l.tool).sort()).toEqual(expect.arrayContaining([...pinnedRead].sort()));
+    expect(lines.filter((l) => l.event === 'list' && l.decision === 'hidden').map((l) => l.reason)).toContain('class-not-allowed');
+    const refused = lines.filter((l) => l.event === 'call' && l.decision === 'refused');
+    expect(refused.map((l) => l.reason)).toEqual(['tool_not_allowed', 'tool_not_allowed', 'invalid_arguments', 'invalid_arguments']);
+    for (const l of lines.filter((x) => x.event === 'call')) {
+      expect(l.argumentsSha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(l.arguments).toBeUndefined();
+    }
+    expect(JSON.stringify(lines)).not.toContain('exfiltrated');
+  });
+});
+
+describe('proxy in front of a server that changed after its contract was reviewed (the notes example with --drift)', () => {
+  const dir = join(ws.dir, 'notes');
+  // A wrapper named after this workspace: its processes are found by their command line.
+  const wrapper = join(ws.dir, 'notes', 'notes-under-test.mjs');
+
+  beforeAll(async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(wrapper, `import ${JSON.stringify(NOTES)};\n`);
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(wrapper)}]\n`);
+    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+  }, 60_000);
+
+  const serverProcesses = () => spawnSync('pgrep', ['-f', wrapper], { encoding: 'utf8' }).stdout.trim();
+
+  it('hides the drifted tool and the new one, refuses calls to them, and leaves no process after the client disconnects', async () => {
+    const client = await connect(process.execPath, [CLI, 'proxy', '--contract', '.toolgate/notes.surface.json', '--log', 'drift.jsonl', '--', process.execPath, wrapper, '--drift'], dir);
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).not.toContain('get_note');
+    expect(names).not.toContain('export_notes');
+    expect(names).toContain('list_notes');
+    expect(((await client.callTool({ name: 'get_note', arguments: { title: 'a' } })) as Refused).structuredContent).toMatchObject({ error: 'tool_drifted' });
+    expect(((await client.callTool({ name: 'export_notes', arguments: { url: 'http://x' } })) as Refused).structuredContent).toMatchObject({ error: 'tool_not_allowed' });
+    expect(serverProcesses()).not.toBe('');
+    await client.close();
+    for (let i = 0; i < 50 && serverProcesses() !== ''; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(serverProcesses()).toBe('');
+    const lines = decisions(join(dir, 'drift.jsonl'));
+    expect(lines.find((l) => l.tool === 'get_note' && l.event === 'list')).toMatchObject({ decision: 'hidden', reason: 'drifted' });
+    expect(lines.at(-1)).toMatchObject({ event: 'summary' });
+  }, 60_000);
+
+  it('SIGINT ends the proxy and the server: exit 130, no process left', async () => {
+    const child = spawn(process.execPath, [CLI, 'proxy'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Initialize so the server is surely up, then interrupt.
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    expect(serverProcesses()).not.toBe('');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    for (let i = 0; i < 50 && serverProcesses() !== ''; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(serverProcesses()).toBe('');
+  }, 60_000);
+
+  it('without a contract nothing starts: exit 2 and the fix', async () => {
+    const r = await runCli(['proxy', '--contract', 'missing.json', '--', process.execPath, wrapper], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no contract at missing.json');
+    expect(r.stdout).toBe('');
+  });
+});

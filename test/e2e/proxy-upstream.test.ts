@@ -1,0 +1,119 @@
+/**
+ * `toolgate proxy` against an upstream that pages, changes its tools, floods, cancels and answers
+ * twice (test/fixtures/servers/proxy-target.mjs, raw JSON-RPC), through the real SDK client.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxSupport } from '../../src/sources/sandbox.js';
+import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+
+const TARGET = join(REPO, 'test/fixtures/servers/proxy-target.mjs');
+const ws = tempWorkspace('tg-proxy-up-');
+afterAll(() => ws.cleanup());
+// A wrapper named after this workspace: the server's processes are found by their command line.
+const wrapper = join(ws.dir, 'target-under-test.mjs');
+const serverProcesses = () => spawnSync('pgrep', ['-f', wrapper], { encoding: 'utf8' }).stdout.trim();
+
+interface ToolResult {
+  isError?: boolean;
+  content?: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  mkdirSync(ws.dir, { recursive: true });
+  writeFileSync(wrapper, `import ${JSON.stringify(TARGET)};\n`);
+  writeFileSync(join(ws.dir, 'toolgate.yml'), `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(wrapper)}]\nruntime:\n  max-result-bytes: 100000\n`);
+  const up = await runCli(['update'], { cwd: ws.dir });
+  expect(up.code, up.stderr).toBe(0);
+}, 60_000);
+
+async function proxied(log: string): Promise<Client> {
+  const client = new Client({ name: 'proxy-test', version: '1' }, { capabilities: {} });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', log], cwd: ws.dir, stderr: 'ignore' }));
+  return client;
+}
+
+describe('proxy against a changing, paging, noisy upstream', () => {
+  let client: Client;
+  const log = join(ws.dir, 'decisions.jsonl');
+  const changed: number[] = [];
+
+  beforeAll(async () => {
+    client = await proxied(log);
+    client.setNotificationHandler('notifications/tools/list_changed', () => void changed.push(Date.now()));
+  }, 30_000);
+  afterAll(async () => client?.close());
+
+  it('lists every admitted tool across the upstream pages, in one page', async () => {
+    const r = await client.listTools();
+    expect(r.tools.map((t) => t.name)).toEqual(['read_doc', 'write_doc', 'big', 'mutate', 'slow', 'twice', 'stats']);
+    expect(r.nextCursor).toBeUndefined();
+  });
+
+  it('a result over runtime.max-result-bytes is replaced by an error result; a smaller one passes', async () => {
+    expect(((await client.callTool({ name: 'big', arguments: { size: 1000 } })) as ToolResult).content?.[0]?.text).toHaveLength(1000);
+    const r = (await client.callTool({ name: 'big', arguments: { size: 200_000 } })) as ToolResult;
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({ ok: false, error: 'result_too_large' });
+  });
+
+  it('an answer sent twice for one call does not confuse the relay: the next call works', async () => {
+    expect(((await client.callTool({ name: 'twice', arguments: {} })) as ToolResult).content?.[0]?.text).toBe('first');
+    expect(((await client.callTool({ name: 'read_doc', arguments: { id: 'a' } })) as ToolResult).content?.[0]?.text).toBe('doc a');
+  });
+
+  it('cancellation crosses the proxy: the server sees notifications/cancelled for the call', async () => {
+    const abort = new AbortController();
+    const progress: number[] = [];
+    const call = client.callTool({ name: 'slow', arguments: {} }, { signal: abort.signal, onprogress: (p) => progress.push(p.progress) });
+    await new Promise((r) => setTimeout(r, 300));
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    const stats = (await client.callTool({ name: 'stats', arguments: {} })) as ToolResult;
+    expect((stats.structuredContent?.cancelled as unknown[]).length).toBe(1);
+    expect(progress).toEqual([1]);
+  });
+
+  it('list_changed: re-listed; passed on only when the admitted set changed; a drifted tool is refused from then on', async () => {
+    await client.callTool({ name: 'mutate', arguments: { add: true } });
+    await new Promise((r) => setTimeout(r, 500));
+    // `extra` is not in the contract: the admitted set is the same, the client is not bothered.
+    expect(changed).toEqual([]);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('extra');
+    await client.callTool({ name: 'mutate', arguments: { drift: true } });
+    for (let i = 0; i < 50 && changed.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(changed).toHaveLength(1);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('read_doc');
+    const r = (await client.callTool({ name: 'read_doc', arguments: { id: 'a' } })) as ToolResult;
+    expect(r.structuredContent).toMatchObject({ ok: false, error: 'tool_drifted' });
+    const calls = ((await client.callTool({ name: 'stats', arguments: {} })) as ToolResult).structuredContent?.calls as string[];
+    // The refused call never reached the server: read_doc was called once, before the drift.
+    expect(calls.filter((c) => c === 'read_doc')).toHaveLength(1);
+  });
+
+  it('the noise line on the server\'s stdout is dropped and counted in the log at exit', async () => {
+    await client.close();
+    for (let i = 0; i < 50 && !readFileSync(log, 'utf8').includes('"summary"'); i++) await new Promise((r) => setTimeout(r, 100));
+    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; reason?: string; detail?: string });
+    expect(lines.find((l) => l.reason === 'stdout-noise')?.detail).toBe("1 non-JSON lines on the server's stdout");
+    expect(lines.at(-1)?.event).toBe('summary');
+  });
+});
+
+describe('the proxy killed outright (SIGKILL)', () => {
+  const sandboxed = sandboxSupport().available;
+  it.skipIf(!sandboxed)('takes the sandboxed server with it (bubblewrap --die-with-parent)', async () => {
+    const child = spawn(process.execPath, [CLI, 'proxy'], { cwd: ws.dir, stdio: ['pipe', 'pipe', 'ignore'] });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    expect(serverProcesses()).not.toBe('');
+    child.kill('SIGKILL');
+    for (let i = 0; i < 50 && serverProcesses() !== ''; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(serverProcesses()).toBe('');
+  }, 30_000);
+});

@@ -33,7 +33,7 @@ const arg = (name, def) => {
   return i >= 0 ? argv[i + 1] : def;
 };
 const RUNS = Math.max(1, Number(arg('runs', '5')));
-const ONLY = new Set(arg('only', 'mcp,scale,cold,openapi,schema,sandbox').split(','));
+const ONLY = new Set(arg('only', 'mcp,scale,cold,openapi,schema,sandbox,proxy').split(','));
 const SIZES = arg('sizes', '10,100,1000,5000').split(',').map(Number);
 const WRITE = !argv.includes('--no-write');
 
@@ -426,7 +426,41 @@ function readFileSyncSafe(f) {
 }
 
 const before = machine();
-const cases = { mcp: caseMcp, scale: caseScale, cold: caseCold, openapi: caseOpenApi, schema: caseSchema, sandbox: caseSandbox };
+/**
+ * Case 7: per-call cost of `toolgate proxy` (bench/proxy-calls.mjs): 10,000 sequential calls of a
+ * small tool directly and through the proxy (interleaved rounds), pipelined throughput, and the
+ * proxy's RSS after 10,000, about 157,000 and 300,000 calls (V8's heap grows for the first
+ * ~100,000 calls before it settles, so flatness is judged on the second half).
+ */
+async function caseProxy() {
+  log('bench: case 7, proxy per-call cost');
+  const target = join(ROOT, 'test', 'fixtures', 'servers', 'proxy-target.mjs');
+  const dir = join(work, 'proxy');
+  await prepareContract(dir, mcpPolicy('target', [target]));
+  writeFileSync(join(dir, 'toolgate.yml'), mcpPolicy('target', [target]));
+  const r = spawnSync(process.execPath, [join(BENCH, 'proxy-calls.mjs'), '--cli', CLI, '--dir', dir, '--target', target, '--calls', '10000', '--total', '300000'], { encoding: 'utf8', env: benchEnv({ TOOLGATE_TIMING: '' }), maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`bench: proxy-calls failed\n${r.stderr.slice(-3000)}`);
+  const m = JSON.parse(r.stdout.trim().split('\n').at(-1));
+  const added = { median: m.proxied.median - m.direct.median, p99: m.proxied.p99 - m.direct.p99 };
+  const f = (x) => `${x.toFixed(3)} ms`;
+  // V8 grows its heap for a while before it settles: "flat" is judged on the second half of the calls.
+  const growth = m.rssKB.afterTotal - m.rssKB.atHalf;
+  const half = Math.round((m.rssKB.total + 10_000 + 5000) / 2);
+  sections.push(
+    `## 7. Proxy: per-call cost\n\n` +
+      `A raw JSON-RPC client (no SDK) calls \`read_doc\` of \`test/fixtures/servers/proxy-target.mjs\` ${m.calls.toLocaleString('en')} times in sequence, directly and through \`toolgate proxy\` (sandboxed server, decision log to /dev/null), in interleaved rounds; then 5,000 calls 32 deep for throughput; then ${m.rssKB.total.toLocaleString('en')} calls in all through the proxy.\n\n` +
+      `| | median | p99 | calls/s (32 in flight) |\n|---|---|---|---|\n` +
+      `| direct | ${f(m.direct.median)} | ${f(m.direct.p99)} | ${Math.round(m.callsPerSecond.direct).toLocaleString('en')} |\n` +
+      `| through the proxy | ${f(m.proxied.median)} | ${f(m.proxied.p99)} | ${Math.round(m.callsPerSecond.proxied).toLocaleString('en')} |\n` +
+      `| added by the proxy | ${f(added.median)} | ${f(added.p99)} | |\n\n` +
+      `Proxy RSS: ${fmtMB(m.rssKB.after10k)} after 10,000 calls, ${fmtMB(m.rssKB.atHalf)} after about ${half.toLocaleString('en')}, ${fmtMB(m.rssKB.afterTotal)} after ${m.rssKB.total.toLocaleString('en')} (${growth >= 0 ? '+' : ''}${(growth / 1024).toFixed(1)} MB over the second half).\n`,
+  );
+  summary.push(`| 7 | proxy: added latency per call, median / p99 | ${f(added.median)} / ${f(added.p99)} | ≤ 1 ms / ≤ 5 ms | ${verdict(added.median <= 1 && added.p99 <= 5)} |`);
+  summary.push(`| 7 | proxy: calls per second (32 in flight) | ${Math.round(m.callsPerSecond.proxied).toLocaleString('en')} | ≥ 1,000 | ${verdict(m.callsPerSecond.proxied >= 1000)} |`);
+  summary.push(`| 7 | proxy: RSS growth over the second half of ${m.rssKB.total.toLocaleString('en')} calls | ${(growth / 1024).toFixed(1)} MB | ≤ 5 MB (flat) | ${verdict(growth <= 5 * 1024)} |`);
+}
+
+const cases = { mcp: caseMcp, scale: caseScale, cold: caseCold, openapi: caseOpenApi, schema: caseSchema, sandbox: caseSandbox, proxy: caseProxy };
 try {
   for (const [name, fn] of Object.entries(cases)) if (ONLY.has(name)) await fn();
 } catch (e) {

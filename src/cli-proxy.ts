@@ -5,13 +5,14 @@
  */
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpStdioConfig } from './config/source-config.js';
+import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpHttpConfig, type McpStdioConfig } from './config/source-config.js';
 import { displayPath, loadPolicy, type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from './config/policy.js';
 import { readContract } from './contract/store.js';
 import { ClientStdio } from './runtime/client-stdio.js';
 import { DecisionLog } from './runtime/decision-log.js';
 import { Proxy } from './runtime/proxy.js';
-import { startStdioServer } from './sources/mcp.js';
+import { openHttpServer, startStdioServer } from './sources/mcp.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { Surface } from './surface/model.js';
 import { ConfigError } from './util/errors.js';
 
@@ -26,7 +27,7 @@ export interface ProxyFlags {
 
 interface Resolved {
   id: string;
-  cfg: McpStdioConfig & McpCommon;
+  cfg: (McpStdioConfig | McpHttpConfig) & McpCommon;
   contract: Surface;
   runtime: RuntimePolicy;
   root: string;
@@ -63,12 +64,43 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): 
     );
   }
   if (chosen.kind !== 'mcp') throw new ConfigError(`source "${chosen.id}" is ${chosen.kind}: the proxy serves MCP servers`, undefined, 'Pick an mcp source.');
-  if (chosen.mcp.transport !== 'stdio') {
-    throw new ConfigError(`source "${chosen.id}" is an HTTP server: the proxy speaks to stdio servers for now`, undefined, 'Point the proxy at a stdio source (an HTTP upstream is not supported yet).');
-  }
   const contract = await loadContract(chosen.contract, displayPath(policy.root, chosen.contract));
   if (contract.source.id !== chosen.id) throw new ConfigError(`the contract ${displayPath(policy.root, chosen.contract)} is for source "${contract.source.id}", not "${chosen.id}"`, undefined, `Run \`toolgate update --source ${chosen.id}\`.`);
   return { id: chosen.id, cfg: chosen.mcp, contract, runtime: policy.runtime, root: policy.root };
+}
+
+/** The server side of the relay, whichever transport it speaks. */
+interface Upstream {
+  transport: Transport;
+  setProtocolVersion?: (v: string) => void;
+  /** Why the server side ended, for the log. */
+  endReason(): string;
+  /** Non-JSON lines the server wrote on stdout (stdio only). */
+  noiseLines(): number;
+  close(): Promise<void>;
+}
+
+/** Starts a stdio server, or opens an HTTP one (running its `start` command), as `check` would. */
+async function openUpstream(r: Resolved): Promise<Upstream> {
+  if (r.cfg.transport === 'stdio') {
+    const s = await startStdioServer(r.cfg, r.root, r.runtime.maxMessageBytes);
+    // The server's stderr is its log: passed on, never parsed.
+    s.proc.child.stderr?.on('data', (c: Buffer) => process.stderr.write(c));
+    return {
+      transport: s.transport,
+      endReason: () => s.transport.failure?.message ?? `the server exited (${JSON.stringify(s.proc.exitInfo ?? {})})`,
+      noiseLines: () => s.transport.noiseLines,
+      close: s.close,
+    };
+  }
+  const h = await openHttpServer(r.id, r.cfg, r.root);
+  return {
+    transport: h.transport,
+    setProtocolVersion: (v) => h.transport.setProtocolVersion(v),
+    endReason: () => 'the HTTP connection closed',
+    noiseLines: () => 0,
+    close: h.close,
+  };
 }
 
 async function loadContract(abs: string, shown: string): Promise<Surface> {
@@ -86,16 +118,21 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
   const r = await resolveProxy(flags, command, cwd);
   const logOut = flags.log !== undefined ? createWriteStream(resolve(cwd, flags.log), { flags: 'a' }) : process.stderr;
   const log = new DecisionLog(logOut, r.id, r.runtime.logArguments);
-  const server = await startStdioServer(r.cfg, r.root, r.runtime.maxMessageBytes);
-  // The server's stderr is its log: passed on, never parsed.
-  server.proc.child.stderr?.on('data', (c: Buffer) => process.stderr.write(c));
+  const server = await openUpstream(r);
   const client = new ClientStdio(process.stdin, process.stdout, {
     maxMessageBytes: r.runtime.maxMessageBytes,
     onGarbage: (why) => log.write({ event: 'upstream', decision: 'dropped', reason: 'client-garbage', detail: why }),
   });
-  const relay = new Proxy(client, server.transport, { contract: r.contract, runtime: r.runtime, log, requestTimeoutMs: r.cfg.timeouts.requestMs });
+  const relay = new Proxy(client, server.transport, {
+    contract: r.contract,
+    runtime: r.runtime,
+    log,
+    requestTimeoutMs: r.cfg.timeouts.requestMs,
+    onProtocolVersion: (v) => server.setProtocolVersion?.(v),
+  });
   const relayErr = (e: unknown) => log.write({ event: 'upstream', decision: 'error', detail: (e as Error).message });
   server.transport.onmessage = (m) => void relay.fromServer(m as Record<string, unknown>).catch(relayErr);
+  server.transport.onerror = (e) => log.write({ event: 'upstream', decision: 'error', detail: e.message.slice(0, 300) });
   client.onmessage = (m) => void relay.fromClient(m).catch(relayErr);
   await server.transport.start();
 
@@ -105,11 +142,9 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
     client.start();
   });
   relay.close(ended === 'client' ? 'the client closed the connection' : 'the server ended');
-  if (ended === 'server') {
-    const why = server.transport.failure?.message ?? `the server exited (${JSON.stringify(server.proc.exitInfo ?? {})})`;
-    log.write({ event: 'upstream', decision: 'ended', detail: why });
-  }
-  if (server.transport.noiseLines > 0) log.write({ event: 'upstream', decision: 'dropped', reason: 'stdout-noise', detail: `${server.transport.noiseLines} non-JSON lines on the server's stdout` });
+  if (ended === 'server') log.write({ event: 'upstream', decision: 'ended', detail: server.endReason() });
+  const noise = server.noiseLines();
+  if (noise > 0) log.write({ event: 'upstream', decision: 'dropped', reason: 'stdout-noise', detail: `${noise} non-JSON lines on the server's stdout` });
   await server.close();
   log.summary();
   if (logOut !== process.stderr) await new Promise<void>((res) => (logOut as NodeJS.WritableStream).end(() => res()));

@@ -184,7 +184,7 @@ function headlineOf(b: ToolBlock): string {
   const first = b.findings[0];
   const t = b.surfaceTool;
   if (!first) return '';
-  if (b.tool === undefined) return b.source === '(policy)' ? 'the policy' : `source ${b.source}`;
+  if (b.tool === undefined) return b.source === '(policy)' ? 'the policy' : 'the source itself (its entry in toolgate.yml, its contract)';
   switch (first.ruleId) {
     case 'tool-added':
     case 'unlisted-tool':

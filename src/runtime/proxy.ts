@@ -43,6 +43,11 @@ export interface ProxyOptions {
   log: DecisionLog;
   /** How long the proxy waits for the server to answer its own `tools/list` (ms). */
   requestTimeoutMs: number;
+  /**
+   * Told the protocol version the server answered `initialize` with (a Streamable HTTP transport
+   * sends it as a header on every later request).
+   */
+  onProtocolVersion?: (version: string) => void;
 }
 
 /** The relay between one client and one server. */
@@ -54,6 +59,8 @@ export class Proxy {
   /** Client calls forwarded to the server, by {@link idKey}: their results are measured. */
   private readonly calls = new Map<string, string>();
   private admission: Admission | undefined;
+  /** The id of the client's `initialize`, until the server answers it. */
+  private initializeId: string | undefined;
   private listing: Promise<Admission> | undefined;
   private readonly checker = new ArgumentsChecker();
 
@@ -69,7 +76,20 @@ export class Proxy {
     const hasId = 'id' in m && m.id !== undefined;
     if (hasId && method === 'tools/list') return this.answerList(m);
     if (hasId && method === 'tools/call') return this.decideCall(m);
-    await this.server.send(m);
+    if (hasId && method === 'initialize') this.initializeId = idKey(m.id);
+    await this.forward(m);
+  }
+
+  /** Sends a client message on; a request the server cannot be reached for is answered with an error. */
+  private async forward(m: Message): Promise<void> {
+    try {
+      await this.server.send(m);
+    } catch (e) {
+      if (typeof m.method === 'string' && 'id' in m && m.id !== undefined) {
+        await this.client.send({ jsonrpc: '2.0', id: m.id as Json, error: { code: -32603, message: `toolgate proxy: the server could not be reached: ${(e as Error).message.slice(0, 300)}` } });
+      }
+      this.opts.log.write({ event: 'upstream', decision: 'error', detail: (e as Error).message.slice(0, 300) });
+    }
   }
 
   /** A message from the server. */
@@ -83,6 +103,11 @@ export class Proxy {
       return;
     }
     if (m.method === 'notifications/tools/list_changed') return this.onListChanged(m);
+    if (id !== undefined && id === this.initializeId) {
+      this.initializeId = undefined;
+      const version = isObject(m.result) ? getOwn(m.result, 'protocolVersion') : undefined;
+      if (typeof version === 'string') this.opts.onProtocolVersion?.(version);
+    }
     if (!('method' in m) && id !== undefined && this.calls.has(id)) {
       const tool = this.calls.get(id) as string;
       this.calls.delete(id);
@@ -206,7 +231,7 @@ export class Proxy {
     const id = idKey(m.id);
     if (id !== undefined) this.calls.set(id, name);
     this.opts.log.write({ event: 'call', tool: name, decision: 'forwarded' }, args ?? {});
-    await this.server.send(m);
+    await this.forward(m);
   }
 
   private async refuse(m: Message, tool: string | undefined, error: Refusal, detail: string, args: unknown): Promise<void> {

@@ -666,3 +666,57 @@ export async function startStdioServer(cfg: McpStdioConfig & McpCommon, root: st
     close: () => (closing ??= proc.stop().then(() => home.dispose())),
   };
 }
+
+/** A Streamable HTTP server opened for `toolgate proxy`. */
+export interface OpenedHttpServer {
+  /** Message-level transport to the URL (session id and protocol version headers kept by it); not started. */
+  transport: StreamableHTTPClientTransport;
+  /** The source's `start` command, when it has one. */
+  proc?: ServerProcess;
+  sandbox?: SandboxUse;
+  /** Closes the transport, ends the start command's process group, removes its HOME. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens an HTTP source for a caller that speaks JSON-RPC itself (the proxy): runs its `start`
+ * command as a snapshot does and waits for the port, then a Streamable HTTP transport with the
+ * source's headers (values from the named variables). Legacy HTTP+SSE is not offered here.
+ * @throws SourceError `spawn-failed`, `startup-timeout`; ConfigError for an unset header variable.
+ */
+export async function openHttpServer(id: string, cfg: McpHttpConfig & McpCommon, root: string): Promise<OpenedHttpServer> {
+  const headers = resolveHeaders(cfg.headers, process.env, id);
+  let url: URL;
+  try {
+    url = new URL(cfg.url);
+  } catch (cause) {
+    throw new SourceError(`MCP server URL ${JSON.stringify(cfg.url)} is not a valid URL`, 'http-error', undefined, { cause });
+  }
+  const s = newSession('streamable-http', `MCP server at ${url.href}`, new Sessions());
+  if (cfg.start) {
+    s.home = await makeScratchHome();
+    try {
+      s.proc = await startContained(cfg.start, cfg, s, root, 'log');
+      const deadline = AbortSignal.timeout(cfg.timeouts.startupMs);
+      await waitForListening(url, s.proc, deadline);
+      if (deadline.aborted) throw new SourceError(`${s.what} did not accept connections within ${cfg.timeouts.startupMs} ms`, 'startup-timeout', s.proc.stderrTail());
+    } catch (e) {
+      await s.proc?.stop();
+      await s.home.dispose();
+      throw e;
+    }
+  }
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  let closing: Promise<void> | undefined;
+  return {
+    transport,
+    ...(s.proc ? { proc: s.proc } : {}),
+    ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    close: () =>
+      (closing ??= (async () => {
+        await withDeadline(transport.close(), 2000, () => new Error('close timed out')).catch(() => undefined);
+        await s.proc?.stop();
+        await s.home?.dispose();
+      })()),
+  };
+}

@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSupport } from '../../src/sources/sandbox.js';
+import { freePort } from '../support/mcp-fixtures.js';
 import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 
 const TARGET = join(REPO, 'test/fixtures/servers/proxy-target.mjs');
@@ -117,3 +118,31 @@ describe('the proxy killed outright (SIGKILL)', () => {
     expect(serverProcesses()).toBe('');
   }, 30_000);
 });
+
+describe('proxy in front of a Streamable HTTP server started by its `start` command', () => {
+  it('lists the admitted tools, forwards an admitted call, refuses the rest, and ends the start command with the client', async () => {
+    const dir = join(ws.dir, 'http');
+    mkdirSync(dir, { recursive: true });
+    const port = await freePort();
+    // A wrapper named after this workspace: the start command's processes are found by their command line.
+    const httpWrapper = join(dir, 'http-under-test.mjs');
+    writeFileSync(httpWrapper, `import ${JSON.stringify(join(REPO, 'test/fixtures/servers/http.mjs'))};\n`);
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: web\n    mcp:\n      url: http://127.0.0.1:${port}/mcp\n      start:\n        command: ${JSON.stringify(process.execPath)}\n        args: [${JSON.stringify(httpWrapper)}, "${port}"]\nruntime:\n  allow: [read]\n`,
+    );
+    const up = await runCli(['update'], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    const client = new Client({ name: 'proxy-test', version: '1' }, { capabilities: {} });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', 'http.jsonl'], cwd: dir, stderr: 'ignore' }));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['http_read']);
+    expect(((await client.callTool({ name: 'http_read', arguments: {} })) as ToolResult).isError ?? false).toBe(false);
+    expect(((await client.callTool({ name: 'http_write', arguments: {} })) as ToolResult).structuredContent).toMatchObject({ error: 'tool_not_allowed' });
+    const running = () => spawnSync('pgrep', ['-f', httpWrapper], { encoding: 'utf8' }).stdout.trim();
+    expect(running()).not.toBe('');
+    await client.close();
+    for (let i = 0; i < 50 && running() !== ''; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(running()).toBe('');
+  }, 60_000);
+});
+

@@ -106,6 +106,62 @@ describe('proxy in front of @modelcontextprotocol/server-everything, runtime.all
   });
 });
 
+describe('proxy in front of @modelcontextprotocol/server-filesystem, runtime.allow: [read]', () => {
+  const dir = join(ws.dir, 'fs');
+  const FILESYSTEM = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+
+  it('shows only its read tools; an admitted read returns what a direct call returns; a write is refused before the server', async () => {
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    writeFileSync(join(dir, 'data', 'a.txt'), 'hello from a file\n');
+    const args = `[${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(join(dir, 'data'))}]`;
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: fs\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${args}\nruntime:\n  allow: [read]\n`);
+    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    const proxied = await connect(process.execPath, [CLI, 'proxy', '--log', 'fs.jsonl'], dir);
+    const direct = await connect(process.execPath, [FILESYSTEM, join(dir, 'data')], dir);
+    try {
+      const shown = (await proxied.listTools()).tools;
+      const all = (await direct.listTools()).tools;
+      expect(shown.map((t) => t.name).sort()).toEqual(all.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name).sort());
+      expect(shown.map((t) => t.name)).not.toContain('write_file');
+      const read = { name: 'read_text_file', arguments: { path: join(dir, 'data', 'a.txt') } };
+      expect(await proxied.callTool(read)).toEqual(await direct.callTool(read));
+      const write = (await proxied.callTool({ name: 'write_file', arguments: { path: join(dir, 'data', 'b.txt'), content: 'x' } })) as Refused;
+      expect(write.structuredContent).toMatchObject({ ok: false, error: 'tool_not_allowed' });
+      expect(readFileSync(join(dir, 'data', 'a.txt'), 'utf8')).toBe('hello from a file\n');
+      expect(() => readFileSync(join(dir, 'data', 'b.txt'))).toThrow();
+    } finally {
+      await proxied.close();
+      await direct.close();
+    }
+  }, 60_000);
+});
+
+describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through the proxy', () => {
+  const dir = join(ws.dir, 'inspector');
+  const INSPECTOR = join(REPO, 'node_modules/.bin/mcp-inspector');
+  const inspect = (...args: string[]) => {
+    const r = spawnSync(INSPECTOR, ['--cli', process.execPath, CLI, 'proxy', ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as { tools?: { name: string }[] } & Refused & { content?: { text?: string }[] };
+  };
+
+  beforeAll(async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\nruntime:\n  allow: [read]\n  deny: [get-env]\n`);
+    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+  }, 60_000);
+
+  it('lists the admitted tools, calls one, and gets a refusal for an undeclared argument', () => {
+    const names = inspect('--method', 'tools/list').tools!.map((t) => t.name);
+    expect(names).toContain('echo');
+    expect(names).not.toContain('get-env');
+    expect(names).not.toContain('toggle-simulated-logging');
+    expect(inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi').content?.[0]?.text).toBe('Echo: hi');
+    expect(inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi', '--tool-arg', 'notes=x').structuredContent).toMatchObject({ ok: false, error: 'invalid_arguments' });
+    expect(inspect('--method', 'tools/call', '--tool-name', 'get-env').structuredContent).toMatchObject({ ok: false, error: 'tool_not_allowed' });
+  }, 120_000);
+});
+
 describe('proxy in front of a server that changed after its contract was reviewed (the notes example with --drift)', () => {
   const dir = join(ws.dir, 'notes');
   // A wrapper named after this workspace: its processes are found by their command line.

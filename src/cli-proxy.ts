@@ -90,7 +90,7 @@ async function openUpstream(r: Resolved): Promise<Upstream> {
       transport: s.transport,
       endReason: () => s.transport.failure?.message ?? `the server exited (${JSON.stringify(s.proc.exitInfo ?? {})})`,
       noiseLines: () => s.transport.noiseLines,
-      close: s.close,
+      close: () => s.close(),
     };
   }
   const h = await openHttpServer(r.id, r.cfg, r.root);
@@ -99,7 +99,7 @@ async function openUpstream(r: Resolved): Promise<Upstream> {
     setProtocolVersion: (v) => h.transport.setProtocolVersion(v),
     endReason: () => 'the HTTP connection closed',
     noiseLines: () => 0,
-    close: h.close,
+    close: () => h.close(),
   };
 }
 

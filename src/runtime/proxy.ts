@@ -86,7 +86,7 @@ export class Proxy {
       await this.server.send(m);
     } catch (e) {
       if (typeof m.method === 'string' && 'id' in m && m.id !== undefined) {
-        await this.client.send({ jsonrpc: '2.0', id: m.id as Json, error: { code: -32603, message: `toolgate proxy: the server could not be reached: ${(e as Error).message.slice(0, 300)}` } });
+        await this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: the server could not be reached: ${(e as Error).message.slice(0, 300)}` } });
       }
       this.opts.log.write({ event: 'upstream', decision: 'error', detail: (e as Error).message.slice(0, 300) });
     }

@@ -62,6 +62,10 @@ export class Proxy {
   /** The id of the client's `initialize`, until the server answers it. */
   private initializeId: string | undefined;
   private listing: Promise<Admission> | undefined;
+  /** The listing that runs after the current one, shared by everyone who asked meanwhile. */
+  private queued: Promise<Admission> | undefined;
+  /** The admitted set the client was last shown or told of (admittedKey), to tell it of changes once. */
+  private announced: string | undefined;
   private readonly checker = new ArgumentsChecker();
 
   constructor(
@@ -139,12 +143,26 @@ export class Proxy {
       const why = summarize(a);
       return this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: no tool of this server is admitted by the contract and the runtime policy (${why})` } });
     }
+    this.announced = admittedKey(a);
     await this.client.send({ jsonrpc: '2.0', id: m.id, result: { tools: [...a.tools.values()].map((t) => t.listed) } });
   }
 
-  /** Lists the server (every page) and decides admission; concurrent callers share one listing. */
+  /**
+   * Lists the server (every page) and decides admission. Callers while a listing runs share one
+   * more listing after it (it may have been answered before the change they heard of): a flood of
+   * `list_changed` costs at most two listings at a time, never one each.
+   */
   private relist(): Promise<Admission> {
-    this.listing ??= this.listAll()
+    if (this.listing) {
+      this.queued ??= this.listing
+        .catch(() => undefined)
+        .then(() => {
+          this.queued = undefined;
+          return this.relist();
+        });
+      return this.queued;
+    }
+    this.listing = this.listAll()
       .then((tools) => {
         const a = admit(tools, this.opts.contract, this.opts.runtime);
         for (const d of a.decisions) this.opts.log.write({ event: 'list', ...(d.tool !== undefined ? { tool: d.tool } : {}), decision: d.admitted ? 'admitted' : 'hidden', reason: d.reason });
@@ -190,16 +208,18 @@ export class Proxy {
   }
 
   private async onListChanged(m: Message): Promise<void> {
-    const before = this.admission ? admittedKey(this.admission) : undefined;
-    let after: string | undefined;
+    let now: string;
     try {
-      after = admittedKey(await this.relist());
+      now = admittedKey(await this.relist());
     } catch {
       // Could not list: admit nothing until a listing succeeds, and tell the client to list.
       this.admission = { tools: new Map(), decisions: [] };
-      after = '';
+      now = admittedKey(this.admission);
     }
-    if (before === undefined || before !== after) await this.client.send(m);
+    // Told once per change of the admitted set, however many notifications announced it.
+    if (this.announced === now) return;
+    this.announced = now;
+    await this.client.send(m);
   }
 
   // -------------------------------------------------------------------------------------------

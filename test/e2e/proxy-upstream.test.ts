@@ -52,7 +52,7 @@ describe('proxy against a changing, paging, noisy upstream', () => {
 
   it('lists every admitted tool across the upstream pages, in one page', async () => {
     const r = await client.listTools();
-    expect(r.tools.map((t) => t.name)).toEqual(['read_doc', 'write_doc', 'big', 'mutate', 'slow', 'twice', 'stats']);
+    expect(r.tools.map((t) => t.name)).toEqual(['read_doc', 'write_doc', 'big', 'mutate', 'slow', 'twice', 'stats', 'flood']);
     expect(r.nextCursor).toBeUndefined();
   });
 
@@ -104,6 +104,29 @@ describe('proxy against a changing, paging, noisy upstream', () => {
     expect(lines.find((l) => l.reason === 'stdout-noise')?.detail).toBe("1 non-JSON lines on the server's stdout");
     expect(lines.at(-1)?.event).toBe('summary');
   });
+});
+
+describe('a flood of list_changed', () => {
+  it('costs a couple of listings, not one each, and reaches the client once per change of the admitted set', async () => {
+    const client = await proxied(join(ws.dir, 'flood.jsonl'));
+    const changed: number[] = [];
+    client.setNotificationHandler('notifications/tools/list_changed', () => void changed.push(1));
+    try {
+      await client.listTools();
+      await client.callTool({ name: 'flood', arguments: { n: 2000 } });
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(changed).toEqual([]);
+      await client.callTool({ name: 'flood', arguments: { n: 2000, drift: true } });
+      for (let i = 0; i < 50 && changed.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(changed).toHaveLength(1);
+      const lists = ((await client.callTool({ name: 'stats', arguments: {} })) as ToolResult).structuredContent?.lists as number;
+      // One for the client's listing, and at most two per burst (the one running and one after it).
+      expect(lists).toBeLessThanOrEqual(5);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
 
 describe('the proxy killed outright (SIGKILL)', () => {

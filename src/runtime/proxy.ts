@@ -78,8 +78,16 @@ export class Proxy {
   async fromClient(m: Message): Promise<void> {
     const method = typeof m.method === 'string' ? m.method : undefined;
     const hasId = 'id' in m && m.id !== undefined;
-    if (hasId && method === 'tools/list') return this.answerList(m);
-    if (hasId && method === 'tools/call') return this.decideCall(m);
+    if (method === 'tools/list' || method === 'tools/call') {
+      // Only a request with a string or number id is judged and answered. A notification (no id)
+      // or a null id cannot be answered, so it is not a call: dropped, never sent on.
+      if (idKey(m.id) === undefined) {
+        this.opts.log.write({ event: 'call', decision: 'dropped', reason: 'no-request-id', detail: `${method} without a string or number id` });
+        if (hasId) await this.client.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id` } });
+        return;
+      }
+      return method === 'tools/list' ? this.answerList(m) : this.decideCall(m);
+    }
     if (hasId && method === 'initialize') this.initializeId = idKey(m.id);
     await this.forward(m);
   }

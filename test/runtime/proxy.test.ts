@@ -20,7 +20,6 @@ function relay() {
   const toClient: Message[] = [];
   const lines: string[] = [];
   const sink = new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) });
-  let proxy: Proxy;
   const server = {
     send: (m: Message) => {
       toServer.push(m);
@@ -28,7 +27,7 @@ function relay() {
       else if (m.method === 'tools/call' && m.id !== undefined) queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
     },
   };
-  proxy = new Proxy({ send: (m) => void toClient.push(m) }, server, { contract: mcpSurface(TOOLS), runtime: { ...DEFAULT_RUNTIME, allow: ['read'] }, log: new DecisionLog(sink, 's', false), requestTimeoutMs: 1000 });
+  const proxy: Proxy = new Proxy({ send: (m) => void toClient.push(m) }, server, { contract: mcpSurface(TOOLS), runtime: { ...DEFAULT_RUNTIME, allow: ['read'] }, log: new DecisionLog(sink, 's', false), requestTimeoutMs: 1000 });
   const settle = () => new Promise((r) => setTimeout(r, 10));
   return { proxy, toServer, toClient, lines, settle };
 }

@@ -128,6 +128,7 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
     runtime: r.runtime,
     log,
     requestTimeoutMs: r.cfg.timeouts.requestMs,
+    listLimits: r.cfg.limits,
     onProtocolVersion: (v) => server.setProtocolVersion?.(v),
   });
   const relayErr = (e: unknown) => log.write({ event: 'upstream', decision: 'error', detail: (e as Error).message });

@@ -33,9 +33,6 @@ export interface Endpoint {
 /** Why a call was refused, as `structuredContent.error` says it. */
 export type Refusal = 'tool_not_allowed' | 'tool_drifted' | 'invalid_arguments' | 'result_too_large';
 
-/** Most pages the proxy follows when it lists the server (a server that pages forever is cut). */
-const MAX_PAGES = 1000;
-
 /** Everything the relay needs. */
 export interface ProxyOptions {
   contract: Surface;
@@ -43,6 +40,8 @@ export interface ProxyOptions {
   log: DecisionLog;
   /** How long the proxy waits for the server to answer its own `tools/list` (ms). */
   requestTimeoutMs: number;
+  /** Bounds of one listing of the server, as the source's (pages, bytes of the pages' results). */
+  listLimits: { maxPages: number; maxBytes: number };
   /**
    * Told the protocol version the server answered `initialize` with (a Streamable HTTP transport
    * sends it as a header on every later request).
@@ -56,8 +55,15 @@ export class Proxy {
   private seq = 0;
   /** The proxy's own requests to the server, by {@link idKey} of their ids. */
   private readonly own = new Map<string, { resolve: (m: Message) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
-  /** Client calls forwarded to the server, by {@link idKey}: their results are measured. */
-  private readonly calls = new Map<string, string>();
+  /**
+   * Client requests forwarded to the server and not answered yet, by {@link idKey}: the tool for a
+   * call (its result is measured), '' otherwise. Only an answer to one of these reaches the
+   * client, once: a server cannot answer what the client never asked it (a `tools/list` the
+   * proxy answers itself) or answer twice.
+   */
+  private readonly forwarded = new Map<string, string>();
+  /** Client messages are judged in the order they came (a cancel never overtakes its call). */
+  private queue: Promise<void> = Promise.resolve();
   private admission: Admission | undefined;
   /** The id of the client's `initialize`, until the server answers it. */
   private initializeId: string | undefined;
@@ -74,21 +80,43 @@ export class Proxy {
     private readonly opts: ProxyOptions,
   ) {}
 
-  /** A message from the client. */
-  async fromClient(m: Message): Promise<void> {
-    const method = typeof m.method === 'string' ? m.method : undefined;
+  /**
+   * A message from the client. Requests and notifications are handled in the order they came;
+   * answers to the server's own requests (sampling, elicitation, roots) go on at once, since the
+   * server may wait for one before it answers anything.
+   */
+  fromClient(m: Message): Promise<void> {
+    if (typeof m.method !== 'string') return this.forward(m);
+    this.queue = this.queue.then(() => this.handleClient(m)).catch(() => undefined);
+    return this.queue;
+  }
+
+  private async handleClient(m: Message): Promise<void> {
+    const method = m.method as string;
     const hasId = 'id' in m && m.id !== undefined;
+    const key = idKey(m.id);
     if (method === 'tools/list' || method === 'tools/call') {
       // Only a request with a string or number id is judged and answered. A notification (no id)
       // or a null id cannot be answered, so it is not a call: dropped, never sent on.
-      if (idKey(m.id) === undefined) {
+      if (key === undefined) {
         this.opts.log.write({ event: 'call', decision: 'dropped', reason: 'no-request-id', detail: `${method} without a string or number id` });
         if (hasId) await this.client.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id` } });
         return;
       }
-      return method === 'tools/list' ? this.answerList(m) : this.decideCall(m);
     }
-    if (hasId && method === 'initialize') this.initializeId = idKey(m.id);
+    if (hasId) {
+      // JSON-RPC ids are strings or numbers, one request at a time each: anything else could not
+      // be matched to its answer.
+      if (key === undefined || this.forwarded.has(key)) {
+        this.opts.log.write({ event: 'upstream', decision: 'dropped', reason: 'bad-request-id', detail: `${method} with ${key === undefined ? 'an id that is no string or number' : 'the id of a request still pending'}` });
+        await this.client.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id that no pending request has` } });
+        return;
+      }
+    }
+    if (method === 'tools/list') return this.answerList(m);
+    if (method === 'tools/call') return this.decideCall(m);
+    if (hasId && method === 'initialize') this.initializeId = key;
+    if (key !== undefined) this.forwarded.set(key, '');
     await this.forward(m);
   }
 
@@ -98,6 +126,7 @@ export class Proxy {
       await this.server.send(m);
     } catch (e) {
       if (typeof m.method === 'string' && 'id' in m && m.id !== undefined) {
+        this.forwarded.delete(idKey(m.id) ?? '');
         await this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: the server could not be reached: ${(e as Error).message.slice(0, 300)}` } });
       }
       this.opts.log.write({ event: 'upstream', decision: 'error', detail: (e as Error).message.slice(0, 300) });
@@ -107,7 +136,8 @@ export class Proxy {
   /** A message from the server. */
   async fromServer(m: Message): Promise<void> {
     const id = idKey(m.id);
-    const mine = !('method' in m) && id !== undefined ? this.own.get(id) : undefined;
+    const isAnswer = !('method' in m);
+    const mine = isAnswer && id !== undefined ? this.own.get(id) : undefined;
     if (mine) {
       this.own.delete(id as string);
       clearTimeout(mine.timer);
@@ -115,15 +145,20 @@ export class Proxy {
       return;
     }
     if (m.method === 'notifications/tools/list_changed') return this.onListChanged(m);
-    if (id !== undefined && id === this.initializeId) {
-      this.initializeId = undefined;
-      const version = isObject(m.result) ? getOwn(m.result, 'protocolVersion') : undefined;
-      if (typeof version === 'string') this.opts.onProtocolVersion?.(version);
-    }
-    if (!('method' in m) && id !== undefined && this.calls.has(id)) {
-      const tool = this.calls.get(id) as string;
-      this.calls.delete(id);
-      return this.client.send(this.boundResult(m, tool));
+    if (isAnswer) {
+      const tool = id === undefined ? undefined : this.forwarded.get(id);
+      if (tool === undefined) {
+        // No pending request of the client has this id (type included): unsolicited, or a second answer.
+        this.opts.log.write({ event: 'upstream', decision: 'dropped', reason: 'unsolicited-answer', detail: `an answer with id ${JSON.stringify(m.id) ?? 'undefined'} that no pending client request has` });
+        return;
+      }
+      this.forwarded.delete(id as string);
+      if (id === this.initializeId) {
+        this.initializeId = undefined;
+        const version = isObject(m.result) ? getOwn(m.result, 'protocolVersion') : undefined;
+        if (typeof version === 'string') this.opts.onProtocolVersion?.(version);
+      }
+      return this.client.send(tool === '' ? m : this.boundResult(m, tool));
     }
     await this.client.send(m);
   }
@@ -145,6 +180,8 @@ export class Proxy {
     try {
       a = await this.relist();
     } catch (e) {
+      // Fail closed: nothing is admitted until a listing succeeds.
+      this.admission = { tools: new Map(), decisions: [] };
       return this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: could not list the server's tools: ${(e as Error).message}` } });
     }
     if (a.tools.size === 0) {
@@ -182,20 +219,25 @@ export class Proxy {
   }
 
   private async listAll(): Promise<Json[]> {
+    const { maxPages, maxBytes } = this.opts.listLimits;
     const tools: Json[] = [];
+    let bytes = 0;
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0; page < maxPages; page++) {
       const r = await this.request('tools/list', cursor === undefined ? {} : { cursor });
       if (isObject(r.error)) throw new Error(`tools/list answered an error: ${JSON.stringify(getOwn(r.error, 'message') ?? null).slice(0, 300)}`);
       const result = r.result;
+      // Bounded like a snapshot's listing: a server that pages forever or sends gigabytes is cut.
+      bytes += Buffer.byteLength(JSON.stringify(result ?? null));
+      if (bytes > maxBytes) throw new Error(`tools/list pages exceeded ${maxBytes} bytes`);
       const list = isObject(result) ? getOwn(result, 'tools') : undefined;
       if (!Array.isArray(list)) throw new Error('tools/list answered no tools array');
-      tools.push(...list);
+      for (const t of list) tools.push(t);
       const next = isObject(result) ? getOwn(result, 'nextCursor') : undefined;
       if (typeof next !== 'string') return tools;
       cursor = next;
     }
-    throw new Error(`tools/list paged more than ${MAX_PAGES} times`);
+    throw new Error(`tools/list paged more than ${maxPages} times`);
   }
 
   private request(method: string, params: Record<string, Json>): Promise<Message> {
@@ -238,8 +280,12 @@ export class Proxy {
     const name = getOwn(params, 'name');
     const args = getOwn(params, 'arguments');
     if (typeof name !== 'string') return this.refuse(m, undefined, 'invalid_arguments', 'tools/call needs a string `name`', args);
-    // Admitted *now*: the last listing, or a fresh one when there is none yet.
-    let a = this.admission;
+    if (getOwn(params, 'task') !== undefined) {
+      // A task-augmented call answers later through tasks/result, which the proxy does not bound.
+      return this.refuse(m, name, 'invalid_arguments', 'task-augmented tools/call is not supported through the proxy', args);
+    }
+    // Admitted *now*: the listing under way (after a list_changed), else the last one, else a new one.
+    let a = this.listing || this.queued ? undefined : this.admission;
     if (!a) {
       try {
         a = await this.relist();
@@ -253,11 +299,9 @@ export class Proxy {
       const drifted = d?.reason === 'drifted' || d?.reason === 'refuse-all';
       return this.refuse(m, name, drifted ? 'tool_drifted' : 'tool_not_allowed', d ? `tool "${name}" is not admitted: ${d.reason}` : `tool "${name}" is not listed by the server`, args);
     }
-    const dialect = isObject(admitted.listed) && isObject(getOwn(admitted.listed, 'inputSchema')) ? getOwn(getOwn(admitted.listed, 'inputSchema') as Record<string, Json>, '$schema') : undefined;
-    const verdict = this.checker.check(admitted.pinned, dialect, args);
+    const verdict = this.checker.check(admitted.pinned, args);
     if (!verdict.ok) return this.refuse(m, name, 'invalid_arguments', verdict.detail, args);
-    const id = idKey(m.id);
-    if (id !== undefined) this.calls.set(id, name);
+    this.forwarded.set(idKey(m.id) as string, name);
     this.opts.log.write({ event: 'call', tool: name, decision: 'forwarded' }, args ?? {});
     await this.forward(m);
   }

@@ -390,9 +390,14 @@ export class ProcessStdioTransport implements Transport {
   private closed = false;
   private started = false;
 
+  /**
+   * @param checkResponses fail the connection on a malformed answer to a request sent through
+   *   it (a snapshot's own requests); false for a relay, which passes answers on as they are.
+   */
   constructor(
     private readonly proc: ServerProcess,
     private readonly maxLineBytes: number,
+    private readonly checkResponses = true,
   ) {}
 
   get pid(): number | null {
@@ -536,7 +541,7 @@ export class ProcessStdioTransport implements Transport {
       // The SDK drops a response it cannot parse (result not an object, extra keys, bad error
       // object) and the request would wait for its timeout, then be reported as "did not
       // answer". Fail at once and say what was wrong.
-      const problem = responseProblem(msg);
+      const problem = this.checkResponses ? responseProblem(msg) : undefined;
       if (problem) return this.fail({ reason: 'protocol-error', message: `answered ${method} with a malformed JSON-RPC response (${problem})` });
     }
     this.onmessage?.(msg as JSONRPCMessage);

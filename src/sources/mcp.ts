@@ -661,7 +661,8 @@ export async function startStdioServer(cfg: McpStdioConfig & McpCommon, root: st
   let closing: Promise<void> | undefined;
   return {
     proc,
-    transport: new ProcessStdioTransport(proc, maxMessageBytes + ENVELOPE_SLACK_BYTES),
+    // A relay passes answers on as they are: the client judges them, not the transport.
+    transport: new ProcessStdioTransport(proc, maxMessageBytes + ENVELOPE_SLACK_BYTES, false),
     ...(s.sandbox ? { sandbox: s.sandbox } : {}),
     close: () => (closing ??= proc.stop().then(() => home.dispose())),
   };

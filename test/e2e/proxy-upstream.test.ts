@@ -15,9 +15,10 @@ import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 const TARGET = join(REPO, 'test/fixtures/servers/proxy-target.mjs');
 const ws = tempWorkspace('tg-proxy-up-');
 afterAll(() => ws.cleanup());
-// A wrapper named after this workspace: the server's processes are found by their command line.
-const wrapper = join(ws.dir, 'target-under-test.mjs');
-const serverProcesses = () => spawnSync('pgrep', ['-f', wrapper], { encoding: 'utf8' }).stdout.trim();
+// An argument the server ignores, named after this workspace: its processes are found by their
+// command line. (Not a script importing the server: in the sandbox a /tmp path is visible only when named.)
+const tag = join(ws.dir, 'target-server-tag');
+const serverProcesses = () => spawnSync('pgrep', ['-f', tag], { encoding: 'utf8' }).stdout.trim();
 
 interface ToolResult {
   isError?: boolean;
@@ -27,8 +28,7 @@ interface ToolResult {
 
 beforeAll(async () => {
   mkdirSync(ws.dir, { recursive: true });
-  writeFileSync(wrapper, `import ${JSON.stringify(TARGET)};\n`);
-  writeFileSync(join(ws.dir, 'toolgate.yml'), `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(wrapper)}]\nruntime:\n  max-result-bytes: 100000\n`);
+  writeFileSync(join(ws.dir, 'toolgate.yml'), `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}, ${JSON.stringify(tag)}]\nruntime:\n  max-result-bytes: 100000\n`);
   const up = await runCli(['update'], { cwd: ws.dir });
   expect(up.code, up.stderr).toBe(0);
 }, 60_000);
@@ -147,12 +147,11 @@ describe('proxy in front of a Streamable HTTP server started by its `start` comm
     const dir = join(ws.dir, 'http');
     mkdirSync(dir, { recursive: true });
     const port = await freePort();
-    // A wrapper named after this workspace: the start command's processes are found by their command line.
-    const httpWrapper = join(dir, 'http-under-test.mjs');
-    writeFileSync(httpWrapper, `import ${JSON.stringify(join(REPO, 'test/fixtures/servers/http.mjs'))};\n`);
+    // An argument the server ignores, named after this workspace, finds the start command's processes.
+    const httpTag = join(dir, 'http-server-tag');
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: web\n    mcp:\n      url: http://127.0.0.1:${port}/mcp\n      start:\n        command: ${JSON.stringify(process.execPath)}\n        args: [${JSON.stringify(httpWrapper)}, "${port}"]\nruntime:\n  allow: [read]\n`,
+      `sources:\n  - id: web\n    mcp:\n      url: http://127.0.0.1:${port}/mcp\n      start:\n        command: ${JSON.stringify(process.execPath)}\n        args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/http.mjs'))}, "${port}", ${JSON.stringify(httpTag)}]\nruntime:\n  allow: [read]\n`,
     );
     const up = await runCli(['update'], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
@@ -161,7 +160,7 @@ describe('proxy in front of a Streamable HTTP server started by its `start` comm
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['http_read']);
     expect(((await client.callTool({ name: 'http_read', arguments: {} })) as ToolResult).isError ?? false).toBe(false);
     expect(((await client.callTool({ name: 'http_write', arguments: {} })) as ToolResult).structuredContent).toMatchObject({ error: 'tool_not_allowed' });
-    const running = () => spawnSync('pgrep', ['-f', httpWrapper], { encoding: 'utf8' }).stdout.trim();
+    const running = () => spawnSync('pgrep', ['-f', httpTag], { encoding: 'utf8' }).stdout.trim();
     expect(running()).not.toBe('');
     await client.close();
     for (let i = 0; i < 50 && running() !== ''; i++) await new Promise((r) => setTimeout(r, 100));

@@ -164,20 +164,20 @@ describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through 
 
 describe('proxy in front of a server that changed after its contract was reviewed (the notes example with --drift)', () => {
   const dir = join(ws.dir, 'notes');
-  // A wrapper named after this workspace: its processes are found by their command line.
-  const wrapper = join(ws.dir, 'notes', 'notes-under-test.mjs');
+  // An argument the server ignores, named after this workspace: its processes are found by their
+  // command line. (Not a script importing the server: in the sandbox a /tmp path is visible only when named.)
+  const tag = join(ws.dir, 'notes-server-tag');
 
   beforeAll(async () => {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(wrapper, `import ${JSON.stringify(NOTES)};\n`);
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(wrapper)}]\n`);
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}, ${JSON.stringify(tag)}]\n`);
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
   }, 60_000);
 
-  const serverProcesses = () => spawnSync('pgrep', ['-f', wrapper], { encoding: 'utf8' }).stdout.trim();
+  const serverProcesses = () => spawnSync('pgrep', ['-f', tag], { encoding: 'utf8' }).stdout.trim();
 
   it('hides the drifted tool and the new one, refuses calls to them, and leaves no process after the client disconnects', async () => {
-    const client = await connect(process.execPath, [CLI, 'proxy', '--contract', '.toolgate/notes.surface.json', '--log', 'drift.jsonl', '--', process.execPath, wrapper, '--drift'], dir);
+    const client = await connect(process.execPath, [CLI, 'proxy', '--contract', '.toolgate/notes.surface.json', '--log', 'drift.jsonl', '--', process.execPath, NOTES, tag, '--drift'], dir);
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
     expect(names).not.toContain('get_note');
     expect(names).not.toContain('export_notes');
@@ -207,7 +207,7 @@ describe('proxy in front of a server that changed after its contract was reviewe
   }, 60_000);
 
   it('without a contract nothing starts: exit 2 and the fix', async () => {
-    const r = await runCli(['proxy', '--contract', 'missing.json', '--', process.execPath, wrapper], { cwd: dir });
+    const r = await runCli(['proxy', '--contract', 'missing.json', '--', process.execPath, NOTES, tag], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no contract at missing.json');
     expect(r.stdout).toBe('');

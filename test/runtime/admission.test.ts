@@ -47,19 +47,37 @@ describe('ArgumentsChecker', () => {
   const checker = new ArgumentsChecker();
 
   it('passes arguments the pinned schema accepts', () => {
-    expect(checker.check(tool, undefined, { path: 'a' })).toEqual({ ok: true });
-    expect(checker.check(tool, 'http://json-schema.org/draft-07/schema#', { path: 'a', n: 2 })).toEqual({ ok: true });
+    expect(checker.check(tool, { path: 'a' })).toEqual({ ok: true });
+    expect(checker.check(tool, { path: 'a', n: 2 })).toEqual({ ok: true });
   });
 
-  it('refuses what the pinned schema rejects, in the dialect the server declares', () => {
-    expect(checker.check(tool, undefined, { path: 5 })).toMatchObject({ ok: false, detail: '/path must be string' });
-    expect(checker.check(tool, undefined, {})).toMatchObject({ ok: false, detail: expect.stringContaining("must have required property 'path'") as unknown });
-    expect(checker.check(tool, 'http://json-schema.org/draft-04/schema#', { path: 'x'.repeat(11) })).toMatchObject({ ok: false });
-    expect(checker.check(tool, undefined, [1])).toMatchObject({ ok: false, detail: 'arguments must be a JSON object, got an array' });
+  it('refuses what the pinned schema rejects', () => {
+    expect(checker.check(tool, { path: 5 })).toMatchObject({ ok: false, detail: '/path must be string' });
+    expect(checker.check(tool, {})).toMatchObject({ ok: false, detail: expect.stringContaining("must have required property 'path'") as unknown });
+    expect(checker.check(tool, { path: 'x'.repeat(11) })).toMatchObject({ ok: false });
+    expect(checker.check(tool, [1])).toMatchObject({ ok: false, detail: 'arguments must be a JSON object, got an array' });
   });
 
   it('refuses an argument the schema does not declare at the top level, even where the schema allows more', () => {
-    expect(checker.check(open, undefined, { a: 'x', notes: 'secret' })).toMatchObject({ ok: false, detail: expect.stringMatching(/^unknown argument "notes"/) as unknown });
-    expect(checker.check(tool, undefined, { path: 'a', __proto__: 1, constructor: 2 })).toMatchObject({ ok: false });
+    expect(checker.check(open, { a: 'x', notes: 'secret' })).toMatchObject({ ok: false, detail: expect.stringMatching(/^unknown argument "notes"/) as unknown });
+    expect(checker.check(tool, { path: 'a', __proto__: 1, constructor: 2 })).toMatchObject({ ok: false });
+  });
+
+  it('the server does not pick the dialect: a schema is checked as 2020-12 and as draft-07, and must pass both', () => {
+    // unevaluatedProperties means something in 2020-12 only, dependencies in draft-07 only.
+    const both = mcpSurface([readTool('n', { inputSchema: { type: 'object', properties: { o: { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false }, x: {}, y: {} }, dependencies: { x: ['y'] } } })]).tools[0]!;
+    expect(checker.check(both, { o: { a: 'x' } })).toEqual({ ok: true });
+    expect(checker.check(both, { o: { a: 'x', zzz: 1 } })).toMatchObject({ ok: false });
+    expect(checker.check(both, { x: 1 })).toMatchObject({ ok: false });
+  });
+
+  it('patterns run in linear time (RE2): a backtracking pattern cannot hang the proxy; one RE2 cannot compile refuses the calls', () => {
+    const re = mcpSurface([readTool('re', { inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } } })]).tools[0]!;
+    const t0 = performance.now();
+    expect(checker.check(re, { s: `${'a'.repeat(5000)}!` })).toMatchObject({ ok: false });
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(checker.check(re, { s: 'aaa' })).toEqual({ ok: true });
+    const look = mcpSurface([readTool('look', { inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(?!x)' } } } })]).tools[0]!;
+    expect(checker.check(look, { s: 'a' })).toMatchObject({ ok: false, detail: expect.stringMatching(/^the pinned inputSchema cannot be compiled/) as unknown });
   });
 });

@@ -27,7 +27,7 @@ function relay() {
       else if (m.method === 'tools/call' && m.id !== undefined) queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
     },
   };
-  const proxy: Proxy = new Proxy({ send: (m) => void toClient.push(m) }, server, { contract: mcpSurface(TOOLS), runtime: { ...DEFAULT_RUNTIME, allow: ['read'] }, log: new DecisionLog(sink, 's', false), requestTimeoutMs: 1000 });
+  const proxy: Proxy = new Proxy({ send: (m) => void toClient.push(m) }, server, { contract: mcpSurface(TOOLS), runtime: { ...DEFAULT_RUNTIME, allow: ['read'] }, log: new DecisionLog(sink, 's', false), requestTimeoutMs: 1000, listLimits: { maxPages: 10, maxBytes: 1 << 20 } });
   const settle = () => new Promise((r) => setTimeout(r, 10));
   return { proxy, toServer, toClient, lines, settle };
 }
@@ -91,5 +91,38 @@ describe('the relay', () => {
     for (const m of fromServer) await r.proxy.fromServer(m);
     expect(r.toServer).toEqual(fromClient);
     expect(r.toClient).toEqual(fromServer);
+  });
+
+  it('only an answer to a pending client request reaches the client, once, with its id of the same type', async () => {
+    const r = relay();
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    await r.settle();
+    // The server answers "the client's tools/list" itself (it guessed the id), with tools of its choosing.
+    await r.proxy.fromServer({ jsonrpc: '2.0', id: 1, result: { tools: [writeTool('evil')] } });
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 4, method: 'ping' });
+    await r.proxy.fromServer({ jsonrpc: '2.0', id: '4', result: {} });
+    await r.proxy.fromServer({ jsonrpc: '2.0', id: 4, result: {} });
+    await r.proxy.fromServer({ jsonrpc: '2.0', id: 4, result: { again: true } });
+    expect(r.toClient).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { tools: [TOOLS[0]] } },
+      { jsonrpc: '2.0', id: 4, result: {} },
+    ]);
+    expect(r.lines.filter((l) => l.includes('unsolicited-answer'))).toHaveLength(3);
+  });
+
+  it('refuses request ids that are no string or number, or that a pending request already has; and task-augmented calls', async () => {
+    const r = relay();
+    const cases: Message[] = [
+      { jsonrpc: '2.0', id: {}, method: 'ping' },
+      { jsonrpc: '2.0', id: true, method: 'tools/call', params: { name: 'get', arguments: {} } },
+      { jsonrpc: '2.0', id: 'p', method: 'vendor/slow' },
+      { jsonrpc: '2.0', id: 'p', method: 'ping' },
+    ];
+    for (const m of cases) await r.proxy.fromClient(m);
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'get', arguments: {}, task: { ttl: 1000 } } });
+    await r.settle();
+    expect(r.toServer.filter((m) => m.method !== 'tools/list')).toEqual([cases[2]]);
+    expect(r.toClient.filter((m) => m.id === null)).toHaveLength(3);
+    expect(r.toClient.find((m) => m.id === 9)).toMatchObject({ result: { isError: true, structuredContent: { error: 'invalid_arguments' } } });
   });
 });

@@ -72,6 +72,8 @@ export class Proxy {
   private queued: Promise<Admission> | undefined;
   /** The admitted set the client was last shown or told of (admittedKey), to tell it of changes once. */
   private announced: string | undefined;
+  /** The server's `tools/list` result keys besides the tools and the cursor (see listAll). */
+  private resultKeys: Record<string, Json> = {};
   private readonly checker = new ArgumentsChecker();
 
   constructor(
@@ -189,7 +191,7 @@ export class Proxy {
       return this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: no tool of this server is admitted by the contract and the runtime policy (${why})` } });
     }
     this.announced = admittedKey(a);
-    await this.client.send({ jsonrpc: '2.0', id: m.id, result: { tools: [...a.tools.values()].map((t) => t.listed) } });
+    await this.client.send({ jsonrpc: '2.0', id: m.id, result: { ...this.resultKeys, tools: [...a.tools.values()].map((t) => t.listed) } });
   }
 
   /**
@@ -218,6 +220,11 @@ export class Proxy {
     return this.listing;
   }
 
+  /**
+   * Every page of the server's `tools/list`, concatenated. The last page's other result keys
+   * (`_meta`; the 2026-07-28 era's `resultType`, `ttlMs`, `cacheScope`) are kept in
+   * {@link resultKeys} for the answer to the client.
+   */
   private async listAll(): Promise<Json[]> {
     const { maxPages, maxBytes } = this.opts.listLimits;
     const tools: Json[] = [];
@@ -234,7 +241,10 @@ export class Proxy {
       if (!Array.isArray(list)) throw new Error('tools/list answered no tools array');
       for (const t of list) tools.push(t);
       const next = isObject(result) ? getOwn(result, 'nextCursor') : undefined;
-      if (typeof next !== 'string') return tools;
+      if (typeof next !== 'string') {
+        this.resultKeys = Object.fromEntries(Object.entries(result as Record<string, Json>).filter(([k]) => k !== 'tools' && k !== 'nextCursor'));
+        return tools;
+      }
       cursor = next;
     }
     throw new Error(`tools/list paged more than ${maxPages} times`);

@@ -129,6 +129,23 @@ describe('a flood of list_changed', () => {
   }, 60_000);
 });
 
+describe('a server of the 2026-07-28 era (server/discover, no initialize)', () => {
+  it('is proxied as it is: the client negotiates that era, and the listing keeps its result keys (resultType, cache hints)', async () => {
+    const dir = join(ws.dir, 'modern');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: m\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/modern.mjs'))}]\n`);
+    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    const client = new Client({ name: 'proxy-test', version: '1' }, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } } });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', 'm.jsonl'], cwd: dir, stderr: 'ignore' }));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['modern_tool']);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
 describe('the proxy killed outright (SIGKILL)', () => {
   const sandboxed = sandboxSupport().available;
   it.skipIf(!sandboxed)('takes the sandboxed server with it (bubblewrap --die-with-parent)', async () => {

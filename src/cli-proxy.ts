@@ -97,7 +97,7 @@ async function openUpstream(r: Resolved): Promise<Upstream> {
   return {
     transport: h.transport,
     setProtocolVersion: (v) => h.transport.setProtocolVersion(v),
-    endReason: () => 'the HTTP connection closed',
+    endReason: () => `the ${h.transport.kind === 'sse' ? 'HTTP+SSE' : 'HTTP'} connection closed`,
     noiseLines: () => 0,
     close: () => h.close(),
   };

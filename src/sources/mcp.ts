@@ -14,6 +14,7 @@ import {
   SdkErrorCode,
   SSEClientTransport,
   StreamableHTTPClientTransport,
+  type JSONRPCMessage,
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -668,10 +669,70 @@ export async function startStdioServer(cfg: McpStdioConfig & McpCommon, root: st
   };
 }
 
-/** A Streamable HTTP server opened for `toolgate proxy`. */
+/**
+ * The transport to an HTTP server for a relay: Streamable HTTP, or legacy HTTP+SSE when the first
+ * message is answered with a 4xx other than 401/403 (the spec's backwards-compatibility rule, as
+ * the snapshot applies it); that message is then sent again over SSE. Messages pass as they are.
+ */
+export class HttpFallbackTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private active: Transport;
+  private decided = false;
+  /** `sse` once the server answered Streamable HTTP with a 4xx. */
+  kind: 'streamable-http' | 'sse' = 'streamable-http';
+
+  constructor(
+    private readonly url: URL,
+    private readonly headers: Record<string, string>,
+  ) {
+    this.active = this.wire(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  }
+
+  private wire(t: Transport): Transport {
+    t.onmessage = (m) => this.onmessage?.(m);
+    t.onerror = (e) => this.onerror?.(e);
+    t.onclose = () => this.onclose?.();
+    return t;
+  }
+
+  start(): Promise<void> {
+    return this.active.start();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.decided) return this.active.send(message);
+    try {
+      await this.active.send(message);
+      this.decided = true;
+    } catch (err) {
+      const status = httpStatus(err);
+      if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw err;
+      const old = this.active;
+      old.onclose = undefined;
+      await old.close().catch(() => undefined);
+      this.active = this.wire(new SSEClientTransport(this.url, { requestInit: { headers: this.headers } }));
+      this.kind = 'sse';
+      this.decided = true;
+      await this.active.start();
+      await this.active.send(message);
+    }
+  }
+
+  setProtocolVersion(version: string): void {
+    (this.active as { setProtocolVersion?: (v: string) => void }).setProtocolVersion?.(version);
+  }
+
+  close(): Promise<void> {
+    return this.active.close();
+  }
+}
+
+/** A Streamable HTTP (or legacy HTTP+SSE) server opened for `toolgate proxy`. */
 export interface OpenedHttpServer {
   /** Message-level transport to the URL (session id and protocol version headers kept by it); not started. */
-  transport: StreamableHTTPClientTransport;
+  transport: HttpFallbackTransport;
   /** The source's `start` command, when it has one. */
   proc?: ServerProcess;
   sandbox?: SandboxUse;
@@ -682,7 +743,8 @@ export interface OpenedHttpServer {
 /**
  * Opens an HTTP source for a caller that speaks JSON-RPC itself (the proxy): runs its `start`
  * command as a snapshot does and waits for the port, then a Streamable HTTP transport with the
- * source's headers (values from the named variables). Legacy HTTP+SSE is not offered here.
+ * source's headers (values from the named variables), falling back to legacy HTTP+SSE
+ * ({@link HttpFallbackTransport}).
  * @throws SourceError `spawn-failed`, `startup-timeout`; ConfigError for an unset header variable.
  */
 export async function openHttpServer(id: string, cfg: McpHttpConfig & McpCommon, root: string): Promise<OpenedHttpServer> {
@@ -707,7 +769,7 @@ export async function openHttpServer(id: string, cfg: McpHttpConfig & McpCommon,
       throw e;
     }
   }
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const transport = new HttpFallbackTransport(url, headers);
   let closing: Promise<void> | undefined;
   return {
     transport,

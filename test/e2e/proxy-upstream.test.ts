@@ -129,6 +129,32 @@ describe('a flood of list_changed', () => {
   }, 60_000);
 });
 
+describe('a legacy HTTP+SSE server (2024-11-05 era)', () => {
+  it('is reached over SSE after Streamable HTTP is answered with a 404, and proxied as the others', async () => {
+    const dir = join(ws.dir, 'sse');
+    mkdirSync(dir, { recursive: true });
+    const port = await freePort();
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: old\n    mcp:\n      url: http://127.0.0.1:${port}/sse\n      start:\n        command: ${JSON.stringify(process.execPath)}\n        args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/sse.mjs'))}, "${port}"]\nruntime:\n  allow: [read]\n`,
+    );
+    const up = await runCli(['update'], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    const pinned = JSON.parse(readFileSync(join(dir, '.toolgate/old.surface.json'), 'utf8')) as { tools: { name: string; safetyClass: string }[] };
+    const client = new Client({ name: 'proxy-test', version: '1' }, { capabilities: {} });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', 'sse.jsonl'], cwd: dir, stderr: 'ignore' }));
+    try {
+      const shown = (await client.listTools()).tools.map((t) => t.name).sort();
+      expect(shown).toEqual(pinned.tools.filter((t) => t.safetyClass === 'read').map((t) => t.name).sort());
+      expect(shown.length).toBeGreaterThan(0);
+      const write = pinned.tools.find((t) => t.safetyClass === 'write');
+      if (write) expect(((await client.callTool({ name: write.name, arguments: {} })) as ToolResult).structuredContent).toMatchObject({ error: 'tool_not_allowed' });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
 describe('a server of the 2026-07-28 era (server/discover, no initialize)', () => {
   it('is proxied as it is: the client negotiates that era, and the listing keeps its result keys (resultType, cache hints)', async () => {
     const dir = join(ws.dir, 'modern');

@@ -330,14 +330,21 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions,
   }
 }
 
-async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions: Sessions, root: string): Promise<Session> {
+/**
+ * The URL and headers of an HTTP source (header values from the named variables).
+ * @throws SourceError `http-error` for a URL that does not parse; ConfigError for an unset variable.
+ */
+function httpTarget(id: string, cfg: McpHttpConfig): { url: URL; headers: Record<string, string> } {
   const headers = resolveHeaders(cfg.headers, process.env, id);
-  let url: URL;
   try {
-    url = new URL(cfg.url);
+    return { url: new URL(cfg.url), headers };
   } catch (cause) {
     throw new SourceError(`MCP server URL ${JSON.stringify(cfg.url)} is not a valid URL`, 'http-error', undefined, { cause });
   }
+}
+
+async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions: Sessions, root: string): Promise<Session> {
+  const { url, headers } = httpTarget(id, cfg);
   const what = `MCP server at ${url.href}`;
   let proc: ServerProcess | undefined;
   let home: ScratchHome | undefined;
@@ -748,13 +755,7 @@ export interface OpenedHttpServer {
  * @throws SourceError `spawn-failed`, `startup-timeout`; ConfigError for an unset header variable.
  */
 export async function openHttpServer(id: string, cfg: McpHttpConfig & McpCommon, root: string): Promise<OpenedHttpServer> {
-  const headers = resolveHeaders(cfg.headers, process.env, id);
-  let url: URL;
-  try {
-    url = new URL(cfg.url);
-  } catch (cause) {
-    throw new SourceError(`MCP server URL ${JSON.stringify(cfg.url)} is not a valid URL`, 'http-error', undefined, { cause });
-  }
+  const { url, headers } = httpTarget(id, cfg);
   const s = newSession('streamable-http', `MCP server at ${url.href}`, new Sessions());
   if (cfg.start) {
     s.home = await makeScratchHome();

@@ -125,4 +125,31 @@ describe('the relay', () => {
     expect(r.toClient.filter((m) => m.id === null)).toHaveLength(3);
     expect(r.toClient.find((m) => m.id === 9)).toMatchObject({ result: { isError: true, structuredContent: { error: 'invalid_arguments' } } });
   });
+
+  it('a server that pages forever is cut at the listing bound, and then nothing is admitted (fail closed)', async () => {
+    const toClient: Message[] = [];
+    const sink = new Writable({ write: (_c: Buffer, _e, cb) => cb() });
+    const sent: Message[] = [];
+    const proxy: Proxy = new Proxy(
+      { send: (m) => void toClient.push(m) },
+      {
+        send: (m: Message) => {
+          sent.push(m);
+          // Every page has a next one.
+          if (m.method === 'tools/list') queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { tools: TOOLS, nextCursor: String(sent.length) } }));
+        },
+      },
+      { contract: mcpSurface(TOOLS), runtime: DEFAULT_RUNTIME, log: new DecisionLog(sink, 's', false), requestTimeoutMs: 1000, listLimits: { maxPages: 5, maxBytes: 1 << 20 } },
+    );
+    await proxy.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent.filter((m) => m.method === 'tools/list')).toHaveLength(5);
+    expect(toClient[0]).toMatchObject({ id: 1, error: { message: expect.stringContaining('paged more than 5 times') as unknown } });
+    const before = sent.length;
+    await proxy.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get', arguments: {} } });
+    await new Promise((r) => setTimeout(r, 20));
+    // Refused without reaching the server: after a failed listing nothing is admitted.
+    expect(sent.slice(before).some((m) => m.method === 'tools/call')).toBe(false);
+    expect(toClient.find((m) => m.id === 2)).toMatchObject({ result: { isError: true, structuredContent: { error: 'tool_not_allowed' } } });
+  });
 });

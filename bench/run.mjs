@@ -347,7 +347,9 @@ async function caseOpenApi() {
   for (const s of sets) {
     const dir = join(work, s.name);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'integration.json'), JSON.stringify({ id: s.name, type: 'openapi', spec: GITHUB_SPEC, include: s.include }, null, 2));
+    // toolgate reads no file outside the repository (the policy's directory): the spec goes in it.
+    cpSync(GITHUB_SPEC, join(dir, 'api.github.com.json'));
+    writeFileSync(join(dir, 'integration.json'), JSON.stringify({ id: s.name, type: 'openapi', spec: 'api.github.com.json', include: s.include }, null, 2));
     const policy = `sources:\n  - id: ${s.name}\n    openapi: integration.json\n`;
     await prepareContract(dir, policy);
     writeFileSync(join(dir, 'toolgate.yml'), policy);

@@ -242,7 +242,7 @@ export function verdictOf(result: CheckResult): Verdict {
     const reviewable = result.findings.filter((f) => f.level === 'error' && f.message.includes(NEEDS));
     const clause = commonClause(result);
     const needs = clause?.slice(NEEDS.length);
-    const waits = reviewable.length === error && needs ? `: waits for ${needs}` : reviewable.length ? `; ${reviewable.length} of them wait for ${needs ?? 'a review'}` : '';
+    const waits = reviewable.length === error && needs ? `: waits for ${needs}` : reviewable.length ? `; ${reviewable.length} of them ${reviewable.length === 1 ? 'waits' : 'wait'} for ${needs ?? 'a review'}` : '';
     return { outcome: 'fail', text: `${plural(error, 'error')}${result.exact && warning ? ` and ${plural(warning, 'warning')} (exact)` : ''}${waits}${staleNote} · ${tail}` };
   }
   if (error + warning + notice === 0) return { outcome: 'pass', text: 'no findings' };

@@ -18,7 +18,7 @@
  */
 import type { Change } from '../diff/change.js';
 import { ruleById } from '../rules/catalog.js';
-import { LEVEL_RANK } from '../rules/evaluate.js';
+import { LEVEL_RANK, withoutReviewClause } from '../rules/evaluate.js';
 import { textsMessage } from '../rules/checks/text.js';
 import type { Finding } from '../rules/types.js';
 import { countTools } from '../surface/normalize.js';
@@ -82,8 +82,8 @@ export function foldRestatements(findings: readonly Finding[], facts: FoldFacts)
     const c = causeOf(f, (k) => CLASS_CHANGES.has(k.ruleId));
     if (c === undefined) return;
     const cause = slots[c] as Finding;
-    const claim = f.message.replace(`tool "${f.tool}" `, '').split('; it needs')[0]?.split('; approved by')[0] ?? '';
-    slots[c] = { ...cause, message: insertBeforeReviewClause(cause.message, `; it also ${claim.slice(0, 200)}`) };
+    const claim = withoutReviewClause(f).replace(`tool "${f.tool}" `, '');
+    slots[c] = { ...cause, message: `${withoutReviewClause(cause)}; it also ${claim.slice(0, 200)}${cause.reviewClause ?? ''}` };
     fold(i, cause.fingerprint, `part of the class change of tool "${f.tool}"`);
   });
 
@@ -108,7 +108,7 @@ export function foldRestatements(findings: readonly Finding[], facts: FoldFacts)
       return;
     }
     const { what: _w, ...top } = left[0] as TextEntry;
-    const message = textsMessage(f.tool, left.map((t) => ({ what: String(t.what) }))) + reviewClauseOf(f.message);
+    const message = textsMessage(f.tool, left.map((t) => ({ what: String(t.what) }))) + (f.reviewClause ?? '');
     slots[i] = { ...f, message, data: { ...top, texts: left } };
   });
 
@@ -137,16 +137,4 @@ export function foldRestatements(findings: readonly Finding[], facts: FoldFacts)
     }
   }
   return { findings: slots.filter((f): f is Finding => f !== null), folded };
-}
-
-/** The review clause a reviewable finding's message ends with ("; it needs …", "; approved by …"), or ''. */
-function reviewClauseOf(message: string): string {
-  const m = /; (it needs|approved by) /.exec(message);
-  return m ? message.slice(m.index) : '';
-}
-
-/** `message` with `extra` placed before its review clause ("; it needs …", "; approved by …"). */
-function insertBeforeReviewClause(message: string, extra: string): string {
-  const m = /; (it needs|approved by) /.exec(message);
-  return m ? `${message.slice(0, m.index)}${extra}${message.slice(m.index)}` : `${message}${extra}`;
 }

@@ -12,6 +12,7 @@
  */
 import type { CheckResult, SourceResult } from '../judge/result.js';
 import { ruleById } from '../rules/catalog.js';
+import { withoutReviewClause } from '../rules/evaluate.js';
 import type { Finding, FindingLocation } from '../rules/types.js';
 import type { SurfaceTool } from '../surface/model.js';
 import { describeHints, describeReach } from '../rules/checks/additions.js';
@@ -218,15 +219,18 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const NEEDS = '; it needs ';
 
+/** Errors that wait for a review (their review clause says what they need). */
+const waitingForReview = (result: CheckResult) => result.findings.filter((f) => f.level === 'error' && f.reviewClause?.startsWith(NEEDS));
+
 /** The "; it needs …" clause shared by every error that has one, or undefined. */
 function commonClause(result: CheckResult): string | undefined {
-  const clauses = new Set(result.findings.filter((f) => f.level === 'error' && f.message.includes(NEEDS)).map((f) => f.message.slice(f.message.lastIndexOf(NEEDS))));
+  const clauses = new Set(waitingForReview(result).map((f) => f.reviewClause));
   return clauses.size === 1 ? [...clauses][0] : undefined;
 }
 
-/** A finding's message without the review clause the verdict already says. */
-export function withoutClause(message: string, clause: string | undefined): string {
-  return clause && message.endsWith(clause) ? message.slice(0, -clause.length) : message;
+/** A finding's message without the review clause, when it is the one the verdict already says. */
+export function withoutClause(f: Finding, clause: string | undefined): string {
+  return clause !== undefined && f.reviewClause === clause ? withoutReviewClause(f) : f.message;
 }
 
 /** The verdict and what it waits for. */
@@ -239,7 +243,7 @@ export function verdictOf(result: CheckResult): Verdict {
   if (failed.length) return { outcome: 'error', text: `${plural(failed.length, 'source')} failed: ${failed.map((s) => s.id).join(', ')} · ${plural(error, 'error')}, ${tail}` };
   const failing = result.exact ? error + warning : error;
   if (failing > 0) {
-    const reviewable = result.findings.filter((f) => f.level === 'error' && f.message.includes(NEEDS));
+    const reviewable = waitingForReview(result);
     const clause = commonClause(result);
     const needs = clause?.slice(NEEDS.length);
     const waits = reviewable.length === error && needs ? `: waits for ${needs}` : reviewable.length ? `; ${reviewable.length} of them ${reviewable.length === 1 ? 'waits' : 'wait'} for ${needs ?? 'a review'}` : '';

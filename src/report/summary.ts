@@ -106,7 +106,7 @@ function sourceLine(r: SourceResult): string {
 
 /** A finding as a list item: level, rule, message, location; the fix and changed texts below it. */
 function findingItem(f: Finding, withFix: boolean, clause: string | undefined, diff: Differ): string {
-  const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(withoutClause(f.message, clause), 600)}${where(f)}`];
+  const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(withoutClause(f, clause), 600)}${where(f)}`];
   for (const c of changedTextsOf(f)) {
     const what = [c.field ?? 'text', c.pointer].filter((x) => x !== undefined).map((x) => md(x, 200)).join(' ');
     lines.push(`  - ${what}: ${renderWordDiffMarkdown(diff(c.base, c.head))}`);

@@ -48,7 +48,7 @@ export function renderFindingLine(
   const where = f.location ? `${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
   // One line: a message quotes server text, and in the Action's log a line that server text
   // starts (`::error ...`, `##[error]`) would be read by the runner as a workflow command.
-  const head = `${paint(style.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${escapeTerminalInline(withoutClause(f.message, clause), 400)}`;
+  const head = `${paint(style.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${escapeTerminalInline(withoutClause(f, clause), 400)}`;
   const texts = changedTextsOf(f).map((c) => {
     const what = c.pointer !== undefined ? `${c.field ?? 'text'} ${c.pointer}` : (c.field ?? 'text');
     return `\n${indent}text (${escapeTerminalInline(what, 200)}): ${renderWordDiffTerminal(diff(c.base, c.head), style.color)}`;

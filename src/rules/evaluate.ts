@@ -64,8 +64,9 @@ function* finalizeSteps(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sou
     let level = levelFor(ctx.policy, r.ruleId, ctx.sourceId, r.target.tool);
     if (level === 'off') continue;
     let message = r.message;
-    if (meta?.reviewable) {
-      message += reviewClause(ctx.review, ctx.policy);
+    const clause = meta?.reviewable ? reviewClause(ctx.review, ctx.policy) : undefined;
+    if (clause !== undefined) {
+      message += clause;
       if (ctx.review?.approved) level = 'notice';
     }
     const { location, pointer } = locate(r.target);
@@ -83,9 +84,15 @@ function* finalizeSteps(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sou
     if (r.target.tool !== undefined) f.tool = r.target.tool;
     if (location) f.location = location;
     if (r.data) f.data = r.data;
+    if (clause !== undefined) f.reviewClause = clause;
     out.push(f);
   }
   return out;
+}
+
+/** A finding's message without its review clause ({@link Finding.reviewClause}). */
+export function withoutReviewClause(f: Pick<Finding, 'message' | 'reviewClause'>): string {
+  return f.reviewClause && f.message.endsWith(f.reviewClause) ? f.message.slice(0, -f.reviewClause.length) : f.message;
 }
 
 /** Runs every check on the context. Pure. */

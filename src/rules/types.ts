@@ -51,4 +51,10 @@ export interface Finding {
   fingerprint: string;
   /** Rule-specific facts, asserted by tests. */
   data?: Record<string, unknown>;
+  /**
+   * For a reviewable rule: the clause the message ends with, saying what review it needs
+   * (`; it needs …`) or who approved it (`; approved by …`). Kept apart so that folding and the
+   * reports never parse it back out of the message.
+   */
+  reviewClause?: string;
 }

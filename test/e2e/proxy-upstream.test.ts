@@ -33,11 +33,26 @@ beforeAll(async () => {
   expect(up.code, up.stderr).toBe(0);
 }, 60_000);
 
-async function proxied(log: string): Promise<Client> {
-  const client = new Client({ name: 'proxy-test', version: '1' }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', log], cwd: ws.dir, stderr: 'ignore' }));
+/** An SDK client connected to `toolgate proxy` run in `dir` (default: the workspace), logging to `log`. */
+async function proxied(log: string, dir = ws.dir, options: ConstructorParameters<typeof Client>[1] = { capabilities: {} }): Promise<Client> {
+  const client = new Client({ name: 'proxy-test', version: '1' }, options);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', log], cwd: dir, stderr: 'ignore' }));
   return client;
 }
+
+/** A folder `name` in the workspace with this toolgate.yml, its contract written by `update`. */
+async function pinnedWorkspace(name: string, yml: string): Promise<string> {
+  const dir = join(ws.dir, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'toolgate.yml'), yml);
+  const up = await runCli(['update'], { cwd: dir });
+  expect(up.code, up.stderr).toBe(0);
+  return dir;
+}
+
+/** An HTTP source whose `start` command runs `fixture` on `port` (extra arguments after it). */
+const httpSource = (id: string, port: number, path: string, fixture: string, ...extra: string[]) =>
+  `sources:\n  - id: ${id}\n    mcp:\n      url: http://127.0.0.1:${port}${path}\n      start:\n        command: ${JSON.stringify(process.execPath)}\n        args: [${[join(REPO, 'test/fixtures/servers', fixture), String(port), ...extra].map((a) => JSON.stringify(a)).join(', ')}]\nruntime:\n  allow: [read]\n`;
 
 describe('proxy against a changing, paging, noisy upstream', () => {
   let client: Client;
@@ -131,18 +146,9 @@ describe('a flood of list_changed', () => {
 
 describe('a legacy HTTP+SSE server (2024-11-05 era)', () => {
   it('is reached over SSE after Streamable HTTP is answered with a 404, and proxied as the others', async () => {
-    const dir = join(ws.dir, 'sse');
-    mkdirSync(dir, { recursive: true });
-    const port = await freePort();
-    writeFileSync(
-      join(dir, 'toolgate.yml'),
-      `sources:\n  - id: old\n    mcp:\n      url: http://127.0.0.1:${port}/sse\n      start:\n        command: ${JSON.stringify(process.execPath)}\n        args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/sse.mjs'))}, "${port}"]\nruntime:\n  allow: [read]\n`,
-    );
-    const up = await runCli(['update'], { cwd: dir });
-    expect(up.code, up.stderr).toBe(0);
+    const dir = await pinnedWorkspace('sse', httpSource('old', await freePort(), '/sse', 'sse.mjs'));
     const pinned = JSON.parse(readFileSync(join(dir, '.toolgate/old.surface.json'), 'utf8')) as { tools: { name: string; safetyClass: string }[] };
-    const client = new Client({ name: 'proxy-test', version: '1' }, { capabilities: {} });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', 'sse.jsonl'], cwd: dir, stderr: 'ignore' }));
+    const client = await proxied('sse.jsonl', dir);
     try {
       const shown = (await client.listTools()).tools.map((t) => t.name).sort();
       expect(shown).toEqual(pinned.tools.filter((t) => t.safetyClass === 'read').map((t) => t.name).sort());
@@ -157,12 +163,8 @@ describe('a legacy HTTP+SSE server (2024-11-05 era)', () => {
 
 describe('a server of the 2026-07-28 era (server/discover, no initialize)', () => {
   it('is proxied as it is: the client negotiates that era, and the listing keeps its result keys (resultType, cache hints)', async () => {
-    const dir = join(ws.dir, 'modern');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: m\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/modern.mjs'))}]\n`);
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
-    const client = new Client({ name: 'proxy-test', version: '1' }, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } } });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', 'm.jsonl'], cwd: dir, stderr: 'ignore' }));
+    const dir = await pinnedWorkspace('modern', `sources:\n  - id: m\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/modern.mjs'))}]\n`);
+    const client = await proxied('m.jsonl', dir, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } } });
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['modern_tool']);
@@ -187,19 +189,10 @@ describe('the proxy killed outright (SIGKILL)', () => {
 
 describe('proxy in front of a Streamable HTTP server started by its `start` command', () => {
   it('lists the admitted tools, forwards an admitted call, refuses the rest, and ends the start command with the client', async () => {
-    const dir = join(ws.dir, 'http');
-    mkdirSync(dir, { recursive: true });
-    const port = await freePort();
     // An argument the server ignores, named after this workspace, finds the start command's processes.
-    const httpTag = join(dir, 'http-server-tag');
-    writeFileSync(
-      join(dir, 'toolgate.yml'),
-      `sources:\n  - id: web\n    mcp:\n      url: http://127.0.0.1:${port}/mcp\n      start:\n        command: ${JSON.stringify(process.execPath)}\n        args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/http.mjs'))}, "${port}", ${JSON.stringify(httpTag)}]\nruntime:\n  allow: [read]\n`,
-    );
-    const up = await runCli(['update'], { cwd: dir });
-    expect(up.code, up.stderr).toBe(0);
-    const client = new Client({ name: 'proxy-test', version: '1' }, { capabilities: {} });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', 'http.jsonl'], cwd: dir, stderr: 'ignore' }));
+    const httpTag = join(ws.dir, 'http', 'http-server-tag');
+    const dir = await pinnedWorkspace('http', httpSource('web', await freePort(), '/mcp', 'http.mjs', httpTag));
+    const client = await proxied('http.jsonl', dir);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['http_read']);
     expect(((await client.callTool({ name: 'http_read', arguments: {} })) as ToolResult).isError ?? false).toBe(false);
     expect(((await client.callTool({ name: 'http_write', arguments: {} })) as ToolResult).structuredContent).toMatchObject({ error: 'tool_not_allowed' });

@@ -22,6 +22,7 @@ import { assertNoRunnerSecrets, readBaseState, type BaseState } from './review/b
 import { FORK_HINT, publishChecks, publishComment } from './github/publish.js';
 import type { Logger } from './util/logger.js';
 import { VERSION } from './version.js';
+import { entryFrom } from './export/entries.js';
 
 /**
  * The `digest` output: the source's digest, or one over `id=digest` lines when there are several;
@@ -90,6 +91,8 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     ...(inputs.exact ? { exact: true } : {}),
     ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
     ...(review ? { review } : {}),
+    // Exports are made from the head's contracts and runtime block, even when the base judges.
+    exports: { policy, entries: [...policy.exports, ...inputs.exports.map((e) => entryFrom(policy, inputs.workspace, { ...e, ...(inputs.sources.length === 1 ? { source: inputs.sources[0] as string } : {}) }))] },
   });
 
   process.stdout.write(guardLogOutput(renderTerminal(result, { color: false, listTools: false }), 'text'));

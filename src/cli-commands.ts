@@ -22,6 +22,7 @@ import { EXIT, type Format, type SourceFlags } from './cli-types.js';
 import { resolveRef } from './github/base-contract.js';
 import { gitBaseReader } from './github/base-files.js';
 import { assertNoRunnerSecrets, readBaseState, type BaseState } from './review/base-state.js';
+import { entryFrom, pairExports } from './export/entries.js';
 
 // The CLI's commands that touch sources, contracts and reports. `cli.ts` loads this module only
 // when such a command runs, so `--help`, `--version` and `rules` start without the MCP SDK,
@@ -98,12 +99,13 @@ async function render(result: CheckResult, format: Format, listTools: boolean, v
 }
 
 /** audit | check | update: runs the pipeline and prints the report; returns the exit code. */
-export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; base?: string; verbose?: boolean }, command: string[]): Promise<number> {
+export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; base?: string; verbose?: boolean; export?: string[]; to?: string[] }, command: string[]): Promise<number> {
   const cwd = process.cwd();
   // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
   void sandboxSupportAsync();
   const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
+  const extra = pairExports(flags.export ?? [], flags.to ?? []).map((p) => entryFrom(policy, cwd, { ...p, ...(flags.source?.length === 1 ? { source: flags.source[0] } : {}) }));
   const base = flags.base !== undefined ? await readBaseAt(policy, cwd, flags.base) : undefined;
   // A policy given as flags (no toolgate.yml) names what its user typed; a file must not hand the runner's secrets on.
   if (!base && policy.file) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
@@ -115,6 +117,8 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
     ...(flags.source ? { sourceIds: flags.source } : {}),
     ...(flags.exact ? { exact: true } : {}),
     ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
+    // Exports are made from the head's contracts and runtime block, even when the base judges.
+    exports: { policy, entries: [...policy.exports, ...extra] },
   });
   process.stdout.write(guardLogOutput(await render(result, flags.format, flags.list ?? mode === 'audit', flags.verbose === true), isJson(flags.format)));
   mark('report written');

@@ -5,6 +5,9 @@ import { VERSION } from './version.js';
 import { EXIT, type Format, type RulesFormat, type SourceFlags } from './cli-types.js';
 import type { Mode } from './judge/result.js';
 
+/** `--to` values (kept here so `--help` loads no export code; a test keeps it equal to the targets). */
+export const EXPORT_TARGET_IDS = ['toolgate', 'toolhive', 'toolhive-cedar', 'agentgateway', 'agentgateway-k8s', 'docker', 'envoy', 'claude-code', 'gemini', 'codex'] as const;
+
 export { EXIT };
 
 /** The heavy part of the CLI, loaded when a command needs it (keeps `--help` fast). */
@@ -53,7 +56,7 @@ Examples:
 
   const action = (mode: Mode) =>
     async function (this: Command) {
-      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; verbose?: boolean }>();
+      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; verbose?: boolean; export?: string[]; to?: string[] }>();
       requireDashDash(this);
       setExit(await (await commands()).run(mode, opts, this.args));
     };
@@ -72,6 +75,8 @@ Examples:
     .option('--list', 'list every tool')
     .option('-v, --verbose', 'list every notice (not one line per rule) and, in text, every change')
     .option('--base <ref>', "also review the change against a git ref, as on a pull request: that ref's toolgate.yml judges, its contracts are the base (e.g. --base origin/main)")
+    .option('--export <file...>', 'also check that this committed export matches the contract (export-stale), besides the exports listed in toolgate.yml')
+    .option('--to <target...>', 'the export target of each --export file (one for all, or one each)')
     .action(action('check'));
 
   addSourceFlags(program.command('update').description('snapshot every source and write its contract atomically (.toolgate/<id>.surface.json)'))
@@ -111,6 +116,31 @@ inputSchema rejects or does not declare, are refused without reaching the server
       requireDashDash(this);
       const { proxy } = await import('./cli-proxy.js');
       setExit(await proxy(this.opts<{ config?: string; source?: string[]; contract?: string; env?: string[]; log?: string }>(), this.args));
+    });
+
+  program
+    .command('export')
+    .description("write a contract's admitted tools for a gateway or client (ToolHive, agentgateway, Docker MCP Gateway, Envoy AI Gateway, Claude Code, Gemini CLI, Codex, toolgate proxy)")
+    .option('-c, --config <file>', 'policy file (default: ./toolgate.yml)')
+    .option('--to <target>', `target format: ${EXPORT_TARGET_IDS.join(', ')} (without it: every entry of \`exports:\` in toolgate.yml)`)
+    .option('-s, --source <id...>', 'the source whose contract to export (needed when toolgate.yml has several)')
+    .option('-o, --output <file>', 'write to this file inside the repository (a settings file is edited in place), not to stdout')
+    .option('--server <name>', "the server's name in the target's configuration (default: the source id)")
+    .option('--gateway <name>', 'envoy: the Gateway the MCPRoute attaches to (default envoy-ai-gateway)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  toolgate export --to toolhive-cedar -o deploy/toolhive/fs.authz.yaml
+  toolgate export --to claude-code -o .claude/settings.json      edits only this server's rules
+  toolgate export                                                writes every \`exports:\` entry
+Each export says, in its header (or a sibling .toolgate.md note), what the target cannot enforce.
+\`toolgate check\` fails (export-stale) while a listed export no longer matches its contract.
+README, "Exports".`,
+    )
+    .action(async function (this: Command) {
+      const { exportCommand } = await import('./cli-export.js');
+      setExit(await exportCommand(this.opts()));
     });
 
   program

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { displayPath, type Policy } from './config/policy.js';
+import { displayPath, type ExportEntry, type Policy } from './config/policy.js';
+import { exportFindings } from './export/verify.js';
 import type { PolicyChange } from './config/policy-diff.js';
 import type { SourceConfig } from './config/source-config.js';
 import { readContract, writeContract, type LoadedContract } from './contract/store.js';
@@ -45,6 +46,12 @@ export interface RunOptions {
   review?: ReviewState;
   /** Release gating: every finding at warning level or above fails. */
   exact?: boolean;
+  /**
+   * Committed exports to verify (`check` only) and the policy whose runtime block they are made
+   * from: the head's, even when the base branch's policy judges (so there is no default: the
+   * judging policy may be the base's). Absent: no export is checked.
+   */
+  exports?: { policy: Policy; entries: readonly ExportEntry[] };
   logger: Logger;
 }
 
@@ -60,11 +67,29 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
   const results: SourceResult[] = [];
   // Sequential on purpose: servers are heavy and CI has two cores; each has its own timeouts.
   for (const cfg of sources) results.push(await runSource(cfg, opts));
+  if (opts.mode === 'check') await verifyExports(opts, results);
   const findings = [...policyFindings(opts), ...results.flatMap((r) => r.findings)].sort(compareFindings);
   const counts = tally(findings);
   const failed = results.some((r) => r.failure);
   const failing = opts.exact ? counts.error + counts.warning : counts.error;
   return { mode: opts.mode, sources: results, findings, counts, exitCode: failed ? 3 : failing > 0 ? 1 : 0, ...(opts.exact ? { exact: true } : {}) };
+}
+
+/**
+ * `export-stale` for each export of a checked source, against that source's committed contract
+ * (the one `check` read), added to the source's findings.
+ */
+async function verifyExports(opts: RunOptions, results: SourceResult[]): Promise<void> {
+  const spec = opts.exports;
+  if (!spec) return;
+  const byId = new Map(results.map((r) => [r.id, r]));
+  const entries = spec.entries.filter((e) => byId.has(e.source));
+  if (entries.length === 0) return;
+  const contracts = new Map(results.flatMap((r) => (r.contract ? [[r.id, r.contract] as const] : [])));
+  for (const f of await exportFindings(spec.policy, entries, contracts, opts.review)) {
+    const r = byId.get(f.source) as SourceResult;
+    r.findings = [...r.findings, f].sort(compareFindings);
+  }
 }
 
 /** Whether toolgate starts a process for this source (a stdio server, an HTTP `start` command). */

@@ -26,6 +26,24 @@ export interface ActionInputs {
   commentAuthor: string;
   /** `auto`: try a check run, fall back to workflow-command annotations on 403. */
   checkRun: boolean;
+  /** Committed exports to check besides toolgate.yml's `exports:` (input `exports`: `TARGET FILE` lines). */
+  exports: { to: string; file: string }[];
+}
+
+/**
+ * The `exports` input: one `TARGET FILE` pair a line (blank lines and `#` comments skipped).
+ * @throws ConfigError naming the line that is not a pair.
+ */
+export function parseExportsInput(text: string): { to: string; file: string }[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const m = /^(\S+)\s+(.+)$/.exec(l);
+      if (!m) throw new ConfigError(`input "exports": ${JSON.stringify(l)} is not "TARGET FILE"`, undefined, 'Write one export a line, its target then its file, e.g. `claude-code .claude/settings.json`.');
+      return { to: m[1] as string, file: m[2] as string };
+    });
 }
 
 /** Splits a list input on commas and newlines. */
@@ -82,5 +100,6 @@ export function readActionInputs(): ActionInputs {
     comment: bool('comment', false),
     commentAuthor: core.getInput('comment-author') || 'github-actions[bot]',
     checkRun: bool('check-run', true),
+    exports: parseExportsInput(core.getInput('exports')).map((e) => ({ ...e, file: inWorkspace(workspace, 'exports', e.file) })),
   };
 }

@@ -75,10 +75,28 @@ export interface Policy {
   schemaBudgetMs: number;
   /** `runtime:`: what `toolgate proxy` admits and exports write (DESIGN §9). */
   runtime: RuntimePolicy;
+  /** `exports:`: committed exports of contracts (DESIGN §10), each checked by `toolgate check`. */
+  exports: ExportEntry[];
   /** 1-based line of a JSON pointer in the policy file (1 when unknown). */
   lineOf(pointer: string): number;
   /** True when the policy file has a value at this JSON pointer (`''`: the document). */
   has(pointer: string): boolean;
+}
+
+/** One committed export (`exports:` entry, or `check --export`). */
+export interface ExportEntry {
+  /** Target id (`toolgate export --to`). */
+  to: string;
+  /** Absolute path of the committed file. */
+  file: string;
+  /** Source id whose contract it exports. */
+  source: string;
+  /** The server's name in the target (default: the source id). */
+  server: string;
+  /** The Gateway an Envoy AI Gateway route attaches to (`parentRefs`). */
+  gateway?: string;
+  /** JSON pointer of the entry in toolgate.yml (absent for one given on the command line). */
+  pointer?: string;
 }
 
 /** The `runtime` block (DESIGN §9), with defaults applied. */
@@ -373,6 +391,7 @@ interface RawPolicy {
     'log-arguments'?: boolean;
     'on-drift'?: 'hide' | 'refuse-all';
   };
+  exports?: { to: string; file: string; source?: string; server?: string; gateway?: string }[];
 }
 
 const list = (p: string | string[]) => (Array.isArray(p) ? p : [p]);
@@ -489,12 +508,28 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     allowRunnerEnv: raw['allow-runner-env'] ?? [],
     schemaBudgetMs: raw['schema-budget-ms'] ?? 2000,
     runtime: resolveRuntime(raw.runtime),
+    exports: resolveExports(raw.exports ?? [], sources, root, err),
     lineOf,
   };
 }
 
 function command(c: RawCommand, root: string): CommandSpec {
   return { command: c.command, args: c.args ?? [], cwd: resolve(root, c.cwd ?? '.'), env: c.env ?? [] };
+}
+
+/**
+ * `exports:` entries: the source defaults to the only one; the file is resolved against the
+ * policy's directory (where it may really be is checked when it is read or written).
+ */
+function resolveExports(raw: NonNullable<RawPolicy['exports']>, sources: readonly SourceConfig[], root: string, err: (pointer: string, message: string, fix?: string) => ConfigError): ExportEntry[] {
+  return raw.map((e, i) => {
+    const at = `/exports/${i}`;
+    const ids = sources.map((s) => s.id);
+    if (e.source === undefined && ids.length !== 1) throw err(at, `export ${i + 1} (to ${e.to}) needs \`source\`: toolgate.yml has ${ids.length} sources`, `Add \`source: <id>\` with one of: ${ids.join(', ') || '(none)'}.`);
+    const source = e.source ?? (ids[0] as string);
+    if (!ids.includes(source)) throw err(`${at}/source`, `export ${i + 1} names source "${source}", which toolgate.yml does not have`, `Use one of: ${ids.join(', ')}.`);
+    return { to: e.to, file: resolve(root, e.file), source, server: e.server ?? source, ...(e.gateway !== undefined ? { gateway: e.gateway } : {}), pointer: at };
+  });
 }
 
 /** The `runtime` block with its defaults (DEFAULT_RUNTIME). */

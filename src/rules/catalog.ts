@@ -81,6 +81,15 @@ export const RULES = [
     fix: 'Rename one of the tools in the server.',
   },
   {
+    id: 'export-stale',
+    level: 'error',
+    title: 'A committed export (gateway or client configuration) no longer matches its contract',
+    rationale:
+      'An export puts the reviewed contract into a gateway or client that enforces it (ToolHive, agentgateway, Docker MCP Gateway, Envoy AI Gateway, Claude Code, Gemini CLI, Codex). A pull request that changes the contract or the runtime block and leaves the export behind ships a gateway that still allows what was removed, or refuses what was reviewed.',
+    source: 'toolgate design §10',
+    fix: 'Run `toolgate export` (it writes every export listed in toolgate.yml; `--to TARGET -o FILE` for one) and commit the result.',
+  },
+  {
     id: 'invalid-annotation',
     level: 'warning',
     title: 'A hint is declared with a value that is not a boolean',

@@ -31,6 +31,7 @@ export interface Target {
   /**
    * The field within the tool that keys the fingerprint, when it is not `sub`: a finding that
    * gathers several places of one tool (every changed text) keeps one id whichever comes first.
+   * For a finding about no tool, what keys it instead of its pointer (an export's file).
    */
   key?: string;
 }

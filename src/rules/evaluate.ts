@@ -79,7 +79,7 @@ function* finalizeSteps(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sou
       pointer,
       // Keyed on the field within the tool, never on where the tool sits in the contract: adding
       // an unrelated tool must not re-open every code-scanning alert.
-      fingerprint: fingerprint(r.ruleId, ctx.sourceId, r.target.tool, r.target.tool !== undefined ? (r.target.key ?? r.target.sub ?? '') : pointer),
+      fingerprint: fingerprint(r.ruleId, ctx.sourceId, r.target.tool, r.target.key ?? (r.target.tool !== undefined ? (r.target.sub ?? '') : pointer)),
     };
     if (r.target.tool !== undefined) f.tool = r.target.tool;
     if (location) f.location = location;

@@ -58,6 +58,20 @@ export interface Admission {
 const allowedBy = (name: string, patterns: readonly string[]) => patterns.some((p) => minimatch(name, p, { dot: true }));
 
 /**
+ * What the `runtime` block alone says of a pinned tool, whatever the server lists: its class must
+ * be allowed (a disabled OpenAPI operation never is), its name must pass `deny` (as in
+ * toolgate.yml, also as a person reads it: case, look-alikes, invisible characters) and, when set,
+ * `allow-tools`. Shared by the proxy and by `toolgate export`, so both admit the same set.
+ * @returns the reason it is refused, or undefined when the runtime policy admits it.
+ */
+export function runtimeRefusal(pinned: SurfaceTool, runtime: RuntimePolicy): 'class-not-allowed' | 'denied' | 'not-in-allow-tools' | undefined {
+  if (pinned.safetyClass === 'disabled' || !runtime.allow.includes(pinned.safetyClass)) return 'class-not-allowed';
+  if (runtime.deny.some((p) => denies(p, pinned.name))) return 'denied';
+  if (runtime.allowTools && !allowedBy(pinned.name, runtime.allowTools)) return 'not-in-allow-tools';
+  return undefined;
+}
+
+/**
  * Decides, for every tool the server lists now, whether the agent sees it.
  * @param listed the `tools` of every `tools/list` page, concatenated, as served.
  */
@@ -81,10 +95,8 @@ export function admit(listed: readonly Json[], contract: Surface, runtime: Runti
     if (!pinned) return no('not-in-contract');
     const live = normalizeTool({ tool: entry }, i);
     if (!('digest' in live) || live.digest !== pinned.digest) return no('drifted');
-    if (pinned.safetyClass === 'disabled' || !runtime.allow.includes(pinned.safetyClass)) return no('class-not-allowed');
-    // As `deny` in toolgate.yml: also what a person reads (case, look-alikes, invisible characters).
-    if (runtime.deny.some((p) => denies(p, name))) return no('denied');
-    if (runtime.allowTools && !allowedBy(name, runtime.allowTools)) return no('not-in-allow-tools');
+    const refused = runtimeRefusal(pinned, runtime);
+    if (refused) return no(refused);
     return { tool: name, admitted: true, reason: 'admitted' };
   });
 

@@ -1,0 +1,78 @@
+/**
+ * String literals of the formats exports write. Every tool name is hostile input (it comes from
+ * the server under review): each writer escapes what its grammar gives meaning to, and writes
+ * every character outside printable ASCII as an escape, so no name can end a literal, start a
+ * line, or hide in a diff (bidi controls, invisible characters, U+2028). Pure.
+ */
+
+const hex = (cp: number, width: number) => cp.toString(16).toUpperCase().padStart(width, '0');
+const printableAscii = (cp: number) => cp >= 0x20 && cp <= 0x7e;
+
+/** Every code point outside printable ASCII through `escape`; `special` gets its own escapes. */
+function escapeWith(text: string, special: Record<string, string>, escape: (cp: number) => string): string {
+  let out = '';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) as number;
+    out += special[ch] ?? (printableAscii(cp) ? ch : escape(cp));
+  }
+  return out;
+}
+
+const QUOTE_BACKSLASH = { '"': '\\"', '\\': '\\\\' };
+
+/**
+ * A double-quoted string as JSON (RFC 8259 §7) writes it, ASCII only: `\uXXXX`, astral code
+ * points as a surrogate pair, lone surrogates kept as escapes (JSON allows them).
+ */
+export function jsonAscii(text: string): string {
+  let out = '"';
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    const ch = text[i] as string;
+    out += ch === '"' ? '\\"' : ch === '\\' ? '\\\\' : printableAscii(u) ? ch : `\\u${hex(u, 4).toLowerCase()}`;
+  }
+  return `${out}"`;
+}
+
+/** A Cedar string literal (Cedar language reference, "String literals": `\"`, `\\`, `\u{…}`). */
+export function cedarString(text: string): string {
+  return `"${escapeWith(text, QUOTE_BACKSLASH, (cp) => `\\u{${hex(cp, 1).toLowerCase()}}`)}"`;
+}
+
+/** A CEL string literal (CEL spec, "String and bytes values": `\uXXXX`, `\UXXXXXXXX`). */
+export function celString(text: string): string {
+  return `"${escapeWith(text, QUOTE_BACKSLASH, (cp) => (cp > 0xffff ? `\\U${hex(cp, 8)}` : `\\u${hex(cp, 4)}`))}"`;
+}
+
+/** A TOML basic string (TOML 1.0, "String": `\uXXXX`, `\UXXXXXXXX`). */
+export function tomlString(text: string): string {
+  return celString(text);
+}
+
+/** A TOML key: bare when it is `A-Za-z0-9_-` (TOML 1.0, "Keys"), else a basic string. */
+export function tomlKey(key: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
+}
+
+/** A name inside a comment or a message: JSON-quoted, ASCII only, so it cannot end the comment. */
+export function quoted(text: string): string {
+  return jsonAscii(text);
+}
+
+/**
+ * A shell word for a comment line: bare when plainly safe, single-quoted when printable ASCII,
+ * else bash's `$'…'` with every other character escaped (so no name can end the comment line:
+ * YAML 1.1 readers also break lines at U+0085, U+2028 and U+2029).
+ */
+export function shellWord(s: string): string {
+  if (/^[A-Za-z0-9_./:@=+-]+$/.test(s)) return s;
+  if (/^[\x20-\x7e]*$/.test(s)) return `'${s.replaceAll("'", `'\\''`)}'`;
+  let out = '';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) as number;
+    if (ch === "'" || ch === '\\') out += `\\${ch}`;
+    else if (cp >= 0x20 && cp <= 0x7e) out += ch;
+    else out += cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  }
+  return `$'${out}'`;
+}

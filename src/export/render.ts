@@ -1,0 +1,24 @@
+/**
+ * One export, rendered: header (or sibling note) and body. Pure: same contract, same runtime
+ * block, same bytes, so a committed export diffs cleanly.
+ */
+import { headerComment } from './header.js';
+import type { ExportInput, ExportTarget } from './model.js';
+
+/** The whole document a target gets: header comment, then the body, one trailing newline. */
+export function renderExport(target: ExportTarget, input: ExportInput): string {
+  const body = target.render(input);
+  return headerComment(target, input) + (body.endsWith('\n') ? body : `${body}\n`);
+}
+
+/**
+ * Where the committed file first differs from the expected text: the 1-based line, or undefined
+ * when they are equal. A missing final newline counts as a difference (on the last line).
+ */
+export function firstDifferentLine(committed: string, expected: string): number | undefined {
+  if (committed === expected) return undefined;
+  const a = committed.split('\n');
+  const b = expected.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return i + 1;
+  return a.length;
+}

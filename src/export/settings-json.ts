@@ -1,0 +1,72 @@
+/**
+ * Client settings files (JSON, comments allowed where the client allows them) that an export
+ * shares with the user's other settings: read leniently, edited in place (jsonc-parser keeps every
+ * other byte: comments, order, indentation), written ASCII only. Pure.
+ */
+import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+import type { Json } from '../surface/model.js';
+import { ConfigError } from '../util/errors.js';
+import { quoted } from './literals.js';
+
+/** Every character outside ASCII as `\uXXXX`: safe on JSON text, whose only such characters are in strings. */
+export function asciiJson(text: string): string {
+  return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A JSON document, two-space indented, ASCII only, with a final newline. */
+export function jsonDocument(value: Json): string {
+  return `${asciiJson(JSON.stringify(value, null, 2))}\n`;
+}
+
+/**
+ * Parses a settings file.
+ * @throws ConfigError naming the line of the first syntax error (the file is not the export's to repair).
+ */
+export function parseSettings(text: string, what: string): Json {
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as Json;
+  if (errors.length) {
+    const line = text.slice(0, (errors[0] as ParseError).offset).split('\n').length;
+    throw new ConfigError(`cannot read ${what}: it is not valid JSON (line ${line})`, undefined, 'Fix the file, or remove it and export again.');
+  }
+  return value;
+}
+
+/** Sets each path to its value in the text, keeping everything else as it is. */
+export function setInSettings(text: string, edits: readonly { path: (string | number)[]; value: Json | undefined }[]): string {
+  let out = text;
+  for (const e of edits) {
+    const changes = modify(out, e.path, e.value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }).map((c) => ({ ...c, content: asciiJson(c.content) }));
+    out = applyEdits(out, changes);
+  }
+  return out.endsWith('\n') ? out : `${out}\n`;
+}
+
+/** The value at a path of parsed JSON (own keys only), or undefined. */
+export function at(value: Json | undefined, path: readonly string[]): Json | undefined {
+  let v = value;
+  for (const k of path) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, k)) return undefined;
+    v = (v as Record<string, Json>)[k];
+  }
+  return v;
+}
+
+/** The strings of a JSON array (anything else: empty). */
+export function strings(v: Json | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * How two sets of strings differ, for a message: `has "x", "y" and lacks "z"` (ASCII-quoted, at
+ * most five of each); undefined when equal.
+ */
+export function setDifference(committed: readonly string[], expected: readonly string[]): string | undefined {
+  const c = new Set(committed);
+  const e = new Set(expected);
+  const extra = [...c].filter((x) => !e.has(x));
+  const missing = [...e].filter((x) => !c.has(x));
+  if (!extra.length && !missing.length) return undefined;
+  const list = (xs: string[]) => `${xs.slice(0, 5).map(quoted).join(', ')}${xs.length > 5 ? ` and ${xs.length - 5} more` : ''}`;
+  return [extra.length ? `has ${list(extra)}, which the export does not` : '', missing.length ? `lacks ${list(missing)}` : ''].filter(Boolean).join(' and ');
+}

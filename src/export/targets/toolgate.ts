@@ -1,0 +1,39 @@
+/**
+ * `toolgate proxy`: the `runtime` block with the admitted set pinned by name (`allow-tools`, each
+ * name escaped so it matches only itself), so the proxy's configuration names, in a reviewed diff,
+ * exactly the tools the contract admits today.
+ */
+import { toYaml, type YamlValue } from '../yaml.js';
+import type { ExportTarget } from '../model.js';
+
+/**
+ * A minimatch pattern that matches exactly `name`: every character minimatch gives meaning to
+ * (globs, classes, braces, extglobs, negation, a leading comment `#`) is backslash-escaped.
+ * `minimatch.escape` leaves braces and commas, so `{a,b}` would match `a` and `b`.
+ */
+export function exactPattern(name: string): string {
+  return name.replace(/[*?[\]{}()!+@\\#,|]/g, (c) => `\\${c}`);
+}
+
+export const toolgateTarget: ExportTarget = {
+  id: 'toolgate',
+  product: 'toolgate proxy',
+  artifact: '`runtime` block of toolgate.yml (`allow-tools` pinned by name)',
+  docs: 'README, "Runtime gate: toolgate proxy"',
+  comment: '#',
+  suggestedFile: (server) => `toolgate.runtime.${server}.yml`,
+  enforces: { names: 'yes', arguments: 'yes', annotations: 'yes', schemaPin: 'yes' },
+  cannot: ['Nothing: the proxy enforces the whole contract (names, pinned definitions, arguments against the pinned inputSchema, classes).'],
+  render(input) {
+    const r = input.runtime;
+    const block: Record<string, YamlValue> = { allow: r.allow };
+    // An empty allowlist would read as "no restriction" if dropped: it is written as it is.
+    block['allow-tools'] = input.admitted.map((t) => exactPattern(t.name));
+    if (r.deny.length) block.deny = r.deny;
+    block['max-result-bytes'] = r.maxResultBytes;
+    block['max-message-bytes'] = r.maxMessageBytes;
+    block['log-arguments'] = r.logArguments;
+    block['on-drift'] = r.onDrift;
+    return toYaml({ runtime: block });
+  },
+};

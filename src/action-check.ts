@@ -92,7 +92,7 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
     ...(review ? { review } : {}),
     // Exports are made from the head's contracts and runtime block, even when the base judges.
-    exports: { policy, entries: [...policy.exports, ...inputs.exports.map((e) => entryFrom(policy, inputs.workspace, { ...e, ...(inputs.sources.length === 1 ? { source: inputs.sources[0] as string } : {}) }))] },
+    exports: { policy, entries: [...policy.exports, ...inputs.exports.map((e) => entryFrom(policy, inputs.workspace, { ...e, ...(inputs.sources.length === 1 ? { source: inputs.sources[0] } : {}) }))] },
   });
 
   process.stdout.write(guardLogOutput(renderTerminal(result, { color: false, listTools: false }), 'text'));

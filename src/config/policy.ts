@@ -526,7 +526,7 @@ function resolveExports(raw: NonNullable<RawPolicy['exports']>, sources: readonl
     const at = `/exports/${i}`;
     const ids = sources.map((s) => s.id);
     if (e.source === undefined && ids.length !== 1) throw err(at, `export ${i + 1} (to ${e.to}) needs \`source\`: toolgate.yml has ${ids.length} sources`, `Add \`source: <id>\` with one of: ${ids.join(', ') || '(none)'}.`);
-    const source = e.source ?? (ids[0] as string);
+    const source = e.source ?? ids[0] ?? '';
     if (!ids.includes(source)) throw err(`${at}/source`, `export ${i + 1} names source "${source}", which toolgate.yml does not have`, `Use one of: ${ids.join(', ')}.`);
     return { to: e.to, file: resolve(root, e.file), source, server: e.server ?? source, ...(e.gateway !== undefined ? { gateway: e.gateway } : {}), pointer: at };
   });

@@ -28,7 +28,7 @@ export interface PolicyChange {
    * A short stable kind: 'rule-level', 'override', 'deny', 'review', 'limit', 'allow',
    * 'require-explicit-hints', 'source-removed', 'source-contract', 'source-kind',
    * 'source-command', 'source-env', 'source-url', 'source-headers', 'source-file', 'sandbox',
-   * 'runtime'.
+   * 'runtime', 'exports'.
    */
   kind: string;
 }
@@ -52,6 +52,7 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
   diffOverrides(ctx);
   diffLimits(ctx);
   diffRuntime(ctx);
+  diffExports(ctx);
   diffDeny(ctx);
   diffReview(ctx);
   diffFlags(ctx);
@@ -269,6 +270,18 @@ function diffRuntime(ctx: Ctx): void {
   }
   if (b.onDrift !== h.onDrift) push(ctx, h.onDrift === 'hide', 'runtime', at('on-drift'), `runtime.on-drift is ${h.onDrift} (was ${b.onDrift})`);
   if (b.logArguments !== h.logArguments) push(ctx, h.logArguments, 'runtime', at('log-arguments'), `runtime.log-arguments is ${h.logArguments ? 'on: argument values (secrets among them) are written to the decision log' : 'off'}`);
+}
+
+/**
+ * `exports:` (DESIGN §10): a committed export stops being checked when its entry goes, so a pull
+ * request that drops an entry (or retargets it) could leave a gateway allowing what the contract
+ * no longer admits: relaxed. An added entry is a tightening.
+ */
+function diffExports(ctx: Ctx): void {
+  const key = (e: Policy['exports'][number]) => JSON.stringify([e.to, displayPath(ctx.head.root, e.file), e.source, e.server, e.gateway ?? null]);
+  const what = (e: Policy['exports'][number]) => `exports entry (to ${e.to}, file ${q(displayPath(ctx.head.root, e.file))})`;
+  for (const { item } of missingFrom(ctx.base.exports, ctx.head.exports, key)) push(ctx, true, 'exports', nearest(ctx.head, '/exports'), `${what(item)} is removed or changed: that export is no longer checked against the contract`);
+  for (const { item, index } of missingFrom(ctx.head.exports, ctx.base.exports, key)) push(ctx, false, 'exports', `/exports/${index}`, `${what(item)} is added`);
 }
 
 // ---------------------------------------------------------------------------------------------

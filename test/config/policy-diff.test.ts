@@ -505,3 +505,22 @@ describe('the sandbox (issue 12)', () => {
     expect(() => parse(edit(BASE, ['require-explicit-hints: true\n', 'require-explicit-hints: true\nsandbox: required\n'], ['      env: [API_BASE]\n', '      env: [API_BASE]\n      sandbox: "off"\n']))).toThrow(/turns the sandbox off, but `sandbox: required`/);
   });
 });
+
+describe('diffPolicies: exports', () => {
+  const withExports = `${BASE}exports:\n  - to: claude-code\n    source: web\n    file: .claude/settings.json\n  - to: envoy\n    source: remote\n    file: deploy/route.yaml\n`;
+  it('a dropped or retargeted exports entry is relaxed (that file would no longer be checked); an added one is a tightening', () => {
+    expect(changes(withExports)).toEqual([
+      [false, 'exports', '/exports/0', 'exports entry (to claude-code, file ".claude/settings.json") is added'],
+      [false, 'exports', '/exports/1', 'exports entry (to envoy, file "deploy/route.yaml") is added'],
+    ]);
+    const dropped = edit(withExports, ['  - to: envoy\n    source: remote\n    file: deploy/route.yaml\n', '']);
+    expect(changes(dropped, withExports)).toEqual([[true, 'exports', '/exports', 'exports entry (to envoy, file "deploy/route.yaml") is removed or changed: that export is no longer checked against the contract']]);
+    const moved = edit(withExports, ['file: .claude/settings.json', 'file: .claude/other.json']);
+    expect(changes(moved, withExports).map(([relaxed, kind]) => [relaxed, kind])).toEqual([
+      [true, 'exports'],
+      [false, 'exports'],
+    ]);
+    const none = edit(withExports, ['exports:\n  - to: claude-code\n    source: web\n    file: .claude/settings.json\n  - to: envoy\n    source: remote\n    file: deploy/route.yaml\n', '']);
+    expect(changes(none, withExports).every(([relaxed, , pointer]) => relaxed && pointer === '')).toBe(true);
+  });
+});

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commit, git, prEvent, runAction, update, writeFiles } from '../support/action-repo.js';
 import { FakeGitHub, failures } from '../support/fake-github.js';
 import { validateSarif } from '../support/sarif-schema.js';
+import { CLI, runNode } from '../support/run-dist.js';
 
 const POLICY = 'sources:\n  - id: widgets\n    recorded: tools.json\n';
 const hints = (readOnly: boolean) => ({ readOnlyHint: readOnly, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -350,5 +351,58 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     expect(gh.requestsTo('POST', /comments|check-runs/)).toHaveLength(0);
     expect(r.stdout).toContain('workflow_run');
     expect(r.summary).toContain('toolgate');
+  });
+});
+
+describe('exports: a pull request that changes the contract and forgets the gateway config fails', () => {
+  const EXPORTING = `${POLICY}exports:\n  - to: claude-code\n    file: .claude/settings.json\n`;
+  /** Base: lookup pinned and exported; head: create_widget added (contract updated), export as given. */
+  async function exportRepo(reExport: boolean): Promise<{ dir: string; baseSha: string; headSha: string }> {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': EXPORTING, 'tools.json': tools(lookup(true)) });
+    git(dir, 'init', '-q', '-b', 'main');
+    await update(dir);
+    expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
+    const baseSha = commit(dir, 'base');
+    writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
+    await update(dir);
+    if (reExport) expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
+    const headSha = commit(dir, 'add create_widget');
+    return { dir, baseSha, headSha };
+  }
+  const run = async (gh: FakeGitHub, repo: { dir: string; baseSha: string; headSha: string }, inputs: Record<string, string> = {}) => {
+    gh.repoDir = repo.dir;
+    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
+    return runAction(repo.dir, { event: prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test', ...inputs } });
+  };
+
+  it('the new tool is approved, but the stale export still fails the check, annotated on the export', async () => {
+    const gh = await fakeGitHub();
+    const r = await run(gh, await exportRepo(false));
+    expect(r.code).toBe(1);
+    expect(r.summary).toContain('export-stale');
+    const report = JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')) as { findings: { ruleId: string; level: string; location?: { file: string } }[] };
+    const stale = report.findings.filter((f) => f.ruleId === 'export-stale');
+    expect(stale).toEqual([expect.objectContaining({ level: 'error', location: expect.objectContaining({ file: '.claude/settings.json' }) })]);
+  });
+
+  it('exported again in the pull request: passes', async () => {
+    const gh = await fakeGitHub();
+    const r = await run(gh, await exportRepo(true));
+    expect(r.code, r.stdout).toBe(0);
+  });
+
+  it('the `exports` input checks a file toolgate.yml does not list (one `TARGET FILE` a line)', async () => {
+    const gh = await fakeGitHub();
+    const repo = await exportRepo(true);
+    writeFiles(repo.dir, { 'deploy/tools.yaml': 'widgets:\n  - lookup\n' });
+    const headSha = commit(repo.dir, 'a hand-written Docker tools.yaml');
+    const r = await run(gh, { ...repo, headSha }, { exports: '# gateway configs\ndocker deploy/tools.yaml\n' });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')) as { findings: { ruleId: string; message: string }[] };
+    expect(report.findings.filter((f) => f.ruleId === 'export-stale').map((f) => f.message)).toEqual([expect.stringContaining('the docker export deploy/tools.yaml does not match .toolgate/widgets.surface.json')]);
+    const bad = await run(gh, { ...repo, headSha }, { exports: 'docker' });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('is not "TARGET FILE"');
   });
 });

@@ -51,6 +51,7 @@ const EG = 'github.com/envoyproxy/ai-gateway@c217da8a539570ba3f6014a60c2687c29a9
 const AGW = 'github.com/agentgateway/agentgateway@75b4e6ce6e0e1ac7959d5548ebe8dbeaede4f180 (v1.4.1-206)';
 const DOCKER = 'github.com/docker/mcp-gateway@2bd20fe83dd04870e8d87dc1ed059d4d19fc7c68';
 const GEMINI = 'github.com/google-gemini/gemini-cli@5411f113cafae26161b4969b0237b8e1e024e2c2';
+const CODEX = 'github.com/openai/codex';
 const K8S_NAMES = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/names/';
 
 // ---------------------------------------------------------------------------------------------
@@ -805,7 +806,7 @@ const codex: TargetFormat = {
     $schema: DRAFT,
     $id: 'urn:toolgate:export-target:codex',
     $comment:
-      'Codex config.toml, [mcp_servers.<name>]. openai/codex@035416bfd9b70f179348fe3b74d4fe6f8ea91c07:codex-rs/core/src/config/types.rs RawMcpServerConfig (schemars deny_unknown_fields: closed in the published JSON schema; serde ignores unknown keys at runtime); openai/codex@00302de7:codex-rs/core/src/mcp_connection_manager.rs validate_mcp_server_name (^[a-zA-Z0-9_-]+$, checked when the server starts); openai/codex@0195ef05:docs/config.md; default_tools_approval_mode and tools.<tool>.approval_mode from developers.openai.com/codex/mcp (2026-05). Layers merge table by table, so an entry may hold only the lists.',
+      `Codex config.toml, [mcp_servers.<name>]. ${CODEX}@035416bfd9b70f179348fe3b74d4fe6f8ea91c07:codex-rs/core/src/config/types.rs RawMcpServerConfig (schemars deny_unknown_fields: closed in the published JSON schema; serde ignores unknown keys at runtime); openai/codex@00302de7:codex-rs/core/src/mcp_connection_manager.rs validate_mcp_server_name (^[a-zA-Z0-9_-]+$, checked when the server starts); ${CODEX}@0195ef05:docs/config.md; default_tools_approval_mode and tools.<tool>.approval_mode from https://developers.openai.com/codex/mcp (as captured 2026-05). Layers merge table by table, so an entry may hold only the lists.`,
     type: 'object',
     properties: {
       mcp_servers: {
@@ -845,7 +846,7 @@ const codex: TargetFormat = {
       at: 'mcp_servers/*',
       holds: (e) => !(has(e, 'command') && (has(e, 'url') || CODEX_HTTP_ONLY.some((k) => has(e, k)))) && !(has(e, 'url') && !has(e, 'command') && CODEX_STDIO_ONLY.some((k) => has(e, k))),
       message: 'mixed transports: `<field> is not supported for stdio` / `for streamable_http`',
-      source: 'openai/codex@035416bfd9b70f179348fe3b74d4fe6f8ea91c07:codex-rs/core/src/config/types.rs McpServerConfig::deserialize',
+      source: `${CODEX}@035416bfd9b70f179348fe3b74d4fe6f8ea91c07:codex-rs/core/src/config/types.rs McpServerConfig::deserialize`,
     },
   ],
 };

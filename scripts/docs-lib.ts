@@ -20,11 +20,11 @@ export function actionReference(actionYml: string): string {
 }
 
 /** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
-export function replaceBetweenMarkers(text: string, name: string, body: string): string {
+export function replaceBetweenMarkers(text: string, name: string, body: string, from = 'action.yml'): string {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
   const i = text.indexOf(start);
   const j = text.indexOf(end);
   if (i < 0 || j < i) throw new Error(`README.md lacks the markers ${start} … ${end}`);
-  return `${text.slice(0, i + start.length)}\n<!-- Generated from action.yml by \`npm run docs\`. -->\n${body}\n${text.slice(j)}`;
+  return `${text.slice(0, i + start.length)}\n<!-- Generated from ${from} by \`npm run docs\`. -->\n${body}\n${text.slice(j)}`;
 }

@@ -1,8 +1,9 @@
-// Generates docs/rules.md from the rule catalog and the README's inputs/outputs block from
-// action.yml. `--check` fails (exit 1) when a committed file differs, instead of writing.
+// Generates docs/rules.md from the rule catalog, the README's inputs/outputs block from
+// action.yml and its table of export targets from src/export/targets. `--check` fails (exit 1) when a committed file differs, instead of writing.
 import { readFile, writeFile } from 'node:fs/promises';
 import { rulesMarkdown } from '../src/report/rules.js';
 import { actionReference, replaceBetweenMarkers } from './docs-lib.js';
+import { exportTargetsMarkdown } from '../src/export/table.js';
 
 const check = process.argv.includes('--check');
 const stale: string[] = [];
@@ -16,7 +17,8 @@ async function emit(file: string, text: string): Promise<void> {
 
 await emit('docs/rules.md', rulesMarkdown());
 const readme = await readFile('README.md', 'utf8');
-await emit('README.md', replaceBetweenMarkers(readme, 'action-reference', actionReference(await readFile('action.yml', 'utf8'))));
+const withAction = replaceBetweenMarkers(readme, 'action-reference', actionReference(await readFile('action.yml', 'utf8')));
+await emit('README.md', replaceBetweenMarkers(withAction, 'export-targets', exportTargetsMarkdown(), 'src/export/targets'));
 
 if (stale.length) {
   console.error(`stale generated docs: ${stale.join(', ')}; run \`npm run docs\` and commit.`);

@@ -21,17 +21,12 @@ function escapeWith(text: string, special: Record<string, string>, escape: (cp: 
 const QUOTE_BACKSLASH = { '"': '\\"', '\\': '\\\\' };
 
 /**
- * A double-quoted string as JSON (RFC 8259 §7) writes it, ASCII only: `\uXXXX`, astral code
- * points as a surrogate pair, lone surrogates kept as escapes (JSON allows them).
+ * A double-quoted string as JSON (RFC 8259 §7) writes it, ASCII only: JSON.stringify's escapes,
+ * then every other character as `\uXXXX` (astral code points as a surrogate pair; a lone
+ * surrogate, which JSON allows, stays an escape).
  */
 export function jsonAscii(text: string): string {
-  let out = '"';
-  for (let i = 0; i < text.length; i++) {
-    const u = text.charCodeAt(i);
-    const ch = text[i] as string;
-    out += ch === '"' ? '\\"' : ch === '\\' ? '\\\\' : printableAscii(u) ? ch : `\\u${hex(u, 4).toLowerCase()}`;
-  }
-  return `${out}"`;
+  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${hex(c.charCodeAt(0), 4).toLowerCase()}`);
 }
 
 /** A Cedar string literal (Cedar language reference, "String literals": `\"`, `\\`, `\u{…}`). */

@@ -61,6 +61,8 @@ export interface ExportTarget {
   /** A file name to suggest (`-o`), from the server name. */
   suggestedFile(server: string): string;
   enforces: Enforcement;
+  /** How the tests check this target's output (its own engine or the documented format), for the README's table. */
+  verifiedBy: string;
   /** What the target cannot enforce of a reviewed contract: listed in every export's header. */
   cannot: readonly string[];
   /**

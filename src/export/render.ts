@@ -19,6 +19,7 @@ export function firstDifferentLine(committed: string, expected: string): number 
   if (committed === expected) return undefined;
   const a = committed.split('\n');
   const b = expected.split('\n');
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return i + 1;
+  // Past the end of the committed file (cut short, or no final newline): its last line.
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return Math.min(i + 1, a.length);
   return a.length;
 }

@@ -54,19 +54,20 @@ describe('golden exports match their target formats', () => {
     });
   });
 
-  // The client exports are fragments: toolgate owns only the lists and merges them into the entry
-  // that defines the server (src/export/targets/gemini.ts, codex.ts `merge`). Alone, such an entry
-  // lacks the transport the clients require of a whole entry; this is by design, recorded here.
-  it.each(CASES.filter((c) => existsSync(join(GOLDEN, c, 'gemini.json'))))('%s/gemini.json is a fragment: its entry has no command, url or httpUrl', (c) => {
+  // A client export of an MCP source is a whole entry (the server as toolgate.yml runs it, plus
+  // the lists); one of a source toolgate cannot start (OpenAPI, recorded) has only the lists,
+  // which the export merges into the entry that defines the server (gemini.ts, codex.ts `merge`).
+  const whole = { 'server-filesystem': true, 'openapi-github': false } as Record<string, boolean>;
+  it.each(CASES.filter((c) => existsSync(join(GOLDEN, c, 'gemini.json'))))('%s/gemini.json: a whole entry exactly when the source is an MCP server', (c) => {
     const entries = select(parseTarget('json', read(c, 'gemini.json')), 'mcpServers/*');
     expect(entries.length).toBe(1);
-    expect(entries.map(([, e]) => geminiEntryHasTransport(e))).toEqual([false]);
+    expect(entries.map(([, e]) => geminiEntryHasTransport(e))).toEqual([whole[c]]);
     expect(geminiEntryHasTransport({ ...(entries[0]![1] as object), command: 'npx' })).toBe(true);
   });
-  it.each(CASES.filter((c) => existsSync(join(GOLDEN, c, 'codex.toml'))))('%s/codex.toml is a fragment: its entry has no command or url', (c) => {
+  it.each(CASES.filter((c) => existsSync(join(GOLDEN, c, 'codex.toml'))))('%s/codex.toml: a whole table exactly when the source is an MCP server', (c) => {
     const entries = select(parseTarget('toml', read(c, 'codex.toml')), 'mcp_servers/*');
     expect(entries.length).toBe(1);
-    expect(entries.map(([, e]) => codexEntryHasTransport(e))).toEqual([false]);
+    expect(entries.map(([, e]) => codexEntryHasTransport(e))).toEqual([whole[c]]);
     expect(codexEntryHasTransport({ ...(entries[0]![1] as object), url: 'https://example.com/mcp' })).toBe(true);
   });
 });

@@ -806,7 +806,7 @@ const codex: TargetFormat = {
     $schema: DRAFT,
     $id: 'urn:toolgate:export-target:codex',
     $comment:
-      `Codex config.toml, [mcp_servers.<name>]. ${CODEX}@035416bfd9b70f179348fe3b74d4fe6f8ea91c07:codex-rs/core/src/config/types.rs RawMcpServerConfig (schemars deny_unknown_fields: closed in the published JSON schema; serde ignores unknown keys at runtime); openai/codex@00302de7:codex-rs/core/src/mcp_connection_manager.rs validate_mcp_server_name (^[a-zA-Z0-9_-]+$, checked when the server starts); ${CODEX}@0195ef05:docs/config.md; default_tools_approval_mode and tools.<tool>.approval_mode from https://developers.openai.com/codex/mcp (as captured 2026-05). Layers merge table by table, so an entry may hold only the lists.`,
+      `Codex config.toml, [mcp_servers.<name>]. ${CODEX}@035416bfd9b70f179348fe3b74d4fe6f8ea91c07:codex-rs/core/src/config/types.rs RawMcpServerConfig (schemars deny_unknown_fields: closed in the published JSON schema; serde ignores unknown keys at runtime); ${CODEX}@00302de7:codex-rs/core/src/mcp_connection_manager.rs validate_mcp_server_name (^[a-zA-Z0-9_-]+$, checked when the server starts); ${CODEX}@0195ef05:docs/config.md; default_tools_approval_mode and tools.<tool>.approval_mode from https://developers.openai.com/codex/mcp (as captured 2026-05). Layers merge table by table, so an entry may hold only the lists.`,
     type: 'object',
     properties: {
       mcp_servers: {
@@ -866,6 +866,7 @@ export function targetFormat(id: TargetId): TargetFormat {
 // is draft-07; it is registered without its `$schema`, which is sound because it uses no keyword
 // whose meaning differs in 2020-12 (array-form `items`, `additionalItems`, `dependencies`): the
 // test suite checks that.
+// strictRequired off: `oneOf: [{ required: ['stdio'] }, …]` names properties declared beside it.
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
 const { $schema: _draft07, ...toolgateSchema } = toolgateSchemaFile;
 ajv.addSchema(toolgateSchema);

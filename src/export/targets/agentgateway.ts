@@ -73,6 +73,7 @@ export const agentgatewayTarget: ExportTarget = {
   comment: '#',
   suggestedFile: (server) => `deploy/agentgateway/${server}.yaml`,
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
+  verifiedBy: 'CEL (`@marcbachmann/cel-js`): the rules allow the admitted tools of this target and nothing else; JSON Schema of the `mcp:` configuration written from `schema/config.json`',
   cannot: [...CANNOT, 'The server runs as toolgate.yml starts it (command and args, or its URL); its environment variables and working directory are not carried over.'],
   render(input) {
     assertTarget('agentgateway', input);
@@ -96,6 +97,7 @@ export const agentgatewayK8sTarget: ExportTarget = {
   comment: '#',
   suggestedFile: (server) => `deploy/agentgateway/${server}.policy.yaml`,
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
+  verifiedBy: 'CEL (`@marcbachmann/cel-js`), up to 3,000 tools packed into 256 expressions; JSON Schema of `AgentgatewayPolicy` written from the CRD',
   cannot: [...CANNOT, 'It assumes the AgentgatewayBackend and its MCP target are both named after the server (the `server` of the export entry).'],
   render(input) {
     assertTarget('agentgateway-k8s', input);

@@ -52,6 +52,7 @@ export const claudeCodeTarget: ExportTarget = {
   docs: 'https://code.claude.com/docs/en/permissions',
   suggestedFile: () => '.claude/settings.json',
   enforces: { names: 'partial', arguments: 'no', annotations: 'no', schemaPin: 'no' },
+  verifiedBy: "JSON Schema of the settings' `permissions` written from Claude Code's documentation and SchemaStore's schema",
   cannot: [
     'Tools the contract does not pin: `allow` approves without a prompt but hides nothing, so a tool the server adds later is offered, and Claude Code asks the user before calling it (with defaultMode "dontAsk" it is denied instead).',
     'Tools the contract pins but the runtime block refuses are denied (`permissions.deny`), which wins over any allow in any settings file.',

@@ -82,6 +82,7 @@ export const codexTarget: ExportTarget = {
   comment: '#',
   suggestedFile: () => '.codex/config.toml',
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
+  verifiedBy: 'TOML parsed by `smol-toml`, checked against the `[mcp_servers.<name>]` keys of codex-rs `config/types.rs`',
   cannot: [
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
@@ -89,7 +90,11 @@ export const codexTarget: ExportTarget = {
   ],
   render(input) {
     assertNames('codex', 'server name', [input.server], SERVER_NAME, 'Set `server:` on the export entry (or --server) to the name of the server in Codex (its [mcp_servers.<name>] table).');
-    return `[mcp_servers.${tomlKey(input.server)}]\n${keyLines(input)}`;
+    // A new file gets the server as toolgate.yml runs it, so the table is whole; merged into an
+    // existing table only the two keys change.
+    const t = input.transport;
+    const start = !t ? '' : 'url' in t ? `url = ${tomlString(t.url)}\n` : `command = ${tomlString(t.command)}\n${t.args.length ? `args = [${t.args.map(tomlString).join(', ')}]\n` : ''}`;
+    return `[mcp_servers.${tomlKey(input.server)}]\n${start}${keyLines(input)}`;
   },
   compare(committed, expected, input) {
     const c = at(parse(committed, 'the committed config'), ['mcp_servers', input.server]);

@@ -33,6 +33,7 @@ export const dockerTarget: ExportTarget = {
   comment: '#',
   suggestedFile: (server) => `deploy/docker-mcp/${server}.tools.yaml`,
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
+  verifiedBy: 'JSON Schema of `tools.yaml` written from `pkg/config/tools.go`',
   cannot: [
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',

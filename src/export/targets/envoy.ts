@@ -38,6 +38,7 @@ export const envoyTarget: ExportTarget = {
   comment: '#',
   suggestedFile: (server) => `deploy/envoy-ai-gateway/${server}.mcproute.yaml`,
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
+  verifiedBy: 'JSON Schema and the CEL validations of the `MCPRoute` CRD (v1beta1), written from the CRD; `includeRegex` by RE2 (`re2js`)',
   cannot: [
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',

@@ -9,6 +9,7 @@
  * file of higher precedence replaces the whole entry of a lower one, so the lists belong in the
  * file that defines the server.
  */
+import type { Json } from '../../surface/model.js';
 import type { ExportTarget } from '../model.js';
 import { at, jsonDocument, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
 
@@ -21,13 +22,18 @@ export const geminiTarget: ExportTarget = {
   docs: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md',
   suggestedFile: () => '.gemini/settings.json',
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
+  verifiedBy: 'JSON Schema of `mcpServers` entries written from `schemas/settings.schema.json` of gemini-cli',
   cannot: [
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
     'Placement: a server entry in a settings file of higher precedence (system, then project, then user) replaces this one whole, lists included; keep the lists in the file that defines the server.',
   ],
   render(input) {
-    const entry = { includeTools: input.admitted.map((t) => t.name), ...(input.refused.length ? { excludeTools: input.refused.map((r) => r.tool.name) } : {}) };
+    // A new file gets the server as toolgate.yml runs it, so the entry is whole; merged into an
+    // existing entry only the two lists change.
+    const t = input.transport;
+    const start: Record<string, Json> = !t ? {} : 'url' in t ? { url: t.url, type: 'http' } : { command: t.command, ...(t.args.length ? { args: [...t.args] } : {}) };
+    const entry: Record<string, Json> = { ...start, includeTools: input.admitted.map((x) => x.name), ...(input.refused.length ? { excludeTools: input.refused.map((r) => r.tool.name) } : {}) };
     return jsonDocument({ mcpServers: { [input.server]: entry } });
   },
   compare(committed, expected, input) {

@@ -23,7 +23,11 @@ export const toolgateTarget: ExportTarget = {
   comment: '#',
   suggestedFile: (server) => `toolgate.runtime.${server}.yml`,
   enforces: { names: 'yes', arguments: 'yes', annotations: 'yes', schemaPin: 'yes' },
-  cannot: ['Nothing: the proxy enforces the whole contract (names, pinned definitions, arguments against the pinned inputSchema, classes).'],
+  verifiedBy: "toolgate's own policy loader and admission (`runtimeRefusal`) read the export back and admit exactly the exported set",
+  cannot: [
+    'Nothing of the contract: the proxy enforces names, pinned definitions, arguments against the pinned inputSchema and classes.',
+    '`allow-tools` is one list for every source of a toolgate.yml: use this block in a toolgate.yml that serves this source alone.',
+  ],
   render(input) {
     const r = input.runtime;
     const block: Record<string, YamlValue> = { allow: r.allow };

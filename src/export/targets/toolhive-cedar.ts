@@ -78,6 +78,7 @@ export const toolhiveCedarTarget: ExportTarget = {
   comment: '#',
   suggestedFile: (server) => `deploy/toolhive/${server}.authz.yaml`,
   enforces: { names: 'yes', arguments: 'partial', annotations: 'yes', schemaPin: 'partial' },
+  verifiedBy: 'Cedar itself (`@cedar-policy/cedar-wasm` 4.13): allow for admitted tools called as ToolHive presents them, deny for unlisted tools, broken enums and types, drifted hints',
   cannot: [
     'Unknown arguments: Cedar cannot list a record\'s attributes, so arguments the schema does not declare reach the server.',
     'Required arguments: ToolHive filters tools/list by evaluating call_tool without arguments, so requiring one would hide the tool; the server checks them.',

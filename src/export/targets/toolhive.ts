@@ -30,6 +30,7 @@ export const toolhiveTarget: ExportTarget = {
   comment: '#',
   suggestedFile: (server) => `deploy/toolhive/${server}.mcptoolconfig.yaml`,
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
+  verifiedBy: "JSON Schema of `MCPToolConfig` v1beta1 written from the CRD and the operator's filter rules (test/fixtures/exports/README.md)",
   cannot: [
     'Arguments: any arguments reach the server (use the toolhive-cedar export for enums and types).',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',

@@ -1,0 +1,196 @@
+/** The pure parts of exports: literals, YAML, the admitted set, headers, names, merges. */
+import { parse as celParse } from '@marcbachmann/cel-js';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { parse as parseToml } from 'smol-toml';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { EXPORT_TARGET_IDS } from '../../src/cli.js';
+import { DEFAULT_RUNTIME, parsePolicy } from '../../src/config/policy.js';
+import { exportSet } from '../../src/export/export-set.js';
+import { headerComment } from '../../src/export/header.js';
+import { celString, jsonAscii, tomlKey, tomlString } from '../../src/export/literals.js';
+import type { ExportInput } from '../../src/export/model.js';
+import { firstDifferentLine, renderExport } from '../../src/export/render.js';
+import { claudeCodeTarget } from '../../src/export/targets/claude-code.js';
+import { codexTarget } from '../../src/export/targets/codex.js';
+import { envoyTarget } from '../../src/export/targets/envoy.js';
+import { geminiTarget } from '../../src/export/targets/gemini.js';
+import { EXPORT_TARGETS } from '../../src/export/targets/index.js';
+import { toolhiveTarget } from '../../src/export/targets/toolhive.js';
+import { toYaml, type YamlValue } from '../../src/export/yaml.js';
+import type { Json, Surface } from '../../src/surface/model.js';
+import { normalizeSnapshot } from '../../src/surface/normalize.js';
+import { ConfigError } from '../../src/util/errors.js';
+
+function contractOf(tools: Json[]): Surface {
+  return normalizeSnapshot({ source: { id: 'fs', kind: 'recorded' }, tools: tools.map((tool) => ({ tool })), live: false, diagnostics: { durationMs: 0 } }).surface;
+}
+const tool = (name: string, annotations: Json = { readOnlyHint: true }) => ({ name, inputSchema: { type: 'object' }, annotations });
+function inputOf(names: string[], refusedNames: string[] = [], server = 'fs'): ExportInput {
+  const contract = contractOf([...names, ...refusedNames].map((n) => tool(n)));
+  const { admitted, refused } = exportSet(contract, { ...DEFAULT_RUNTIME, deny: refusedNames.map((n) => n.replace(/[*?[\]{}()!+@\\#,|]/g, (c) => `\\${c}`)) });
+  return { sourceId: 'fs', server, contractFile: '.toolgate/fs.surface.json', admitted, refused, runtime: DEFAULT_RUNTIME };
+}
+/** Strings any server could send: every code point but lone surrogates (no target's format keeps those). */
+const wellFormed = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', "'", '\n', '\u2028', '\u202e', '#', ':', '-', '$', '{'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) });
+
+describe('one list of targets', () => {
+  it('--to, the policy schema and the targets name the same ids', () => {
+    const schema = JSON.parse(readFileSync('schema/toolgate.schema.json', 'utf8')) as { properties: { exports: { items: { properties: { to: { enum: string[] } } } } } };
+    expect([...EXPORT_TARGET_IDS]).toEqual(EXPORT_TARGETS.map((t) => t.id));
+    expect(schema.properties.exports.items.properties.to.enum).toEqual(EXPORT_TARGETS.map((t) => t.id));
+  });
+});
+
+describe('literals: every string reads back as itself', () => {
+  it('CEL string literals (evaluated by CEL)', () => {
+    fc.assert(
+      fc.property(wellFormed, (s) => {
+        expect(celParse(celString(s))({})).toBe(s);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('TOML strings and keys (parsed by smol-toml)', () => {
+    fc.assert(
+      fc.property(wellFormed, (s) => {
+        fc.pre(s.length > 0);
+        const doc = parseToml(`${tomlKey(s)} = ${tomlString(s)}\n`) as Record<string, unknown>;
+        expect(doc[s]).toBe(s);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('JSON (ASCII only) and YAML (1.2 and 1.1 readers) give back every value, printable ASCII only', () => {
+    fc.assert(
+      fc.property(wellFormed, fc.array(wellFormed, { maxLength: 4 }), (s, list) => {
+        expect(JSON.parse(jsonAscii(s))).toBe(s);
+        const value: YamlValue = { [s || 'k']: list, key: s, nested: [{ name: s, tools: list }] };
+        const text = toYaml(value);
+        expect(text).toMatch(/^[\x20-\x7e\n]*$/);
+        expect(parseYaml(text)).toEqual(value);
+        expect(parseYaml(text, { version: '1.1' })).toEqual(value);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('YAML 1.1 words stay strings; a lone surrogate is refused, not written', () => {
+    const text = toYaml({ a: ['yes', 'no', 'on', 'off', 'y', 'null', '~', '1.0', '0x10', '.inf', '2026-12-01'] });
+    expect(parseYaml(text, { version: '1.1' })).toEqual({ a: ['yes', 'no', 'on', 'off', 'y', 'null', '~', '1.0', '0x10', '.inf', '2026-12-01'] });
+    expect(() => toYaml({ a: '\ud800' })).toThrow(ConfigError);
+  });
+});
+
+describe('the admitted set', () => {
+  it('refuses disabled operations, classes not allowed, denied names, names outside allow-tools, and names pinned twice', () => {
+    const contract = contractOf([tool('r'), tool('w', { readOnlyHint: false }), tool('twice'), tool('twice'), tool('rm_all'), tool('other')]);
+    const set = exportSet(contract, { ...DEFAULT_RUNTIME, allow: ['read'], deny: ['RM_*'], allowTools: ['r', 'w', 'twice', 'rm_all'] });
+    expect(set.admitted.map((t) => t.name)).toEqual(['r']);
+    expect(set.refused.map((r) => [r.tool.name, r.reason])).toEqual([
+      ['other', 'not-in-allow-tools'],
+      ['rm_all', 'denied'],
+      ['twice', 'duplicate-name'],
+      ['twice', 'duplicate-name'],
+      ['w', 'class-not-allowed'],
+    ]);
+  });
+});
+
+describe('headers', () => {
+  it('a hostile refused name cannot end the comment or hide in it', () => {
+    const input = inputOf(['ok'], ['evil\n- allow: *', 'bidi\u202ex', 'ls\u2028x']);
+    const header = headerComment(envoyTarget, input);
+    expect(header).toMatch(/^[\x20-\x7e\n]*$/);
+    for (const line of header.trimEnd().split('\n')) expect(line.startsWith('# ')).toBe(true);
+    expect(header).toContain('"evil\\n- allow: *" (denied)');
+  });
+});
+
+describe('names a target cannot represent are errors, never rewrites', () => {
+  it('claude-code: the whole qualified name must match ^[a-zA-Z0-9_-]{1,64}$; the server name too', () => {
+    expect(() => claudeCodeTarget.render(inputOf(['read.file']))).toThrow(/"mcp__fs__read\.file" breaks its rule \^\[a-zA-Z0-9_-\]\{1,64\}\$/);
+    // mcp__fs__ is 9 characters: 55 more make 64.
+    expect(() => claudeCodeTarget.render(inputOf(['x'.repeat(56)]))).toThrow(ConfigError);
+    expect(claudeCodeTarget.render(inputOf(['x'.repeat(55)]))).toContain(`mcp__fs__${'x'.repeat(55)}`);
+    expect(() => claudeCodeTarget.render(inputOf(['a'], [], 'my__srv'))).toThrow(/server name "my__srv"/);
+  });
+  it('toolhive: a comma or a line break in a name; and nothing admitted (ToolHive would expose every tool)', () => {
+    expect(() => toolhiveTarget.render(inputOf(['a,b']))).toThrow(/validateToolsFilter/);
+    expect(() => toolhiveTarget.render(inputOf([], ['a']))).toThrow(/empty toolsFilter as "every tool"/);
+    expect(() => envoyTarget.render(inputOf([], ['a']))).toThrow(/at least one entry/);
+  });
+  it('envoy: include up to 32 names, one anchored includeRegex past that', () => {
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `t${String(i).padStart(2, '0')}`);
+    const sel = (n: number) => (parseYaml(envoyTarget.render(inputOf(names(n)))) as { spec: { backendRefs: { toolSelector: Record<string, string[]> }[] } }).spec.backendRefs[0]!.toolSelector;
+    expect(sel(32).include).toHaveLength(32);
+    expect(sel(33).include).toBeUndefined();
+    expect(sel(33).includeRegex).toEqual([`^(?:${names(33).join('|')})$`]);
+  });
+});
+
+describe('settings files the export shares with the user', () => {
+  const USER = '{\n  // mine\n  "model": "opus",\n  "permissions": {\n    "allow": ["Bash(ls)", "mcp__fs", "mcp__fs__old", "mcp__fsx__keep"],\n    "deny": ["mcp__other__x"]\n  }\n}\n';
+  it('claude-code: merge replaces only this server\'s rules (a whole-server allow included) and keeps the rest', () => {
+    const input = inputOf(['read_file'], ['move_file']);
+    const merged = claudeCodeTarget.merge!(USER, renderExport(claudeCodeTarget, input), input);
+    expect(merged).toContain('// mine');
+    const doc = JSON.parse(merged.replace('// mine', '')) as { model: string; permissions: { allow: string[]; deny: string[] } };
+    expect(doc.model).toBe('opus');
+    expect(doc.permissions.allow).toEqual(['Bash(ls)', 'mcp__fsx__keep', 'mcp__fs__read_file']);
+    expect(doc.permissions.deny).toEqual(['mcp__other__x', 'mcp__fs__move_file']);
+    expect(claudeCodeTarget.compare!(merged, renderExport(claudeCodeTarget, input), input)).toBeUndefined();
+    // A whole-server allow written by hand is a widening: stale.
+    expect(claudeCodeTarget.compare!(USER, renderExport(claudeCodeTarget, input), input)?.why).toContain('permissions.allow has "mcp__fs", "mcp__fs__old"');
+    expect(() => claudeCodeTarget.compare!('{ not json', renderExport(claudeCodeTarget, input), input)).toThrow(/not valid JSON/);
+  });
+  it('gemini: includeTools/excludeTools of the one server entry; a missing includeTools is stale (every tool enabled)', () => {
+    const input = inputOf(['a', 'b'], ['c']);
+    const user = '{"mcpServers": {"fs": {"command": "npx", "args": ["x"]}, "other": {"command": "y"}}}';
+    const merged = geminiTarget.merge!(user, renderExport(geminiTarget, input), input);
+    const doc = JSON.parse(merged) as { mcpServers: Record<string, Record<string, unknown>> };
+    expect(doc.mcpServers.fs).toEqual({ command: 'npx', args: ['x'], includeTools: ['a', 'b'], excludeTools: ['c'] });
+    expect(doc.mcpServers.other).toEqual({ command: 'y' });
+    expect(geminiTarget.compare!(merged, renderExport(geminiTarget, input), input)).toBeUndefined();
+    expect(geminiTarget.compare!(user, renderExport(geminiTarget, input), input)?.why).toContain('includeTools is missing');
+  });
+  it('codex: replaces the two keys in the server\'s table (arrays over lines, comments, brackets in strings), or appends the table', () => {
+    const input = inputOf(['a', 'b'], ['c']);
+    const expected = renderExport(codexTarget, input);
+    const user = 'model = "o4"\n\n[mcp_servers.fs]\ncommand = "node"\nenabled_tools = [\n  "x]", # a ] in a comment\n  \'y[\',\n]\nargs = ["s.js"]\ndisabled_tools = ["z"]\n\n[mcp_servers.other]\nenabled_tools = ["keep"]\n';
+    const merged = codexTarget.merge!(user, expected, input);
+    const doc = parseToml(merged) as { model: string; mcp_servers: Record<string, Record<string, unknown>> };
+    expect(doc.model).toBe('o4');
+    expect(doc.mcp_servers.fs).toEqual({ command: 'node', args: ['s.js'], enabled_tools: ['a', 'b'], disabled_tools: ['c'] });
+    expect(doc.mcp_servers.other).toEqual({ enabled_tools: ['keep'] });
+    const appended = codexTarget.merge!('model = "o4"\n', expected, input);
+    expect((parseToml(appended) as { mcp_servers: Record<string, unknown> }).mcp_servers.fs).toEqual({ enabled_tools: ['a', 'b'], disabled_tools: ['c'] });
+    // Written some other way than a table header: refused rather than half-merged.
+    expect(() => codexTarget.merge!('mcp_servers = { fs = { command = "node" } }\n', expected, input)).toThrow(/not written as a table header/);
+    expect(codexTarget.compare!(user, expected, input)?.why).toContain('enabled_tools has "x]", "y["');
+  });
+  it('firstDifferentLine', () => {
+    expect(firstDifferentLine('a\nb\n', 'a\nb\n')).toBeUndefined();
+    expect(firstDifferentLine('a\nc\n', 'a\nb\n')).toBe(2);
+    expect(firstDifferentLine('a\nb', 'a\nb\n')).toBe(2);
+  });
+});
+
+describe('exports in toolgate.yml', () => {
+  const src = 'sources:\n  - id: a\n    recorded: a.json\n  - id: b\n    recorded: b.json\n';
+  const load = (text: string) => parsePolicy(text, 'toolgate.yml', '/repo');
+  it('an entry needs its source when there are several; an unknown source or target is an error on its line', () => {
+    expect(() => load(`${src}exports:\n  - to: docker\n    file: t.yaml\n`)).toThrow(/needs `source`: toolgate.yml has 2 sources/);
+    expect(() => load(`${src}exports:\n  - to: docker\n    file: t.yaml\n    source: c\n`)).toThrow(/names source "c"/);
+    const e = (() => {
+      try {
+        load(`${src}exports:\n  - to: dockr\n    file: t.yaml\n    source: a\n`);
+      } catch (x) {
+        return x as ConfigError;
+      }
+    })();
+    expect(e?.location?.line).toBe(7);
+    const p = load(`${src}exports:\n  - to: docker\n    file: deploy/t.yaml\n    source: b\n    server: docker-srv\n`);
+    expect(p.exports).toEqual([{ to: 'docker', file: '/repo/deploy/t.yaml', source: 'b', server: 'docker-srv', pointer: '/exports/0' }]);
+  });
+});

@@ -50,14 +50,19 @@ export function packedExpressions(input: ExportInput): string[] {
   const head = `mcp.tool.target == ${celString(input.server)} && mcp.tool.name in [`;
   const out: string[] = [];
   let names: string[] = [];
+  // Length of `head` + the names joined by ", " + "]", kept as names are added (linear).
+  let length = head.length + 1;
   const flush = () => {
     if (names.length) out.push(`${head}${names.join(', ')}]`);
     names = [];
+    length = head.length + 1;
   };
   for (const t of input.admitted) {
     const lit = celString(t.name);
     if (head.length + lit.length + 1 > MAX_EXPRESSION_CHARS) throw new ConfigError(`cannot export to agentgateway-k8s: the name ${lit.slice(0, 80)}… alone makes an expression over ${MAX_EXPRESSION_CHARS} characters (AgentgatewayPolicy matchExpressions limit)`, undefined, 'Deny this tool in the runtime block, or use the standalone agentgateway export.');
-    if (head.length + [...names, lit].join(', ').length + 1 > MAX_EXPRESSION_CHARS) flush();
+    const added = lit.length + (names.length ? 2 : 0);
+    if (length + added > MAX_EXPRESSION_CHARS) flush();
+    length += lit.length + (names.length ? 2 : 0);
     names.push(lit);
   }
   flush();

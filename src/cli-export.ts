@@ -76,7 +76,9 @@ export async function exportCommand(flags: ExportFlags): Promise<number> {
 
 async function writeOne(policy: Policy, entry: ExportEntry): Promise<void> {
   const shown = displayPath(policy.root, entry.file);
+  // Both places checked before either is written: nothing is left half-done.
   await writablePath(policy, entry.file);
+  if (!targetById(entry.to)?.comment) await writablePath(policy, notePath(entry.file));
   const { text, note, count } = await produce(policy, entry);
   const before = await readExportFile(policy, entry.file);
   if (before !== text) await writeExportFile(policy, entry.file, text);

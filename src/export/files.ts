@@ -2,7 +2,7 @@
  * The I/O edge of exports: reading the contract an export is made from, writing an export inside
  * the repository, reading a committed one back. Everything else under `export/` is pure.
  */
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { displayPath, policyInputs, type ExportEntry, type Policy } from '../config/policy.js';
 import { readContract, writeFileAtomic } from '../contract/store.js';
 import type { Surface } from '../surface/model.js';
@@ -58,7 +58,13 @@ export function notePath(file: string): string {
  * repository, not an input of the run, not through a link that leads out.
  * @throws ConfigError naming the file and the fix.
  */
-export function writablePath(policy: Policy, file: string): Promise<string> {
+export async function writablePath(policy: Policy, file: string): Promise<string> {
+  const rel = relative(policy.root, resolve(policy.root, file));
+  // Inside the repository, but git's own files are no place for an export (a hostile `exports:`
+  // entry could otherwise overwrite .git/config or a hook for whoever runs `toolgate export`).
+  if (rel.split(sep).some((seg) => seg.toLowerCase() === '.git')) {
+    throw new ConfigError('cannot write the export: it is inside .git, which is git\'s, not the repository\'s content', { file: displayPath(policy.root, file) }, 'Write exports to a tracked path, e.g. deploy/toolhive/tools.yaml.');
+  }
   return resolveInside(policy.root, file, {
     what: 'the export',
     display: displayPath(policy.root, file),

@@ -24,7 +24,7 @@ export function jsonDocument(value: Json): string {
  */
 export function parseSettings(text: string, what: string): Json {
   const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as Json;
+  const value = deepSafe(what, () => parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as Json);
   if (errors.length) {
     const line = text.slice(0, (errors[0] as ParseError).offset).split('\n').length;
     throw new ConfigError(`cannot read ${what}: it is not valid JSON (line ${line})`, undefined, 'Fix the file, or remove it and export again.');
@@ -32,11 +32,25 @@ export function parseSettings(text: string, what: string): Json {
   return value;
 }
 
+/**
+ * Runs a recursive parse: jsonc-parser recurses once per nesting level, so a file nested some
+ * thousands deep exhausts the stack. No settings file is; it is refused as what it is.
+ * @throws ConfigError naming the file.
+ */
+function deepSafe<T>(what: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof RangeError) throw new ConfigError(`cannot read ${what}: it is nested too deeply to be a settings file`, undefined, 'Fix the file, or remove it and export again.');
+    throw e;
+  }
+}
+
 /** Sets each path to its value in the text, keeping everything else as it is. */
 export function setInSettings(text: string, edits: readonly { path: (string | number)[]; value: Json | undefined }[]): string {
   let out = text;
   for (const e of edits) {
-    const changes = modify(out, e.path, e.value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }).map((c) => ({ ...c, content: asciiJson(c.content) }));
+    const changes = deepSafe('the settings file', () => modify(out, e.path, e.value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } })).map((c) => ({ ...c, content: asciiJson(c.content) }));
     out = applyEdits(out, changes);
   }
   return out.endsWith('\n') ? out : `${out}\n`;

@@ -54,8 +54,15 @@ export interface Admission {
   decisions: AdmissionDecision[];
 }
 
-/** `runtime.allow-tools`: exact minimatch on the name as served; an allowlist is never loosened by folding. */
-const allowedBy = (name: string, patterns: readonly string[]) => patterns.some((p) => minimatch(name, p, { dot: true }));
+/**
+ * `runtime.allow-tools`: minimatch on the name as served, with `/` an ordinary character (tool
+ * names are no paths: `a//b` and `x/../y` are names of their own, and an escaped name matches only
+ * itself); an allowlist is never loosened by folding.
+ */
+const allowedBy = (name: string, patterns: readonly string[]) => {
+  const plain = (n: string) => n.replaceAll('/', '\u2215');
+  return patterns.some((p) => minimatch(plain(name), plain(p), { dot: true }));
+};
 
 /**
  * What the `runtime` block alone says of a pinned tool, whatever the server lists: its class must

@@ -144,6 +144,10 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain('cannot write the export');
     expect(existsSync(join(dir, '../escape.yaml'))).toBe(false);
+    const git = await cli(['export', '--to', 'docker', '-o', '.git/config']);
+    expect(git.code).toBe(2);
+    expect(git.stderr).toContain('it is inside .git');
+    expect(existsSync(join(dir, '.git/config'))).toBe(false);
     const onto = await cli(['export', '--to', 'docker', '-o', 'toolgate.yml']);
     expect(onto.code).toBe(2);
     expect(readFileSync(join(dir, 'toolgate.yml'), 'utf8')).toContain('exports:');

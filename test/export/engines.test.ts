@@ -247,3 +247,15 @@ describe('toolgate target, read back by toolgate', () => {
     );
   });
 });
+
+describe('toolgate target: names with slashes are names, not paths', () => {
+  it('x/../y, a//b and a/b/ each match only themselves', () => {
+    const names = ['x/../y', 'x/y', 'y', 'a//b', 'a/b', 'a/b/', '/', '//'];
+    const input = hostileInput();
+    const tool = (name: string) => ({ ...(input.admitted[0] as SurfaceTool), name });
+    for (const a of names) {
+      const rt = { ...DEFAULT_RUNTIME, allowTools: [exactPattern(a)] };
+      for (const b of names) expect(runtimeRefusal(tool(b), rt) === undefined, `${a} vs ${b}`).toBe(a === b);
+    }
+  });
+});

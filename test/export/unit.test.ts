@@ -14,6 +14,7 @@ import type { ExportInput } from '../../src/export/model.js';
 import { firstDifferentLine, renderExport } from '../../src/export/render.js';
 import { claudeCodeTarget } from '../../src/export/targets/claude-code.js';
 import { codexTarget } from '../../src/export/targets/codex.js';
+import { dockerTarget } from '../../src/export/targets/docker.js';
 import { envoyTarget } from '../../src/export/targets/envoy.js';
 import { geminiTarget } from '../../src/export/targets/gemini.js';
 import { EXPORT_TARGETS } from '../../src/export/targets/index.js';
@@ -192,5 +193,48 @@ describe('exports in toolgate.yml', () => {
     expect(e?.location?.line).toBe(7);
     const p = load(`${src}exports:\n  - to: docker\n    file: deploy/t.yaml\n    source: b\n    server: docker-srv\n`);
     expect(p.exports).toEqual([{ to: 'docker', file: '/repo/deploy/t.yaml', source: 'b', server: 'docker-srv', pointer: '/exports/0' }]);
+  });
+});
+
+describe('what a hostile pull request tried (issue 15 attack review)', () => {
+  const USER = (extra: string) => `{"permissions": {"allow": ["mcp__fs__read_file", ${extra}], "deny": ["mcp__fs__move_file"]}}`;
+  it('claude-code: a whole-server rule in any spelling (with a specifier, another case, spaces) is this export\'s, so stale', () => {
+    const input = inputOf(['read_file'], ['move_file']);
+    const expected = renderExport(claudeCodeTarget, input);
+    expect(claudeCodeTarget.compare!(USER('"Bash(ls)"').replace(', "Bash(ls)"', ''), expected, input)).toBeUndefined();
+    for (const rule of ['"mcp__fs(*)"', '"mcp__fs()"', '"mcp__fs__write_file(*)"', '"MCP__FS__write_file"', '" mcp__fs "', '"mcp__fs__*"']) {
+      expect(claudeCodeTarget.compare!(USER(rule), expected, input)?.why, rule).toContain('permissions.allow has');
+      const merged = JSON.parse(claudeCodeTarget.merge!(USER(rule), expected, input)) as { permissions: { allow: string[] } };
+      expect(merged.permissions.allow, rule).toEqual(['mcp__fs__read_file']);
+    }
+  });
+  it('claude-code: a refused tool is denied by the name Claude Code shows; one shown as an admitted name is an error', () => {
+    const shown = inputOf(['read_file'], ['write.file']);
+    expect(JSON.parse(claudeCodeTarget.render(shown)).permissions.deny).toEqual(['mcp__fs__write_file']);
+    expect(() => claudeCodeTarget.render(inputOf(['read_file'], ['read.file']))).toThrow(/refused tool name "read\.file" breaks its rule that Claude Code shows it under the name of an admitted tool/);
+    expect(() => claudeCodeTarget.render(inputOf(['']))).toThrow(/qualified tool name "mcp__fs__"/);
+  });
+  it('gemini: a name with "(", "$" or "%" is refused in includeTools (it could enable another tool), left out of excludeTools', () => {
+    for (const n of ['write_file(x)', '$SHELL', '${HOME}', '%PATH%']) expect(() => geminiTarget.render(inputOf(['read_file', n])), n).toThrow(/no "\(" .*"\$" or "%"/);
+    const doc = JSON.parse(geminiTarget.render(inputOf(['read_file'], ['$X', 'rm']))) as { mcpServers: { fs: { excludeTools: string[] } } };
+    expect(doc.mcpServers.fs.excludeTools).toEqual(['rm']);
+  });
+  it('a contract path with a line break cannot add lines to a header', () => {
+    const input = { ...inputOf(['read_file']), contractFile: '.toolgate/fs\nfs: [read_file, delete_all]\n---\n#.json' };
+    const text = renderExport(dockerTarget, input);
+    expect(parseYaml(text)).toEqual({ fs: ['read_file'] });
+    expect(text.split('\n').filter((l) => !l.startsWith('#'))).toEqual(['fs:', '  - read_file', '']);
+  });
+  it('a settings file nested thousands deep is a clear error, not a crash', () => {
+    const input = inputOf(['read_file']);
+    const deep = '['.repeat(100_000);
+    expect(() => claudeCodeTarget.compare!(deep, renderExport(claudeCodeTarget, input), input)).toThrow(/nested too deeply/);
+    expect(() => geminiTarget.merge!(deep, renderExport(geminiTarget, input), input)).toThrow(ConfigError);
+  });
+  it('a name that is not valid Unicode (a lone surrogate) cannot be exported to any target', () => {
+    for (const t of EXPORT_TARGETS) {
+      expect(() => renderExport(t, inputOf(['read_file', 'bad\ud800'])), t.id).toThrow(/not valid Unicode/);
+      expect(() => renderExport(t, inputOf(['read_file'], ['bad\udfff'])), t.id).toThrow(/not valid Unicode/);
+    }
   });
 });

@@ -27,17 +27,47 @@ const SERVER_NAME: NameRule = {
 
 const ruleOf = (server: string, tool: string) => `mcp__${server}__${tool}`;
 
-/** Whether a permission rule is about this server (the part of the file the export owns). */
-const owned = (server: string) => (rule: string) => rule === `mcp__${server}` || rule.startsWith(`mcp__${server}__`);
+/**
+ * The name Claude Code shows for a served name: every character outside `[A-Za-z0-9_-]` becomes
+ * `_` (documented for plugin servers, code.claude.com/docs/en/mcp "Plugin MCP tool names"; the
+ * same function names every server's tools). Assumed for every server: it can only make two
+ * names one, never one name two.
+ */
+export const claudeName = (name: string) => name.replace(/[^a-zA-Z0-9_-]/g, '_');
+
+/**
+ * Whether a permission rule can be about this server: `mcp__<server>`, `mcp__<server>__…`, with
+ * any `(…)` specifier (`mcp__s(*)` and `mcp__s()` are the whole server, as `Tool(*)` is `Tool`),
+ * compared without case and around whitespace: every rule that could approve one of its tools
+ * is the export's to write, so one added by hand is stale.
+ */
+const owned = (server: string) => {
+  const s = `mcp__${server.toLowerCase()}`;
+  return (rule: string) => {
+    const r = rule.trim().toLowerCase().replace(/\(.*\)\s*$/s, '').trimEnd();
+    return r === s || r.startsWith(`${s}__`);
+  };
+};
 
 function rules(input: ExportInput): { allow: string[]; deny: string[] } {
   assertNames('claude-code', 'server name', [input.server], SERVER_NAME, 'Set `server:` on the export entry (or --server) to the name the server has in Claude Code (.mcp.json).');
   const allow = input.admitted.map((t) => ruleOf(input.server, t.name));
-  assertNames('claude-code', 'qualified tool name', allow, API_NAME, 'Claude Code cannot call such a tool by this name; deny it in the runtime block (runtime.deny) or serve it through toolgate proxy.');
-  // A refused tool Claude Code could not name cannot be called through it either.
-  const deny = input.refused.map((r) => ruleOf(input.server, r.tool.name)).filter(API_NAME.test);
+  assertNames('claude-code', 'qualified tool name', allow, API_NAME_OF_TOOL(input.server), 'Claude Code cannot call such a tool by this name; deny it in the runtime block (runtime.deny) or serve it through toolgate proxy.');
+  // A refused tool is denied by the name Claude Code shows for it; when that is an admitted
+  // tool's name, allowing one would allow the other: refused.
+  const admitted = new Set(input.admitted.map((t) => t.name));
+  const clash = input.refused.filter((r) => admitted.has(claudeName(r.tool.name)));
+  assertNames('claude-code', 'refused tool name', clash.map((r) => r.tool.name), {
+    test: () => false,
+    rule: 'that Claude Code shows it under the name of an admitted tool (it replaces characters outside [A-Za-z0-9_-] with "_")',
+    source: 'code.claude.com/docs/en/mcp ("Plugin MCP tool names")',
+  }, 'Claude Code cannot tell these tools apart: deny the admitted one too (runtime.deny), or serve the server through toolgate proxy.');
+  const deny = [...new Set(input.refused.map((r) => ruleOf(input.server, claudeName(r.tool.name))))].filter((r) => API_NAME.test(r));
   return { allow, deny };
 }
+
+/** The whole-name rule, also refusing an empty tool name (`mcp__<server>__` would read as the server). */
+const API_NAME_OF_TOOL = (server: string): NameRule => ({ ...API_NAME, test: (n) => API_NAME.test(n) && n.length > `mcp__${server}__`.length });
 
 function ownedRules(text: string, server: string, what: string): { allow: string[]; deny: string[] } {
   const doc = parseSettings(text, what);
@@ -55,7 +85,8 @@ export const claudeCodeTarget: ExportTarget = {
   verifiedBy: "JSON Schema of the settings' `permissions` written from Claude Code's documentation and SchemaStore's schema",
   cannot: [
     'Tools the contract does not pin: `allow` approves without a prompt but hides nothing, so a tool the server adds later is offered, and Claude Code asks the user before calling it (with defaultMode "dontAsk" it is denied instead).',
-    'Tools the contract pins but the runtime block refuses are denied (`permissions.deny`), which wins over any allow in any settings file.',
+    'A tool the server adds later whose name Claude Code shows as an allowed one (it replaces characters outside [A-Za-z0-9_-] with "_": `read file` shows as `read_file`) is approved with it.',
+    'Tools the contract pins but the runtime block refuses are denied (`permissions.deny`, by the name Claude Code shows), which wins over any allow in any settings file.',
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
     'Project allow rules apply only once the workspace is trusted; deny rules apply always.',

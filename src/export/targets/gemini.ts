@@ -11,9 +11,21 @@
  */
 import type { Json } from '../../surface/model.js';
 import type { ExportTarget } from '../model.js';
+import { assertNames, type NameRule } from '../names.js';
 import { at, jsonDocument, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
 
 const pathOf = (server: string, key: 'includeTools' | 'excludeTools') => ['mcpServers', server, key];
+
+/**
+ * A name `includeTools` holds exactly: Gemini CLI also enables tool `t` for an entry that starts
+ * with `t(` (mcp-client.ts isEnabled), and expands `$VAR`, `${VAR}` and `%VAR%` in settings
+ * strings (docs/reference/configuration.md), so a name with `(`, `$` or `%` could enable another.
+ */
+const EXACT_IN_SETTINGS: NameRule = {
+  test: (n) => !/[($%]/.test(n),
+  rule: 'no "(" (an entry "t(…)" also enables tool "t"), "$" or "%" (environment variables are expanded in settings)',
+  source: 'google-gemini/gemini-cli packages/core/src/tools/mcp-client.ts (isEnabled); docs/reference/configuration.md',
+};
 
 export const geminiTarget: ExportTarget = {
   id: 'gemini',
@@ -33,7 +45,11 @@ export const geminiTarget: ExportTarget = {
     // existing entry only the two lists change.
     const t = input.transport;
     const start: Record<string, Json> = !t ? {} : 'url' in t ? { url: t.url, type: 'http' } : { command: t.command, ...(t.args.length ? { args: [...t.args] } : {}) };
-    const entry: Record<string, Json> = { ...start, includeTools: input.admitted.map((x) => x.name), ...(input.refused.length ? { excludeTools: input.refused.map((r) => r.tool.name) } : {}) };
+    const include = input.admitted.map((x) => x.name);
+    assertNames('gemini', 'tool name', include, EXACT_IN_SETTINGS, 'Gemini CLI cannot allow such a tool alone: deny it in the runtime block (runtime.deny), or serve the server through toolgate proxy.');
+    // A refused name Gemini would rewrite is left out: includeTools already leaves it out.
+    const exclude = input.refused.map((r) => r.tool.name).filter(EXACT_IN_SETTINGS.test);
+    const entry: Record<string, Json> = { ...start, includeTools: include, ...(exclude.length ? { excludeTools: exclude } : {}) };
     return jsonDocument({ mcpServers: { [input.server]: entry } });
   },
   compare(committed, expected, input) {

@@ -130,6 +130,8 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
         if (r.malformed.length) process.stderr.write(`toolgate: ${malformedNote(r.malformed.length, r.surface?.tools.length ?? 0)}\n`);
       }
     }
+    // The exports are made from the contracts just written: say so, `check` would fail on them.
+    if (policy.exports.length && result.sources.some((r) => r.wrote)) process.stderr.write(`toolgate: toolgate.yml lists ${policy.exports.length} export${policy.exports.length === 1 ? '' : 's'}: run \`toolgate export\` to write them from the new contract\n`);
     return result.exitCode === 3 ? EXIT.sourceFailed : EXIT.clean;
   }
   return result.exitCode;

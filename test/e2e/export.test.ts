@@ -92,6 +92,8 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     expect(staleFindings(clean.stdout)).toEqual([]);
 
     writeFileSync(join(dir, 'toolgate.yml'), policy(['move_file', 'write_file']));
+    // A contract rewritten by update reminds of the exports (here the contract is unchanged: no reminder).
+    expect((await cli(['update'])).stderr).not.toContain('run `toolgate export`');
     const stale = await cli(['check', '--format', 'json']);
     expect(stale.code).toBe(1);
     const found = staleFindings(stale.stdout);

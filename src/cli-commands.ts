@@ -99,13 +99,16 @@ async function render(result: CheckResult, format: Format, listTools: boolean, v
 }
 
 /** audit | check | update: runs the pipeline and prints the report; returns the exit code. */
-export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; base?: string; verbose?: boolean; export?: string[]; to?: string[] }, command: string[]): Promise<number> {
+export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; base?: string; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }, command: string[]): Promise<number> {
   const cwd = process.cwd();
   // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
   void sandboxSupportAsync();
   const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
-  const extra = pairExports(flags.export ?? [], flags.to ?? []).map((p) => entryFrom(policy, cwd, { ...p, ...(flags.source?.length === 1 ? { source: flags.source[0] } : {}) }));
+  if ((flags.server !== undefined || flags.gateway !== undefined) && !flags.export?.length) throw new ConfigError('--server and --gateway go with --export FILE', undefined, 'Add --export FILE --to TARGET, or set them on the entry in toolgate.yml (`exports:`).');
+  const extra = pairExports(flags.export ?? [], flags.to ?? []).map((p) =>
+    entryFrom(policy, cwd, { ...p, ...(flags.source?.length === 1 ? { source: flags.source[0] } : {}), ...(flags.server !== undefined ? { server: flags.server } : {}), ...(flags.gateway !== undefined ? { gateway: flags.gateway } : {}) }),
+  );
   const base = flags.base !== undefined ? await readBaseAt(policy, cwd, flags.base) : undefined;
   // A policy given as flags (no toolgate.yml) names what its user typed; a file must not hand the runner's secrets on.
   if (!base && policy.file) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);

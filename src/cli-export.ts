@@ -23,26 +23,30 @@ export interface ExportFlags {
 }
 
 /** The document for one entry, and the note for a format without comments. */
-async function produce(policy: Policy, entry: ExportEntry): Promise<{ text: string; note?: string; count: string }> {
+async function produce(policy: Policy, entry: ExportEntry): Promise<{ text: string; notes: string[]; note?: string; count: string }> {
   const target = targetById(entry.to);
   if (!target) throw new ConfigError(`unknown export target "${entry.to}"`);
   const { surface, file } = await contractFor(policy, entry.source);
   const input = exportInput(policy, surface, entry, file);
   let text = renderExport(target, input);
   const shown = displayPath(policy.root, entry.file);
+  let notes: string[] = [];
+  let merged = false;
   if (target.merge) {
     const existing = await readExportFile(policy, entry.file);
-    if (existing !== undefined) text = target.merge(existing, text, input);
+    if (existing !== undefined) ({ text, notes } = target.merge(existing, text, input));
+    merged = existing !== undefined;
   }
-  const note = siblingNote(target, input, shown);
-  return { text, ...(note ? { note } : {}), count: `${input.admitted.length} of ${input.admitted.length + input.refused.length} pinned tools` };
+  // A merged file keeps no header of ours: what the target cannot enforce goes beside it.
+  const note = siblingNote(target, input, shown, merged);
+  return { text, notes, ...(note ? { note } : {}), count: `${input.admitted.length} of ${input.admitted.length + input.refused.length} pinned tools` };
 }
 
 /**
  * Runs `toolgate export`. Exit 0 when everything was written (or printed), 2 for a usage or
  * configuration error (nothing is written then for that entry).
  */
-export async function exportCommand(flags: ExportFlags): Promise<number> {
+export async function runExport(flags: ExportFlags): Promise<number> {
   const policy = await loadPolicy(flags.config ?? 'toolgate.yml');
   if ((flags.source?.length ?? 0) > 1) throw new ConfigError('export writes one source at a time: give one --source', undefined, 'Run it once per source, or list the exports in toolgate.yml (`exports:`) and run `toolgate export`.');
   if (flags.to === undefined) {
@@ -54,13 +58,17 @@ export async function exportCommand(flags: ExportFlags): Promise<number> {
     for (const e of entries) await writeOne(policy, e);
     return EXIT.clean;
   }
-  const entry = entryFrom(policy, process.cwd(), {
+  const given = entryFrom(policy, process.cwd(), {
     to: flags.to,
     file: flags.output ?? '-',
     ...(flags.source?.[0] !== undefined ? { source: flags.source[0] } : {}),
     ...(flags.server !== undefined ? { server: flags.server } : {}),
     ...(flags.gateway !== undefined ? { gateway: flags.gateway } : {}),
   });
+  // `-o` onto a file toolgate.yml lists: its entry's server and gateway, unless given here, so
+  // the file written is the one `check` expects.
+  const listed = policy.exports.find((e) => e.file === given.file && e.to === given.to && e.source === given.source);
+  const entry = listed && flags.output !== undefined ? { ...listed, ...(flags.server !== undefined ? { server: flags.server } : {}), ...(flags.gateway !== undefined ? { gateway: flags.gateway } : {}) } : given;
   if (flags.output === undefined) {
     const target = targetById(entry.to);
     const { surface, file } = await contractFor(policy, entry.source);
@@ -78,8 +86,8 @@ async function writeOne(policy: Policy, entry: ExportEntry): Promise<void> {
   const shown = displayPath(policy.root, entry.file);
   // Both places checked before either is written: nothing is left half-done.
   await writablePath(policy, entry.file);
-  if (!targetById(entry.to)?.comment) await writablePath(policy, notePath(entry.file));
-  const { text, note, count } = await produce(policy, entry);
+  if (!targetById(entry.to)?.comment || targetById(entry.to)?.merge) await writablePath(policy, notePath(entry.file));
+  const { text, notes, note, count } = await produce(policy, entry);
   const before = await readExportFile(policy, entry.file);
   if (before !== text) await writeExportFile(policy, entry.file, text);
   if (note !== undefined) {
@@ -87,4 +95,5 @@ async function writeOne(policy: Policy, entry: ExportEntry): Promise<void> {
     if ((await readExportFile(policy, nf)) !== note) await writeExportFile(policy, nf, note);
   }
   process.stderr.write(`toolgate: ${before === text ? 'unchanged' : 'wrote'} ${shown} (${entry.to}, ${count})${note !== undefined ? `; what it cannot enforce: ${displayPath(policy.root, notePath(entry.file))}` : ''}\n`);
+  for (const n of notes) process.stderr.write(`toolgate:   ${shown}: ${escapeTerminalInline(n, 2000)}\n`);
 }

@@ -51,12 +51,13 @@ Examples:
   toolgate audit --tools-json tools.json    audit a saved tools/list result
   toolgate audit --openapi integrations/app.json
   toolgate update                           pin every source of toolgate.yml into .toolgate/
-  toolgate check                            compare live surfaces with the contracts`,
+  toolgate check                            compare live surfaces with the contracts
+  toolgate export --to claude-code -o .claude/settings.json   the contract for a gateway or client`,
     );
 
   const action = (mode: Mode) =>
     async function (this: Command) {
-      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; verbose?: boolean; export?: string[]; to?: string[] }>();
+      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }>();
       requireDashDash(this);
       setExit(await (await commands()).run(mode, opts, this.args));
     };
@@ -77,6 +78,8 @@ Examples:
     .option('--base <ref>', "also review the change against a git ref, as on a pull request: that ref's toolgate.yml judges, its contracts are the base (e.g. --base origin/main)")
     .option('--export <file...>', 'also check that this committed export matches the contract (export-stale), besides the exports listed in toolgate.yml')
     .option('--to <target...>', 'the export target of each --export file (one for all, or one each)')
+    .option('--server <name>', "with --export: the server's name in the target's configuration (default: the source id)")
+    .option('--gateway <name>', 'with --export to envoy: the Gateway the MCPRoute attaches to')
     .action(action('check'));
 
   addSourceFlags(program.command('update').description('snapshot every source and write its contract atomically (.toolgate/<id>.surface.json)'))
@@ -139,8 +142,8 @@ Each export says, in its header (or a sibling .toolgate.md note), what the targe
 README, "Exports".`,
     )
     .action(async function (this: Command) {
-      const { exportCommand } = await import('./cli-export.js');
-      setExit(await exportCommand(this.opts()));
+      const { runExport } = await import('./cli-export.js');
+      setExit(await runExport(this.opts()));
     });
 
   program

@@ -76,6 +76,10 @@ export interface ExportTarget {
    * not. Without it, the whole file must equal the export byte for byte.
    */
   compare?(committed: string, expected: string, input: ExportInput): { line?: number; why: string } | undefined;
-  /** For such a file: the existing file with the export's part replaced (`-o` onto it). */
-  merge?(existing: string, expected: string, input: ExportInput): string;
+  /**
+   * For such a file: the existing file with the export's part replaced (`-o` onto it), and notes
+   * for the user about what changed in their part of it (rules removed, rules kept).
+   * @throws ConfigError when it cannot be merged without changing anything else.
+   */
+  merge?(existing: string, expected: string, input: ExportInput): { text: string; notes: string[] };
 }

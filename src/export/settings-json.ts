@@ -84,3 +84,15 @@ export function setDifference(committed: readonly string[], expected: readonly s
   const list = (xs: string[]) => `${xs.slice(0, 5).map(quoted).join(', ')}${xs.length > 5 ? ` and ${xs.length - 5} more` : ''}`;
   return [extra.length ? `has ${list(extra)}, which the export does not` : '', missing.length ? `lacks ${list(missing)}` : ''].filter(Boolean).join(' and ');
 }
+
+/** Those of `need` that `have` lacks. */
+export function lacking(have: readonly string[], need: readonly string[]): string[] {
+  const h = new Set(have);
+  return need.filter((x) => !h.has(x));
+}
+
+/** `lacks "a", "b"` (at most five), or '' when nothing is lacking. */
+export function lacksText(have: readonly string[], need: readonly string[]): string {
+  const l = lacking(have, need);
+  return l.length ? `lacks ${l.slice(0, 5).map(quoted).join(', ')}${l.length > 5 ? ` and ${l.length - 5} more` : ''}` : '';
+}

@@ -400,7 +400,7 @@ describe('exports: a pull request that changes the contract and forgets the gate
     const r = await run(gh, { ...repo, headSha }, { exports: '# gateway configs\ndocker deploy/tools.yaml\n' });
     expect(r.code).toBe(1);
     const report = JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')) as { findings: { ruleId: string; message: string }[] };
-    expect(report.findings.filter((f) => f.ruleId === 'export-stale').map((f) => f.message)).toEqual([expect.stringContaining('the docker export deploy/tools.yaml does not match .toolgate/widgets.surface.json')]);
+    expect(report.findings.filter((f) => f.ruleId === 'export-stale').map((f) => f.message)).toEqual([expect.stringContaining('the docker export deploy/tools.yaml is not what `toolgate export --to docker --source widgets -o deploy/tools.yaml` writes from .toolgate/widgets.surface.json')]);
     const bad = await run(gh, { ...repo, headSha }, { exports: 'docker' });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('is not "TARGET FILE"');

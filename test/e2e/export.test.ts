@@ -65,6 +65,9 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     expect(settings.permissions.allow).toContain('Bash(npm test)');
     expect(settings.permissions.allow).toContain('mcp__other__x');
     expect(settings.permissions.allow).toContain('mcp__fs__read_file');
+    // A tool that may write is asked about at every call; a refused one is denied.
+    expect(settings.permissions.allow).not.toContain('mcp__fs__write_file');
+    expect((settings.permissions as unknown as { ask: string[] }).ask).toContain('mcp__fs__write_file');
     expect(settings.permissions.allow).not.toContain('mcp__fs__move_file');
     expect(settings.permissions.deny).toEqual(['mcp__fs__move_file']);
     // Formats without comments get a sibling note saying what the target cannot enforce.
@@ -100,7 +103,7 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     expect(found.map((f) => f.location?.file).sort()).toEqual(['.claude/settings.json', '.codex/config.toml', 'deploy/envoy/fs.yaml', 'deploy/toolhive/fs.authz.yaml']);
     expect(found.every((f) => f.level === 'error')).toBe(true);
     const claude = found.find((f) => f.location?.file === '.claude/settings.json');
-    expect(claude?.message).toContain('permissions.allow has "mcp__fs__write_file", which the export does not');
+    expect(claude?.message).toContain('is not what `toolgate export --to claude-code --source fs -o .claude/settings.json` writes from .toolgate/fs.surface.json and the runtime block: permissions.deny lacks "mcp__fs__write_file"');
     const cedar = found.find((f) => f.location?.file === 'deploy/toolhive/fs.authz.yaml');
     expect(cedar?.location?.line).toBeGreaterThan(1);
     // The terminal report names the fix.
@@ -135,7 +138,7 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     expect(missing.code).toBe(1);
     const f = staleFindings(missing.stdout);
     expect(f).toHaveLength(1);
-    expect(f[0]?.message).toContain('gone.yaml does not match .toolgate/fs.surface.json: the file does not exist');
+    expect(f[0]?.message).toContain('the toolhive export gone.yaml is not what `toolgate export --to toolhive --source fs -o gone.yaml` writes from .toolgate/fs.surface.json and the runtime block: the file does not exist');
   });
 
   it('usage errors exit 2 and name the fix; nothing is written outside the repository', async () => {

@@ -132,25 +132,46 @@ describe('names a target cannot represent are errors, never rewrites', () => {
 
 describe('settings files the export shares with the user', () => {
   const USER = '{\n  // mine\n  "model": "opus",\n  "permissions": {\n    "allow": ["Bash(ls)", "mcp__fs", "mcp__fs__old", "mcp__fsx__keep"],\n    "deny": ["mcp__other__x"]\n  }\n}\n';
-  it('claude-code: merge replaces only this server\'s rules (a whole-server allow included) and keeps the rest', () => {
-    const input = inputOf(['read_file'], ['move_file']);
-    const merged = claudeCodeTarget.merge!(USER, renderExport(claudeCodeTarget, input), input);
+  it('claude-code: read tools allowed, write tools asked about, refused tools denied; merge replaces this server\'s allow rules, keeps every other rule', () => {
+    const input = { ...inputOf(['read_file', 'write_file'], ['move_file']) };
+    input.admitted = input.admitted.map((t) => (t.name === 'write_file' ? { ...t, safetyClass: 'write' as const } : t));
+    const expected = renderExport(claudeCodeTarget, input);
+    expect(JSON.parse(expected)).toEqual({ permissions: { allow: ['mcp__fs__read_file'], ask: ['mcp__fs__write_file'], deny: ['mcp__fs__move_file'] } });
+    const user = USER.replace('"deny": ["mcp__other__x"]', '"deny": ["mcp__other__x", "mcp__fs__read_file"]');
+    const { text: merged, notes } = claudeCodeTarget.merge!(user, expected, input);
     expect(merged).toContain('// mine');
-    const doc = JSON.parse(merged.replace('// mine', '')) as { model: string; permissions: { allow: string[]; deny: string[] } };
+    const doc = JSON.parse(merged.replace('// mine', '')) as { model: string; permissions: { allow: string[]; ask: string[]; deny: string[] } };
     expect(doc.model).toBe('opus');
     expect(doc.permissions.allow).toEqual(['Bash(ls)', 'mcp__fsx__keep', 'mcp__fs__read_file']);
-    expect(doc.permissions.deny).toEqual(['mcp__other__x', 'mcp__fs__move_file']);
-    expect(claudeCodeTarget.compare!(merged, renderExport(claudeCodeTarget, input), input)).toBeUndefined();
-    // A whole-server allow written by hand is a widening: stale.
-    expect(claudeCodeTarget.compare!(USER, renderExport(claudeCodeTarget, input), input)?.why).toContain('permissions.allow has "mcp__fs", "mcp__fs__old"');
-    expect(() => claudeCodeTarget.compare!('{ not json', renderExport(claudeCodeTarget, input), input)).toThrow(/not valid JSON/);
+    expect(doc.permissions.ask).toEqual(['mcp__fs__write_file']);
+    // The user's own deny of this server's tool stays (it only refuses more), and they are told.
+    expect(doc.permissions.deny).toEqual(['mcp__other__x', 'mcp__fs__read_file', 'mcp__fs__move_file']);
+    expect(notes).toEqual([
+      'removed from permissions.allow, since the contract does not admit them as read tools: "mcp__fs", "mcp__fs__old"',
+      '"mcp__fs__read_file" stays in permissions.deny, though the contract now admits it: remove it by hand if it is not yours',
+    ]);
+    expect(claudeCodeTarget.compare!(merged, expected, input)).toBeUndefined();
+    // A whole-server allow written by hand is a widening: stale. A write tool moved from ask to allow too.
+    expect(claudeCodeTarget.compare!(user, expected, input)?.why).toContain('permissions.allow has "mcp__fs", "mcp__fs__old"');
+    const promoted = merged.replace('"mcp__fs__read_file"\n    ]', '"mcp__fs__read_file",\n      "mcp__fs__write_file"\n    ]');
+    expect(promoted).not.toBe(merged);
+    expect(claudeCodeTarget.compare!(promoted, expected, input)?.why).toContain('permissions.allow has "mcp__fs__write_file"');
+    // A deny the export wrote, removed by hand: stale.
+    expect(claudeCodeTarget.compare!(merged.replace(',\n      "mcp__fs__move_file"', ''), expected, input)?.why).toContain('permissions.deny lacks "mcp__fs__move_file"');
+    expect(() => claudeCodeTarget.compare!('{ not json', expected, input)).toThrow(/not valid JSON/);
   });
   it('gemini: includeTools/excludeTools of the one server entry; a missing includeTools is stale (every tool enabled)', () => {
     const input = inputOf(['a', 'b'], ['c']);
     const user = '{"mcpServers": {"fs": {"command": "npx", "args": ["x"]}, "other": {"command": "y"}}}';
-    const merged = geminiTarget.merge!(user, renderExport(geminiTarget, input), input);
+    const merged = geminiTarget.merge!(user, renderExport(geminiTarget, input), input).text;
     const doc = JSON.parse(merged) as { mcpServers: Record<string, Record<string, unknown>> };
     expect(doc.mcpServers.fs).toEqual({ command: 'npx', args: ['x'], includeTools: ['a', 'b'], excludeTools: ['c'] });
+    // The user's own exclusions stay; excludeTools may hold more than the export's (it only disables more).
+    const mine = '{"mcpServers": {"fs": {"command": "npx", "includeTools": ["a", "zz"], "excludeTools": ["b"]}}}';
+    const again = geminiTarget.merge!(mine, renderExport(geminiTarget, input), input);
+    expect(JSON.parse(again.text).mcpServers.fs).toEqual({ command: 'npx', includeTools: ['a', 'b'], excludeTools: ['b', 'c'] });
+    expect(again.notes).toEqual(['removed from includeTools, since the contract does not admit them: "zz"', '"b" stays in excludeTools, though the contract now admits it: remove it by hand if it is not yours']);
+    expect(geminiTarget.compare!(again.text, renderExport(geminiTarget, input), input)).toBeUndefined();
     expect(doc.mcpServers.other).toEqual({ command: 'y' });
     expect(geminiTarget.compare!(merged, renderExport(geminiTarget, input), input)).toBeUndefined();
     expect(geminiTarget.compare!(user, renderExport(geminiTarget, input), input)?.why).toContain('includeTools is missing');
@@ -159,12 +180,13 @@ describe('settings files the export shares with the user', () => {
     const input = inputOf(['a', 'b'], ['c']);
     const expected = renderExport(codexTarget, input);
     const user = 'model = "o4"\n\n[mcp_servers.fs]\ncommand = "node"\nenabled_tools = [\n  "x]", # a ] in a comment\n  \'y[\',\n]\nargs = ["s.js"]\ndisabled_tools = ["z"]\n\n[mcp_servers.other]\nenabled_tools = ["keep"]\n';
-    const merged = codexTarget.merge!(user, expected, input);
+    const merged = codexTarget.merge!(user, expected, input).text;
     const doc = parseToml(merged) as { model: string; mcp_servers: Record<string, Record<string, unknown>> };
     expect(doc.model).toBe('o4');
-    expect(doc.mcp_servers.fs).toEqual({ command: 'node', args: ['s.js'], enabled_tools: ['a', 'b'], disabled_tools: ['c'] });
+    // The user's disabled "z" stays (it only disables more); the export's "c" is added.
+    expect(doc.mcp_servers.fs).toEqual({ command: 'node', args: ['s.js'], enabled_tools: ['a', 'b'], disabled_tools: ['z', 'c'] });
     expect(doc.mcp_servers.other).toEqual({ enabled_tools: ['keep'] });
-    const appended = codexTarget.merge!('model = "o4"\n', expected, input);
+    const appended = codexTarget.merge!('model = "o4"\n', expected, input).text;
     expect((parseToml(appended) as { mcp_servers: Record<string, unknown> }).mcp_servers.fs).toEqual({ enabled_tools: ['a', 'b'], disabled_tools: ['c'] });
     // Written some other way than a table header: refused rather than half-merged.
     expect(() => codexTarget.merge!('mcp_servers = { fs = { command = "node" } }\n', expected, input)).toThrow(/not written as a table header/);
@@ -204,7 +226,7 @@ describe('what a hostile pull request tried (issue 15 attack review)', () => {
     expect(claudeCodeTarget.compare!(USER('"Bash(ls)"').replace(', "Bash(ls)"', ''), expected, input)).toBeUndefined();
     for (const rule of ['"mcp__fs(*)"', '"mcp__fs()"', '"mcp__fs__write_file(*)"', '"MCP__FS__write_file"', '" mcp__fs "', '"mcp__fs__*"']) {
       expect(claudeCodeTarget.compare!(USER(rule), expected, input)?.why, rule).toContain('permissions.allow has');
-      const merged = JSON.parse(claudeCodeTarget.merge!(USER(rule), expected, input)) as { permissions: { allow: string[] } };
+      const merged = JSON.parse(claudeCodeTarget.merge!(USER(rule), expected, input).text) as { permissions: { allow: string[] } };
       expect(merged.permissions.allow, rule).toEqual(['mcp__fs__read_file']);
     }
   });
@@ -229,7 +251,7 @@ describe('what a hostile pull request tried (issue 15 attack review)', () => {
     const input = inputOf(['read_file']);
     const deep = '['.repeat(100_000);
     expect(() => claudeCodeTarget.compare!(deep, renderExport(claudeCodeTarget, input), input)).toThrow(/nested too deeply/);
-    expect(() => geminiTarget.merge!(deep, renderExport(geminiTarget, input), input)).toThrow(ConfigError);
+    expect(() => geminiTarget.merge!(deep, renderExport(geminiTarget, input), input).text).toThrow(ConfigError);
   });
   it('a name that is not valid Unicode (a lone surrogate) cannot be exported to any target', () => {
     for (const t of EXPORT_TARGETS) {

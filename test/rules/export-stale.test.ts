@@ -38,12 +38,12 @@ ruleTests('export-stale', {
     {
       name: 'a hand edit admits a tool the runtime block refuses (located on the line that differs)',
       run: () => scenario('delete_note', (fresh) => fresh.replace('  - get_note\n', '  - delete_note\n  - get_note\n')),
-      expect: [{ ruleId: 'export-stale', level: 'error', location: { file: 'deploy/tools.yaml', line: 13 }, message: 'the docker export deploy/tools.yaml does not match .toolgate/notes.surface.json: line 13 is "  - delete_note", the export writes "  - get_note"' }],
+      expect: [{ ruleId: 'export-stale', level: 'error', location: { file: 'deploy/tools.yaml', line: 13 }, message: 'the docker export deploy/tools.yaml is not what `toolgate export --to docker --source notes -o deploy/tools.yaml` writes from .toolgate/notes.surface.json and the runtime block: line 13 is "  - delete_note", the export writes "  - get_note"' }],
     },
     {
       name: 'the committed export is missing',
       run: () => scenario('delete_note', () => undefined),
-      expect: [{ ruleId: 'export-stale', level: 'error', message: 'the docker export deploy/tools.yaml does not match .toolgate/notes.surface.json: the file does not exist' }],
+      expect: [{ ruleId: 'export-stale', level: 'error', message: 'the docker export deploy/tools.yaml is not what `toolgate export --to docker --source notes -o deploy/tools.yaml` writes from .toolgate/notes.surface.json and the runtime block: the file does not exist' }],
     },
     {
       name: 'the runtime block changed after the export was written',

@@ -12,7 +12,8 @@
  */
 import { assertNames, type NameRule } from '../names.js';
 import type { ExportInput, ExportTarget } from '../model.js';
-import { at, jsonDocument, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
+import { quoted } from '../literals.js';
+import { at, jsonDocument, lacking, lacksText, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
 
 const API_NAME: NameRule = {
   test: (n) => /^[a-zA-Z0-9_-]{1,64}$/.test(n),
@@ -49,10 +50,17 @@ const owned = (server: string) => {
   };
 };
 
-function rules(input: ExportInput): { allow: string[]; deny: string[] } {
+/** The rules of an export: read tools allowed, write tools asked about, refused tools denied. */
+interface Rules {
+  allow: string[];
+  ask: string[];
+  deny: string[];
+}
+
+function rules(input: ExportInput): Rules {
   assertNames('claude-code', 'server name', [input.server], SERVER_NAME, 'Set `server:` on the export entry (or --server) to the name the server has in Claude Code (.mcp.json).');
-  const allow = input.admitted.map((t) => ruleOf(input.server, t.name));
-  assertNames('claude-code', 'qualified tool name', allow, API_NAME_OF_TOOL(input.server), 'Claude Code cannot call such a tool by this name; deny it in the runtime block (runtime.deny) or serve it through toolgate proxy.');
+  const named = input.admitted.map((t) => ({ t, rule: ruleOf(input.server, t.name) }));
+  assertNames('claude-code', 'qualified tool name', named.map((n) => n.rule), API_NAME_OF_TOOL(input.server), 'Claude Code cannot call such a tool by this name; deny it in the runtime block (runtime.deny) or serve it through toolgate proxy.');
   // A refused tool is denied by the name Claude Code shows for it; when that is an admitted
   // tool's name, allowing one would allow the other: refused.
   const admitted = new Set(input.admitted.map((t) => t.name));
@@ -63,22 +71,28 @@ function rules(input: ExportInput): { allow: string[]; deny: string[] } {
     source: 'code.claude.com/docs/en/mcp ("Plugin MCP tool names")',
   }, 'Claude Code cannot tell these tools apart: deny the admitted one too (runtime.deny), or serve the server through toolgate proxy.');
   const deny = [...new Set(input.refused.map((r) => ruleOf(input.server, claudeName(r.tool.name))))].filter((r) => API_NAME.test(r));
-  return { allow, deny };
+  // Claude Code can ask a person: a tool that may write is asked about at every call; only a
+  // tool the contract classes read runs without asking.
+  return { allow: named.filter((n) => n.t.safetyClass === 'read').map((n) => n.rule), ask: named.filter((n) => n.t.safetyClass !== 'read').map((n) => n.rule), deny };
 }
 
 /** The whole-name rule, also refusing an empty tool name (`mcp__<server>__` would read as the server). */
 const API_NAME_OF_TOOL = (server: string): NameRule => ({ ...API_NAME, test: (n) => API_NAME.test(n) && n.length > `mcp__${server}__`.length });
 
-function ownedRules(text: string, server: string, what: string): { allow: string[]; deny: string[] } {
+type RuleList = 'allow' | 'ask' | 'deny';
+
+/** This server's rules in a settings file, by list. */
+function ownedRules(text: string, server: string, what: string): Rules {
   const doc = parseSettings(text, what);
   const mine = owned(server);
-  return { allow: strings(at(doc, ['permissions', 'allow'])).filter(mine), deny: strings(at(doc, ['permissions', 'deny'])).filter(mine) };
+  const of = (k: RuleList) => strings(at(doc, ['permissions', k])).filter(mine);
+  return { allow: of('allow'), ask: of('ask'), deny: of('deny') };
 }
 
 export const claudeCodeTarget: ExportTarget = {
   id: 'claude-code',
   product: 'Claude Code',
-  artifact: '`permissions.allow` / `permissions.deny` in `.claude/settings.json` (entries `mcp__<server>__<tool>`)',
+  artifact: '`permissions.allow` (read tools), `permissions.ask` (write tools) and `permissions.deny` (refused tools) in `.claude/settings.json`, entries `mcp__<server>__<tool>`',
   docs: 'https://code.claude.com/docs/en/permissions',
   suggestedFile: () => '.claude/settings.json',
   enforces: { names: 'partial', arguments: 'no', annotations: 'no', schemaPin: 'no' },
@@ -86,33 +100,47 @@ export const claudeCodeTarget: ExportTarget = {
   cannot: [
     'Tools the contract does not pin: `allow` approves without a prompt but hides nothing, so a tool the server adds later is offered, and Claude Code asks the user before calling it (with defaultMode "dontAsk" it is denied instead).',
     'A tool the server adds later whose name Claude Code shows as an allowed one (it replaces characters outside [A-Za-z0-9_-] with "_": `read file` shows as `read_file`) is approved with it.',
-    'Tools the contract pins but the runtime block refuses are denied (`permissions.deny`, by the name Claude Code shows), which wins over any allow in any settings file.',
+    'Tools the contract pins but the runtime block refuses are denied (`permissions.deny`, by the name Claude Code shows), which wins over any allow in any settings file; admitted tools that may write are in `permissions.ask`, asked about at every call; only read tools run without asking.',
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
     'Project allow rules apply only once the workspace is trusted; deny rules apply always.',
   ],
   render(input) {
-    const { allow, deny } = rules(input);
-    return jsonDocument({ permissions: { allow, ...(deny.length ? { deny } : {}) } });
+    const { allow, ask, deny } = rules(input);
+    return jsonDocument({ permissions: { allow, ...(ask.length ? { ask } : {}), ...(deny.length ? { deny } : {}) } });
   },
   compare(committed, expected, input) {
-    // The server's rules are the part the export owns: other tools' and servers' rules are the user's.
+    // This server's allow rules must be exactly the export's: one more approves a tool nobody
+    // reviewed as read. Its ask and deny rules must include the export's; more of them only ask
+    // or refuse more, and are the user's.
     const e = ownedRules(expected, input.server, 'the export');
     const c = ownedRules(committed, input.server, 'the committed settings');
-    const why = [setDifference(c.allow, e.allow), setDifference(c.deny, e.deny)];
-    if (!why[0] && !why[1]) return undefined;
-    return { why: [why[0] && `permissions.allow ${why[0]}`, why[1] && `permissions.deny ${why[1]}`].filter(Boolean).join('; ') };
+    const why = [
+      setDifference(c.allow, e.allow) && `permissions.allow ${setDifference(c.allow, e.allow)}`,
+      lacksText(c.ask, e.ask) && `permissions.ask ${lacksText(c.ask, e.ask)}`,
+      lacksText(c.deny, e.deny) && `permissions.deny ${lacksText(c.deny, e.deny)}`,
+    ].filter(Boolean);
+    return why.length ? { why: why.join('; ') } : undefined;
   },
   merge(existing, expected, input) {
     const mine = owned(input.server);
     const doc = parseSettings(existing, 'the existing settings');
     const e = ownedRules(expected, input.server, 'the export');
-    const keep = (path: string[]) => strings(at(doc, path)).filter((r) => !mine(r));
-    const allow = [...keep(['permissions', 'allow']), ...e.allow];
-    const deny = [...keep(['permissions', 'deny']), ...e.deny];
-    return setInSettings(existing, [
+    const has = (k: RuleList) => strings(at(doc, ['permissions', k]));
+    const dropped = has('allow').filter((r) => mine(r) && !e.allow.includes(r));
+    const allow = [...has('allow').filter((r) => !mine(r)), ...e.allow];
+    // The user's ask and deny rules stay (they only ask or refuse more), this export's are added.
+    const ask = [...has('ask'), ...lacking(has('ask'), e.ask)];
+    const deny = [...has('deny'), ...lacking(has('deny'), e.deny)];
+    const notes = [
+      ...(dropped.length ? [`removed from permissions.allow, since the contract does not admit them as read tools: ${dropped.map(quoted).join(', ')}`] : []),
+      ...[...has('deny'), ...has('ask')].filter((r) => mine(r) && e.allow.includes(r)).map((r) => `${quoted(r)} stays in permissions.${has('deny').includes(r) ? 'deny' : 'ask'}, though the contract now admits it: remove it by hand if it is not yours`),
+    ];
+    const text = setInSettings(existing, [
       { path: ['permissions', 'allow'], value: allow },
+      { path: ['permissions', 'ask'], value: ask.length ? ask : undefined },
       { path: ['permissions', 'deny'], value: deny.length ? deny : undefined },
     ]);
+    return { text, notes };
   },
 };

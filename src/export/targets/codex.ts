@@ -12,10 +12,10 @@
 import { parse as parseToml } from 'smol-toml';
 import type { Json } from '../../surface/model.js';
 import { ConfigError } from '../../util/errors.js';
-import { tomlKey, tomlString } from '../literals.js';
+import { quoted, tomlKey, tomlString } from '../literals.js';
 import { assertNames, type NameRule } from '../names.js';
 import type { ExportInput, ExportTarget } from '../model.js';
-import { at, setDifference, strings } from '../settings-json.js';
+import { at, lacking, lacksText, setDifference, strings } from '../settings-json.js';
 
 const SERVER_NAME: NameRule = {
   test: (n) => /^[a-zA-Z0-9_-]+$/.test(n),
@@ -34,9 +34,9 @@ function parse(text: string, what: string): Json {
 
 const array = (names: readonly string[]) => (names.length ? `[\n${names.map((n) => `  ${tomlString(n)},\n`).join('')}]` : '[]');
 
-/** The two keys' lines, as the export writes them. */
-function keyLines(input: ExportInput): string {
-  const disabled = input.refused.map((r) => r.tool.name);
+/** The two keys' lines, as the export writes them (`keep`: the user's own disabled tools, kept first). */
+function keyLines(input: ExportInput, keep: readonly string[] = []): string {
+  const disabled = [...keep, ...lacking(keep, input.refused.map((r) => r.tool.name))];
   return `enabled_tools = ${array(input.admitted.map((t) => t.name))}\n${disabled.length ? `disabled_tools = ${array(disabled)}\n` : ''}`;
 }
 
@@ -87,6 +87,7 @@ export const codexTarget: ExportTarget = {
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
     "Placement: a project's .codex/config.toml is read only in a trusted project, and a list there replaces the user's list.",
+    "Start: in a new table the server runs as toolgate.yml runs it (command and args as written there, or its URL); in an existing table only the two lists change, and the table's own command is not compared with toolgate.yml.",
   ],
   render(input) {
     assertNames('codex', 'server name', [input.server], SERVER_NAME, 'Set `server:` on the export entry (or --server) to the name of the server in Codex (its [mcp_servers.<name>] table).');
@@ -100,12 +101,17 @@ export const codexTarget: ExportTarget = {
     const c = at(parse(committed, 'the committed config'), ['mcp_servers', input.server]);
     const e = at(parse(expected, 'the export'), ['mcp_servers', input.server]);
     if (!c || !Array.isArray(at(c, ['enabled_tools']))) return { why: `[mcp_servers.${input.server}] has no enabled_tools, so Codex enables every tool of the server` };
-    const why = KEYS.map((k) => setDifference(strings(at(c, [k])), strings(at(e, [k]))));
-    if (!why[0] && !why[1]) return undefined;
-    return { why: KEYS.map((k, i) => why[i] && `${k} ${why[i]}`).filter(Boolean).join('; ') };
+    // enabled_tools must be exactly the export's; disabled_tools must include it (more only disables more).
+    const enabled = setDifference(strings(at(c, ['enabled_tools'])), strings(at(e, ['enabled_tools'])));
+    const disabled = lacksText(strings(at(c, ['disabled_tools'])), strings(at(e, ['disabled_tools'])));
+    const why = [enabled && `enabled_tools ${enabled}`, disabled && `disabled_tools ${disabled}`].filter(Boolean);
+    return why.length ? { why: why.join('; ') } : undefined;
   },
   merge(existing, expected, input) {
     const before = parse(existing, 'the existing config') as Record<string, Json>;
+    const userDisabled = strings(at(before, ['mcp_servers', input.server, 'disabled_tools']));
+    const hadEnabled = at(before, ['mcp_servers', input.server, 'enabled_tools']);
+    const enabled = input.admitted.map((t) => t.name);
     const lines = existing.replace(/\n$/, '').split('\n');
     const header = lines.findIndex((l) => /^\s*\[\s*mcp_servers\s*\.\s*("?)([^"\]]+)\1\s*\]\s*(#.*)?$/.exec(l)?.[2] === input.server);
     let merged: string;
@@ -117,7 +123,7 @@ export const codexTarget: ExportTarget = {
       const end = next < 0 ? lines.length : next;
       const drop = new Set(assignments(lines, header + 1, end).flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, k) => a + k)));
       const kept = lines.filter((_, i) => !drop.has(i));
-      kept.splice(header + 1, 0, keyLines(input).replace(/\n$/, ''));
+      kept.splice(header + 1, 0, keyLines(input, userDisabled).replace(/\n$/, ''));
       merged = `${kept.join('\n')}\n`;
     }
     // Never a half-merged file: everything but the two keys must read as before.
@@ -133,6 +139,10 @@ export const codexTarget: ExportTarget = {
     if (strip(after) !== strip(before) || this.compare?.(merged, expected, input)) {
       throw new ConfigError('cannot merge the export into the existing config without changing other settings', undefined, `Set enabled_tools and disabled_tools of [mcp_servers.${input.server}] by hand, as \`toolgate export --to codex\` prints them.`);
     }
-    return merged;
+    const notes = [
+      ...(Array.isArray(hadEnabled) && lacking(enabled, strings(hadEnabled)).length ? [`removed from enabled_tools, since the contract does not admit them: ${lacking(enabled, strings(hadEnabled)).map(quoted).join(', ')}`] : []),
+      ...userDisabled.filter((n) => enabled.includes(n)).map((n) => `${quoted(n)} stays in disabled_tools, though the contract now admits it: remove it by hand if it is not yours`),
+    ];
+    return { text: merged, notes };
   },
 };

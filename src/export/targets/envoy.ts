@@ -43,6 +43,7 @@ export const envoyTarget: ExportTarget = {
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
     'It assumes an Envoy Gateway `Backend` named after the server, and a Gateway named by the export entry\'s `gateway` (default envoy-ai-gateway).',
+    'Versions: MCPRoute v1beta1 needs Envoy AI Gateway v0.6 or later.',
   ],
   render(input) {
     assertResourceName('envoy', input.server);

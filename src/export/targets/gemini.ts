@@ -12,7 +12,8 @@
 import type { Json } from '../../surface/model.js';
 import type { ExportTarget } from '../model.js';
 import { assertNames, type NameRule } from '../names.js';
-import { at, jsonDocument, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
+import { quoted } from '../literals.js';
+import { at, jsonDocument, lacking, lacksText, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
 
 const pathOf = (server: string, key: 'includeTools' | 'excludeTools') => ['mcpServers', server, key];
 
@@ -39,6 +40,7 @@ export const geminiTarget: ExportTarget = {
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
     'Placement: a server entry in a settings file of higher precedence (system, then project, then user) replaces this one whole, lists included; keep the lists in the file that defines the server.',
+    'Start: in a new file the entry runs the server as toolgate.yml does (command and args as written there, or its URL); in an existing entry only the two lists change, and the entry\'s own command is not compared with toolgate.yml.',
   ],
   render(input) {
     // A new file gets the server as toolgate.yml runs it, so the entry is whole; merged into an
@@ -53,21 +55,34 @@ export const geminiTarget: ExportTarget = {
     return jsonDocument({ mcpServers: { [input.server]: entry } });
   },
   compare(committed, expected, input) {
+    // includeTools must be exactly the export's (one more enables a tool nobody admitted);
+    // excludeTools must include the export's, more of it only disables more.
     const c = parseSettings(committed, 'the committed settings');
     const e = parseSettings(expected, 'the export');
     const include = at(c, pathOf(input.server, 'includeTools'));
     if (!Array.isArray(include)) return { why: `mcpServers.${input.server}.includeTools is missing, so Gemini CLI enables every tool of the server` };
-    const why = [setDifference(strings(include), strings(at(e, pathOf(input.server, 'includeTools')))), setDifference(strings(at(c, pathOf(input.server, 'excludeTools'))), strings(at(e, pathOf(input.server, 'excludeTools'))))];
-    if (!why[0] && !why[1]) return undefined;
-    return { why: [why[0] && `includeTools ${why[0]}`, why[1] && `excludeTools ${why[1]}`].filter(Boolean).join('; ') };
+    const inc = setDifference(strings(include), strings(at(e, pathOf(input.server, 'includeTools'))));
+    const exc = lacksText(strings(at(c, pathOf(input.server, 'excludeTools'))), strings(at(e, pathOf(input.server, 'excludeTools'))));
+    const why = [inc && `includeTools ${inc}`, exc && `excludeTools ${exc}`].filter(Boolean);
+    return why.length ? { why: why.join('; ') } : undefined;
   },
   merge(existing, expected, input) {
     const e = parseSettings(expected, 'the export');
-    parseSettings(existing, 'the existing settings');
-    const exclude = at(e, pathOf(input.server, 'excludeTools'));
-    return setInSettings(existing, [
-      { path: pathOf(input.server, 'includeTools'), value: at(e, pathOf(input.server, 'includeTools')) },
-      { path: pathOf(input.server, 'excludeTools'), value: exclude },
+    const doc = parseSettings(existing, 'the existing settings');
+    const include = strings(at(e, pathOf(input.server, 'includeTools')));
+    const had = at(doc, pathOf(input.server, 'includeTools'));
+    const dropped = Array.isArray(had) ? lacking(include, strings(had)) : [];
+    // The user's exclusions stay (they only disable more); the export's are added.
+    const userExclude = strings(at(doc, pathOf(input.server, 'excludeTools')));
+    const exclude = [...userExclude, ...lacking(userExclude, strings(at(e, pathOf(input.server, 'excludeTools'))))];
+    const text = setInSettings(existing, [
+      { path: pathOf(input.server, 'includeTools'), value: include },
+      { path: pathOf(input.server, 'excludeTools'), value: exclude.length ? exclude : undefined },
     ]);
+    const notes = [
+      ...(dropped.length ? [`removed from includeTools, since the contract does not admit them: ${dropped.map(quoted).join(', ')}`] : []),
+      ...userExclude.filter((n) => include.includes(n)).map((n) => `${quoted(n)} stays in excludeTools, though the contract now admits it: remove it by hand if it is not yours`),
+    ];
+    return { text, notes };
   },
 };

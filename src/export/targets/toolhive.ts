@@ -35,6 +35,7 @@ export const toolhiveTarget: ExportTarget = {
     'Arguments: any arguments reach the server (use the toolhive-cedar export for enums and types).',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
     'toolsOverride: the filter matches the name after a rename, so renaming a tool in the MCPServer changes what this list admits.',
+    'Versions: MCPToolConfig v1beta1 needs ToolHive v0.23 or later (earlier operators serve only v1alpha1, with the same fields).',
   ],
   render(input) {
     assertResourceName('toolhive', input.server);

@@ -2,6 +2,7 @@
  * The I/O edge of exports: reading the contract an export is made from, writing an export inside
  * the repository, reading a committed one back. Everything else under `export/` is pure.
  */
+import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { displayPath, policyInputs, type ExportEntry, type Policy } from '../config/policy.js';
 import { readContract, writeFileAtomic } from '../contract/store.js';
@@ -59,18 +60,20 @@ export function notePath(file: string): string {
  * @throws ConfigError naming the file and the fix.
  */
 export async function writablePath(policy: Policy, file: string): Promise<string> {
-  const rel = relative(policy.root, resolve(policy.root, file));
   // Inside the repository, but git's own files are no place for an export (a hostile `exports:`
-  // entry could otherwise overwrite .git/config or a hook for whoever runs `toolgate export`).
-  if (rel.split(sep).some((seg) => seg.toLowerCase() === '.git')) {
-    throw new ConfigError('cannot write the export: it is inside .git, which is git\'s, not the repository\'s content', { file: displayPath(policy.root, file) }, 'Write exports to a tracked path, e.g. deploy/toolhive/tools.yaml.');
-  }
-  return resolveInside(policy.root, file, {
+  // entry could otherwise overwrite .git/config or a hook for whoever runs `toolgate export`):
+  // checked on the path as written and on where its links lead.
+  const inGit = (root: string, p: string) => relative(root, p).split(sep).some((seg) => seg.toLowerCase() === '.git');
+  const refuse = () => new ConfigError('cannot write the export: it is inside .git, which is git\'s, not the repository\'s content', { file: displayPath(policy.root, file) }, 'Write exports to a tracked path, e.g. deploy/toolhive/tools.yaml.');
+  if (inGit(policy.root, resolve(policy.root, file))) throw refuse();
+  const real = await resolveInside(policy.root, file, {
     what: 'the export',
     display: displayPath(policy.root, file),
     notOnto: policyInputs(policy),
     fix: 'Write exports inside the repository (the directory of toolgate.yml), e.g. -o deploy/toolhive/tools.yaml.',
   });
+  if (inGit(await realpath(policy.root).catch(() => policy.root), real)) throw refuse();
+  return real;
 }
 
 /**

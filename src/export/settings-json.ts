@@ -3,7 +3,7 @@
  * shares with the user's other settings: read leniently, edited in place (jsonc-parser keeps every
  * other byte: comments, order, indentation), written ASCII only. Pure.
  */
-import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+import { applyEdits, modify, parse, visit, type ParseError } from 'jsonc-parser';
 import type { Json } from '../surface/model.js';
 import { ConfigError } from '../util/errors.js';
 import { quoted } from './literals.js';
@@ -19,10 +19,23 @@ export function jsonDocument(value: Json): string {
 }
 
 /**
- * Parses a settings file.
- * @throws ConfigError naming the line of the first syntax error (the file is not the export's to repair).
+ * Parses a settings file: as strict JSON (`strict`, Claude Code's reading: a file that is not is
+ * ignored whole, the export's rules with it), else JSON with comments and trailing commas. A key
+ * given twice in one object is refused: readers disagree on which one counts.
+ * @throws ConfigError naming the line of the first syntax error or the key given twice (the file
+ *   is not the export's to repair).
  */
-export function parseSettings(text: string, what: string): Json {
+export function parseSettings(text: string, what: string, opts: { strict?: boolean } = {}): Json {
+  if (opts.strict) {
+    try {
+      deepSafe(what, () => JSON.parse(text.replace(/^\uFEFF/, '')) as unknown);
+    } catch (e) {
+      if (e instanceof ConfigError) throw e;
+      throw new ConfigError(`cannot read ${what}: it is not strict JSON (${(e as Error).message}), and Claude Code ignores such a file whole, the export's rules with it`, undefined, 'Remove comments and trailing commas (`claude doctor` lists what Claude Code rejects), then export again.');
+    }
+  }
+  const twice = deepSafe(what, () => duplicateKey(text));
+  if (twice) throw new ConfigError(`cannot read ${what}: the key ${quoted(twice)} is given twice in one object, and readers disagree on which one counts`, undefined, 'Keep one of them, then export again.');
   const errors: ParseError[] = [];
   const value = deepSafe(what, () => parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as Json);
   if (errors.length) {
@@ -43,6 +56,39 @@ function deepSafe<T>(what: string, run: () => T): T {
   } catch (e) {
     if (e instanceof RangeError) throw new ConfigError(`cannot read ${what}: it is nested too deeply to be a settings file`, undefined, 'Fix the file, or remove it and export again.');
     throw e;
+  }
+}
+
+/** The first key given twice in one object, or undefined. */
+function duplicateKey(text: string): string | undefined {
+  const stack: Set<string>[] = [];
+  let found: string | undefined;
+  visit(text, {
+    onObjectBegin: () => void stack.push(new Set()),
+    onObjectEnd: () => void stack.pop(),
+    onObjectProperty: (name) => {
+      const keys = stack[stack.length - 1];
+      if (keys?.has(name)) found ??= name;
+      keys?.add(name);
+    },
+  }, { allowTrailingComma: true, disallowComments: false });
+  return found;
+}
+
+/**
+ * Checks that every value on `path` that exists is an object, so the export's keys can be set in it.
+ * @throws ConfigError naming the key and what it is instead.
+ */
+export function assertObjectsOn(doc: Json, path: readonly string[], what: string): void {
+  let v: Json | undefined = doc;
+  for (let i = 0; i <= path.length; i++) {
+    if (v === undefined) return;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      const key = i === 0 ? 'the document' : `\`${path.slice(0, i).join('.')}\``;
+      throw new ConfigError(`cannot merge into ${what}: ${key} is ${v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`}, not an object`, undefined, 'Fix the file (or remove it), then export again.');
+    }
+    if (i === path.length) return;
+    v = Object.hasOwn(v, path[i] as string) ? (v as Record<string, Json>)[path[i] as string] : undefined;
   }
 }
 

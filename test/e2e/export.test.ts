@@ -4,7 +4,7 @@
  * update → export (into settings files that hold other settings) → check clean → the runtime block
  * changes → check fails with export-stale on every export → export again → clean.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ exports:
     gateway: ai-gw
 `;
 
-const USER_CLAUDE = '{\n  // the user\'s own settings stay\n  "model": "opus",\n  "permissions": {\n    "allow": ["Bash(npm test)", "mcp__other__x"]\n  }\n}\n';
+const USER_CLAUDE = '{\n  "model": "opus",\n  "permissions": {\n    "allow": ["Bash(npm test)", "mcp__other__x"]\n  }\n}\n';
 const USER_CODEX = '# my codex config\nmodel = "o4"\n\n[mcp_servers.fs]\ncommand = "node"\nargs = ["server.js"]\nenabled_tools = [\n  "read_file", # old\n]\n\n[mcp_servers.other]\ncommand = "x"\n';
 
 const cli = (args: string[]) => runCli(args, { cwd: dir, timeoutMs: 90_000 });
@@ -59,9 +59,8 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('wrote .claude/settings.json (claude-code, 13 of 14 pinned tools)');
     const claude = readFileSync(join(dir, '.claude/settings.json'), 'utf8');
-    expect(claude).toContain("// the user's own settings stay");
-    expect(claude).toContain('"model": "opus"');
-    const settings = JSON.parse(claude.replace(/^\s*\/\/.*$/m, '')) as { permissions: { allow: string[]; deny: string[] } };
+    expect(claude.startsWith('{\n  "model": "opus",')).toBe(true);
+    const settings = JSON.parse(claude) as { permissions: { allow: string[]; deny: string[] } };
     expect(settings.permissions.allow).toContain('Bash(npm test)');
     expect(settings.permissions.allow).toContain('mcp__other__x');
     expect(settings.permissions.allow).toContain('mcp__fs__read_file');
@@ -115,7 +114,29 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     expect(fix.code, fix.stderr).toBe(0);
     const after = await cli(['check', '--format', 'json']);
     expect(after.code, after.stdout).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8').replace(/^\s*\/\/.*$/m, '')).permissions.deny).toEqual(['mcp__fs__move_file', 'mcp__fs__write_file']);
+    expect(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).permissions.deny).toEqual(['mcp__fs__move_file', 'mcp__fs__write_file']);
+  });
+
+  it('a comment in .claude/settings.json (Claude Code then ignores the file) is stale, and export refuses to merge into it', async () => {
+    const file = join(dir, '.claude/settings.json');
+    const before = readFileSync(file, 'utf8');
+    writeFileSync(file, before.replace('{\n', '{\n  // mine\n'));
+    const r = await cli(['check', '--format', 'json']);
+    expect(r.code).toBe(1);
+    expect(staleFindings(r.stdout).map((f) => f.message)).toEqual([expect.stringContaining('it is not strict JSON')]);
+    const e = await cli(['export']);
+    expect(e.code).toBe(2);
+    expect(e.stderr).toContain('not strict JSON');
+    writeFileSync(file, before);
+  });
+
+  it('a committed link into .git is no way in', async () => {
+    symlinkSync('../.git', join(dir, 'deploy/gw'));
+    mkdirSync(join(dir, '.git'), { recursive: true });
+    const r = await cli(['export', '--to', 'docker', '-o', 'deploy/gw/config']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('it is inside .git');
+    expect(existsSync(join(dir, '.git/config'))).toBe(false);
   });
 
   it('a hand edit that widens an export is stale too', async () => {

@@ -131,7 +131,7 @@ describe('names a target cannot represent are errors, never rewrites', () => {
 });
 
 describe('settings files the export shares with the user', () => {
-  const USER = '{\n  // mine\n  "model": "opus",\n  "permissions": {\n    "allow": ["Bash(ls)", "mcp__fs", "mcp__fs__old", "mcp__fsx__keep"],\n    "deny": ["mcp__other__x"]\n  }\n}\n';
+  const USER = '{\n  "model": "opus",\n  "permissions": {\n    "allow": ["Bash(ls)", "mcp__fs", "mcp__fs__old", "mcp__fsx__keep"],\n    "deny": ["mcp__other__x"]\n  }\n}\n';
   it('claude-code: read tools allowed, write tools asked about, refused tools denied; merge replaces this server\'s allow rules, keeps every other rule', () => {
     const input = { ...inputOf(['read_file', 'write_file'], ['move_file']) };
     input.admitted = input.admitted.map((t) => (t.name === 'write_file' ? { ...t, safetyClass: 'write' as const } : t));
@@ -139,8 +139,9 @@ describe('settings files the export shares with the user', () => {
     expect(JSON.parse(expected)).toEqual({ permissions: { allow: ['mcp__fs__read_file'], ask: ['mcp__fs__write_file'], deny: ['mcp__fs__move_file'] } });
     const user = USER.replace('"deny": ["mcp__other__x"]', '"deny": ["mcp__other__x", "mcp__fs__read_file"]');
     const { text: merged, notes } = claudeCodeTarget.merge!(user, expected, input);
-    expect(merged).toContain('// mine');
-    const doc = JSON.parse(merged.replace('// mine', '')) as { model: string; permissions: { allow: string[]; ask: string[]; deny: string[] } };
+    // Edited in place: the user's key order and layout stay.
+    expect(merged.startsWith('{\n  "model": "opus",\n  "permissions": {\n    "allow": [')).toBe(true);
+    const doc = JSON.parse(merged) as { model: string; permissions: { allow: string[]; ask: string[]; deny: string[] } };
     expect(doc.model).toBe('opus');
     expect(doc.permissions.allow).toEqual(['Bash(ls)', 'mcp__fsx__keep', 'mcp__fs__read_file']);
     expect(doc.permissions.ask).toEqual(['mcp__fs__write_file']);
@@ -158,7 +159,7 @@ describe('settings files the export shares with the user', () => {
     expect(claudeCodeTarget.compare!(promoted, expected, input)?.why).toContain('permissions.allow has "mcp__fs__write_file"');
     // A deny the export wrote, removed by hand: stale.
     expect(claudeCodeTarget.compare!(merged.replace(',\n      "mcp__fs__move_file"', ''), expected, input)?.why).toContain('permissions.deny lacks "mcp__fs__move_file"');
-    expect(() => claudeCodeTarget.compare!('{ not json', expected, input)).toThrow(/not valid JSON/);
+    expect(() => claudeCodeTarget.compare!('{ not json', expected, input)).toThrow(/not strict JSON/);
   });
   it('gemini: includeTools/excludeTools of the one server entry; a missing includeTools is stale (every tool enabled)', () => {
     const input = inputOf(['a', 'b'], ['c']);
@@ -249,8 +250,9 @@ describe('what a hostile pull request tried (issue 15 attack review)', () => {
   });
   it('a settings file nested thousands deep is a clear error, not a crash', () => {
     const input = inputOf(['read_file']);
-    const deep = '['.repeat(100_000);
-    expect(() => claudeCodeTarget.compare!(deep, renderExport(claudeCodeTarget, input), input)).toThrow(/nested too deeply/);
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(() => claudeCodeTarget.compare!(deep, renderExport(claudeCodeTarget, input), input)).toThrow(ConfigError);
+    expect(() => geminiTarget.compare!(deep, renderExport(geminiTarget, input), input)).toThrow(/nested too deeply/);
     expect(() => geminiTarget.merge!(deep, renderExport(geminiTarget, input), input).text).toThrow(ConfigError);
   });
   it('a name that is not valid Unicode (a lone surrogate) cannot be exported to any target', () => {
@@ -258,5 +260,41 @@ describe('what a hostile pull request tried (issue 15 attack review)', () => {
       expect(() => renderExport(t, inputOf(['read_file', 'bad\ud800'])), t.id).toThrow(/not valid Unicode/);
       expect(() => renderExport(t, inputOf(['read_file'], ['bad\udfff'])), t.id).toThrow(/not valid Unicode/);
     }
+  });
+});
+
+describe('second attack review', () => {
+  it('claude-code: a server name Claude Code would split elsewhere is refused; rules are read the way Claude Code splits them', () => {
+    for (const server of ['fs_', '_fs', 'a__b']) expect(() => claudeCodeTarget.render(inputOf(['read_file'], [], server)), server).toThrow(/server name/);
+    const input = inputOf(['read_file']);
+    const expected = renderExport(claudeCodeTarget, input);
+    // `mcp__fs___x` is server fs, tool _x: this server's.
+    expect(claudeCodeTarget.compare!('{"permissions": {"allow": ["mcp__fs__read_file", "mcp__fs___x"]}}', expected, input)?.why).toContain('"mcp__fs___x"');
+    expect(claudeCodeTarget.compare!('{"permissions": {"allow": ["mcp__fs__read_file", "mcp__fsx__y", "mcp__f"]}}', expected, input)).toBeUndefined();
+  });
+  it('claude-code: a file Claude Code would ignore whole (not strict JSON), bypassPermissions, or a key given twice is stale, and is not merged into', () => {
+    const input = inputOf(['read_file'], ['move_file']);
+    const expected = renderExport(claudeCodeTarget, input);
+    const ok = JSON.parse(expected) as { permissions: Record<string, unknown> };
+    expect(claudeCodeTarget.compare!(JSON.stringify(ok), expected, input)).toBeUndefined();
+    expect(() => claudeCodeTarget.compare!(`// mine\n${JSON.stringify(ok)}`, expected, input)).toThrow(/not strict JSON/);
+    expect(() => claudeCodeTarget.merge!(`{"a": 1,}`, expected, input)).toThrow(/not strict JSON/);
+    expect(claudeCodeTarget.compare!(JSON.stringify({ permissions: { ...ok.permissions, defaultMode: 'bypassPermissions' } }), expected, input)?.why).toContain('bypassPermissions');
+    const twice = `{"permissions": {"allow": []}, ${JSON.stringify(ok).slice(1)}`;
+    expect(() => claudeCodeTarget.compare!(twice, expected, input)).toThrow(/"permissions" is given twice/);
+    expect(() => claudeCodeTarget.merge!(twice, expected, input)).toThrow(/given twice/);
+  });
+  it('merging into a settings file of the wrong shape is a clear error, not a crash', () => {
+    const input = inputOf(['read_file']);
+    for (const bad of ['{"permissions": []}', '{"permissions": null}', 'null', '[]', '"x"']) expect(() => claudeCodeTarget.merge!(bad, renderExport(claudeCodeTarget, input), input), bad).toThrow(ConfigError);
+    for (const bad of ['{"mcpServers": []}', '{"mcpServers": {"fs": "x"}}', 'null']) expect(() => geminiTarget.merge!(bad, renderExport(geminiTarget, input), input), bad).toThrow(ConfigError);
+  });
+  it('claude-code: names as Claude Code shows them after NFKC and without invisible characters', () => {
+    const full = inputOf(['read_file'], ['ｄelete_all']);
+    expect(JSON.parse(claudeCodeTarget.render(full)).permissions.deny).toEqual(['mcp__fs__delete_all']);
+    // Built by hand: runtime.deny folds invisible characters, so it would refuse both.
+    const both = inputOf(['read_file', 'read_file\u200b']);
+    const split = { ...both, admitted: both.admitted.filter((t) => t.name === 'read_file'), refused: both.admitted.filter((t) => t.name !== 'read_file').map((tool) => ({ tool, reason: 'denied' as const })) };
+    expect(() => claudeCodeTarget.render(split)).toThrow(/refused tool name/);
   });
 });

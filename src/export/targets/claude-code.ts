@@ -13,7 +13,7 @@
 import { assertNames, type NameRule } from '../names.js';
 import type { ExportInput, ExportTarget } from '../model.js';
 import { quoted } from '../literals.js';
-import { at, jsonDocument, lacking, lacksText, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
+import { assertObjectsOn, at, jsonDocument, lacking, lacksText, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
 
 const API_NAME: NameRule = {
   test: (n) => /^[a-zA-Z0-9_-]{1,64}$/.test(n),
@@ -21,20 +21,25 @@ const API_NAME: NameRule = {
   source: 'Claude platform docs, "Define tools" (tool name); code.claude.com/docs/en/mcp',
 };
 const SERVER_NAME: NameRule = {
-  test: (n) => /^[a-zA-Z0-9_-]+$/.test(n) && !n.includes('__'),
-  rule: 'letters, digits, "-" and "_", without "__" (which would split the qualified name)',
+  test: (n) => /^[a-zA-Z0-9-]([a-zA-Z0-9_-]*[a-zA-Z0-9-])?$/.test(n) && !n.includes('__'),
+  rule: 'letters, digits, "-" and "_", without "__" and not starting or ending with "_" (Claude Code splits mcp__<server>__<tool> at the first "__" after the prefix)',
   source: 'code.claude.com/docs/en/mcp ("Server names … can contain only letters, numbers, hyphens, and underscores")',
 };
 
 const ruleOf = (server: string, tool: string) => `mcp__${server}__${tool}`;
 
 /**
- * The name Claude Code shows for a served name: every character outside `[A-Za-z0-9_-]` becomes
- * `_` (documented for plugin servers, code.claude.com/docs/en/mcp "Plugin MCP tool names"; the
- * same function names every server's tools). Assumed for every server: it can only make two
- * names one, never one name two.
+ * The name Claude Code shows for a served name: the listing is NFKC-normalized and stripped of
+ * invisible format characters, then every character outside `[A-Za-z0-9_-]` becomes `_` (the
+ * last step documented for plugin servers, code.claude.com/docs/en/mcp "Plugin MCP tool names";
+ * the others seen in its client's handling of listings). Assumed for every server: it can only
+ * make two names one, never one name two.
  */
-export const claudeName = (name: string) => name.replace(/[^a-zA-Z0-9_-]/g, '_');
+export const claudeName = (name: string) =>
+  name
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .replace(/[^a-zA-Z0-9_-]/g, '_');
 
 /**
  * Whether a permission rule can be about this server: `mcp__<server>`, `mcp__<server>__…`, with
@@ -43,10 +48,11 @@ export const claudeName = (name: string) => name.replace(/[^a-zA-Z0-9_-]/g, '_')
  * is the export's to write, so one added by hand is stale.
  */
 const owned = (server: string) => {
-  const s = `mcp__${server.toLowerCase()}`;
+  const s = server.toLowerCase();
   return (rule: string) => {
     const r = rule.trim().toLowerCase().replace(/\(.*\)\s*$/s, '').trimEnd();
-    return r === s || r.startsWith(`${s}__`);
+    // As Claude Code reads a rule: `mcp__`, then the server up to the next `__` (or the end).
+    return r.startsWith('mcp__') && r.slice(5).split('__')[0] === s;
   };
 };
 
@@ -83,7 +89,7 @@ type RuleList = 'allow' | 'ask' | 'deny';
 
 /** This server's rules in a settings file, by list. */
 function ownedRules(text: string, server: string, what: string): Rules {
-  const doc = parseSettings(text, what);
+  const doc = parseSettings(text, what, { strict: true });
   const mine = owned(server);
   const of = (k: RuleList) => strings(at(doc, ['permissions', k])).filter(mine);
   return { allow: of('allow'), ask: of('ask'), deny: of('deny') };
@@ -104,6 +110,9 @@ export const claudeCodeTarget: ExportTarget = {
     'Arguments: any arguments reach the server.',
     'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
     'Project allow rules apply only once the workspace is trusted; deny rules apply always.',
+    'Claude Code reads settings.json as strict JSON and ignores a file it cannot read whole (comments, trailing commas, a value its schema refuses): `toolgate check` refuses what is not strict JSON; `claude doctor` lists the rest.',
+    'Hooks (PreToolUse deciding "allow") and a defaultMode of "bypassPermissions" approve without rules; the export checks defaultMode in this file, not hooks or other settings files.',
+    'A refused tool whose qualified name is over 64 characters is not denied: Claude Code cannot call it.',
   ],
   render(input) {
     const { allow, ask, deny } = rules(input);
@@ -115,7 +124,10 @@ export const claudeCodeTarget: ExportTarget = {
     // or refuse more, and are the user's.
     const e = ownedRules(expected, input.server, 'the export');
     const c = ownedRules(committed, input.server, 'the committed settings');
+    // A mode that asks about nothing makes every ask rule, and every unpinned tool, run unasked.
+    const mode = at(parseSettings(committed, 'the committed settings', { strict: true }), ['permissions', 'defaultMode']);
     const why = [
+      mode === 'bypassPermissions' ? 'permissions.defaultMode is "bypassPermissions", which asks about nothing: the tools the export puts in permissions.ask, and every tool the contract does not pin, would run unasked' : '',
       setDifference(c.allow, e.allow) && `permissions.allow ${setDifference(c.allow, e.allow)}`,
       lacksText(c.ask, e.ask) && `permissions.ask ${lacksText(c.ask, e.ask)}`,
       lacksText(c.deny, e.deny) && `permissions.deny ${lacksText(c.deny, e.deny)}`,
@@ -124,7 +136,8 @@ export const claudeCodeTarget: ExportTarget = {
   },
   merge(existing, expected, input) {
     const mine = owned(input.server);
-    const doc = parseSettings(existing, 'the existing settings');
+    const doc = parseSettings(existing, 'the existing settings', { strict: true });
+    assertObjectsOn(doc, ['permissions'], 'the existing settings');
     const e = ownedRules(expected, input.server, 'the export');
     const has = (k: RuleList) => strings(at(doc, ['permissions', k]));
     const dropped = has('allow').filter((r) => mine(r) && !e.allow.includes(r));

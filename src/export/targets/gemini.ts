@@ -13,7 +13,7 @@ import type { Json } from '../../surface/model.js';
 import type { ExportTarget } from '../model.js';
 import { assertNames, type NameRule } from '../names.js';
 import { quoted } from '../literals.js';
-import { at, jsonDocument, lacking, lacksText, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
+import { assertObjectsOn, at, jsonDocument, lacking, lacksText, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
 
 const pathOf = (server: string, key: 'includeTools' | 'excludeTools') => ['mcpServers', server, key];
 
@@ -69,6 +69,7 @@ export const geminiTarget: ExportTarget = {
   merge(existing, expected, input) {
     const e = parseSettings(expected, 'the export');
     const doc = parseSettings(existing, 'the existing settings');
+    assertObjectsOn(doc, ['mcpServers', input.server], 'the existing settings');
     const include = strings(at(e, pathOf(input.server, 'includeTools')));
     const had = at(doc, pathOf(input.server, 'includeTools'));
     const dropped = Array.isArray(had) ? lacking(include, strings(had)) : [];

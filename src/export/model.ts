@@ -83,3 +83,9 @@ export interface ExportTarget {
    */
   merge?(existing: string, expected: string, input: ExportInput): { text: string; notes: string[] };
 }
+
+/** What no name-only target enforces, said the same way in every export that lists it. */
+export const NAME_ONLY = {
+  arguments: 'Arguments: any arguments reach the server.',
+  definitions: 'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
+} as const;

@@ -14,13 +14,13 @@
 import { DNS_SUBDOMAIN, assertResourceName } from '../kubernetes.js';
 import { celString } from '../literals.js';
 import { assertNames } from '../names.js';
-import type { ExportInput, ExportTarget } from '../model.js';
+import { NAME_ONLY, type ExportInput, type ExportTarget } from '../model.js';
 import { toYaml } from '../yaml.js';
 import { ConfigError } from '../../util/errors.js';
 
 const CANNOT = [
   'Arguments: agentgateway evaluates authorization without the call\'s arguments (they are not in its CEL context), so any arguments reach the server.',
-  'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
+  NAME_ONLY.definitions,
   'Prompts and resources: once an allow rule exists agentgateway denies what no rule allows, so these rules also hide the server\'s prompts and resources; allow them with rules of your own (has(mcp.prompt), has(mcp.resource)) in another policy.',
 ];
 

@@ -11,7 +11,7 @@
  * characters, so such a name is refused here rather than rewritten.
  */
 import { assertNames, type NameRule } from '../names.js';
-import type { ExportInput, ExportTarget } from '../model.js';
+import { NAME_ONLY, type ExportInput, type ExportTarget } from '../model.js';
 import { quoted } from '../literals.js';
 import { assertObjectsOn, at, jsonDocument, lacking, lacksText, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
 
@@ -107,8 +107,8 @@ export const claudeCodeTarget: ExportTarget = {
     'Tools the contract does not pin: `allow` approves without a prompt but hides nothing, so a tool the server adds later is offered, and Claude Code asks the user before calling it (with defaultMode "dontAsk" it is denied instead).',
     'A tool the server adds later whose name Claude Code shows as an allowed one (it replaces characters outside [A-Za-z0-9_-] with "_": `read file` shows as `read_file`) is approved with it.',
     'Tools the contract pins but the runtime block refuses are denied (`permissions.deny`, by the name Claude Code shows), which wins over any allow in any settings file; admitted tools that may write are in `permissions.ask`, asked about at every call; only read tools run without asking.',
-    'Arguments: any arguments reach the server.',
-    'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
+    NAME_ONLY.arguments,
+    NAME_ONLY.definitions,
     'Project allow rules apply only once the workspace is trusted; deny rules apply always.',
     'Claude Code reads settings.json as strict JSON and ignores a file it cannot read whole (comments, trailing commas, a value its schema refuses): `toolgate check` refuses what is not strict JSON; `claude doctor` lists the rest.',
     'Hooks (PreToolUse deciding "allow") and a defaultMode of "bypassPermissions" approve without rules; the export checks defaultMode in this file, not hooks or other settings files.',

@@ -14,7 +14,7 @@ import type { Json } from '../../surface/model.js';
 import { ConfigError } from '../../util/errors.js';
 import { quoted, tomlKey, tomlString } from '../literals.js';
 import { assertNames, type NameRule } from '../names.js';
-import type { ExportInput, ExportTarget } from '../model.js';
+import { NAME_ONLY, type ExportInput, type ExportTarget } from '../model.js';
 import { at, lacking, lacksText, setDifference, strings } from '../settings-json.js';
 
 const SERVER_NAME: NameRule = {
@@ -84,8 +84,8 @@ export const codexTarget: ExportTarget = {
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
   verifiedBy: 'TOML parsed by `smol-toml`, checked against the `[mcp_servers.<name>]` keys of codex-rs `config/types.rs`',
   cannot: [
-    'Arguments: any arguments reach the server.',
-    'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
+    NAME_ONLY.arguments,
+    NAME_ONLY.definitions,
     "Placement: a project's .codex/config.toml is read only in a trusted project, and a list there replaces the user's list.",
     "Start: in a new table the server runs as toolgate.yml runs it (command and args as written there, or its URL); in an existing table only the two lists change, and the table's own command is not compared with toolgate.yml.",
   ],

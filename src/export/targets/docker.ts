@@ -9,7 +9,7 @@
  * `--tools` flag is matched case-insensitively and split as CSV, so it is only shown as a form
  * where that cannot widen the set.
  */
-import type { ExportTarget } from '../model.js';
+import { NAME_ONLY, type ExportTarget } from '../model.js';
 import { toYaml } from '../yaml.js';
 import { shellWord } from '../literals.js';
 
@@ -35,8 +35,8 @@ export const dockerTarget: ExportTarget = {
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
   verifiedBy: 'JSON Schema of `tools.yaml` written from `pkg/config/tools.go`',
   cannot: [
-    'Arguments: any arguments reach the server.',
-    'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
+    NAME_ONLY.arguments,
+    NAME_ONLY.definitions,
     '`--tools`: given on the command line it replaces every tools.yaml, and matches names case-insensitively.',
   ],
   render(input) {

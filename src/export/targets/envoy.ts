@@ -11,7 +11,7 @@
  * each escaped, so it matches those names and nothing else.
  */
 import { assertResourceName } from '../kubernetes.js';
-import type { ExportTarget } from '../model.js';
+import { NAME_ONLY, type ExportTarget } from '../model.js';
 import { toYaml } from '../yaml.js';
 import { assertSomeAdmitted } from '../names.js';
 
@@ -40,8 +40,8 @@ export const envoyTarget: ExportTarget = {
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
   verifiedBy: 'JSON Schema and the CEL validations of the `MCPRoute` CRD (v1beta1), written from the CRD; `includeRegex` by RE2 (`re2js`)',
   cannot: [
-    'Arguments: any arguments reach the server.',
-    'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
+    NAME_ONLY.arguments,
+    NAME_ONLY.definitions,
     'It assumes an Envoy Gateway `Backend` named after the server, and a Gateway named by the export entry\'s `gateway` (default envoy-ai-gateway).',
     'Versions: MCPRoute v1beta1 needs Envoy AI Gateway v0.6 or later.',
   ],

@@ -10,7 +10,7 @@
  * file that defines the server.
  */
 import type { Json } from '../../surface/model.js';
-import type { ExportTarget } from '../model.js';
+import { NAME_ONLY, type ExportTarget } from '../model.js';
 import { assertNames, type NameRule } from '../names.js';
 import { quoted } from '../literals.js';
 import { assertObjectsOn, at, jsonDocument, lacking, lacksText, parseSettings, setDifference, setInSettings, strings } from '../settings-json.js';
@@ -37,8 +37,8 @@ export const geminiTarget: ExportTarget = {
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
   verifiedBy: 'JSON Schema of `mcpServers` entries written from `schemas/settings.schema.json` of gemini-cli',
   cannot: [
-    'Arguments: any arguments reach the server.',
-    'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
+    NAME_ONLY.arguments,
+    NAME_ONLY.definitions,
     'Placement: a server entry in a settings file of higher precedence (system, then project, then user) replaces this one whole, lists included; keep the lists in the file that defines the server.',
     'Start: in a new file the entry runs the server as toolgate.yml does (command and args as written there, or its URL); in an existing entry only the two lists change, and the entry\'s own command is not compared with toolgate.yml.',
   ],

@@ -12,7 +12,7 @@ import { toYaml } from '../yaml.js';
 import { assertResourceName } from '../kubernetes.js';
 import { assertNames, assertSomeAdmitted, type NameRule } from '../names.js';
 import { shellWord } from '../literals.js';
-import type { ExportTarget } from '../model.js';
+import { NAME_ONLY, type ExportTarget } from '../model.js';
 
 const FILTER_ENTRY: NameRule = {
   test: (n) => n.length > 0 && !/[,\n\r]/.test(n),
@@ -33,7 +33,7 @@ export const toolhiveTarget: ExportTarget = {
   verifiedBy: "JSON Schema of `MCPToolConfig` v1beta1 written from the CRD and the operator's filter rules (test/fixtures/exports/README.md)",
   cannot: [
     'Arguments: any arguments reach the server (use the toolhive-cedar export for enums and types).',
-    'Definitions: a tool whose description, schema or hints changed after the review keeps its name and passes.',
+    NAME_ONLY.definitions,
     'toolsOverride: the filter matches the name after a rename, so renaming a tool in the MCPServer changes what this list admits.',
     'Versions: MCPToolConfig v1beta1 needs ToolHive v0.23 or later (earlier operators serve only v1alpha1, with the same fields).',
   ],

@@ -1,5 +1,6 @@
 import { RULES } from '../rules/catalog.js';
 import type { RuleMeta } from '../rules/types.js';
+import { EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../rules/suspicious-patterns.js';
 
 /** The catalog as text (a table), JSON, or Markdown (the body of docs/rules.md). Pure. */
 export function renderRules(format: 'text' | 'json' | 'markdown'): string {
@@ -39,5 +40,20 @@ export function rulesMarkdown(): string {
       '',
     );
   }
+  out.push(
+    '## Patterns of suspicious-text',
+    '',
+    '<!-- Generated from src/rules/suspicious-patterns.ts. -->',
+    '',
+    'Each hit names its pattern and quotes the span it matched.',
+    '',
+    '| pattern | what | why | source |',
+    '|---|---|---|---|',
+    ...SUSPICIOUS_PATTERNS.map((p) => `| \`${p.id}\` | ${cell(p.title)} | ${cell(p.rationale)} | ${cell(p.source)} |`),
+    `| \`exfiltration-argument\` | an argument added to an existing tool whose name invites the model to pass along what it knows (\`${cell(EXFILTRATION_ARGUMENT.source)}\`, any case) | An argument such as \`notes\`, \`context\` or \`sidenote\` that appears in a reviewed tool is where poisoned instructions tell the model to put secrets or the conversation. | Invariant Labs, "MCP tool poisoning" (2025) |`,
+    '',
+  );
   return out.join('\n');
 }
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');

@@ -295,6 +295,15 @@ export const RULES = [
     fix: 'Send logs to stderr in the server.',
   },
   {
+    id: 'suspicious-text',
+    level: 'warning',
+    title: 'Text a model reads tries something: a hidden-instruction tag, concealment, an instruction override, a directive about other tools, a secret path, an invisible character, an image or link; or an exfiltration-prone argument added to a tool',
+    rationale:
+      'Tool-poisoning payloads live in text the model reads and a reviewer skims. Each hit quotes the span and names the pattern (docs/rules.md, "Patterns of suspicious-text"), so a person can judge it in seconds. Only new text is judged: all of it in an audit, in a check what differs from the base, so a reviewed text is not raised on every run and a changed one rides on the approval description-changed already needs.',
+    source: 'Invariant Labs, "MCP tool poisoning" (2025); OWASP LLM01; Unicode TR36; the pattern table in src/rules/suspicious-patterns.ts',
+    fix: 'Read the quoted text: if it tells the model what to hide, what to read or what to call, remove it from the server (or deny the tool); if it is benign documentation, approve the change or turn the rule off for this tool with an `overrides:` entry.',
+  },
+  {
     id: 'too-many-tools',
     level: 'error',
     title: 'More tools are reachable than the configured limit',

@@ -4,6 +4,7 @@ import { annotationHygiene, classChanges, hintChanges } from './checks/hints.js'
 import { listing, membership, removalsAndCounts } from './checks/membership.js';
 import { policyChecks, promotedMoved } from './checks/policy.js';
 import { openArguments, schemaChanges } from './checks/schema.js';
+import { suspiciousText } from './checks/suspicious.js';
 import { textChanges, toolNames } from './checks/text.js';
 
 /**
@@ -20,6 +21,7 @@ export const CHECKS: readonly Check[] = [
   classChanges,
   annotationHygiene,
   textChanges,
+  suspiciousText,
   toolNames,
   schemaChanges,
   openArguments,

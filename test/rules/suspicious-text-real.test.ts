@@ -1,0 +1,43 @@
+/**
+ * suspicious-text on published servers (issue 16: false positives measured on real input): every
+ * recorded `tools/list` in test/fixtures (23 servers, 26 listings, 442 tools) audited as a first
+ * adoption, where every text is new. Each hit was read; the one expected below is benign (Brave's
+ * image search tells the model how to show images), and the rule stays a warning, so no benign
+ * server fails CI because of it.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parsePolicy } from '../../src/config/policy.js';
+import { evaluate } from '../../src/rules/evaluate.js';
+import { readRecorded } from '../../src/sources/recorded.js';
+import { normalizeSnapshot } from '../../src/surface/normalize.js';
+import { ROOT } from '../support/mcp-fixtures.js';
+
+const DIRS = ['test/fixtures/surfaces', 'test/fixtures/upgrades', 'test/fixtures/exports'];
+const listings = DIRS.flatMap((d) =>
+  readdirSync(join(ROOT, d))
+    .map((pkg) => join(ROOT, d, pkg))
+    .filter((dir) => existsSync(dir) && statSync(dir).isDirectory())
+    .flatMap((dir) => readdirSync(dir).filter((f) => /^\d[\w.-]*\.json$/.test(f)).map((f) => join(dir, f))),
+);
+const policy = parsePolicy('sources:\n  - id: real\n    recorded: x.json\n', 'toolgate.yml', ROOT);
+
+describe('suspicious-text on published servers', () => {
+  it('reads 26 listings of 23 servers; one hit, benign, a warning', async () => {
+    const hits: string[] = [];
+    let tools = 0;
+    for (const file of listings) {
+      const { surface, malformed } = normalizeSnapshot(await readRecorded('real', file));
+      tools += surface.tools.length;
+      const findings = evaluate({ sourceId: 'real', head: surface, changes: [], drift: [], malformed, policy, schemaVerdicts: new Map() }, () => ({ pointer: '' }));
+      for (const f of findings.filter((x) => x.ruleId === 'suspicious-text')) {
+        expect(f.level).toBe('warning');
+        hits.push(`${file.slice(ROOT.length + 1)}: ${f.message}`);
+      }
+    }
+    expect(listings).toHaveLength(26);
+    expect(tools).toBe(442);
+    expect(hits).toEqual(['test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.json: text of tool "brave_image_search" tries something: description: an image in text a model reads (image) "![image.title](image.properties.url)"']);
+  });
+});

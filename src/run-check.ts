@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { displayPath, type ExportEntry, type Policy } from './config/policy.js';
 import { exportFindings } from './export/verify.js';
+import { shadowing } from './rules/checks/shadow.js';
 import type { PolicyChange } from './config/policy-diff.js';
 import type { SourceConfig } from './config/source-config.js';
 import { readContract, writeContract, type LoadedContract } from './contract/store.js';
@@ -66,13 +67,31 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
   assertSandboxAsRequired(opts.policy, sources);
   const results: SourceResult[] = [];
   // Sequential on purpose: servers are heavy and CI has two cores; each has its own timeouts.
-  for (const cfg of sources) results.push(await runSource(cfg, opts));
+  const locators = new Map<string, Locate>();
+  for (const cfg of sources) results.push(await runSource(cfg, opts, locators));
+  addShadowing(opts, results, locators);
   if (opts.mode === 'check') await verifyExports(opts, results);
   const findings = [...policyFindings(opts), ...results.flatMap((r) => r.findings)].sort(compareFindings);
   const counts = tally(findings);
   const failed = results.some((r) => r.failure);
   const failing = opts.exact ? counts.error + counts.warning : counts.error;
   return { mode: opts.mode, sources: results, findings, counts, exitCode: failed ? 3 : failing > 0 ? 1 : 0, ...(opts.exact ? { exact: true } : {}) };
+}
+
+/**
+ * `tool-shadowed` across the sources that were listed (DESIGN §3; issue 16): each source's
+ * findings located on its own contract, as its other findings are.
+ */
+function addShadowing(opts: RunOptions, results: SourceResult[], locators: ReadonlyMap<string, Locate>): void {
+  const listed = results.flatMap((r) => (r.surface ? [{ id: r.id, surface: r.surface }] : []));
+  if (listed.length < 2) return;
+  for (const [id, raw] of shadowing(listed)) {
+    const r = results.find((x) => x.id === id) as SourceResult;
+    const locate = locators.get(id);
+    if (!locate) continue;
+    const found = finalize(raw, { sourceId: id, policy: opts.policy, ...(opts.review ? { review: opts.review } : {}) }, locate);
+    r.findings = [...r.findings, ...found].sort(compareFindings);
+  }
 }
 
 /**
@@ -143,7 +162,7 @@ export function selectSources(policy: Policy, ids?: string[]): SourceConfig[] {
   });
 }
 
-async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceResult> {
+async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<string, Locate>): Promise<SourceResult> {
   const { policy, logger } = opts;
   const contractFile = displayPath(opts.root, cfg.contract);
   const result: SourceResult = { id: cfg.id, kind: cfg.kind, contractFile, live: cfg.kind !== 'recorded', malformed: [], findings: [] };
@@ -243,6 +262,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions): Promise<SourceRes
   // Outside a pull request the base is the contract: the drift is the same list.
   if (drift.length && base !== loaded?.surface) result.drift = drift;
   const locate = contractLocator(opts, cfg, raw, loaded, surface, sourcePointer);
+  locators.set(cfg.id, locate);
   const sourceRaw = [...containmentFindings(raw.diagnostics, sourcePointer)];
   const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
   if (noise > 0) {

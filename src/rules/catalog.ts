@@ -330,6 +330,15 @@ export const RULES = [
     fix: UPDATE,
   },
   {
+    id: 'tool-shadowed',
+    level: 'warning',
+    title: 'Two sources of one toolgate.yml serve the same tool name, or a tool\'s text names another source\'s tool',
+    rationale:
+      'An agent connected to several servers sees them in one tool list: two tools of one name collide (clients keep one, or rename them), and a description that names another server\'s tool ("use this instead of send_email") is how a malicious server shadows a trusted one. Names are looked for as whole words and only when they read as identifiers (with "_", "-", "." or camelCase), so ordinary words do not match.',
+    source: 'Invariant Labs, "MCP tool poisoning: cross-server shadowing" (2025); MCP spec, Tools › Tool names',
+    fix: 'Rename one of the tools in its server (or deny it in one source), or remove the other server\'s tool names from the description; when the reference is intended, turn the rule off for this tool with an `overrides:` entry.',
+  },
+  {
     id: 'unannotated-tool',
     level: 'warning',
     title: 'A tool declares no hints at all',

@@ -54,5 +54,7 @@ export type Change =
   | { kind: 'metadata-changed'; tool: string; field: 'annotations' | 'icons' | '_meta' | 'extra'; base?: string; head?: string }
   | { kind: 'count-changed'; count: keyof SurfaceCounts; base: number; head: number }
   | { kind: 'server-changed'; field: keyof ServerInfo; base?: string; head?: string }
+  /** The server's instructions (text clients give the model) were added, changed or removed. */
+  | { kind: 'instructions-changed'; base?: string; head?: string }
   | { kind: 'source-changed'; field: 'kind' | 'transport' | 'clientCapabilities' };
 

@@ -144,6 +144,7 @@ export function diffSurfaces(base: Surface, head: Surface): Change[] {
   for (const field of ['name', 'protocolVersion'] as const) {
     if (base.server?.[field] !== head.server?.[field]) out.push({ kind: 'server-changed', field, base: base.server?.[field], head: head.server?.[field] });
   }
+  if (base.server?.instructions !== head.server?.instructions) out.push({ kind: 'instructions-changed', base: base.server?.instructions, head: head.server?.instructions });
   if (base.source.kind !== head.source.kind) out.push({ kind: 'source-changed', field: 'kind' });
   if (base.source.transport !== head.source.transport) out.push({ kind: 'source-changed', field: 'transport' });
   if (!same(base.source.clientCapabilities, head.source.clientCapabilities)) out.push({ kind: 'source-changed', field: 'clientCapabilities' });

@@ -32,5 +32,7 @@ export function describeChange(c: Change): string {
       return `~ server ${c.field} ${c.base ?? 'none'} → ${c.head ?? 'none'}`;
     case 'source-changed':
       return `~ source ${c.field} changed`;
+    case 'instructions-changed':
+      return `~ server instructions ${c.base === undefined ? 'added' : c.head === undefined ? 'removed' : 'changed'}`;
   }
 }

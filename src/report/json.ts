@@ -66,6 +66,8 @@ export function changeRecord(c: Change, id: string): ChangeRecord {
       return { id, kind: c.kind, pointer: `/server/${c.field}`, ...opt('before', c.base), ...opt('after', c.head) };
     case 'source-changed':
       return { id, kind: c.kind, pointer: `/source/${c.field}` };
+    case 'instructions-changed':
+      return { id, kind: c.kind, pointer: '/server/instructions', ...opt('before', c.base), ...opt('after', c.head) };
   }
 }
 
@@ -86,6 +88,7 @@ const RULE_CHANGES: Record<string, readonly Change['kind'][]> = {
   'read-tool-became-write': ['class-changed', 'hint-changed'],
   'promoted-operation-moved': ['origin-changed'],
   'count-mismatch': ['count-changed'],
+  'instructions-changed': ['instructions-changed'],
 };
 /** Rules about the contract against the live surface: their changes are the drift. */
 const DRIFT_RULES = new Set(['unlisted-tool', 'count-mismatch']);
@@ -109,7 +112,7 @@ function sourceChanges(r: SourceResult): { changes?: ChangeRecord[]; drift?: Cha
     const kinds = RULE_CHANGES[f.ruleId];
     if (!kinds) return [];
     const m = DRIFT_RULES.has(f.ruleId) ? driftByTool : byTool;
-    const key = f.ruleId === 'count-mismatch' ? `#/counts/${String(f.data?.count)}` : (f.tool ?? '');
+    const key = f.ruleId === 'count-mismatch' ? `#/counts/${String(f.data?.count)}` : f.ruleId === 'instructions-changed' ? '#/server/instructions' : (f.tool ?? '');
     return (m.get(key) ?? []).filter((c) => kinds.includes(c.kind)).map((c) => c.id);
   };
   return { ...(changes ? { changes } : {}), ...(drift ? { drift } : {}), idsOf };

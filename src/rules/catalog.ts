@@ -90,6 +90,16 @@ export const RULES = [
     fix: 'Run `toolgate export` (it writes every export listed in toolgate.yml; `--to TARGET -o FILE` for one) and commit the result.',
   },
   {
+    id: 'instructions-changed',
+    level: 'error',
+    title: "The server's instructions changed (the text clients put into the model's context, from initialize)",
+    rationale:
+      "A server's `instructions` reach the model on every turn, as its tools' descriptions do, and can steer how it uses every tool of every server; a change after review is a rug pull like a changed description.",
+    source: 'MCP spec 2025-11-25, Lifecycle › Initialization (InitializeResult.instructions); Invariant Labs, "MCP tool poisoning" (2025)',
+    fix: 'Read the old and the new instructions for directions aimed at the model; the change passes once a reviewer with write access who is not the author approves the pull request.',
+    reviewable: true,
+  },
+  {
     id: 'invalid-annotation',
     level: 'warning',
     title: 'A hint is declared with a value that is not a boolean',

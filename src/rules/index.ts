@@ -5,7 +5,7 @@ import { listing, membership, removalsAndCounts } from './checks/membership.js';
 import { policyChecks, promotedMoved } from './checks/policy.js';
 import { openArguments, schemaChanges } from './checks/schema.js';
 import { suspiciousText } from './checks/suspicious.js';
-import { textChanges, toolNames } from './checks/text.js';
+import { instructionsChanges, textChanges, toolNames } from './checks/text.js';
 
 /**
  * Every check, in report order. Rules raised outside checks: `server-failed` and `stdout-noise`
@@ -21,6 +21,7 @@ export const CHECKS: readonly Check[] = [
   classChanges,
   annotationHygiene,
   textChanges,
+  instructionsChanges,
   suspiciousText,
   toolNames,
   schemaChanges,

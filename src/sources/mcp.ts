@@ -141,6 +141,7 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
     mark(`${id}: tools listed (${tools.length} tools, ${pages} pages)`);
     const version = client!.getServerVersion();
     const protocolVersion = client!.getNegotiatedProtocolVersion();
+    const instructions = client!.getInstructions();
     const snapshot: RawSnapshot = {
       source: {
         id,
@@ -152,6 +153,7 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
         ...(typeof version?.name === 'string' ? { name: version.name } : {}),
         ...(typeof version?.version === 'string' ? { version: version.version } : {}),
         ...(protocolVersion ? { protocolVersion } : {}),
+        ...(typeof instructions === 'string' ? { instructions } : {}),
       },
       tools,
       live: true,

@@ -141,6 +141,11 @@ export interface ServerInfo {
   name?: string;
   version?: string;
   protocolVersion?: string;
+  /**
+   * The server's `instructions` (the `initialize` result): text clients put into the model's
+   * context, so it is pinned and reviewed like a description.
+   */
+  instructions?: string;
 }
 
 /** Current contract/surface format version. A newer one is refused with an upgrade hint. */

@@ -5,11 +5,12 @@
  * image search tells the model how to show images), and the rule stays a warning, so no benign
  * server fails CI because of it.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import { evaluate } from '../../src/rules/evaluate.js';
+import { findSuspicious } from '../../src/rules/suspicious-patterns.js';
 import { readRecorded } from '../../src/sources/recorded.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import { ROOT } from '../support/mcp-fixtures.js';
@@ -39,5 +40,13 @@ describe('suspicious-text on published servers', () => {
     expect(listings).toHaveLength(26);
     expect(tools).toBe(442);
     expect(hits).toEqual(['test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.json: text of tool "brave_image_search" tries something: description: an image in text a model reads (image) "![image.title](image.properties.url)"']);
+  });
+});
+
+describe("suspicious-text on published servers' instructions", () => {
+  it('the two recorded instructions (Context7, Brave Search) raise nothing', () => {
+    const files = listings.map((f) => f.replace(/\.json$/, '.instructions.txt')).filter((f) => existsSync(f));
+    expect(files.map((f) => f.slice(ROOT.length + 1)).sort()).toEqual(['test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.instructions.txt', 'test/fixtures/surfaces/@upstash+context7-mcp/4.1.1.instructions.txt']);
+    for (const f of files) expect(findSuspicious(readFileSync(f, 'utf8')), f).toEqual([]);
   });
 });

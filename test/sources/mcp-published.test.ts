@@ -43,7 +43,9 @@ describe('published servers', () => {
     const snap = await snapshotMcp('everything', {
       transport: 'stdio', command: NODE, args: [pkg('server-everything'), 'stdio'], cwd: ROOT, env: [], ...LIMITS,
     });
-    expect(snap.server).toEqual({ name: 'mcp-servers/everything', version: '2.0.0', protocolVersion: '2025-11-25' });
+    // Its instructions (initialize) are pinned with the server: text clients give the model.
+    expect(snap.server).toEqual({ name: 'mcp-servers/everything', version: '2.0.0', protocolVersion: '2025-11-25', instructions: expect.stringMatching(/^# Everything Server – Server Instructions\n/) });
+    expect(snap.server?.instructions?.length).toBeGreaterThan(1000);
     expect(names(snap)).toEqual(BASE_EVERYTHING);
     expect(readOnly(snap)).toBe(9);
   });

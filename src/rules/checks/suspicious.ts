@@ -53,6 +53,19 @@ const propertiesOf = (t: SurfaceTool | undefined): string[] => {
 export const suspiciousText: Check = (ctx) => {
   const base = ctx.base ? new Map(ctx.base.tools.map((t) => [t.name, t])) : undefined;
   const out: RawFinding[] = [];
+  // The server's instructions, when they are new: text every turn of the model reads.
+  const instructions = ctx.head.server?.instructions;
+  if (instructions !== undefined && instructions !== ctx.base?.server?.instructions) {
+    const hits = findSuspicious(instructions);
+    if (hits.length) {
+      out.push({
+        ruleId: 'suspicious-text',
+        target: { sub: '/server/instructions', key: '/server/instructions' },
+        message: `the server's instructions try something: ${hits.map((h) => `${TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`).join('; ')}`,
+        data: { hits: hits.map((h) => ({ pointer: '/server/instructions', pattern: h.pattern, span: h.span })) as unknown as Json },
+      });
+    }
+  }
   for (const tool of ctx.head.tools) {
     if (tool.safetyClass === 'disabled') continue;
     const before = base?.get(tool.name);

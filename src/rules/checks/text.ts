@@ -94,3 +94,15 @@ export function textsMessage(tool: string, texts: readonly Pick<ChangedTextData,
   const named = texts.slice(0, MAX_NAMED).map((t) => t.what.replace(` of tool "${tool}"`, ''));
   return `${texts.length} texts of tool "${tool}" changed: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
+
+/**
+ * `instructions-changed`: the server's `instructions` (from `initialize`) were added, changed or
+ * removed. A finding about no tool, on the contract's `/server/instructions`.
+ */
+export const instructionsChanges: Check = (ctx) =>
+  ctx.changes.flatMap((c): RawFinding[] => {
+    if (c.kind !== 'instructions-changed') return [];
+    const what = c.base === undefined ? 'added' : c.head === undefined ? 'removed' : 'changed';
+    return [{ ruleId: 'instructions-changed', target: { sub: '/server/instructions' }, message: `the server's instructions (text clients put into the model's context) ${what === 'changed' ? 'changed' : `were ${what}`}`, data: { ...(c.base !== undefined ? { base: c.base } : {}), ...(c.head !== undefined ? { head: c.head } : {}) } }];
+  });
+

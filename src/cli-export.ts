@@ -22,8 +22,8 @@ export interface ExportFlags {
   output?: string;
 }
 
-/** The document for one entry, and the note for a format without comments. */
-async function produce(policy: Policy, entry: ExportEntry): Promise<{ text: string; notes: string[]; note?: string; count: string }> {
+/** The document for one entry (merged into the file there, for a settings file), the file as it was, and the note for a format without comments. */
+async function produce(policy: Policy, entry: ExportEntry): Promise<{ text: string; before?: string; notes: string[]; note?: string; count: string }> {
   const target = targetById(entry.to);
   if (!target) throw new ConfigError(`unknown export target "${entry.to}"`);
   const { surface, file } = await contractFor(policy, entry.source);
@@ -31,15 +31,11 @@ async function produce(policy: Policy, entry: ExportEntry): Promise<{ text: stri
   let text = renderExport(target, input);
   const shown = displayPath(policy.root, entry.file);
   let notes: string[] = [];
-  let merged = false;
-  if (target.merge) {
-    const existing = await readExportFile(policy, entry.file);
-    if (existing !== undefined) ({ text, notes } = target.merge(existing, text, input));
-    merged = existing !== undefined;
-  }
+  const before = await readExportFile(policy, entry.file);
+  if (target.merge && before !== undefined) ({ text, notes } = target.merge(before, text, input));
   // A merged file keeps no header of ours: what the target cannot enforce goes beside it.
-  const note = siblingNote(target, input, shown, merged);
-  return { text, notes, ...(note ? { note } : {}), count: `${input.admitted.length} of ${input.admitted.length + input.refused.length} pinned tools` };
+  const note = siblingNote(target, input, shown, target.merge !== undefined && before !== undefined);
+  return { text, ...(before !== undefined ? { before } : {}), notes, ...(note ? { note } : {}), count: `${input.admitted.length} of ${input.admitted.length + input.refused.length} pinned tools` };
 }
 
 /**
@@ -87,8 +83,7 @@ async function writeOne(policy: Policy, entry: ExportEntry): Promise<void> {
   // Both places checked before either is written: nothing is left half-done.
   await writablePath(policy, entry.file);
   if (!targetById(entry.to)?.comment || targetById(entry.to)?.merge) await writablePath(policy, notePath(entry.file));
-  const { text, notes, note, count } = await produce(policy, entry);
-  const before = await readExportFile(policy, entry.file);
+  const { text, before, notes, note, count } = await produce(policy, entry);
   if (before !== text) await writeExportFile(policy, entry.file, text);
   if (note !== undefined) {
     const nf = notePath(entry.file);

@@ -66,6 +66,11 @@ describe('snapshotMcp over stdio', () => {
     ]);
   });
 
+  it('2026-07-28: the instructions of the discovery result are pinned as the server\'s, as initialize\'s are', async () => {
+    const snap = await snapshotMcp('modern-instructions', nodeFixture('modern.mjs', ['instructions']));
+    expect(snap.server).toEqual({ name: 'fixture-modern', version: '3.0.0', protocolVersion: '2026-07-28', instructions: 'Call modern_tool before any other tool.' });
+  });
+
   it('2026-07-28: a page the SDK rejects for one malformed tool is kept as sent; the rest is listed', async () => {
     const snap = await snapshotMcp('modern-bad', nodeFixture('modern.mjs', ['malformed']));
     expect(snap.server?.protocolVersion).toBe('2026-07-28');

@@ -20,13 +20,18 @@ function escapeWith(text: string, special: Record<string, string>, escape: (cp: 
 
 const QUOTE_BACKSLASH = { '"': '\\"', '\\': '\\\\' };
 
+/** Every character outside ASCII as `\uXXXX`: safe on JSON text, whose only such characters are in strings. */
+export function asciiJson(text: string): string {
+  return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex(c.charCodeAt(0), 4).toLowerCase()}`);
+}
+
 /**
  * A double-quoted string as JSON (RFC 8259 §7) writes it, ASCII only: JSON.stringify's escapes,
  * then every other character as `\uXXXX` (astral code points as a surrogate pair; a lone
  * surrogate, which JSON allows, stays an escape).
  */
 export function jsonAscii(text: string): string {
-  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${hex(c.charCodeAt(0), 4).toLowerCase()}`);
+  return asciiJson(JSON.stringify(text));
 }
 
 /** A Cedar string literal (Cedar language reference, "String literals": `\"`, `\\`, `\u{…}`). */

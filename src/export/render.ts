@@ -20,14 +20,26 @@ export function renderExport(target: ExportTarget, input: ExportInput): string {
 }
 
 /**
- * Where the committed file first differs from the expected text: the 1-based line, or undefined
- * when they are equal. A missing final newline counts as a difference (on the last line).
+ * Where the committed file first differs from the expected text: the 1-based line in each, or
+ * undefined when they are equal. A missing final newline counts as a difference (on the last
+ * line). With `comment`, the leading comment lines of both are skipped first (a header's counts
+ * change with the body, so the body's line is the one to show); only when the bodies agree is a
+ * header line given.
  */
-export function firstDifferentLine(committed: string, expected: string): number | undefined {
+export function firstDifference(committed: string, expected: string, comment?: string): { line: number; expectedLine: number } | undefined {
   if (committed === expected) return undefined;
   const a = committed.split('\n');
   const b = expected.split('\n');
-  // Past the end of the committed file (cut short, or no final newline): its last line.
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return Math.min(i + 1, a.length);
-  return a.length;
+  const skip = (xs: string[]) => (comment === undefined ? 0 : Math.max(0, xs.findIndex((l) => !l.startsWith(comment))));
+  const [i, j] = [skip(a), skip(b)];
+  for (let k = 0; i + k < a.length || j + k < b.length; k++) {
+    // Past the end of the committed file (cut short, or no final newline): its last line.
+    if (a[i + k] !== b[j + k]) return { line: Math.min(i + k + 1, a.length), expectedLine: j + k + 1 };
+  }
+  return comment === undefined ? { line: a.length, expectedLine: b.length } : firstDifference(committed, expected);
+}
+
+/** The committed file's line of {@link firstDifference}. */
+export function firstDifferentLine(committed: string, expected: string): number | undefined {
+  return firstDifference(committed, expected)?.line;
 }

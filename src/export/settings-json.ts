@@ -6,12 +6,7 @@
 import { applyEdits, modify, parse, visit, type ParseError } from 'jsonc-parser';
 import type { Json } from '../surface/model.js';
 import { ConfigError } from '../util/errors.js';
-import { quoted } from './literals.js';
-
-/** Every character outside ASCII as `\uXXXX`: safe on JSON text, whose only such characters are in strings. */
-export function asciiJson(text: string): string {
-  return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+import { asciiJson, quoted } from './literals.js';
 
 /** A JSON document, two-space indented, ASCII only, with a final newline. */
 export function jsonDocument(value: Json): string {

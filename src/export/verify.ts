@@ -12,22 +12,11 @@ import { ConfigError } from '../util/errors.js';
 import { exportInput, readExportFile } from './files.js';
 import { quoted } from './literals.js';
 import { exportInvocation } from './header.js';
-import { firstDifferentLine, renderExport } from './render.js';
+import { firstDifference, renderExport } from './render.js';
 import { targetById } from './targets/index.js';
 
 const lineAt = (text: string, line: number) => text.split('\n')[line - 1] ?? '';
 const excerpt = (s: string) => quoted(s.length > 80 ? `${s.slice(0, 80)}…` : s);
-
-/** The first line, past the leading comment lines of both, where they differ; undefined when only comments do. */
-function firstDifferentBodyLine(committed: string, expected: string, comment: string): number | undefined {
-  const a = committed.split('\n');
-  const b = expected.split('\n');
-  const skip = (xs: string[]) => xs.findIndex((l) => !l.startsWith(comment));
-  const [i, j] = [skip(a), skip(b)];
-  if (i < 0 || j < 0) return undefined;
-  for (let k = 0; i + k < a.length || j + k < b.length; k++) if (a[i + k] !== b[j + k]) return Math.min(i + k + 1, a.length);
-  return undefined;
-}
 
 /** Why an export differs, and where in it; undefined when it matches. Pure. */
 export function staleness(entry: ExportEntry, committed: string | undefined, contract: Surface, policy: Pick<Policy, 'runtime' | 'sources'>, contractFile: string): { line?: number; why: string } | undefined {
@@ -42,7 +31,7 @@ export function staleness(entry: ExportEntry, committed: string | undefined, con
     throw e;
   }
   if (committed === undefined) return { why: 'the file does not exist' };
-  const comment = target.comment;
+
   if (target.compare) {
     try {
       return target.compare(committed, expected, input);
@@ -51,11 +40,9 @@ export function staleness(entry: ExportEntry, committed: string | undefined, con
       throw e;
     }
   }
-  const first = firstDifferentLine(committed, expected);
-  if (first === undefined) return undefined;
-  // The header's counts change with the body: point at the first line of the body that differs.
-  const line = (comment && firstDifferentBodyLine(committed, expected, comment)) || first;
-  return { line, why: `line ${line} is ${excerpt(lineAt(committed, line))}, the export writes ${excerpt(lineAt(expected, line))}` };
+  const at = firstDifference(committed, expected, target.comment);
+  if (at === undefined) return undefined;
+  return { line: at.line, why: `line ${at.line} is ${excerpt(lineAt(committed, at.line))}, the export writes ${excerpt(lineAt(expected, at.expectedLine))}` };
 }
 
 /**

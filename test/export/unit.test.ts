@@ -11,7 +11,7 @@ import { exportSet } from '../../src/export/export-set.js';
 import { headerComment } from '../../src/export/header.js';
 import { celString, jsonAscii, tomlKey, tomlString } from '../../src/export/literals.js';
 import type { ExportInput } from '../../src/export/model.js';
-import { firstDifferentLine, renderExport } from '../../src/export/render.js';
+import { firstDifference, firstDifferentLine, renderExport } from '../../src/export/render.js';
 import { claudeCodeTarget } from '../../src/export/targets/claude-code.js';
 import { codexTarget } from '../../src/export/targets/codex.js';
 import { dockerTarget } from '../../src/export/targets/docker.js';
@@ -197,6 +197,10 @@ describe('settings files the export shares with the user', () => {
     expect(firstDifferentLine('a\nb\n', 'a\nb\n')).toBeUndefined();
     expect(firstDifferentLine('a\nc\n', 'a\nb\n')).toBe(2);
     expect(firstDifferentLine('a\nb', 'a\nb\n')).toBe(2);
+    // Headers of different lengths: the body line that differs, in each file.
+    expect(firstDifference('# h\nx\ny\n', '# h\n# more\nx\nz\n', '#')).toEqual({ line: 3, expectedLine: 4 });
+    // Only the headers differ: the header line.
+    expect(firstDifference('# h1\nx\n', '# h2\nx\n', '#')).toEqual({ line: 1, expectedLine: 1 });
   });
 });
 

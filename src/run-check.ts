@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { displayPath, type ExportEntry, type Policy } from './config/policy.js';
 import { exportFindings } from './export/verify.js';
 import { shadowing } from './rules/checks/shadow.js';
+import { tokenCost, tokenCounter } from './surface/tokens.js';
 import type { PolicyChange } from './config/policy-diff.js';
 import type { SourceConfig } from './config/source-config.js';
 import { readContract, writeContract, type LoadedContract } from './contract/store.js';
@@ -247,9 +248,13 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
 
   const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
   // Outside a pull request the base is the contract: one diff serves as both (buildContext).
+  // The tokenizer's tables take ~0.6 s to load: counted only when a token limit asks.
+  const { maxTokens, maxTokensPerTool } = policy.limits;
+  const tokens = maxTokens !== undefined || maxTokensPerTool !== undefined ? tokenCost(surface.tools, await tokenCounter()) : undefined;
   const ctx = await buildContext({
     sourceId: cfg.id,
     head: surface,
+    ...(tokens ? { tokens } : {}),
     malformed,
     policy,
     ...(loaded ? { contract: loaded.surface } : {}),

@@ -232,6 +232,8 @@ function diffLimits(ctx: Ctx): void {
   const keys = [
     ['maxTools', 'max-tools'],
     ['maxPayloadBytes', 'max-payload-bytes'],
+    ['maxTokens', 'max-tokens'],
+    ['maxTokensPerTool', 'max-tokens-per-tool'],
   ] as const;
   for (const [key, name] of keys) {
     const from = ctx.base.limits[key];

@@ -58,7 +58,8 @@ export interface Policy {
   sources: SourceConfig[];
   rules: Record<string, PolicyLevel>;
   overrides: RuleOverride[];
-  limits: { maxTools?: number; maxPayloadBytes?: number };
+  /** `limits:`; tokens are o200k_base tokens per turn (surface/tokens.ts). */
+  limits: { maxTools?: number; maxPayloadBytes?: number; maxTokens?: number; maxTokensPerTool?: number };
   deny: DenyEntry[];
   review: ReviewPolicy;
   requireExplicitHints: boolean;
@@ -373,7 +374,7 @@ interface RawPolicy {
   sources: RawSource[];
   rules?: Record<string, PolicyLevel>;
   overrides?: { tools: string | string[]; sources?: string[]; rules: Record<string, PolicyLevel> }[];
-  limits?: { 'max-tools'?: number; 'max-payload-bytes'?: number };
+  limits?: { 'max-tools'?: number; 'max-payload-bytes'?: number; 'max-tokens'?: number; 'max-tokens-per-tool'?: number };
   deny?: { tools: string | string[]; when?: 'reachable' | 'read'; reason?: string }[];
   review?: { reviewers?: string[]; fresh?: boolean; required?: number };
   'require-explicit-hints'?: boolean;
@@ -493,6 +494,8 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     limits: {
       ...(raw.limits?.['max-tools'] !== undefined ? { maxTools: raw.limits['max-tools'] } : {}),
       ...(raw.limits?.['max-payload-bytes'] !== undefined ? { maxPayloadBytes: raw.limits['max-payload-bytes'] } : {}),
+      ...(raw.limits?.['max-tokens'] !== undefined ? { maxTokens: raw.limits['max-tokens'] } : {}),
+      ...(raw.limits?.['max-tokens-per-tool'] !== undefined ? { maxTokensPerTool: raw.limits['max-tokens-per-tool'] } : {}),
     },
     deny: (raw.deny ?? []).map((d, i) => ({
       tools: list(d.tools),

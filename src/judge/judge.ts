@@ -3,6 +3,7 @@
  * context from two surfaces, every rule, and the folding of restatements. `run-check`,
  * `run-diff` and the rule tests share it, so what a test sees is what a user sees.
  */
+import type { TokenCost } from '../surface/tokens.js';
 import type { Policy } from '../config/policy.js';
 import { diffSurfaces } from '../diff/diff-surfaces.js';
 import type { Change } from '../diff/change.js';
@@ -32,6 +33,8 @@ export interface ContextInput {
    * contract and one diff serves both: 100,000 tools cost ~0.4 s a diff).
    */
   changes?: Change[];
+  /** Tokens per turn of the head, when a token limit asks for them (counted by the caller: the tokenizer loads lazily). */
+  tokens?: TokenCost;
 }
 
 /**
@@ -63,6 +66,7 @@ export function assembleContext(input: ContextInput, schemaVerdicts: ReadonlyMap
     ...(contract ? { contract } : {}),
     ...(base ? { base } : {}),
     ...(input.review ? { review: input.review } : {}),
+    ...(input.tokens ? { tokens: input.tokens } : {}),
   };
 }
 

@@ -314,6 +314,15 @@ export const RULES = [
     fix: 'Read the quoted text: if it tells the model what to hide, what to read or what to call, remove it from the server (or deny the tool); if it is benign documentation, approve the change or turn the rule off for this tool with an `overrides:` entry.',
   },
   {
+    id: 'token-budget-exceeded',
+    level: 'error',
+    title: 'The advertised tools cost the model more tokens per turn than the policy allows (limits.max-tokens, limits.max-tokens-per-tool)',
+    rationale:
+      "Every advertised tool is sent to the model on every turn: a surface that grows costs money, context and accuracy on every call. Counted with OpenAI's o200k_base encoding over what a client sends for each tool (name, title, description, inputSchema as JSON); other models' tokenizers differ by roughly 10-20 %.",
+    source: 'toolgate.yml `limits`; published figures: GitHub\'s MCP server about 26K tokens for 35 tools',
+    fix: 'Trim descriptions and schemas, split the server, deny tools the agent does not need, or raise the limit in toolgate.yml with a reviewed commit.',
+  },
+  {
     id: 'too-many-tools',
     level: 'error',
     title: 'More tools are reachable than the configured limit',

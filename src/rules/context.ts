@@ -4,6 +4,7 @@ import type { MalformedTool } from '../surface/normalize.js';
 import type { Surface } from '../surface/model.js';
 import type { RuleId } from './catalog.js';
 import type { SchemaVerdict } from '../diff/schema/index.js';
+import type { TokenCost } from '../surface/tokens.js';
 
 export type { SchemaVerdict };
 
@@ -63,6 +64,8 @@ export interface CheckContext {
   schemaVerdicts: ReadonlyMap<string, SchemaVerdict>;
   /** Review state on a pull request; undefined outside one. */
   review?: ReviewState;
+  /** Tokens per turn of the live surface (o200k_base), when a token limit asks for them. */
+  tokens?: TokenCost;
 }
 
 /** A check: one handler may emit several rule ids (as in oasdiff). */

@@ -49,8 +49,31 @@ export const policyChecks: Check = (ctx) => {
       data: { limit: 'max-payload-bytes', value: ctx.head.payloadBytes, max: maxPayloadBytes },
     });
   }
+  out.push(...tokenBudget(ctx));
   return out;
 };
+
+/**
+ * `token-budget-exceeded`: the tools cost the model more tokens per turn than `limits.max-tokens`,
+ * or one tool more than `limits.max-tokens-per-tool` (o200k_base; other tokenizers differ by
+ * roughly 10–20 %).
+ */
+function tokenBudget(ctx: Parameters<Check>[0]): RawFinding[] {
+  const { maxTokens, maxTokensPerTool } = ctx.policy.limits;
+  const cost = ctx.tokens;
+  if (!cost) return [];
+  const out: RawFinding[] = [];
+  if (maxTokens !== undefined && cost.total > maxTokens) {
+    out.push({ ruleId: 'token-budget-exceeded', target: { in: 'policy', sub: '/limits/max-tokens' }, message: `the advertised tools cost ${cost.total} tokens per turn; the limit is ${maxTokens}`, data: { limit: 'max-tokens', value: cost.total, max: maxTokens } });
+  }
+  if (maxTokensPerTool !== undefined) {
+    for (const t of cost.perTool) {
+      if (t.tokens <= maxTokensPerTool) continue;
+      out.push({ ruleId: 'token-budget-exceeded', target: { tool: t.name, key: '/tokens' }, message: `tool "${t.name}" costs ${t.tokens} tokens per turn; the limit per tool is ${maxTokensPerTool}`, data: { limit: 'max-tokens-per-tool', value: t.tokens, max: maxTokensPerTool } });
+    }
+  }
+  return out;
+}
 
 /**
  * `promoted-operation-moved`: a reachable OpenAPI operation (promoted, or read by its verb) now has

@@ -3,7 +3,7 @@
 //
 //   npm run bench                      all cases, 5 measured runs each after one warm-up
 //   node bench/run.mjs --runs 7        more runs
-//   node bench/run.mjs --only mcp,scale,cold,openapi,schema,sandbox
+//   node bench/run.mjs --only mcp,scale,cold,openapi,schema,sandbox,proxy,tokens
 //   node bench/run.mjs --sizes 10,100  scale case sizes (default 10,100,1000,5000)
 //   node bench/run.mjs --no-write      print only; do not rewrite bench/RESULTS.md
 //
@@ -33,7 +33,7 @@ const arg = (name, def) => {
   return i >= 0 ? argv[i + 1] : def;
 };
 const RUNS = Math.max(1, Number(arg('runs', '5')));
-const ONLY = new Set(arg('only', 'mcp,scale,cold,openapi,schema,sandbox,proxy').split(','));
+const ONLY = new Set(arg('only', 'mcp,scale,cold,openapi,schema,sandbox,proxy,tokens').split(','));
 const SIZES = arg('sizes', '10,100,1000,5000').split(',').map(Number);
 const WRITE = !argv.includes('--no-write');
 
@@ -434,6 +434,38 @@ const before = machine();
  * proxy's RSS after 10,000, about 157,000 and 300,000 calls (V8's heap grows for the first
  * ~100,000 calls before it settles, so flatness is judged on the second half).
  */
+async function caseTokens() {
+  const n = SIZES.at(-1);
+  log(`bench: case 8, counting tokens per turn (synthetic server, ${n} tools)`);
+  const dir = join(work, `tokens-${n}`);
+  const args = [join(BENCH, 'synthetic-server.mjs'), '--tools', n, '--seed', 1];
+  await prepareContract(dir, mcpPolicy('synthetic', args));
+  writeFileSync(join(dir, 'pinned.yml'), mcpPolicy('synthetic', args));
+  // A limit makes check count every tool (o200k_base), whatever the contract pins.
+  writeFileSync(join(dir, 'counted.yml'), mcpPolicy('synthetic', args, 'limits:\n  max-tokens: 1000000000\n'));
+  const [pinned, counted] = await interleave([
+    { label: '`toolgate check`, total pinned in the contract (nothing counted)', args: [CLI, 'check', '--config', 'pinned.yml', '--format', 'json'], cwd: dir },
+    { label: '`toolgate check` with `limits.max-tokens` (every tool counted)', args: [CLI, 'check', '--config', 'counted.yml', '--format', 'json'], cwd: dir },
+  ]);
+  const perTurn = JSON.parse(counted.runs[0].stdout).sources[0]?.tokens?.perTurn;
+  // The tokens step: from "normalized" to the "tokens …" mark of the same run.
+  const step = (r) => median(r.runs.map((x) => {
+    const t = Object.entries(x.timing ?? {}).map(([k, v]) => [stripId(k), v]);
+    const at = (name) => t.find(([k]) => k.startsWith(name))?.[1];
+    return at('tokens') !== undefined && at('normalized') !== undefined ? at('tokens') - at('normalized') : undefined;
+  }));
+  const extra = counted.ms - pinned.ms;
+  sections.push(
+    `## 8. Counting tokens per turn\n\n` +
+      `\`toolgate check\` on the synthetic server with ${n} tools (seed 1, unchanged since \`update\`), interleaved: once taking the total the contract pins for the same digest, once with \`limits.max-tokens\` set, which counts every tool with \`o200k_base\` (gpt-tokenizer; loading its tables is most of the cost). ` +
+      `Tokens per turn of the ${n} tools: ${perTurn?.toLocaleString('en') ?? 'n/a'}.\n\n` +
+      `| command | median | min–max | tokens step (normalized → tokens) | peak RSS |\n|---|---|---|---|---|\n` +
+      [pinned, counted].map((r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} | ${fmtMs(step(r))} | ${fmtMB(r.rssKB)} |`).join('\n') +
+      `\n\nCounting adds ${Math.round(extra)} ms (ratio ${ratio(counted.ms, pinned.ms)}).\n`,
+  );
+  summary.push(`| 8 | ${n} tools: extra time to count tokens per turn | ${Math.round(extra)} ms (ratio ${ratio(counted.ms, pinned.ms)}) | ≤ 1,000 ms | ${verdict(extra <= 1000)} |`);
+}
+
 async function caseProxy() {
   log('bench: case 7, proxy per-call cost');
   const target = join(ROOT, 'test', 'fixtures', 'servers', 'proxy-target.mjs');
@@ -462,7 +494,7 @@ async function caseProxy() {
   summary.push(`| 7 | proxy: RSS growth over the second half of ${m.rssKB.total.toLocaleString('en')} calls | ${(growth / 1024).toFixed(1)} MB | ≤ 5 MB (flat) | ${verdict(growth <= 5 * 1024)} |`);
 }
 
-const cases = { mcp: caseMcp, scale: caseScale, cold: caseCold, openapi: caseOpenApi, schema: caseSchema, sandbox: caseSandbox, proxy: caseProxy };
+const cases = { mcp: caseMcp, scale: caseScale, cold: caseCold, openapi: caseOpenApi, schema: caseSchema, sandbox: caseSandbox, proxy: caseProxy, tokens: caseTokens };
 try {
   for (const [name, fn] of Object.entries(cases)) if (ONLY.has(name)) await fn();
 } catch (e) {

@@ -129,7 +129,7 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
     for (const r of result.sources) {
       if (r.failure) process.stderr.write(`toolgate: source "${r.id}" failed: ${escapeTerminalInline(r.failure.message, 1000)}; its contract ${r.contractFile} was not touched\n`);
       else {
-        process.stderr.write(`toolgate: ${r.wrote ? 'wrote' : 'unchanged'} ${r.contractFile} (${r.surface?.counts.toolCount ?? 0} tools, sha256:${r.surface?.digest.slice(0, 12)})\n`);
+        process.stderr.write(`toolgate: ${r.wrote ? 'wrote' : 'unchanged'} ${r.contractFile} (${r.surface?.counts.toolCount ?? 0} tools, sha256:${r.surface?.digest.slice(0, 12)}${r.tokens ? `, ${r.tokens.perTurn.toLocaleString('en-US')} tokens per turn` : ''})\n`);
         if (r.malformed.length) process.stderr.write(`toolgate: ${malformedNote(r.malformed.length, r.surface?.tools.length ?? 0)}\n`);
       }
     }

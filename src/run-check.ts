@@ -3,7 +3,8 @@ import { isAbsolute } from 'node:path';
 import { displayPath, type ExportEntry, type Policy } from './config/policy.js';
 import { exportFindings } from './export/verify.js';
 import { shadowing } from './rules/checks/shadow.js';
-import { tokenCost, tokenCounter } from './surface/tokens.js';
+import { authDiscoveryFindings } from './rules/checks/auth.js';
+import { pinnedTokens, tokenFacts, type TokenCost } from './surface/tokens.js';
 import type { PolicyChange } from './config/policy-diff.js';
 import type { SourceConfig } from './config/source-config.js';
 import { readContract, writeContract, type LoadedContract } from './contract/store.js';
@@ -210,7 +211,8 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
     result.failure = { message: e.message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
     const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message: e.message, data: { reason: e.reason } };
     const contained = containmentFindings({ sandbox: e.sandbox, escaped: e.escaped }, sourcePointer);
-    result.findings = finalize([f, ...contained], { sourceId: cfg.id, policy }, policyLocator(opts, sourcePointer));
+    const auth = authDiscoveryFindings(e.protectedResource, e.unauthorized === true, sourcePointer);
+    result.findings = finalize([f, ...contained, ...auth], { sourceId: cfg.id, policy }, policyLocator(opts, sourcePointer));
     return result;
   }
   logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
@@ -228,12 +230,19 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
   Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
 
   const unpinnable = malformed.filter((m) => !m.pinned);
+  let tokens: TokenCost | undefined;
   if (opts.mode !== 'audit' && unpinnable.length > 0) {
     // Issue 11: no contract may hold fewer tools than the server listed, and none can pin this
     // listing: `update` writes nothing, `check` fails (exit 3) whatever the level of malformed-tool.
     result.failure = { message: unpinnableMessage(unpinnable, raw.tools.length), reason: 'unpinnable' };
   } else if (opts.mode === 'update') {
     const existing = await readContract(cfg.contract, contractFile).catch(() => undefined);
+    // The contract pins the total; the delta against the old contract is what the author commits.
+    const { facts, cost } = await tokenFacts({ head: surface, countHead: true, ...(existing ? { base: existing.surface } : {}) });
+    if (cost) surface.tokens = pinnedTokens(cost);
+    if (facts) result.tokens = facts;
+    tokens = cost;
+    mark(`${cfg.id}: tokens counted`);
     // Compared as text: a contract in an older pinned form is rewritten, though it reads the same.
     const serialized = await serializeContractInSlices(surface);
     mark(`${cfg.id}: contract serialized`);
@@ -248,9 +257,18 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
 
   const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
   // Outside a pull request the base is the contract: one diff serves as both (buildContext).
-  // The tokenizer's tables take ~0.6 s to load: counted only when a token limit asks.
-  const { maxTokens, maxTokensPerTool } = policy.limits;
-  const tokens = maxTokens !== undefined || maxTokensPerTool !== undefined ? tokenCost(surface.tools, await tokenCounter()) : undefined;
+  // The tokenizer's tables take ~0.6 s to load: `check` counts for a token limit, or for the
+  // delta of a pull request's change review that no pinned total gives. Drift outside a pull
+  // request shows no delta: `contract-stale` sends the author to `update`, which shows it.
+  if (opts.mode !== 'update') {
+    const { maxTokens, maxTokensPerTool } = policy.limits;
+    const countHead = opts.mode === 'audit' || maxTokens !== undefined || maxTokensPerTool !== undefined;
+    const reviewBase = opts.baseContracts?.has(cfg.id) ? base : undefined;
+    const counted = await tokenFacts({ head: surface, countHead, ...(loaded ? { contract: loaded.surface } : {}), ...(reviewBase ? { base: reviewBase } : {}) });
+    if (counted.facts) result.tokens = counted.facts;
+    tokens = counted.cost;
+    mark(`${cfg.id}: tokens ${tokens ? 'counted' : 'from the contract'}`);
+  }
   const ctx = await buildContext({
     sourceId: cfg.id,
     head: surface,
@@ -268,7 +286,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
   if (drift.length && base !== loaded?.surface) result.drift = drift;
   const locate = contractLocator(opts, cfg, raw, loaded, surface, sourcePointer);
   locators.set(cfg.id, locate);
-  const sourceRaw = [...containmentFindings(raw.diagnostics, sourcePointer)];
+  const sourceRaw = [...containmentFindings(raw.diagnostics, sourcePointer), ...authDiscoveryFindings(raw.protectedResource, raw.diagnostics.unauthorized === true, sourcePointer)];
   const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
   if (noise > 0) {
     sourceRaw.push({ ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}` });

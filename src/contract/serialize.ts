@@ -33,8 +33,10 @@ function toolEntry(t: SurfaceTool): JsonObject {
 export function contractValue(s: Surface): JsonObject {
   const o: JsonObject = { formatVersion: s.formatVersion, source: s.source as unknown as Json };
   if (s.server) o.server = s.server as unknown as Json;
+  if (s.protectedResource) o.protectedResource = s.protectedResource as unknown as Json;
   o.counts = s.counts as unknown as Json;
   o.payloadBytes = s.payloadBytes;
+  if (s.tokens) o.tokens = s.tokens as unknown as Json;
   o.digest = s.digest;
   o.tools = s.tools.map(toolEntry);
   return o;

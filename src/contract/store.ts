@@ -107,19 +107,22 @@ function* parseSteps(text: string, file: string): Steps<LoadedContract> {
   // A contract written before an equivalence was normalized (`required: []`...) is read in today's
   // pinned form, so a server that still sends the same schema is no drift.
   const tools = written.map(inCurrentForm);
-  const base = { source: stored.source, server: stored.server };
+  const base = { source: stored.source, server: stored.server, ...(stored.protectedResource ? { protectedResource: stored.protectedResource } : {}) };
   const assembled = assembleSurface(base, tools);
   // Aggregates stay as pinned: removing a tool entry by hand is a legitimate way to revoke it, and
   // the pinned counts are what `count-mismatch` compares. Any disagreement with the tools shows up
   // as drift (`contract-stale`), not as a broken file. Aggregates that matched the tools as written
   // move with them into the current form.
   let { payloadBytes, digest } = stored;
+  let tokens = stored.tokens;
   if (tools.some((t, i) => t !== written[i])) {
     const asWritten = assembleSurface(base, written);
     if (digest === asWritten.digest) digest = assembled.digest;
     if (payloadBytes === asWritten.payloadBytes) payloadBytes = assembled.payloadBytes;
+    // Tokens of the old form are not those of the current one: counted again when needed.
+    tokens = undefined;
   }
-  const surface: Surface = { ...assembled, counts: stored.counts, payloadBytes, digest };
+  const surface: Surface = { ...assembled, counts: stored.counts, payloadBytes, ...(tokens ? { tokens } : {}), digest };
   const indexOf = new Map<string, number>();
   stored.tools.forEach((t, i) => {
     if (!indexOf.has(t.name)) indexOf.set(t.name, i);

@@ -1,4 +1,4 @@
-import type { HintName, Json, SafetyClass, ServerInfo, SurfaceCounts, SurfaceTool, ToolOrigin } from '../surface/model.js';
+import type { HintName, Json, ProtectedResource, SafetyClass, ServerInfo, SurfaceCounts, SurfaceTool, ToolOrigin } from '../surface/model.js';
 
 /** One hint's state on one side of a comparison. */
 export interface HintState {
@@ -56,5 +56,29 @@ export type Change =
   | { kind: 'server-changed'; field: keyof ServerInfo; base?: string; head?: string }
   /** The server's instructions (text clients give the model) were added, changed or removed. */
   | { kind: 'instructions-changed'; base?: string; head?: string }
-  | { kind: 'source-changed'; field: 'kind' | 'transport' | 'clientCapabilities' };
+  | { kind: 'source-changed'; field: 'kind' | 'transport' | 'clientCapabilities' }
+  /**
+   * A field of the server's protected resource metadata (RFC 9728) changed: `resource` or
+   * `resource_name` (`base`/`head`, absent when the side has none), or what was `added` to or
+   * `removed` from `authorization_servers` or `scopes_supported`.
+   */
+  | { kind: 'auth-metadata-changed'; field: keyof ProtectedResource; base?: string; head?: string; added?: string[]; removed?: string[] };
 
+
+/**
+ * Whether an `auth-metadata-changed` change lets tokens reach further (issue 16 §3): an added
+ * authorization server or scope, or a new or changed `resource` or `resource_name`. Removals only
+ * narrow what a client will ask for.
+ */
+export function authChangeWidens(c: Extract<Change, { kind: 'auth-metadata-changed' }>): boolean {
+  if (c.added !== undefined || c.removed !== undefined) return (c.added?.length ?? 0) > 0;
+  return c.head !== undefined;
+}
+
+/** "authorization_servers + https://b, - https://a", "resource https://a → https://b". */
+export function describeAuthChange(c: Extract<Change, { kind: 'auth-metadata-changed' }>): string {
+  if (c.added !== undefined || c.removed !== undefined) {
+    return [`${c.field}`, ...(c.added ?? []).map((x) => `+ ${x}`), ...(c.removed ?? []).map((x) => `- ${x}`)].join(' ');
+  }
+  return `${c.field} ${c.base ?? 'none'} → ${c.head ?? 'none'}`;
+}

@@ -1,4 +1,4 @@
-import { HINT_NAMES, type HintName, type Json, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
+import { HINT_NAMES, type HintName, type Json, type ProtectedResource, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
 import type { Change, HintState } from './change.js';
 import { newSchemaStrings, schemaTexts } from './schema-text.js';
 import { canonicalJson, getOwn, pointerSegments } from '../util/json.js';
@@ -148,5 +148,27 @@ export function diffSurfaces(base: Surface, head: Surface): Change[] {
   if (base.source.kind !== head.source.kind) out.push({ kind: 'source-changed', field: 'kind' });
   if (base.source.transport !== head.source.transport) out.push({ kind: 'source-changed', field: 'transport' });
   if (!same(base.source.clientCapabilities, head.source.clientCapabilities)) out.push({ kind: 'source-changed', field: 'clientCapabilities' });
+  out.push(...diffProtectedResource(base.protectedResource, head.protectedResource));
+  return out;
+}
+
+/**
+ * The changes between two sides' protected resource metadata, one per field that differs: its
+ * lists compared as sets (their order means nothing), its strings as they are. Pure.
+ */
+export function diffProtectedResource(base: ProtectedResource | undefined, head: ProtectedResource | undefined): Change[] {
+  const out: Change[] = [];
+  for (const field of ['resource', 'resource_name'] as const) {
+    const b = base?.[field];
+    const h = head?.[field];
+    if (b !== h) out.push({ kind: 'auth-metadata-changed', field, ...(b !== undefined ? { base: b } : {}), ...(h !== undefined ? { head: h } : {}) });
+  }
+  for (const field of ['authorization_servers', 'scopes_supported'] as const) {
+    const b = new Set(base?.[field] ?? []);
+    const h = new Set(head?.[field] ?? []);
+    const added = [...h].filter((x) => !b.has(x));
+    const removed = [...b].filter((x) => !h.has(x));
+    if (added.length || removed.length) out.push({ kind: 'auth-metadata-changed', field, added, removed });
+  }
   return out;
 }

@@ -8,6 +8,7 @@ import type { Finding } from '../rules/types.js';
 import type { SnapshotDiagnostics } from '../sources/types.js';
 import type { MalformedTool } from '../surface/normalize.js';
 import type { Surface } from '../surface/model.js';
+import type { TokenFacts } from '../surface/tokens.js';
 
 /**
  * - `check`: live surface against the contract (and the PR base): everything the Action does.
@@ -52,6 +53,8 @@ export interface SourceResult {
   changes?: Change[];
   /** Drift: committed contract → live surface (non-empty means `contract-stale`). */
   drift?: Change[];
+  /** Tokens per turn (o200k_base), when known: see `tokenFacts` in surface/tokens.ts. */
+  tokens?: TokenFacts;
 }
 
 /** Result of a run over every selected source. */

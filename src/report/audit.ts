@@ -1,5 +1,6 @@
-import type { Surface, SurfaceTool } from '../surface/model.js';
+import type { ProtectedResource, Surface, SurfaceTool } from '../surface/model.js';
 import { isUnannotated } from '../surface/normalize.js';
+import type { TokenFacts } from '../surface/tokens.js';
 
 /** The audit at a glance: facts a reviewer reads before the findings (DESIGN §4). */
 export interface AuditFacts {
@@ -46,3 +47,32 @@ export const COUNT_LABELS: readonly [keyof Surface['counts'], string][] = [
   ['unannotatedToolCount', 'unannotated'],
   ['disabledToolCount', 'disabled (not reachable)'],
 ];
+
+/** A whole number grouped for reading (`12,345`), the same on every machine. */
+export function grouped(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** "+2,310" / "-120" / "±0": the change in tokens per turn from the review's base. */
+export function tokenDelta(t: TokenFacts): string | undefined {
+  if (t.base === undefined) return undefined;
+  const d = t.perTurn - t.base;
+  return d > 0 ? `+${grouped(d)}` : d < 0 ? `-${grouped(-d)}` : '±0';
+}
+
+/** The caveat every token figure carries (issue 16 §1). */
+export const TOKENS_CAVEAT = "o200k_base; other models' tokenizers differ by roughly 10-20 %";
+
+/**
+ * The protected resource metadata as parts of one line (RFC 9728 names), each value passed
+ * through `esc` for the report's format.
+ */
+export function authParts(p: ProtectedResource, esc: (s: string) => string): string[] {
+  const list = (xs: string[] | undefined) => (xs && xs.length ? xs.map(esc).join(', ') : 'none');
+  return [
+    `authorization servers: ${list(p.authorization_servers)}`,
+    `scopes: ${list(p.scopes_supported)}`,
+    `resource: ${esc(p.resource)}`,
+    ...(p.resource_name !== undefined ? [`resource name: ${esc(p.resource_name)}`] : []),
+  ];
+}

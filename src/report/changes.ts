@@ -1,4 +1,4 @@
-import type { Change } from '../diff/change.js';
+import { describeAuthChange, type Change } from '../diff/change.js';
 
 /**
  * One line per change, in the surface's words: `+ tool x added`, `~ x: readOnlyHint true → (not
@@ -34,5 +34,8 @@ export function describeChange(c: Change): string {
       return `~ source ${c.field} changed`;
     case 'instructions-changed':
       return `~ server instructions ${c.base === undefined ? 'added' : c.head === undefined ? 'removed' : 'changed'}`;
+    case 'auth-metadata-changed':
+      return `~ protected resource metadata: ${describeAuthChange(c)}`;
   }
 }
+

@@ -68,6 +68,10 @@ export function changeRecord(c: Change, id: string): ChangeRecord {
       return { id, kind: c.kind, pointer: `/source/${c.field}` };
     case 'instructions-changed':
       return { id, kind: c.kind, pointer: '/server/instructions', ...opt('before', c.base), ...opt('after', c.head) };
+    case 'auth-metadata-changed':
+      return c.added !== undefined || c.removed !== undefined
+        ? { id, kind: c.kind, pointer: `/protectedResource/${c.field}`, before: c.removed ?? [], after: c.added ?? [] }
+        : { id, kind: c.kind, pointer: `/protectedResource/${c.field}`, ...opt('before', c.base), ...opt('after', c.head) };
   }
 }
 
@@ -89,6 +93,7 @@ const RULE_CHANGES: Record<string, readonly Change['kind'][]> = {
   'promoted-operation-moved': ['origin-changed'],
   'count-mismatch': ['count-changed'],
   'instructions-changed': ['instructions-changed'],
+  'auth-metadata-changed': ['auth-metadata-changed'],
 };
 /** Rules about the contract against the live surface: their changes are the drift. */
 const DRIFT_RULES = new Set(['unlisted-tool', 'count-mismatch']);
@@ -112,6 +117,8 @@ function sourceChanges(r: SourceResult): { changes?: ChangeRecord[]; drift?: Cha
     const kinds = RULE_CHANGES[f.ruleId];
     if (!kinds) return [];
     const m = DRIFT_RULES.has(f.ruleId) ? driftByTool : byTool;
+    // One auth-metadata-changed finding judges the changes of every field of the metadata.
+    if (f.ruleId === 'auth-metadata-changed') return [...m].flatMap(([k, list]) => (k.startsWith('#/protectedResource/') ? list : [])).filter((c) => kinds.includes(c.kind)).map((c) => c.id);
     const key = f.ruleId === 'count-mismatch' ? `#/counts/${String(f.data?.count)}` : f.ruleId === 'instructions-changed' ? '#/server/instructions' : (f.tool ?? '');
     return (m.get(key) ?? []).filter((c) => kinds.includes(c.kind)).map((c) => c.id);
   };
@@ -153,6 +160,8 @@ export function renderJson(result: CheckResult, toolgateVersion: string): string
               server: r.surface.server,
               ...r.surface.counts,
               payloadBytes: r.surface.payloadBytes,
+              ...(r.tokens ? { tokens: { encoding: 'o200k_base', ...r.tokens } } : {}),
+              ...(r.surface.protectedResource ? { protectedResource: r.surface.protectedResource } : {}),
               digest: r.surface.digest,
               additiveWrites: a?.additiveWrites,
               openWorldTools: a?.openWorld,

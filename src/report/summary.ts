@@ -8,7 +8,7 @@
 import type { Change } from '../diff/change.js';
 import type { CheckResult, SourceResult } from '../judge/result.js';
 import type { Finding, Level } from '../rules/types.js';
-import { auditFacts, COUNT_LABELS } from './audit.js';
+import { auditFacts, authParts, COUNT_LABELS, grouped, tokenDelta, TOKENS_CAVEAT } from './audit.js';
 import { describeChange } from './changes.js';
 import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
 import { buildReview, withoutClause, type ToolBlock } from './review.js';
@@ -101,7 +101,9 @@ function sourceLine(r: SourceResult): string {
   const sb = r.diagnostics?.sandbox;
   const sandbox = sb ? ` · sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${md(sb.reason, 200)})`}` : '';
   const tools = s ? ` · ${s.counts.toolCount} tool${s.counts.toolCount === 1 ? '' : 's'} · \`sha256:${s.digest.slice(0, 12)}\`` : '';
-  return `- Source **${md(r.id)}** (${kind})${server}${tools}${sandbox}`;
+  const delta = r.tokens ? tokenDelta(r.tokens) : undefined;
+  const tokens = r.tokens ? ` · ${grouped(r.tokens.perTurn)} tokens per turn${delta ? ` (${delta})` : ''}` : '';
+  return `- Source **${md(r.id)}** (${kind})${server}${tools}${tokens}${sandbox}`;
 }
 
 /** A finding as a list item: level, rule, message, location; the fix and changed texts below it. */
@@ -138,6 +140,12 @@ function auditSection(r: SourceResult): string {
   if (a.promotions.length) out.push(`- **Read promotions** (non-GET/HEAD operations classed read by a policy): ${nameList(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
   if (a.malformed.length) out.push(`- **Malformed tools** (pinned as served; strict clients drop them, lenient ones offer them): ${nameList(a.malformed)}`);
   if (a.disabled.length) out.push(`- Disabled operations (pinned, not reachable): ${nameList(a.disabled.map((t) => t.name))}`);
+  if (s.protectedResource) out.push(`- Who authorizes (RFC 9728 metadata): ${authParts(s.protectedResource, (x) => md(x, 200)).join(' · ')}`);
+  if (r.tokens) {
+    const delta = tokenDelta(r.tokens);
+    const top = r.tokens.top?.length ? ` · most expensive: ${r.tokens.top.map((t) => `${md(t.name, 120)} (${grouped(t.tokens)})`).join(', ')}` : '';
+    out.push(`- Tokens per turn: **${grouped(r.tokens.perTurn)}**${delta ? ` (${delta} from the base)` : ''} (${TOKENS_CAVEAT})${top}`);
+  }
   out.push(`- Payload: ${a.payloadBytes} bytes · contract: ${md(r.contractFile)} · digest: \`sha256:${a.digest}\``);
   return out.join('\n');
 }

@@ -1,6 +1,6 @@
 import type { CheckResult, SourceResult } from '../judge/result.js';
 import type { Finding, Level } from '../rules/types.js';
-import { auditFacts, COUNT_LABELS } from './audit.js';
+import { auditFacts, authParts, COUNT_LABELS, grouped, tokenDelta, TOKENS_CAVEAT } from './audit.js';
 import { escapeTerminal, escapeTerminalInline } from './escape.js';
 import { describeChange } from './changes.js';
 import { buildReview, withoutClause, type ToolBlock } from './review.js';
@@ -95,7 +95,7 @@ function renderSourceFacts(r: SourceResult, style: TerminalStyle): string[] {
   return out;
 }
 
-function renderAudit(r: SourceResult, style: TerminalStyle): string[] {
+function renderAudit(r: SourceResult, style: TerminalStyle, mode: CheckResult['mode']): string[] {
   const s = r.surface;
   if (!s) return [];
   const a = auditFacts(s);
@@ -117,6 +117,12 @@ function renderAudit(r: SourceResult, style: TerminalStyle): string[] {
         .join(',');
       out.push(`      ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}${t.malformed ? ' (malformed)' : ''}`);
     }
+  }
+  if (s.protectedResource) out.push(`    who authorizes (RFC 9728): ${authParts(s.protectedResource, (x) => escapeTerminalInline(x, 200)).join('; ')}`);
+  if (r.tokens) {
+    const delta = tokenDelta(r.tokens);
+    const top = r.tokens.top?.length ? `; most expensive: ${r.tokens.top.map((t) => `${escapeTerminalInline(t.name, 80)} ${grouped(t.tokens)}`).join(', ')}` : '';
+    out.push(`    tokens per turn: ${grouped(r.tokens.perTurn)}${delta ? ` (${delta} from the ${mode === 'update' ? 'contract it replaces' : 'base'})` : ''} (${TOKENS_CAVEAT})${top}`);
   }
   out.push(`    payload: ${a.payloadBytes} bytes  digest: sha256:${a.digest}`);
   return out;
@@ -160,7 +166,7 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
     for (const n of review.notices) out.push(`  ${n.ruleId}: ${n.count} ${n.tools.length ? `tool${n.count === 1 ? '' : 's'}: ${names(n.tools)}` : `finding${n.count === 1 ? '' : 's'}`}`);
   }
   if (review.foldedCount) out.push('', `${review.foldedCount} finding${review.foldedCount === 1 ? ' that restates another is' : 's that restate others are'} folded into ${review.foldedCount === 1 ? 'it' : 'them'} (--format json lists them)`);
-  const audits = result.sources.flatMap((r) => renderAudit(r, style));
+  const audits = result.sources.flatMap((r) => renderAudit(r, style, result.mode));
   if (audits.length) out.push('', paint(style.color, '1', 'Audit'), ...audits);
   for (const r of result.sources) {
     if (r.changes?.length && result.mode !== 'update' && (style.verbose || style.changes)) out.push('', ...renderChanges(`[${r.id}] changes`, r.changes));

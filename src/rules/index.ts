@@ -5,6 +5,7 @@ import { listing, membership, removalsAndCounts } from './checks/membership.js';
 import { policyChecks, promotedMoved } from './checks/policy.js';
 import { openArguments, schemaChanges } from './checks/schema.js';
 import { suspiciousText } from './checks/suspicious.js';
+import { authMetadataChanges } from './checks/auth.js';
 import { instructionsChanges, textChanges, toolNames } from './checks/text.js';
 
 /**
@@ -22,6 +23,7 @@ export const CHECKS: readonly Check[] = [
   annotationHygiene,
   textChanges,
   instructionsChanges,
+  authMetadataChanges,
   suspiciousText,
   toolNames,
   schemaChanges,

@@ -25,6 +25,7 @@ import type { Json } from '../surface/model.js';
 import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
 import { captureToolsList, guardFlood, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
+import { challengeOf, discoverProtectedResource, type Challenge } from './protected-resource.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
 import { ProcessStdioTransport, ServerProcess, describeCommand, lookupCommand, spawnFailed } from './mcp-process.js';
 import type { RawSnapshot, RawTool, SandboxUse } from './types.js';
@@ -137,8 +138,13 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
     phase = 'listing';
     mark(`${id}: initialized`);
     const { client } = session;
+    // RFC 9728 discovery runs beside the listing, while a started server is still up.
+    const discovering = cfg.transport === 'stdio' ? undefined : discoverProtectedResource(new URL(cfg.url), { timeoutMs: cfg.timeouts.requestMs });
+    discovering?.catch(() => undefined);
     const { tools, pages, rawBytes } = await listAllTools(session, cfg, totalDeadline);
     mark(`${id}: tools listed (${tools.length} tools, ${pages} pages)`);
+    const protectedResource = await discovering;
+    if (discovering) mark(`${id}: protected resource metadata ${protectedResource?.state}`);
     const version = client!.getServerVersion();
     const protocolVersion = client!.getNegotiatedProtocolVersion();
     const instructions = client!.getInstructions();
@@ -157,7 +163,8 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
       },
       tools,
       live: true,
-      diagnostics: { durationMs: 0, pages, rawBytes, notes: session.notes },
+      diagnostics: { durationMs: 0, pages, rawBytes, notes: session.notes, ...(sessions.unauthorized ? { unauthorized: true } : {}) },
+      ...(protectedResource ? { protectedResource } : {}),
     };
     await closeSession(session);
     const d = snapshot.diagnostics;
@@ -183,6 +190,11 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
     return snapshot;
   } catch (err) {
     const e = await toSourceError(err, session ?? sessions.list.at(-1), phase);
+    // A server that wants credentials: what a client would discover next, before anything ends.
+    if (e instanceof SourceError && sessions.unauthorized && cfg.transport !== 'stdio') {
+      e.unauthorized = true;
+      e.protectedResource = await discoverProtectedResource(new URL(cfg.url), { challenge: sessions.unauthorized, timeoutMs: cfg.timeouts.requestMs });
+    }
     sessions.closed = true;
     await Promise.all(sessions.list.map(closeSession));
     if (e instanceof SourceError) {
@@ -217,6 +229,8 @@ export function blockedHosts(stderr: string): string[] {
 class Sessions {
   readonly list: Session[] = [];
   closed = false;
+  /** HTTP: the first 401 any request got, with its challenge (RFC 9728 discovery starts there). */
+  unauthorized?: Challenge;
   /** Call after each step that created a process or directory. */
   async guard(s: Session): Promise<void> {
     if (!this.closed) return;
@@ -364,7 +378,12 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
       s.failure = { reason: 'byte-cap', message: `HTTP responses exceeded ${cfg.limits.maxBytes} bytes (read ${bytes})` };
       s.abort.abort();
     });
-    const opts = { requestInit: { headers }, fetch: counter.fetch };
+    const observed = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+      const res = await counter.fetch(input, init);
+      if (res.status === 401) sessions.unauthorized ??= challengeOf(res);
+      return res;
+    };
+    const opts = { requestInit: { headers }, fetch: observed };
     const transport: Transport =
       kind === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
     s.capture = captureToolsList(transport);

@@ -1,4 +1,5 @@
 import type { Json, JsonObject, ServerInfo, SourceKind, SurfaceSource, ToolOrigin } from '../surface/model.js';
+import type { Discovery } from './protected-resource.js';
 import type { MarkedProcess } from './sandbox.js';
 
 /**
@@ -46,6 +47,8 @@ export interface SnapshotDiagnostics {
   escaped?: MarkedProcess[];
   /** Hosts the sandboxed server tried to reach and could not (from its error output). */
   networkBlocked?: string[];
+  /** HTTP sources: the server answered a request with 401 (it wants credentials toolgate lacked). */
+  unauthorized?: boolean;
 }
 
 /** Whether a started command ran in the sandbox (and with which network), or why not. */
@@ -62,6 +65,8 @@ export interface RawSnapshot {
   diagnostics: SnapshotDiagnostics;
   /** File the surface was read from, for `recorded` and `openapi` sources. */
   file?: string;
+  /** HTTP sources: what RFC 9728 discovery found (see sources/protected-resource.ts). */
+  protectedResource?: Discovery;
 }
 
 /** Re-exported for source implementations. */

@@ -148,6 +148,31 @@ export interface ServerInfo {
   instructions?: string;
 }
 
+/**
+ * Tokens per turn pinned in a contract by `toolgate update` (issue 16 §1): the `o200k_base` tokens
+ * of what a client sends the model for the reachable tools (see surface/tokens.ts). Absent from
+ * contracts written before it was pinned, and from surfaces nobody counted.
+ */
+export interface PinnedTokens {
+  encoding: 'o200k_base';
+  perTurn: number;
+}
+
+/**
+ * Who authorizes an HTTP server (issue 16 §3): the pinned fields of its OAuth 2.0 Protected
+ * Resource Metadata (RFC 9728 §2 names). Lists sorted, without repeats.
+ */
+export interface ProtectedResource {
+  /** The resource identifier tokens are issued for. */
+  resource: string;
+  /** Issuer identifiers of the authorization servers that issue tokens for it. */
+  authorization_servers?: string[];
+  /** Scopes a token for it may carry. */
+  scopes_supported?: string[];
+  /** Human-readable name (shown on consent screens). */
+  resource_name?: string;
+}
+
 /** Current contract/surface format version. A newer one is refused with an upgrade hint. */
 export const SURFACE_FORMAT_VERSION = 1;
 
@@ -159,6 +184,13 @@ export interface Surface {
   counts: SurfaceCounts;
   /** UTF-8 bytes of the compact JSON of the reachable tools as advertised (after normalization). */
   payloadBytes: number;
+  /** Tokens per turn, when counted (always by `update`; see {@link PinnedTokens}). */
+  tokens?: PinnedTokens;
+  /**
+   * HTTP sources: the server's protected resource metadata, when it publishes a usable document
+   * (see sources/protected-resource.ts). Absent for stdio, OpenAPI and recorded sources.
+   */
+  protectedResource?: ProtectedResource;
   /**
    * sha256 (hex) of the canonical JSON array of the reachable tools' digests in name order (each
    * the sha256 of that tool's canonical JSON): what a client can pin.

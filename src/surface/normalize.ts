@@ -194,7 +194,7 @@ export function countTools(tools: readonly SurfaceTool[]): SurfaceCounts {
  * Digest: sha256 of the canonical JSON array of the reachable tools' digests, in name order.
  * Payload bytes: UTF-8 length of the compact JSON array of the reachable tools' model views.
  */
-export function assembleSurface(base: Pick<Surface, 'source' | 'server'>, tools: SurfaceTool[]): Surface {
+export function assembleSurface(base: Pick<Surface, 'source' | 'server' | 'protectedResource'>, tools: SurfaceTool[]): Surface {
   // Encode each name once, not on every comparison.
   const sorted = tools
     .map((t) => ({ t, key: Buffer.from(t.name, 'utf8') }))
@@ -215,6 +215,7 @@ export function assembleSurface(base: Pick<Surface, 'source' | 'server'>, tools:
     tools: sorted,
   };
   if (base.server) surface.server = base.server;
+  if (base.protectedResource) surface.protectedResource = base.protectedResource;
   return surface;
 }
 
@@ -347,5 +348,6 @@ function* normalizeSteps(raw: RawSnapshot): Steps<NormalizedSnapshot> {
     }
     yield;
   }
-  return { surface: assembleSurface({ source: raw.source, server: raw.server }, tools), malformed };
+  const protectedResource = raw.protectedResource?.state === 'found' ? raw.protectedResource.metadata : undefined;
+  return { surface: assembleSurface({ source: raw.source, server: raw.server, ...(protectedResource ? { protectedResource } : {}) }, tools), malformed };
 }

@@ -5,7 +5,7 @@
  * 10–20 %. The encoding's tables are 2.4 MB of JavaScript (about 0.6 s to load on this machine),
  * so they are loaded on first use only: nothing pays for them unless a count is needed.
  */
-import type { SurfaceTool } from './model.js';
+import type { PinnedTokens, Surface, SurfaceTool } from './model.js';
 
 /** Counts the tokens of a text. */
 export type TokenCounter = (text: string) => number;
@@ -39,4 +39,56 @@ export function tokenCost(tools: readonly SurfaceTool[], count: TokenCounter): T
 /** The `n` most expensive tools, most expensive first (ties by name). */
 export function mostExpensive(cost: TokenCost, n = 5): { name: string; tokens: number }[] {
   return [...cost.perTool].sort((a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, n);
+}
+
+/** The pinned form of a count (written into the contract by `update`). */
+export function pinnedTokens(cost: TokenCost): PinnedTokens {
+  return { encoding: 'o200k_base', perTurn: cost.total };
+}
+
+/** What a run knows about tokens per turn, for the reports (issue 16 §1). */
+export interface TokenFacts {
+  /** Tokens per turn of the live surface. */
+  perTurn: number;
+  /** The five most expensive tools, most expensive first: only when the tools were counted. */
+  top?: { name: string; tokens: number }[];
+  /** Tokens per turn of the review's base, when its tools differ from the live ones. */
+  base?: number;
+}
+
+/** How a run gets its token figures: a pinned total is reused only for the very same tools. */
+export interface TokenInputs {
+  head: Surface;
+  /** The committed contract (its pinned total stands for the head when the digests match). */
+  contract?: Surface;
+  /** The review's base (the PR base's contract; the old contract for `update`). */
+  base?: Surface;
+  /** Count the head's tools whatever is pinned (audit, update, a token limit). */
+  countHead: boolean;
+  /** Loads the counter (the tokenizer takes ~0.6 s to load: only called when a count is needed). */
+  counter?: () => Promise<TokenCounter>;
+}
+
+/**
+ * The head's tokens per turn and, where the base's tools differ, the base's, counting as little as
+ * possible: a pinned total stands for a surface with the same digest (the digest covers every
+ * byte the count reads). Without `countHead`, a surface is counted only for a delta that no pinned
+ * total gives, so a pull request whose contracts were written by `update` counts nothing. Returns
+ * the head's full count too when it was counted (the token limits need it); `facts` is undefined
+ * when the head's total is neither pinned nor counted.
+ */
+export async function tokenFacts(i: TokenInputs): Promise<{ facts?: TokenFacts; cost?: TokenCost }> {
+  const load = i.counter ?? tokenCounter;
+  const pinnedFor = (s: Surface, by: Surface | undefined): number | undefined => (by?.tokens && by.digest === s.digest ? by.tokens.perTurn : undefined);
+  const changed = i.base !== undefined && i.base.digest !== i.head.digest;
+  let cost: TokenCost | undefined;
+  let perTurn = pinnedFor(i.head, i.contract) ?? pinnedFor(i.head, i.head);
+  if (i.countHead || (changed && perTurn === undefined)) {
+    cost = tokenCost(i.head.tools, await load());
+    perTurn = cost.total;
+  }
+  if (perTurn === undefined) return {};
+  const facts: TokenFacts = { perTurn, ...(cost ? { top: mostExpensive(cost) } : {}) };
+  if (changed && i.base) facts.base = pinnedFor(i.base, i.base) ?? (i.base.tools.length === 0 ? 0 : tokenCost(i.base.tools, await load()).total);
+  return { facts, ...(cost ? { cost } : {}) };
 }

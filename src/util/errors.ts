@@ -1,5 +1,6 @@
 import type { MarkedProcess } from '../sources/sandbox.js';
 import type { SandboxUse } from '../sources/types.js';
+import type { Discovery } from '../sources/protected-resource.js';
 /**
  * Error classes that map to the CLI's exit codes (DESIGN §7):
  * 2 = usage or configuration error, 3 = a source failed.
@@ -90,6 +91,10 @@ export class SourceError extends Error {
   escaped?: MarkedProcess[];
   /** How the server ran: sandboxed or not, and why not. */
   sandbox?: SandboxUse;
+  /** HTTP: the server answered 401 (it wants credentials toolgate lacked). */
+  unauthorized?: boolean;
+  /** HTTP, after a 401: what RFC 9728 discovery found. */
+  protectedResource?: Discovery;
   constructor(
     message: string,
     readonly reason: SourceFailure,

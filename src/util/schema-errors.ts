@@ -61,6 +61,9 @@ function describeError(err: ErrorObject, schema: object | undefined): { pointer:
         .map((v) => JSON.stringify(v))
         .join(', ')}`;
       break;
+    case 'const':
+      message = `must be ${JSON.stringify((err.params as { allowedValue: unknown }).allowedValue)}`;
+      break;
     default:
       message = err.message ?? `invalid (${err.keyword})`;
   }

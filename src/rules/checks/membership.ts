@@ -34,20 +34,35 @@ export const membership: Check = (ctx) => {
       message: `the live surface differs from the contract in ${ctx.drift.length} place${ctx.drift.length === 1 ? '' : 's'} (${kinds.join(', ')})`,
       data: { differences: ctx.drift.length, kinds },
     });
-  } else if (ctx.contract.digest !== ctx.head.digest || ctx.contract.payloadBytes !== ctx.head.payloadBytes) {
+  } else if (aggregatesDiffer(ctx).length > 0) {
     // The contract keeps its aggregates as pinned (a hand edit is not rejected on read), and
     // diffSurfaces compares tools and counts only: a digest or size that matches no live tool
     // list is still a difference between the contract and the live surface.
-    const kinds = [...(ctx.contract.digest !== ctx.head.digest ? ['digest'] : []), ...(ctx.contract.payloadBytes !== ctx.head.payloadBytes ? ['payloadBytes'] : [])];
+    const kinds = aggregatesDiffer(ctx);
+    // "the tokens pinned … do", "the digest pinned … does".
     out.push({
       ruleId: 'contract-stale',
       target: { sub: `/${kinds[0]}` },
-      message: `the ${kinds.join(' and ')} pinned in the contract do${kinds.length === 1 ? 'es' : ''} not match the live surface`,
+      message: `the ${kinds.join(' and ')} pinned in the contract ${kinds.length === 1 && kinds[0] !== 'tokens' ? 'does' : 'do'} not match the live surface`,
       data: { differences: kinds.length, kinds },
     });
   }
   return out;
 };
+
+/**
+ * The contract's pinned aggregates that the live surface does not match. Tokens are compared
+ * only when this run counted them (a pinned total is otherwise taken on the digest's word).
+ */
+function aggregatesDiffer(ctx: Parameters<Check>[0]): string[] {
+  const c = ctx.contract;
+  if (!c) return [];
+  const kinds: string[] = [];
+  if (c.digest !== ctx.head.digest) kinds.push('digest');
+  if (c.payloadBytes !== ctx.head.payloadBytes) kinds.push('payloadBytes');
+  if (c.tokens && ctx.tokens && c.tokens.perTurn !== ctx.tokens.total) kinds.push('tokens');
+  return kinds;
+}
 
 /**
  * `tool-removed` (the change review) and `count-mismatch` (drift: the counts pinned in the

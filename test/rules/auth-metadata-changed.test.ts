@@ -1,0 +1,92 @@
+/**
+ * auth-metadata-changed: who authorizes an HTTP server changed in its RFC 9728 protected resource
+ * metadata. Unit cases on surfaces, and the real path: a loopback MCP server whose metadata is
+ * upgraded the way Discourse's was (every scope listed where one was), pinned by `update` and
+ * judged in a pull request against the base's contract.
+ */
+import { readContract } from '../../src/contract/store.js';
+import type { ProtectedResource } from '../../src/surface/model.js';
+import { metadataFixture, protectedRepo, runOn, startProtectedServer } from '../support/protected-server.js';
+import { mcpSurface, readTool, ruleTests } from '../support/surface-builders.js';
+
+const withAuth = (protectedResource?: ProtectedResource) => ({ ...mcpSurface([readTool('get')]), ...(protectedResource ? { protectedResource } : {}) });
+const AS = 'https://auth.example.com';
+const doc = (over: Partial<ProtectedResource> = {}): ProtectedResource => ({ resource: 'https://mcp.example.com/mcp', authorization_servers: [AS], scopes_supported: ['read'], ...over });
+
+/** update with the "before" document, then the "after" one; check as a pull request whose base holds the first contract. */
+async function upgrade(before: string, after: string) {
+  const server = await startProtectedServer();
+  const repo = protectedRepo(server.url);
+  try {
+    server.setup.atPath = metadataFixture(before, server.origin);
+    await runOn(repo, 'update');
+    const base = (await readContract(`${repo.root}/.toolgate/remote.surface.json`))!.surface;
+    server.setup.atPath = metadataFixture(after, server.origin);
+    await runOn(repo, 'update');
+    return (await runOn(repo, 'check', new Map([['remote', base]]))).findings;
+  } finally {
+    repo.cleanup();
+    await server.close();
+  }
+}
+
+ruleTests('auth-metadata-changed', {
+  fires: [
+    {
+      name: 'scopes added by an upgrade (Discourse listed every scope where it listed one), on a real loopback server in a pull request',
+      run: () => upgrade('discourse-before.json', 'discourse-after.json'),
+      expect: [
+        {
+          ruleId: 'auth-metadata-changed',
+          level: 'error',
+          message: /^who authorizes the server changed \(RFC 9728 metadata\): scopes_supported \+ mcp:posts:write \+ mcp:topics:read \+ mcp:topics:write; it needs an approving review/,
+          location: { file: '.toolgate/remote.surface.json' },
+        },
+      ],
+    },
+    {
+      name: 'a new authorization server, and one replaced',
+      base: withAuth(doc()),
+      head: withAuth(doc({ authorization_servers: ['https://evil.example', AS] })),
+      expect: [{ ruleId: 'auth-metadata-changed', level: 'error', message: /authorization_servers \+ https:\/\/evil\.example;/, data: { changes: [{ field: 'authorization_servers', added: ['https://evil.example'] }] } }],
+    },
+    {
+      name: 'metadata where there was none: its authorization server and scopes are all new',
+      base: withAuth(),
+      head: withAuth(doc()),
+      expect: [{ ruleId: 'auth-metadata-changed', message: /resource none → https:\/\/mcp\.example\.com\/mcp; authorization_servers \+ https:\/\/auth\.example\.com; scopes_supported \+ read/ }],
+    },
+    {
+      name: 'another resource (another token audience), approved: a notice naming the approver',
+      base: withAuth(doc()),
+      head: withAuth(doc({ resource: 'https://mcp.example.com/' })),
+      review: { approved: true, approvers: ['bob'], missing: '' },
+      expect: [{ ruleId: 'auth-metadata-changed', level: 'notice', message: /resource https:\/\/mcp\.example\.com\/mcp → https:\/\/mcp\.example\.com\/; approved by @bob$/ }],
+    },
+    {
+      name: 'a new resource name (shown on consent screens)',
+      base: withAuth(doc({ resource_name: 'Docs' })),
+      head: withAuth(doc({ resource_name: 'Docs (official)' })),
+      expect: [{ ruleId: 'auth-metadata-changed', message: /resource_name Docs → Docs \(official\)/ }],
+    },
+  ],
+  silent: [
+    {
+      name: 'scopes and an authorization server removed: narrower, listed as changes only',
+      base: withAuth(doc({ authorization_servers: [AS, 'https://old.example'], scopes_supported: ['read', 'write'] })),
+      head: withAuth(doc()),
+      expect: [],
+    },
+    {
+      name: 'the metadata dropped altogether (drift says contract-stale; nothing widened)',
+      base: withAuth(doc()),
+      head: withAuth(),
+      expect: [],
+    },
+    {
+      name: 'the same metadata, a real server checked twice',
+      run: () => upgrade('github-mcp.json', 'github-mcp.json'),
+      expect: [],
+    },
+  ],
+});

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecorded } from '../../src/sources/recorded.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
-import { modelFacingJson, mostExpensive, tokenCost, tokenCounter } from '../../src/surface/tokens.js';
+import { boundedCount, modelFacingJson, mostExpensive, tokenCost, tokenCounter } from '../../src/surface/tokens.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { ROOT } from '../support/mcp-fixtures.js';
 
 const latest = ['test/fixtures/surfaces', 'test/fixtures/upgrades', 'test/fixtures/exports'].flatMap((d) =>
@@ -36,4 +37,27 @@ describe('tokens per turn', () => {
     console.log(JSON.stringify(totals));
     expect(Object.keys(totals)).toHaveLength(22);
   });
+
+  it('counts every real tool exactly as the whole text would be counted (no real text has a run the bound cuts)', async () => {
+    let tools = 0;
+    for (const { file } of latest) {
+      for (const t of normalizeSnapshot(await readRecorded('x', file)).surface.tools) {
+        const text = modelFacingJson(t);
+        expect(boundedCount(text, countTokens), `${file}: ${t.name}`).toBe(countTokens(text));
+        tools++;
+      }
+    }
+    expect(tools).toBe(379);
+  });
+
+  it('stays linear on hostile text: a 1 MiB word, 512 Ki CJK characters, 1 MiB of punctuation or spaces', async () => {
+    const count = await tokenCounter();
+    let seed = 1;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const texts = ['a'.repeat(1 << 20), Array.from({ length: 1 << 19 }, () => String.fromCodePoint(0x4e00 + Math.floor(rnd() * 20000))).join(''), '!'.repeat(1 << 20), ' '.repeat(1 << 20)];
+    // Unbounded, the first alone would take hours (40,000 CJK characters in one piece: 6.8 s).
+    for (const t of texts) expect(count(t)).toBeGreaterThan(0);
+    // Cut runs count close to the whole: 'a' × 512 is 64 tokens whole, 2 × 32 cut.
+    expect(count('a'.repeat(512))).toBe(countTokens('a'.repeat(512)));
+  }, 60_000);
 });

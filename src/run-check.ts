@@ -4,6 +4,7 @@ import { displayPath, type ExportEntry, type Policy } from './config/policy.js';
 import { exportFindings } from './export/verify.js';
 import { shadowing } from './rules/checks/shadow.js';
 import { authDiscoveryFindings } from './rules/checks/auth.js';
+import { safetyAudit } from './surface/safety-fields.js';
 import { pinnedTokens, tokenFacts, type TokenCost } from './surface/tokens.js';
 import type { PolicyChange } from './config/policy-diff.js';
 import type { SourceConfig } from './config/source-config.js';
@@ -228,6 +229,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
   }
   mark(`${cfg.id}: normalized`);
   Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
+  if (policy.safetyFields.length) result.safety = safetyAudit(surface, policy.safetyFields);
 
   const unpinnable = malformed.filter((m) => !m.pinned);
   let tokens: TokenCost | undefined;

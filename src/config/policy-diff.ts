@@ -11,6 +11,7 @@ import { RULES, ruleById } from '../rules/catalog.js';
 import { displayPath, type DenyEntry, type Policy, type PolicyLevel, type RuleOverride } from './policy.js';
 import type { CommandSpec, HeaderFromEnv, SourceConfig } from './source-config.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../sources/sandbox.js';
+import type { SafetyField } from '../surface/safety-fields.js';
 
 /** One difference between the base and the head policy. */
 export interface PolicyChange {
@@ -28,7 +29,7 @@ export interface PolicyChange {
    * A short stable kind: 'rule-level', 'override', 'deny', 'review', 'limit', 'allow',
    * 'require-explicit-hints', 'source-removed', 'source-contract', 'source-kind',
    * 'source-command', 'source-env', 'source-url', 'source-headers', 'source-file', 'sandbox',
-   * 'runtime', 'exports'.
+   * 'runtime', 'exports', 'safety-fields'.
    */
   kind: string;
 }
@@ -54,6 +55,7 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
   diffRuntime(ctx);
   diffExports(ctx);
   diffDeny(ctx);
+  diffSafetyFields(ctx);
   diffReview(ctx);
   diffFlags(ctx);
   diffRunnerEnv(ctx);
@@ -260,6 +262,8 @@ function diffRuntime(ctx: Ctx): void {
   for (const { item, index } of missingFrom(h.allow, b.allow, id)) push(ctx, true, 'runtime', `${at('allow')}/${index}`, `runtime.allow admits ${q(item)} tools`);
   for (const { item } of missingFrom(b.allow, h.allow, id)) push(ctx, false, 'runtime', at('allow'), `runtime.allow no longer admits ${q(item)} tools`);
   for (const { item } of missingFrom(b.deny, h.deny, id)) push(ctx, true, 'runtime', at('deny'), `runtime.deny pattern ${q(item)} is removed`);
+  for (const { item } of missingFrom(b.requireSafer ?? [], h.requireSafer ?? [], fieldKey)) push(ctx, true, 'runtime', at('require-safer'), `runtime.require-safer no longer requires the safer side of ${q(item.name)}`);
+  for (const { item, index } of missingFrom(h.requireSafer ?? [], b.requireSafer ?? [], fieldKey)) push(ctx, false, 'runtime', `${at('require-safer')}/${index}`, `runtime.require-safer requires the safer side of ${q(item.name)}`);
   for (const { item, index } of missingFrom(h.deny, b.deny, id)) push(ctx, false, 'runtime', `${at('deny')}/${index}`, `runtime.deny pattern ${q(item)} is added`);
   if (b.allowTools && !h.allowTools) push(ctx, true, 'runtime', '/runtime', 'runtime.allow-tools is removed: every pinned tool may be admitted');
   else if (!b.allowTools && h.allowTools) push(ctx, false, 'runtime', at('allow-tools'), `runtime.allow-tools is added: ${qList(h.allowTools)}`);
@@ -290,11 +294,27 @@ function diffExports(ctx: Ctx): void {
 // Deny, review, flags
 
 function denyKey(d: DenyEntry): string {
-  return JSON.stringify([sorted(d.tools), d.when]);
+  return JSON.stringify([sorted(d.tools), d.when, ...(d.lessSafe ? [sorted(d.lessSafe.map(fieldKey))] : [])]);
 }
 
 function describeDeny(d: DenyEntry): string {
-  return `deny entry ${qList(d.tools)}${d.when === 'read' ? ' (when: read)' : ''}`;
+  return `deny entry ${qList(d.tools)}${d.when === 'read' ? ' (when: read)' : ''}${d.lessSafe ? ` (less-safe: ${qList(d.lessSafe.map((f) => f.name))})` : ''}`;
+}
+
+/** A safety field by what it means (pointer, safer value, default), not by its name. */
+function fieldKey(f: SafetyField): string {
+  return JSON.stringify([f.pointer, f.safer, f.default ?? null, f.default !== undefined]);
+}
+
+/**
+ * `safety-fields` (issue 16 §4): a field removed or redefined (another pointer, safer value or
+ * default) is relaxed, since the selectors that name it then let through what it held back; a
+ * field added is tightened.
+ */
+function diffSafetyFields(ctx: Ctx): void {
+  const describe = (f: SafetyField) => `safety field ${q(f.name)} (${f.pointer}, safer: ${JSON.stringify(f.safer)}${f.default !== undefined ? `, default: ${JSON.stringify(f.default)}` : ''})`;
+  for (const { item } of missingFrom(ctx.base.safetyFields, ctx.head.safetyFields, fieldKey)) push(ctx, true, 'safety-fields', '/safety-fields', `${describe(item)} is removed or redefined`);
+  for (const { item, index } of missingFrom(ctx.head.safetyFields, ctx.base.safetyFields, fieldKey)) push(ctx, false, 'safety-fields', `/safety-fields/${index}`, `${describe(item)} is added`);
 }
 
 function diffDeny(ctx: Ctx): void {

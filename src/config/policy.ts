@@ -12,6 +12,7 @@ import { parseTeamRef } from '../github/teams.js';
 import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import type { Level } from '../rules/types.js';
 import type { JsonObject } from '../surface/model.js';
+import type { SafetyField } from '../surface/safety-fields.js';
 import { DEFAULT_CONTAINMENT, type SandboxMode } from '../sources/sandbox.js';
 import {
   DEFAULT_LIST_LIMITS,
@@ -37,6 +38,8 @@ export interface DenyEntry {
   tools: string[];
   /** `reachable`: must not be reachable at all; `read`: must not be classed read. */
   when: 'reachable' | 'read';
+  /** `less-safe:`: only tools on the less safe side of one of these safety fields are denied. */
+  lessSafe?: SafetyField[];
   reason?: string;
   /** Pointer of the entry in the policy, for annotations. */
   pointer: string;
@@ -60,6 +63,8 @@ export interface Policy {
   overrides: RuleOverride[];
   /** `limits:`; tokens are o200k_base tokens per turn (surface/tokens.ts). */
   limits: { maxTools?: number; maxPayloadBytes?: number; maxTokens?: number; maxTokensPerTool?: number };
+  /** `safety-fields:`: vendor safety fields (issue 16 §4), in the order written. */
+  safetyFields: SafetyField[];
   deny: DenyEntry[];
   review: ReviewPolicy;
   requireExplicitHints: boolean;
@@ -116,6 +121,8 @@ export interface RuntimePolicy {
   logArguments: boolean;
   /** What a drifted tool does: hidden alone, or no tool admitted at all. */
   onDrift: 'hide' | 'refuse-all';
+  /** `require-safer:`: a tool is admitted only on the safer side of each of these safety fields. */
+  requireSafer?: SafetyField[];
 }
 
 /** Defaults of the `runtime` block. */
@@ -375,7 +382,8 @@ interface RawPolicy {
   rules?: Record<string, PolicyLevel>;
   overrides?: { tools: string | string[]; sources?: string[]; rules: Record<string, PolicyLevel> }[];
   limits?: { 'max-tools'?: number; 'max-payload-bytes'?: number; 'max-tokens'?: number; 'max-tokens-per-tool'?: number };
-  deny?: { tools: string | string[]; when?: 'reachable' | 'read'; reason?: string }[];
+  deny?: { tools: string | string[]; when?: 'reachable' | 'read'; 'less-safe'?: string[]; reason?: string }[];
+  'safety-fields'?: { name?: string; pointer: string; safer: SafetyField['safer']; default?: SafetyField['safer'] }[];
   review?: { reviewers?: string[]; fresh?: boolean; required?: number };
   'require-explicit-hints'?: boolean;
   'allow-pull-request-target'?: boolean;
@@ -391,6 +399,7 @@ interface RawPolicy {
     'max-message-bytes'?: number;
     'log-arguments'?: boolean;
     'on-drift'?: 'hide' | 'refuse-all';
+    'require-safer'?: string[];
   };
   exports?: { to: string; file: string; source?: string; server?: string; gateway?: string }[];
 }
@@ -429,6 +438,17 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
   }
   checkRuleIds(raw.rules, '/rules');
   (raw.overrides ?? []).forEach((o, i) => checkRuleIds(o.rules, `/overrides/${i}/rules`));
+
+  const safetyFields = resolveSafetyFields(raw['safety-fields'] ?? [], err);
+  /** The fields a selector names, each of which must be declared. */
+  const pickFields = (names: readonly string[], at: string): SafetyField[] =>
+    names.map((n, i) => {
+      const f = safetyFields.find((x) => x.name === n);
+      if (!f) {
+        throw err(`${at}/${i}`, `"${n}" is not a safety field${didYouMean(n, safetyFields.map((x) => x.name))}`, `Declare it under \`safety-fields\` (pointer and safer value), or use one of: ${safetyFields.map((x) => x.name).join(', ') || '(none declared)'}.`);
+      }
+      return f;
+    });
 
   const seen = new Set<string>();
   const contracts = new Map<string, string>();
@@ -497,10 +517,12 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
       ...(raw.limits?.['max-tokens'] !== undefined ? { maxTokens: raw.limits['max-tokens'] } : {}),
       ...(raw.limits?.['max-tokens-per-tool'] !== undefined ? { maxTokensPerTool: raw.limits['max-tokens-per-tool'] } : {}),
     },
+    safetyFields,
     deny: (raw.deny ?? []).map((d, i) => ({
       tools: list(d.tools),
       when: d.when ?? 'reachable',
       pointer: `/deny/${i}`,
+      ...(d['less-safe'] ? { lessSafe: pickFields(d['less-safe'], `/deny/${i}/less-safe`) } : {}),
       ...(d.reason !== undefined ? { reason: d.reason } : {}),
     })),
     review: { fresh: raw.review?.fresh ?? false, required: raw.review?.required ?? 1, ...(raw.review?.reviewers ? { reviewers: raw.review.reviewers } : {}) },
@@ -510,7 +532,7 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     sandbox: raw.sandbox ?? 'auto',
     allowRunnerEnv: raw['allow-runner-env'] ?? [],
     schemaBudgetMs: raw['schema-budget-ms'] ?? 2000,
-    runtime: resolveRuntime(raw.runtime),
+    runtime: { ...resolveRuntime(raw.runtime), ...(raw.runtime?.['require-safer'] ? { requireSafer: pickFields(raw.runtime['require-safer'], '/runtime/require-safer') } : {}) },
     exports: resolveExports(raw.exports ?? [], sources, root, err),
     lineOf,
   };
@@ -532,6 +554,24 @@ function resolveExports(raw: NonNullable<RawPolicy['exports']>, sources: readonl
     const source = e.source ?? ids[0] ?? '';
     if (!ids.includes(source)) throw err(`${at}/source`, `export ${i + 1} names source "${source}", which toolgate.yml does not have`, `Use one of: ${ids.join(', ')}.`);
     return { to: e.to, file: resolve(root, e.file), source, server: e.server ?? source, ...(e.gateway !== undefined ? { gateway: e.gateway } : {}), pointer: at };
+  });
+}
+
+/**
+ * `safety-fields:` entries (issue 16 §4), each named (by default after its pointer's last token);
+ * names are unique, pointers well formed (RFC 6901: `~` only as `~0` or `~1`).
+ */
+function resolveSafetyFields(raw: NonNullable<RawPolicy['safety-fields']>, err: (pointer: string, message: string, fix?: string) => ConfigError): SafetyField[] {
+  const byName = new Map<string, number>();
+  return raw.map((f, i) => {
+    const at = `/safety-fields/${i}`;
+    if (/~(?![01])/.test(f.pointer)) throw err(`${at}/pointer`, `safety field pointer ${JSON.stringify(f.pointer)} has a "~" that is neither "~0" nor "~1"`, 'Write "~" in a key as "~0" and "/" as "~1" (RFC 6901).');
+    const name = f.name ?? pointerSegments(f.pointer).at(-1) ?? '';
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name)) throw err(at, `safety field ${JSON.stringify(f.pointer)} needs a \`name\`: its last token ${JSON.stringify(name)} is not one`, 'Add `name:` (letters, digits, `_`, `.`, `-`).');
+    const dup = byName.get(name);
+    if (dup !== undefined) throw err(`${at}${f.name !== undefined ? '/name' : ''}`, `safety fields ${dup + 1} and ${i + 1} are both named "${name}"`, 'Give each safety field its own `name`.');
+    byName.set(name, i);
+    return { name, pointer: f.pointer, safer: f.safer, ...(f.default !== undefined ? { default: f.default } : {}), at };
   });
 }
 

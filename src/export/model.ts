@@ -24,7 +24,7 @@ export interface Enforcement {
 /** A pinned tool the export does not admit, and why (the runtime policy's reason). */
 export interface RefusedTool {
   tool: SurfaceTool;
-  reason: 'class-not-allowed' | 'denied' | 'not-in-allow-tools' | 'duplicate-name';
+  reason: 'class-not-allowed' | 'denied' | 'not-in-allow-tools' | 'less-safe' | 'duplicate-name';
 }
 
 /** Everything a target renders from: pure data. */

@@ -9,6 +9,7 @@ import type { SnapshotDiagnostics } from '../sources/types.js';
 import type { MalformedTool } from '../surface/normalize.js';
 import type { Surface } from '../surface/model.js';
 import type { TokenFacts } from '../surface/tokens.js';
+import type { SafetyField } from '../surface/safety-fields.js';
 
 /**
  * - `check`: live surface against the contract (and the PR base): everything the Action does.
@@ -55,6 +56,8 @@ export interface SourceResult {
   drift?: Change[];
   /** Tokens per turn (o200k_base), when known: see `tokenFacts` in surface/tokens.ts. */
   tokens?: TokenFacts;
+  /** The policy's safety fields and the reachable tools on the less safe side of each (issue 16 §4). */
+  safety?: { name: string; pointer: string; safer: SafetyField['safer']; lessSafe: string[] }[];
 }
 
 /** Result of a run over every selected source. */

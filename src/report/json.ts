@@ -162,6 +162,7 @@ export function renderJson(result: CheckResult, toolgateVersion: string): string
               payloadBytes: r.surface.payloadBytes,
               ...(r.tokens ? { tokens: { encoding: 'o200k_base', ...r.tokens } } : {}),
               ...(r.surface.protectedResource ? { protectedResource: r.surface.protectedResource } : {}),
+              ...(r.safety ? { safetyFields: r.safety } : {}),
               digest: r.surface.digest,
               additiveWrites: a?.additiveWrites,
               openWorldTools: a?.openWorld,

@@ -140,6 +140,7 @@ function auditSection(r: SourceResult): string {
   if (a.promotions.length) out.push(`- **Read promotions** (non-GET/HEAD operations classed read by a policy): ${nameList(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
   if (a.malformed.length) out.push(`- **Malformed tools** (pinned as served; strict clients drop them, lenient ones offer them): ${nameList(a.malformed)}`);
   if (a.disabled.length) out.push(`- Disabled operations (pinned, not reachable): ${nameList(a.disabled.map((t) => t.name))}`);
+  for (const f of r.safety ?? []) out.push(`- Safety field ${md(f.name, 80)} (${md(f.pointer, 200)}, safer: ${md(JSON.stringify(f.safer), 80)}): less safe: ${nameList(f.lessSafe)}`);
   if (s.protectedResource) out.push(`- Who authorizes (RFC 9728 metadata): ${authParts(s.protectedResource, (x) => md(x, 200)).join(' · ')}`);
   if (r.tokens) {
     const delta = tokenDelta(r.tokens);

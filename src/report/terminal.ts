@@ -118,6 +118,7 @@ function renderAudit(r: SourceResult, style: TerminalStyle, mode: CheckResult['m
       out.push(`      ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}${t.malformed ? ' (malformed)' : ''}`);
     }
   }
+  for (const f of r.safety ?? []) out.push(`    safety field ${escapeTerminalInline(f.name, 80)} (${escapeTerminalInline(f.pointer, 200)}, safer: ${JSON.stringify(f.safer)}): less safe: ${names(f.lessSafe)}`);
   if (s.protectedResource) out.push(`    who authorizes (RFC 9728): ${authParts(s.protectedResource, (x) => escapeTerminalInline(x, 200)).join('; ')}`);
   if (r.tokens) {
     const delta = tokenDelta(r.tokens);

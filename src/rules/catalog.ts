@@ -255,6 +255,16 @@ export const RULES = [
     reviewable: true,
   },
   {
+    id: 'safety-field-changed',
+    level: 'error',
+    title: 'A vendor safety field named in toolgate.yml (`safety-fields`) changed in a tool: to the less safe side, to the safer side, or within one side',
+    rationale:
+      "Servers declare safety facts beyond the four hints (a `_meta` key, a vendor annotation key, a safety object of their own: paid generation, sensitive URLs, read-only). A move to the less safe side widens what the tool does; a move to the safer side is a claim of less risk by the party being limited, and `deny[].less-safe` and `runtime.require-safer` act on it. Like hints, a field only restricts: a missing value is on the less safe side unless the policy gives a `default`.",
+    source: 'MCP spec 2025-11-25, Server Features › Tools (`_meta`, tool annotations: clients must treat them as untrusted unless from a trusted server); toolgate design §5 (who may widen the surface)',
+    fix: 'Check what the tool now declares at the field; the change passes once a reviewer with write access who is not the author approves the pull request.',
+    reviewable: true,
+  },
+  {
     id: 'schema-narrowed',
     level: 'warning',
     title: "A tool's inputSchema accepts or declares less than before",

@@ -6,6 +6,7 @@ import { policyChecks, promotedMoved } from './checks/policy.js';
 import { openArguments, schemaChanges } from './checks/schema.js';
 import { suspiciousText } from './checks/suspicious.js';
 import { authMetadataChanges } from './checks/auth.js';
+import { safetyFieldChanges } from './checks/safety.js';
 import { instructionsChanges, textChanges, toolNames } from './checks/text.js';
 
 /**
@@ -24,6 +25,7 @@ export const CHECKS: readonly Check[] = [
   textChanges,
   instructionsChanges,
   authMetadataChanges,
+  safetyFieldChanges,
   suspiciousText,
   toolNames,
   schemaChanges,

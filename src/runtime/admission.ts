@@ -11,6 +11,7 @@ import { denies } from '../rules/checks/policy.js';
 import type { Json, Surface, SurfaceTool } from '../surface/model.js';
 import { normalizeTool } from '../surface/normalize.js';
 import { getOwn, isObject } from '../util/json.js';
+import { lessSafeFields } from '../surface/safety-fields.js';
 
 /** Why a listed tool is, or is not, shown to the agent. */
 export type AdmissionReason =
@@ -27,6 +28,8 @@ export type AdmissionReason =
   | 'denied'
   /** `runtime.allow-tools` is set and its name matches none of it. */
   | 'not-in-allow-tools'
+  /** On the less safe side of a safety field `runtime.require-safer` names. */
+  | 'less-safe'
   /** Listed twice: a client could not know which definition it calls. */
   | 'duplicate-name'
   /** Not a tool object with a string name. */
@@ -68,13 +71,15 @@ const allowedBy = (name: string, patterns: readonly string[]) => {
  * What the `runtime` block alone says of a pinned tool, whatever the server lists: its class must
  * be allowed (a disabled OpenAPI operation never is), its name must pass `deny` (as in
  * toolgate.yml, also as a person reads it: case, look-alikes, invisible characters) and, when set,
- * `allow-tools`. Shared by the proxy and by `toolgate export`, so both admit the same set.
+ * `allow-tools`, and it must be on the safer side of each of `require-safer`. Shared by the proxy and by `toolgate export`, so both admit the same set.
  * @returns the reason it is refused, or undefined when the runtime policy admits it.
  */
-export function runtimeRefusal(pinned: SurfaceTool, runtime: RuntimePolicy): 'class-not-allowed' | 'denied' | 'not-in-allow-tools' | undefined {
+export function runtimeRefusal(pinned: SurfaceTool, runtime: RuntimePolicy): 'class-not-allowed' | 'denied' | 'not-in-allow-tools' | 'less-safe' | undefined {
   if (pinned.safetyClass === 'disabled' || !runtime.allow.includes(pinned.safetyClass)) return 'class-not-allowed';
   if (runtime.deny.some((p) => denies(p, pinned.name))) return 'denied';
   if (runtime.allowTools && !allowedBy(pinned.name, runtime.allowTools)) return 'not-in-allow-tools';
+  // The pinned tool's value: the live one equals it, or the tool is drifted and hidden anyway.
+  if (runtime.requireSafer && lessSafeFields(pinned, runtime.requireSafer).length > 0) return 'less-safe';
   return undefined;
 }
 

@@ -524,3 +524,29 @@ describe('diffPolicies: exports', () => {
     expect(changes(none, withExports).every(([relaxed, , pointer]) => relaxed && pointer === '')).toBe(true);
   });
 });
+
+describe('diffPolicies: safety fields (issue 16 §4)', () => {
+  const FIELDS = `${BASE}safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\n`;
+  const SELECTED = `${FIELDS}runtime:\n  require-safer: [paid]\n`;
+
+  it('a field added is a tightening; removed or redefined (another safer value) is relaxed', () => {
+    expect(changes(FIELDS)).toEqual([[false, 'safety-fields', '/safety-fields/0', 'safety field "paid" (/_meta/com.example~1paid, safer: false) is added']]);
+    expect(changes(BASE, FIELDS)).toEqual([[true, 'safety-fields', '', 'safety field "paid" (/_meta/com.example~1paid, safer: false) is removed or redefined']]);
+    expect(changes(edit(FIELDS, ['safer: false', 'safer: true']), FIELDS)).toEqual([
+      [true, 'safety-fields', '/safety-fields', 'safety field "paid" (/_meta/com.example~1paid, safer: false) is removed or redefined'],
+      [false, 'safety-fields', '/safety-fields/0', 'safety field "paid" (/_meta/com.example~1paid, safer: true) is added'],
+    ]);
+    // A new name for the same field is no change.
+    expect(changes(edit(FIELDS, ['name: paid', 'name: paid-generation']), FIELDS)).toEqual([]);
+  });
+
+  it('runtime.require-safer: a field dropped is relaxed, one added a tightening; deny less-safe added narrows the entry (relaxed)', () => {
+    expect(changes(FIELDS, SELECTED)).toEqual([[true, 'runtime', '', 'runtime.require-safer no longer requires the safer side of "paid"']]);
+    expect(changes(SELECTED, FIELDS)).toEqual([[false, 'runtime', '/runtime/require-safer/0', 'runtime.require-safer requires the safer side of "paid"']]);
+    const narrowed = edit(FIELDS, ['    reason: no code execution\n', '    reason: no code execution\n    less-safe: [paid]\n']);
+    expect(changes(narrowed, FIELDS)).toEqual([
+      [true, 'deny', '/deny', 'deny entry ["*shell*"] is removed'],
+      [false, 'deny', '/deny/0', 'deny entry ["*shell*"] (less-safe: ["paid"]) is added'],
+    ]);
+  });
+});

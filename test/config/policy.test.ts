@@ -235,6 +235,9 @@ describe('duplicate keys and lines (linear: one set per map, one index of lines)
 
 /** Each broken fixture: the line (checked by reading the file), pointer and what the message says. */
 const BROKEN: { file: string; line: number; column?: number; pointer?: string; message: RegExp; fix?: RegExp }[] = [
+  { file: 'safety-field-unknown.yml', line: 12, pointer: '/deny/0/less-safe/0', message: /^"paid-generaton" is not a safety field; did you mean "paid-generation"\?$/, fix: /Declare it under `safety-fields`/ },
+  { file: 'safety-field-duplicate.yml', line: 9, pointer: '/safety-fields/1', message: /^safety fields 1 and 2 are both named "paid_generation"$/, fix: /its own `name`/ },
+  { file: 'safety-field-pointer.yml', line: 8, pointer: '/safety-fields/0/pointer', message: /has a "~" that is neither "~0" nor "~1"/, fix: /RFC 6901/ },
   { file: 'yaml-syntax.yml', line: 7, column: 13, message: /^YAML syntax error: Nested mappings are not allowed in compact mappings$/ },
   { file: 'yaml-unclosed-flow.yml', line: 6, column: 1, message: /^YAML syntax error: Flow sequence .* end with a \]$/ },
   { file: 'duplicate-key.yml', line: 7, column: 1, message: /YAML syntax error: Map keys must be unique/ },

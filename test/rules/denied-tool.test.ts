@@ -1,11 +1,24 @@
 /** denied-tool: a tool matching a `deny` pattern is reachable, or classed read when the entry forbids that. */
 import { openapiSurface, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
 
+/** Vendor safety fields (issue 16 §4): deny only what is on the less safe side of one. */
+const DENY_PAID = 'safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\ndeny:\n  - tools: "*"\n    less-safe: [paid]\n    reason: no paid generation for agents\n';
+const withPaid = (name: string, paid?: boolean) => ({ ...writeTool(name), ...(paid !== undefined ? { _meta: { 'com.example/paid': paid } } : {}) });
+
 const DENY_DELETE = 'deny:\n  - tools: "delete_*"\n    reason: deletes user data\n';
 const DENY_READ = 'deny:\n  - tools: ["send_*", "post_*"]\n    when: read\n';
 
 ruleTests('denied-tool', {
   fires: [
+    {
+      name: 'less-safe: a tool on the less safe side of a safety field (true, or no value at all)',
+      head: [withPaid('free_image', false), withPaid('paid_image', true), withPaid('unknown_image')],
+      policy: DENY_PAID,
+      expect: [
+        { ruleId: 'denied-tool', tool: 'paid_image', message: 'tool "paid_image" matches deny pattern "*" and is reachable on the less safe side of paid (no paid generation for agents)', data: { lessSafe: ['paid'] } },
+        { ruleId: 'denied-tool', tool: 'unknown_image' },
+      ],
+    },
     {
       name: 'a reachable tool matches a deny pattern',
       head: [readTool('get'), writeTool('delete_user')],
@@ -40,6 +53,12 @@ ruleTests('denied-tool', {
     })),
   ],
   silent: [
+    {
+      name: 'less-safe: every tool on the safer side',
+      head: [withPaid('free_image', false), readTool('get_image')],
+      policy: 'safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\n    default: false\ndeny:\n  - tools: "*"\n    less-safe: [paid]\n',
+      expect: [],
+    },
     {
       name: 'folding finds no deny match where there is none: "shelter_info" does not match "shell_*"',
       head: [readTool('shelter_info')],

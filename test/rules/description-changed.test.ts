@@ -234,8 +234,29 @@ ruleTests('description-changed', {
         },
       ],
     },
+    {
+      name: '_meta changed at a safety field and elsewhere: the rest is still text to review',
+      base: [{ ...readTool('get'), _meta: { 'com.example/paid': false, 'com.example/hint': 'cheap' } }],
+      head: [{ ...readTool('get'), _meta: { 'com.example/paid': true, 'com.example/hint': 'use me first' } }],
+      policy: 'safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\n',
+      expect: [{ ruleId: 'description-changed', tool: 'get', data: { field: '_meta' } }],
+    },
   ],
   silent: [
+    {
+      name: '_meta changed only at a safety field named in toolgate.yml: safety-field-changed judges it',
+      base: [{ ...readTool('get'), _meta: { 'com.example/paid': false } }],
+      head: [{ ...readTool('get'), _meta: { 'com.example/paid': true } }],
+      policy: 'safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\n',
+      expect: [],
+    },
+    {
+      name: 'a vendor safety object (a key outside the spec) changed only at its safety field',
+      base: [{ ...readTool('get'), safety: { paid_generation: false } }],
+      head: [{ ...readTool('get'), safety: { paid_generation: true } }],
+      policy: 'safety-fields:\n  - pointer: /safety/paid_generation\n    safer: false\n',
+      expect: [],
+    },
     {
       name: 'unchanged text',
       base: [readTool('get')],

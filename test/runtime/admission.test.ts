@@ -33,6 +33,13 @@ describe('admit', () => {
     expect(reasons(listed, pinned, { allowTools: ['get'] })).toEqual(['get:admitted', 'put:not-in-allow-tools', 'list:not-in-allow-tools']);
   });
 
+  it('runtime.require-safer admits only tools on the safer side of each field (a missing value is the less safe side unless a default says otherwise)', () => {
+    const paid = { name: 'paid', pointer: '/_meta/com.example~1paid', safer: false, at: '/safety-fields/0' };
+    const tools = [readTool('free'), { ...writeTool('charge'), _meta: { 'com.example/paid': true } }, { ...writeTool('declared'), _meta: { 'com.example/paid': false } }];
+    expect(reasons(tools, tools, { requireSafer: [paid] })).toEqual(['free:less-safe', 'charge:less-safe', 'declared:admitted']);
+    expect(reasons(tools, tools, { requireSafer: [{ ...paid, default: false }] })).toEqual(['free:admitted', 'charge:less-safe', 'declared:admitted']);
+  });
+
   it('on-drift: refuse-all admits nothing once one tool drifted; a duplicated name is never admitted', () => {
     expect(reasons([readTool('get'), readTool('list', { description: 'x' })], pinned, { onDrift: 'refuse-all' })).toEqual(['get:refuse-all', 'list:drifted']);
     expect(reasons([readTool('get'), readTool('get')], pinned)).toEqual(['get:duplicate-name', 'get:duplicate-name']);

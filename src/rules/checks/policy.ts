@@ -1,6 +1,7 @@
 import { minimatch } from 'minimatch';
 import type { Check, RawFinding } from '../context.js';
 import { foldName } from '../name-fold.js';
+import { lessSafeFields } from '../../surface/safety-fields.js';
 
 /**
  * Whether deny pattern `pattern` matches tool `name` as served or as a person reads it
@@ -22,13 +23,17 @@ export const policyChecks: Check = (ctx) => {
     for (const t of ctx.head.tools) {
       if (t.safetyClass === 'disabled') continue;
       if (entry.when === 'read' && t.safetyClass !== 'read') continue;
+      // `less-safe:` narrows the entry to tools on the less safe side of one of its fields.
+      const lessSafe = entry.lessSafe ? lessSafeFields(t, entry.lessSafe) : undefined;
+      if (lessSafe?.length === 0) continue;
       const pattern = entry.tools.find((p) => denies(p, t.name, folded?.get(t.name)));
       if (pattern === undefined) continue;
+      const side = lessSafe ? ` on the less safe side of ${lessSafe.map((f) => f.name).join(', ')}` : '';
       out.push({
         ruleId: 'denied-tool',
         target: { tool: t.name, in: 'policy', sub: entry.pointer },
-        message: `tool "${t.name}" matches deny pattern "${pattern}" and is ${entry.when === 'read' ? 'classed read' : 'reachable'}${entry.reason ? ` (${entry.reason})` : ''}`,
-        data: { pattern, when: entry.when },
+        message: `tool "${t.name}" matches deny pattern "${pattern}" and is ${entry.when === 'read' ? 'classed read' : 'reachable'}${side}${entry.reason ? ` (${entry.reason})` : ''}`,
+        data: { pattern, when: entry.when, ...(lessSafe ? { lessSafe: lessSafe.map((f) => f.name) } : {}) },
       });
     }
   }

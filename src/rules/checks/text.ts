@@ -1,4 +1,5 @@
 import type { Change } from '../../diff/change.js';
+import { onlySafetyFields } from './safety.js';
 import type { Check, RawFinding } from '../context.js';
 import { INVISIBLE } from '../name-fold.js';
 import { describeSchemaTextPath } from '../../diff/schema-text.js';
@@ -70,6 +71,8 @@ export const textChanges: Check = (ctx) => {
     let text: ChangedTextData;
     let sub: string;
     if (c.kind === 'metadata-changed') {
+      // Judged as safety-field-changed, which names the field and the side it moved to.
+      if (onlySafetyFields(c, ctx.policy.safetyFields)) continue;
       sub = c.field === 'extra' ? '' : `/${c.field}`;
       text = { field: c.field, base: c.base, head: c.head, what: `the ${METADATA_WORDS[c.field]} of tool "${c.tool}" changed` };
     } else if (c.kind === 'text-changed') {

@@ -47,6 +47,7 @@ loopback only, read-only but for their HOME, a private /tmp and \`writable\` pat
 how each server ran. README, "Security model".
 
 Examples:
+  toolgate init                             write a starter toolgate.yml and workflow for this repository
   toolgate audit -- node server.js          audit a stdio MCP server, no config needed
   toolgate audit --tools-json tools.json    audit a saved tools/list result
   toolgate audit --openapi integrations/app.json
@@ -61,6 +62,27 @@ Examples:
       requireDashDash(this);
       setExit(await (await commands()).run(mode, opts, this.args));
     };
+
+  program
+    .command('init')
+    .description('look at the repository in the current directory and write a starter toolgate.yml and .github/workflows/toolgate.yml')
+    .option('--force', 'replace toolgate.yml, the workflow or a starter integration config that already exists')
+    .option('--dry-run', 'print what would be written, write nothing')
+    .addHelpText(
+      'after',
+      `
+It looks for MCP servers (package.json or pyproject.toml/requirements.txt depending on an MCP
+SDK; servers named in .mcp.json, .cursor/mcp.json, .vscode/mcp.json, claude_desktop_config.json)
+and OpenAPI documents (each gets a starter integration config with an empty \`include\`), one
+source each. Nothing is run; environment variables are copied by name, never their values. An
+existing file is never replaced without --force (exit 2). README, "toolgate init".
+
+Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx toolgate check.`,
+    )
+    .action(async function (this: Command) {
+      const { init } = await import('./cli-init.js');
+      setExit(await init(this.opts<{ force?: boolean; dryRun?: boolean }>()));
+    });
 
   addSourceFlags(program.command('audit').description("print a source's tool surface, counts and hygiene findings (no contract needed)"))
     .argument('[command...]', 'server command and arguments, after --')

@@ -22,7 +22,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
   it('--help lists every command and the exit codes; exits 0', async () => {
     const r = await runCli(['--help'], { cwd: REPO });
     expect(r.code).toBe(0);
-    for (const cmd of ['audit', 'snapshot', 'update', 'check', 'export', 'proxy', 'diff', 'rules']) expect(r.stdout).toContain(cmd);
+    for (const cmd of ['init', 'audit', 'snapshot', 'update', 'check', 'export', 'proxy', 'diff', 'rules']) expect(r.stdout).toContain(cmd);
     expect(r.stdout).toContain('Exit codes: 0 clean, 1 error-level findings, 2 usage or config error, 3 a source failed');
     expect(r.stdout).toContain('Servers run in a bubblewrap sandbox where it works');
   });

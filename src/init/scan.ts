@@ -1,0 +1,144 @@
+/**
+ * `toolgate init`, the reading half: lists a repository and reads the few files {@link detect}
+ * looks at, bounded in every way a hostile repository could make it expensive. Symbolic links
+ * are neither followed nor read (a link could lead out of the repository); special files are
+ * never opened; each file and the whole scan have a size limit; the walk has a depth and an
+ * entry limit. Nothing is executed.
+ */
+import { lstat, opendir } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { ConfigError } from '../util/errors.js';
+import { readBounded, resolveInside } from '../util/safe-path.js';
+import { CLIENT_CONFIGS, copyable, specCandidate, type RepoFiles } from './detect.js';
+
+/** Limits of one scan. */
+export const SCAN_LIMITS = {
+  /** Directory levels below the root that are listed (`a/b/c/d/file` is at depth 4). */
+  maxDepth: 4,
+  /** Directory entries listed in all. */
+  maxEntries: 20_000,
+  /** Files read in all, and bytes read in all. */
+  maxReads: 400,
+  maxTotalBytes: 64 * 1024 * 1024,
+  /** A manifest or client config (package.json, pyproject.toml...): people write them, a few KB. */
+  maxManifestBytes: 1024 * 1024,
+  /** A candidate OpenAPI document. */
+  maxSpecBytes: 16 * 1024 * 1024,
+} as const;
+
+/** Directories never listed: dependencies, build caches, virtual environments, VCS data, test fixtures. */
+const SKIP_DIRS = new Set(['node_modules', 'bower_components', 'vendor', 'venv', '__pycache__', 'site-packages', 'target', 'coverage', 'fixtures', '__fixtures__']);
+
+/** How a listed file is read, in priority order (lower first), or undefined when it is not read. */
+export function readPriority(path: string, depth: number): { rank: number; max: number } | undefined {
+  const base = posix.basename(path);
+  if (['package.json', 'pyproject.toml', 'requirements.txt'].includes(base)) return { rank: 0, max: SCAN_LIMITS.maxManifestBytes };
+  const spec = specCandidate(path);
+  if (spec) return { rank: spec === 'name' ? 1 : 2, max: SCAN_LIMITS.maxSpecBytes };
+  // Integration configs may sit at the root (small JSON files; lockfiles are left out).
+  if (depth === 0 && /\.json$/i.test(base) && !/lock|shrinkwrap/i.test(base)) return { rank: 3, max: SCAN_LIMITS.maxManifestBytes };
+  return undefined;
+}
+
+/** What a scan found: the files for {@link detect}, and what it could not read (one line each). */
+export interface Scan {
+  repo: RepoFiles;
+  notes: string[];
+}
+
+/**
+ * Lists `root` (breadth first, within {@link SCAN_LIMITS}) and reads the files detection needs,
+ * plus the MCP client configs at their fixed paths and git's default branch.
+ * @param root absolute path of the repository (the working directory).
+ */
+export async function scanRepository(root: string): Promise<Scan> {
+  const notes: string[] = [];
+  const files: { path: string; depth: number }[] = [];
+  let entries = 0;
+  let queue: string[] = [''];
+  for (let depth = 0; depth <= SCAN_LIMITS.maxDepth && queue.length; depth++) {
+    const next: string[] = [];
+    for (const dir of queue) {
+      if (entries > SCAN_LIMITS.maxEntries) break;
+      // Read entry by entry (opendir), so a directory of a million names costs only the limit.
+      const handle = await opendir(join(root, dir)).catch(() => undefined);
+      if (!handle) continue;
+      try {
+        for await (const e of handle) {
+          if (++entries > SCAN_LIMITS.maxEntries) break;
+          // Names with control or invisible characters are nobody's server; links are not followed.
+          if (!copyable(e.name) || e.isSymbolicLink()) continue;
+          const rel = dir ? `${dir}/${e.name}` : e.name;
+          if (e.isDirectory() && !e.name.startsWith('.') && !SKIP_DIRS.has(e.name)) next.push(rel);
+          else if (e.isFile()) files.push({ path: rel, depth });
+        }
+      } catch {
+        // A directory that cannot be read is skipped.
+      }
+    }
+    if (entries > SCAN_LIMITS.maxEntries) {
+      notes.push(`the repository has more than ${SCAN_LIMITS.maxEntries} entries: only part of it was looked at`);
+      break;
+    }
+    queue = next;
+  }
+
+  const texts = new Map<string, string>();
+  let budget: number = SCAN_LIMITS.maxTotalBytes;
+  const read = async (path: string, max: number): Promise<void> => {
+    if (texts.size >= SCAN_LIMITS.maxReads || budget <= 0) {
+      notes.push(`${path}: not read (the scan reads at most ${SCAN_LIMITS.maxReads} files, ${SCAN_LIMITS.maxTotalBytes / 1024 / 1024} MiB)`);
+      return;
+    }
+    try {
+      const bytes = await readBounded(join(root, path), Math.min(max, budget), 'the file', { display: path });
+      budget -= bytes.length;
+      texts.set(path, bytes.toString('utf8'));
+    } catch (e) {
+      if (e instanceof ConfigError) notes.push(`${path}: not read (${e.message.replace(/^cannot read the file: /, '')})`);
+    }
+  };
+  const wanted = files
+    .map((f) => ({ ...f, how: readPriority(f.path, f.depth) }))
+    .filter((f): f is typeof f & { how: NonNullable<typeof f.how> } => f.how !== undefined)
+    .sort((a, b) => a.how.rank - b.how.rank || a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const f of wanted) await read(f.path, f.how.max);
+
+  // Client configs live in hidden folders the walk skips: each is read only if it really is a
+  // regular file inside the repository (no link on the way out, none at the file).
+  const paths = files.map((f) => f.path);
+  for (const file of CLIENT_CONFIGS) {
+    const st = await lstat(join(root, file)).catch(() => undefined);
+    if (!st) continue;
+    try {
+      await resolveInside(root, file, { what: 'the client config', lead: `cannot read ${file}`, display: file });
+    } catch (e) {
+      if (e instanceof ConfigError) notes.push(`${file}: not read (${e.message.replace(`cannot read ${file}: `, '')})`);
+      continue;
+    }
+    if (!paths.includes(file)) paths.push(file);
+    if (!texts.has(file)) await read(file, SCAN_LIMITS.maxManifestBytes);
+  }
+  const defaultBranch = await gitDefaultBranch(root);
+  return { repo: { paths, texts, ...(defaultBranch !== undefined ? { defaultBranch } : {}) }, notes };
+}
+
+/**
+ * The default branch as git knows it: `origin/HEAD`, else the checked-out branch when it is
+ * `main` or `master`. Read from `.git` (a directory, not through a link), never by running git.
+ */
+async function gitDefaultBranch(root: string): Promise<string | undefined> {
+  const git = join(root, '.git');
+  const st = await lstat(git).catch(() => undefined);
+  if (!st?.isDirectory()) return undefined;
+  const ref = async (p: string) => {
+    const f = join(git, p);
+    if (!(await lstat(f).catch(() => undefined))?.isFile()) return undefined;
+    const text = (await readBounded(f, 4096, 'a git ref').catch(() => undefined))?.toString('utf8');
+    return /^ref: refs\/(?:remotes\/origin|heads)\/(\S+)\s*$/.exec(text ?? '')?.[1];
+  };
+  const origin = await ref('refs/remotes/origin/HEAD');
+  if (origin) return origin;
+  const head = await ref('HEAD');
+  return head === 'main' || head === 'master' ? head : undefined;
+}

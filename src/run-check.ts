@@ -259,22 +259,26 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
 
   const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
   // Outside a pull request the base is the contract: one diff serves as both (buildContext).
-  // The tokenizer's tables take ~0.6 s to load: `check` counts for a token limit, or for the
-  // delta of a pull request's change review that no pinned total gives. Drift outside a pull
-  // request shows no delta: `contract-stale` sends the author to `update`, which shows it.
+  // The tokenizer's tables take ~0.6 s to load: `check` counts for a token limit, or for a pull
+  // request whose tools changed (the delta is counted, never taken from the author's contract).
+  // Drift outside a pull request shows no delta: `contract-stale` sends the author to `update`.
+  let tokensPerTurn: number | undefined;
   if (opts.mode !== 'update') {
     const { maxTokens, maxTokensPerTool } = policy.limits;
     const countHead = opts.mode === 'audit' || maxTokens !== undefined || maxTokensPerTool !== undefined;
     const reviewBase = opts.baseContracts?.has(cfg.id) ? base : undefined;
-    const counted = await tokenFacts({ head: surface, countHead, ...(loaded ? { contract: loaded.surface } : {}), ...(reviewBase ? { base: reviewBase } : {}) });
+    const trusted = !reviewBase && loaded ? { contract: loaded.surface } : {};
+    const counted = await tokenFacts({ head: surface, countHead, ...trusted, ...(reviewBase ? { base: reviewBase } : {}) });
     if (counted.facts) result.tokens = counted.facts;
     tokens = counted.cost;
+    tokensPerTurn = counted.facts?.perTurn;
     mark(`${cfg.id}: tokens ${tokens ? 'counted' : 'from the contract'}`);
   }
   const ctx = await buildContext({
     sourceId: cfg.id,
     head: surface,
     ...(tokens ? { tokens } : {}),
+    ...(tokensPerTurn !== undefined ? { tokensPerTurn } : {}),
     malformed,
     policy,
     ...(loaded ? { contract: loaded.surface } : {}),

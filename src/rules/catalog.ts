@@ -32,7 +32,7 @@ export const RULES = [
     level: 'error',
     title: "Who authorizes an HTTP server changed: an authorization server, a scope, the resource or its name in the server's protected resource metadata (RFC 9728)",
     rationale:
-      "A client sends the user to the authorization servers the metadata names and asks for the scopes it lists, before any tool is called: a new authorization server decides who holds tokens for the agent, a new scope lets those tokens do more, a new resource is another audience. Removals only narrow what a client asks for and are listed, not raised.",
+      "A client sends the user to the authorization servers the metadata names (the first one) and asks for the scopes it lists, before any tool is called: a new authorization server decides who holds tokens for the agent, a new scope lets those tokens do more, a new resource is another audience. Where no authorization server or no scope is listed, or the metadata cannot be read, clients fall back to the MCP server's own origin and the authorization server's default scopes, so losing them is a change too. Removals alone only narrow what a client asks for and are listed, not raised.",
     source: 'RFC 9728 §2 (authorization_servers, scopes_supported, resource_name), §3.3 (resource); MCP spec 2025-11-25, Authorization › Authorization Server Location',
     fix: 'Check that each new authorization server is one your organization trusts and that each new scope is one agents should hold; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
@@ -40,9 +40,9 @@ export const RULES = [
   {
     id: 'auth-metadata-unavailable',
     level: 'warning',
-    title: 'An HTTP server wants credentials (HTTP 401) but publishes no protected resource metadata, or publishes metadata clients refuse (RFC 9728)',
+    title: 'An HTTP server wants credentials (HTTP 401) but publishes no protected resource metadata, or metadata toolgate cannot use (RFC 9728)',
     rationale:
-      "MCP clients find who issues tokens for a server from its protected resource metadata (the 401's `resource_metadata`, then `/.well-known/oauth-protected-resource` with the path, then at the root). Without a usable document nothing about the server's authorization can be pinned or reviewed, and clients cannot start the spec's OAuth flow. toolgate sees the 401 only when it connects without the credentials it would need.",
+      "MCP clients find who issues tokens for a server from its protected resource metadata (the 401's `resource_metadata`, then `/.well-known/oauth-protected-resource` with the path, then at the root). Without a usable document nothing about the server's authorization can be pinned or reviewed, and clients cannot start the spec's OAuth flow (or fall back to guesses). For a source that sends credentials, toolgate asks once without them to see the 401 a client would get.",
     source: 'RFC 9728 §3, §3.3, §5.1; MCP spec 2025-11-25, Authorization › Protected Resource Metadata Discovery Requirements',
     fix: "Publish RFC 9728 metadata at `/.well-known/oauth-protected-resource<path>` (or name it in the 401's `WWW-Authenticate: Bearer resource_metadata=\"…\"`) with a `resource` that covers the server URL, or give the source the credentials it needs in `headers`.",
   },

@@ -19,10 +19,11 @@ export function tokenCounter(): Promise<TokenCounter> {
 }
 
 /**
- * Runs of one character class that the pre-tokenizer keeps as one piece: letters (with their
- * marks), punctuation, whitespace. 256 code points is far beyond any word of real text.
+ * Runs that o200k's pre-tokenizer can keep as one piece: letters with their marks; punctuation
+ * (anything but whitespace, letters and numbers, marks included) with the CR, LF and `/` its piece
+ * may end in; whitespace. 256 code points is far beyond any word of real text.
  */
-const LONG_RUN = /[\p{L}\p{M}]{256}|[^\s\p{L}\p{M}\p{N}]{256}|\s{256}/gu;
+const LONG_RUN = /[\p{L}\p{M}]{256}|(?:[^\s\p{L}\p{N}]|[\r\n]){256}|\s{256}/gu;
 
 /**
  * Counts `text` with `count`, cutting every run of 256 code points of one class into a piece of
@@ -83,7 +84,11 @@ export interface TokenFacts {
 /** How a run gets its token figures: a pinned total is reused only for the very same tools. */
 export interface TokenInputs {
   head: Surface;
-  /** The committed contract (its pinned total stands for the head when the digests match). */
+  /**
+   * A surface whose pinned total may be believed for the head when the digests match: the
+   * committed contract outside a pull request. In a pull request the head's contract is the
+   * author's and is not passed; the base's (reviewed) total is used instead.
+   */
   contract?: Surface;
   /** The review's base (the PR base's contract; the old contract for `update`). */
   base?: Surface;
@@ -95,19 +100,20 @@ export interface TokenInputs {
 
 /**
  * The head's tokens per turn and, where the base's tools differ, the base's, counting as little as
- * possible: a pinned total stands for a surface with the same digest (the digest covers every
- * byte the count reads). Without `countHead`, a surface is counted only for a delta that no pinned
- * total gives, so a pull request whose contracts were written by `update` counts nothing. Returns
- * the head's full count too when it was counted (the token limits need it); `facts` is undefined
- * when the head's total is neither pinned nor counted.
+ * possible: a trusted pinned total stands for a surface with the same digest (the digest covers
+ * every byte the count reads). The head is counted for `countHead` and whenever its tools differ
+ * from the base (a delta is shown, and never from a total the pull request's author wrote); the
+ * base only when it has no total pinned. Returns the head's full count too when it was counted
+ * (the token limits need it); `facts` is undefined when the head's total is neither trusted nor
+ * counted.
  */
 export async function tokenFacts(i: TokenInputs): Promise<{ facts?: TokenFacts; cost?: TokenCost }> {
   const load = i.counter ?? tokenCounter;
   const pinnedFor = (s: Surface, by: Surface | undefined): number | undefined => (by?.tokens && by.digest === s.digest ? by.tokens.perTurn : undefined);
   const changed = i.base !== undefined && i.base.digest !== i.head.digest;
   let cost: TokenCost | undefined;
-  let perTurn = pinnedFor(i.head, i.contract) ?? pinnedFor(i.head, i.head);
-  if (i.countHead || (changed && perTurn === undefined)) {
+  let perTurn = pinnedFor(i.head, i.contract) ?? pinnedFor(i.head, i.base);
+  if (i.countHead || changed) {
     cost = tokenCost(i.head.tools, await load());
     perTurn = cost.total;
   }

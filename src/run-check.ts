@@ -12,7 +12,7 @@ import { readContract, writeContract, type LoadedContract } from './contract/sto
 import { serializeContractInSlices } from './contract/serialize.js';
 import { diffSurfaces } from './diff/diff-surfaces.js';
 import { buildContext, judge } from './judge/judge.js';
-import { tally, type CheckResult, type Mode, type SourceResult } from './judge/result.js';
+import { failsOn, tally, type CheckResult, type FailOn, type Mode, type SourceResult } from './judge/result.js';
 import type { RawFinding, ReviewState, Target } from './rules/context.js';
 import { compareFindings, finalize, type Locate } from './rules/evaluate.js';
 import type { Finding } from './rules/types.js';
@@ -48,8 +48,10 @@ export interface RunOptions {
   policyChanges?: readonly PolicyChange[];
   /** Review state of the pull request; undefined outside one. */
   review?: ReviewState;
-  /** Release gating: every finding at warning level or above fails. */
+  /** Release gating: every finding at warning level or above fails (`failOn: 'warning'`). */
   exact?: boolean;
+  /** The lowest level that fails the run; wins over `exact` (default: `error`, or `warning` with `exact`). */
+  failOn?: FailOn;
   /**
    * Committed exports to verify (`check` only) and the policy whose runtime block they are made
    * from: the head's, even when the base branch's policy judges (so there is no default: the
@@ -77,8 +79,10 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
   const findings = [...policyFindings(opts), ...results.flatMap((r) => r.findings)].sort(compareFindings);
   const counts = tally(findings);
   const failed = results.some((r) => r.failure);
-  const failing = opts.exact ? counts.error + counts.warning : counts.error;
-  return { mode: opts.mode, sources: results, findings, counts, exitCode: failed ? 3 : failing > 0 ? 1 : 0, ...(opts.exact ? { exact: true } : {}) };
+  const failOn = opts.failOn ?? (opts.exact ? 'warning' : 'error');
+  const failing = findings.some((f) => failsOn(f.level, failOn));
+  const exact = opts.exact === true && failOn === 'warning';
+  return { mode: opts.mode, sources: results, findings, counts, exitCode: failed ? 3 : failing ? 1 : 0, ...(exact ? { exact: true } : {}), ...(failOn !== 'error' && !exact ? { failOn } : {}) };
 }
 
 /**

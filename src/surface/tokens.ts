@@ -19,29 +19,40 @@ export function tokenCounter(): Promise<TokenCounter> {
 }
 
 /**
- * Runs that o200k's pre-tokenizer can keep as one piece: letters with their marks; punctuation
- * (anything but whitespace, letters and numbers, marks included) with the CR, LF and `/` its piece
- * may end in; whitespace. 256 code points is far beyond any word of real text.
+ * Maximal runs of the classes o200k's pre-tokenizer can keep in one piece: letters with their
+ * marks; punctuation (anything but whitespace, letters and numbers, marks included) with the CR,
+ * LF and `/` its piece may end in; whitespace. Matched with `+`, each character is read once.
  */
-const LONG_RUN = /[\p{L}\p{M}]{256}|(?:[^\s\p{L}\p{N}]|[\r\n]){256}|\s{256}/gu;
+const RUNS = /[\p{L}\p{M}]+|(?:[^\s\p{L}\p{N}]|[\r\n])+|\s+/gu;
+/** Far beyond any word of real text (UTF-16 units). */
+const MAX_RUN = 256;
 
 /**
- * Counts `text` with `count`, cutting every run of 256 code points of one class into a piece of
- * its own. Byte-pair merging is quadratic in the length of a piece (measured: 40,000 CJK
- * characters in one piece take 6.8 s), so a server could stall toolgate with one long word; cut,
- * the work is linear. Real text has no such runs and is counted exactly (checked on every
+ * Counts `text` with `count`, cutting every run of one class longer than 256 characters into
+ * pieces of at most 256. Byte-pair merging is quadratic in the length of a piece (measured: 40,000
+ * CJK characters in one piece take 6.8 s), so a server could stall toolgate with one long word;
+ * cut, the work is linear. Real text has no such runs and is counted exactly (checked on every
  * recorded server); a cut inside a run may count one token more than the whole run would.
  */
 export function boundedCount(text: string, count: TokenCounter): number {
+  if (text.length <= MAX_RUN) return count(text);
   let total = 0;
   let from = 0;
-  for (const m of text.matchAll(LONG_RUN)) {
+  for (const m of text.matchAll(RUNS)) {
+    if (m[0].length <= MAX_RUN) continue;
     const end = m.index + m[0].length;
-    total += count(text.slice(from, end));
-    from = end;
+    for (let cut = m.index + MAX_RUN; cut < end; cut += MAX_RUN) {
+      // Never between the halves of a surrogate pair.
+      const at = isLowSurrogate(text.charCodeAt(cut)) ? cut - 1 : cut;
+      if (at <= from) continue;
+      total += count(text.slice(from, at));
+      from = at;
+    }
   }
   return total + count(text.slice(from));
 }
+
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** What a client sends the model for one tool: name, title, description and inputSchema, as JSON. */
 export function modelFacingJson(t: Pick<SurfaceTool, 'name' | 'title' | 'description' | 'inputSchema'>): string {

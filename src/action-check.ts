@@ -4,6 +4,7 @@ import { resolveInside } from './util/safe-path.js';
 import { setActionOutputs } from './action-outputs.js';
 import type { ActionInputs } from './config/inputs.js';
 import { runCheck, type CheckResult } from './run-check.js';
+import { failsOn, type FailOn } from './judge/result.js';
 import { renderAnnotations } from './report/annotations.js';
 import { renderJson } from './report/json.js';
 import { renderSummary, SUMMARY_MAX_BYTES } from './report/summary.js';
@@ -89,6 +90,7 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     logger,
     ...(inputs.sources.length ? { sourceIds: inputs.sources } : {}),
     ...(inputs.exact ? { exact: true } : {}),
+    failOn: inputs.failOn,
     ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
     ...(review ? { review } : {}),
     // Exports are made from the head's contracts and runtime block, even when the base judges.
@@ -103,7 +105,7 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
   let annotatedByCheckRun = false;
   if (octokit && event.repo && headSha && inputs.checkRun && !pr?.fork) {
     // One check run per job: a matrix over sources gets one per source.
-    const name = inputs.sources.length ? `toolgate (${inputs.sources.join(', ')})` : 'toolgate';
+    const name = inputs.checkName ?? (inputs.sources.length ? `toolgate (${inputs.sources.join(', ')})` : 'toolgate');
     annotatedByCheckRun = await publishChecks(octokit, event.repo, headSha, result, policyFile, logger, name);
   }
   // A failing step adds its own error annotation (core.setFailed): keep a slot for it.
@@ -120,15 +122,24 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     await writeFileAtomic(sarifPath, JSON.stringify(sarif, null, 2) + '\n', { what: 'the SARIF log (sarif-path)' });
   }
   setActionOutputs({
+    result: result.exitCode === 3 ? 'error' : result.exitCode === 1 ? 'fail' : 'pass',
     toolCount: result.sources.reduce((n, s) => n + (s.surface?.counts.toolCount ?? 0), 0),
     errorCount: result.counts.error,
     warningCount: result.counts.warning,
+    noticeCount: result.counts.notice,
     digest: combinedDigest(result),
     reportPath,
+    ...(sarifPath ? { sarifPath } : {}),
   });
   if (result.exitCode === 3) core.setFailed('toolgate: a source failed (server-failed); see the log and the job summary');
-  else if (result.exitCode === 1) {
-    core.setFailed(`toolgate: ${result.counts.error} error-level finding${result.counts.error === 1 ? '' : 's'}${inputs.exact ? ` and ${result.counts.warning} warning${result.counts.warning === 1 ? '' : 's'} (exact mode: release gating)` : ''}`);
-  }
+  else if (result.exitCode === 1) core.setFailed(`toolgate: ${failureText(result.counts, inputs.failOn, inputs.exact)}`);
+}
+
+/** "3 error-level findings", "… and 2 warnings (exact mode: release gating)", "… (fail-on: notice)". */
+export function failureText(counts: CheckResult['counts'], failOn: FailOn, exact: boolean): string {
+  const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
+  const more = [failsOn('warning', failOn) ? n(counts.warning, 'warning') : '', failsOn('notice', failOn) ? n(counts.notice, 'notice') : ''].filter(Boolean);
+  const why = exact && failOn === 'warning' ? 'exact mode: release gating' : `fail-on: ${failOn}`;
+  return `${n(counts.error, 'error-level finding')}${more.length ? ` and ${more.join(' and ')} (${why})` : ''}`;
 }
 

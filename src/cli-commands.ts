@@ -8,6 +8,7 @@ import { serializeContractInSlices } from './contract/serialize.js';
 import { sandboxSupportAsync } from './sources/sandbox.js';
 import type { Surface } from './surface/model.js';
 import { runCheck, selectSources, unpinnableMessage, type CheckResult, type Mode } from './run-check.js';
+import type { FailOn } from './judge/result.js';
 import { escapeTerminalInline, guardLogOutput } from './report/escape.js';
 import { runDiff } from './run-diff.js';
 import { renderJson } from './report/json.js';
@@ -99,7 +100,7 @@ async function render(result: CheckResult, format: Format, listTools: boolean, v
 }
 
 /** audit | check | update: runs the pipeline and prints the report; returns the exit code. */
-export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; base?: string; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }, command: string[]): Promise<number> {
+export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; base?: string; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }, command: string[]): Promise<number> {
   const cwd = process.cwd();
   // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
   void sandboxSupportAsync();
@@ -119,6 +120,7 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
     logger: stderrLogger(flags.format !== 'text'),
     ...(flags.source ? { sourceIds: flags.source } : {}),
     ...(flags.exact ? { exact: true } : {}),
+    ...(flags.failOn ? { failOn: flags.failOn } : {}),
     ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
     // Exports are made from the head's contracts and runtime block, even when the base judges.
     exports: { policy, entries: [...policy.exports, ...extra] },

@@ -3,7 +3,7 @@ import { renderRules } from './report/rules.js';
 import { ConfigError, formatLocation } from './util/errors.js';
 import { VERSION } from './version.js';
 import { EXIT, type Format, type RulesFormat, type SourceFlags } from './cli-types.js';
-import type { Mode } from './judge/result.js';
+import { FAIL_ON_VALUES, type FailOn, type Mode } from './judge/result.js';
 
 /** `--to` values (kept here so `--help` loads no export code; a test keeps it equal to the targets). */
 export const EXPORT_TARGET_IDS = ['toolgate', 'toolhive', 'toolhive-cedar', 'agentgateway', 'agentgateway-k8s', 'docker', 'envoy', 'claude-code', 'gemini', 'codex'] as const;
@@ -14,6 +14,7 @@ export { EXIT };
 const commands = () => import('./cli-commands.js');
 
 const FORMAT = () => new Option('-f, --format <format>', 'output format (sarif: SARIF 2.1.0 for code scanning)').choices(['text', 'json', 'markdown', 'sarif']).default('text');
+const FAIL_ON = () => new Option('--fail-on <level>', 'lowest finding level that fails (exit 1); never: report only (a failed source or a configuration error still fails)').choices(FAIL_ON_VALUES);
 const RULES_FORMAT = new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
 
 function addSourceFlags(cmd: Command): Command {
@@ -58,7 +59,7 @@ Examples:
 
   const action = (mode: Mode) =>
     async function (this: Command) {
-      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }>();
+      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }>();
       requireDashDash(this);
       setExit(await (await commands()).run(mode, opts, this.args));
     };
@@ -87,6 +88,7 @@ Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx t
   addSourceFlags(program.command('audit').description("print a source's tool surface, counts and hygiene findings (no contract needed)"))
     .argument('[command...]', 'server command and arguments, after --')
     .addOption(FORMAT())
+    .addOption(FAIL_ON())
     .option('--no-list', 'do not list every tool')
     .option('-v, --verbose', 'list every notice (not one line per rule) and, in text, every change')
     .action(action('audit'));
@@ -94,7 +96,8 @@ Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx t
   addSourceFlags(program.command('check').description('snapshot every source and compare it with its committed contract (what the Action does)'))
     .argument('[command...]', 'server command and arguments, after --')
     .addOption(FORMAT())
-    .option('--exact', 'release gating: warnings fail too')
+    .option('--exact', 'release gating: warnings fail too (the same as --fail-on warning)')
+    .addOption(FAIL_ON())
     .option('--list', 'list every tool')
     .option('-v, --verbose', 'list every notice (not one line per rule) and, in text, every change')
     .option('--base <ref>', "also review the change against a git ref, as on a pull request: that ref's toolgate.yml judges, its contracts are the base (e.g. --base origin/main)")

@@ -30,8 +30,11 @@ function annotateConfigError(e: ConfigError): void {
 
 /** Action entry: inputs → runCheck → log, annotations, job summary, outputs, exit status. */
 export async function runAction(): Promise<void> {
+  // Paths in messages are relative to where the run looks (working-directory), once it is known.
+  let workspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
   try {
     const inputs = readActionInputs();
+    workspace = inputs.workspace;
     const event = readEventContext();
     const policyPath = resolve(inputs.workspace, inputs.config);
     await assertPullRequestTargetAllowed(event, policyPath, inputs.workspace);
@@ -43,7 +46,7 @@ export async function runAction(): Promise<void> {
     await check(inputs, event, policy, policyPath, logger);
   } catch (e) {
     if (e instanceof ConfigError) {
-      const err = relativeTo(resolve(process.env.GITHUB_WORKSPACE ?? process.cwd()), e);
+      const err = relativeTo(workspace, e);
       // One annotation per problem, on its own line; GitHub shows 10 errors per step and
       // setFailed below is one of them.
       for (const problem of [err, ...err.others].slice(0, 9)) annotateConfigError(problem);
@@ -53,7 +56,7 @@ export async function runAction(): Promise<void> {
         await core.summary.addRaw(`## toolgate: ❌ configuration error\n\n${escapeMarkdownCode(err.describe())}\n`, true).write().catch(() => undefined);
       }
       // What is known: one error, no surface (so no digest to pin).
-      setActionOutputs({ errorCount: 1, warningCount: 0, digest: '' });
+      setActionOutputs({ result: 'error', errorCount: 1, warningCount: 0, noticeCount: 0, digest: '' });
       // The message quotes the policy: no escape, bidi or control character reaches the log.
       core.setFailed(`toolgate: configuration error: ${breakRunnerCommands(sanitizeText(err.describe()))}`);
       return;

@@ -12,7 +12,7 @@ import { readContract, writeContract, type LoadedContract } from './contract/sto
 import { serializeContractInSlices } from './contract/serialize.js';
 import { diffSurfaces } from './diff/diff-surfaces.js';
 import { buildContext, judge } from './judge/judge.js';
-import { tally, type CheckResult, type Mode, type SourceResult } from './judge/result.js';
+import { failsOn, tally, type CheckResult, type FailOn, type Mode, type SourceResult } from './judge/result.js';
 import type { RawFinding, ReviewState, Target } from './rules/context.js';
 import { compareFindings, finalize, type Locate } from './rules/evaluate.js';
 import type { Finding } from './rules/types.js';
@@ -48,8 +48,10 @@ export interface RunOptions {
   policyChanges?: readonly PolicyChange[];
   /** Review state of the pull request; undefined outside one. */
   review?: ReviewState;
-  /** Release gating: every finding at warning level or above fails. */
+  /** Release gating: every finding at warning level or above fails (`failOn: 'warning'`). */
   exact?: boolean;
+  /** The lowest level that fails the run; wins over `exact` (default: `error`, or `warning` with `exact`). */
+  failOn?: FailOn;
   /**
    * Committed exports to verify (`check` only) and the policy whose runtime block they are made
    * from: the head's, even when the base branch's policy judges (so there is no default: the
@@ -77,8 +79,10 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
   const findings = [...policyFindings(opts), ...results.flatMap((r) => r.findings)].sort(compareFindings);
   const counts = tally(findings);
   const failed = results.some((r) => r.failure);
-  const failing = opts.exact ? counts.error + counts.warning : counts.error;
-  return { mode: opts.mode, sources: results, findings, counts, exitCode: failed ? 3 : failing > 0 ? 1 : 0, ...(opts.exact ? { exact: true } : {}) };
+  const failOn = opts.failOn ?? (opts.exact ? 'warning' : 'error');
+  const failing = findings.some((f) => failsOn(f.level, failOn));
+  const exact = opts.exact === true && failOn === 'warning';
+  return { mode: opts.mode, sources: results, findings, counts, exitCode: failed ? 3 : failing ? 1 : 0, ...(exact ? { exact: true } : {}), ...(failOn !== 'error' && !exact ? { failOn } : {}) };
 }
 
 /**
@@ -259,22 +263,26 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
 
   const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
   // Outside a pull request the base is the contract: one diff serves as both (buildContext).
-  // The tokenizer's tables take ~0.6 s to load: `check` counts for a token limit, or for the
-  // delta of a pull request's change review that no pinned total gives. Drift outside a pull
-  // request shows no delta: `contract-stale` sends the author to `update`, which shows it.
+  // The tokenizer's tables take ~0.6 s to load: `check` counts for a token limit, or for a pull
+  // request whose tools changed (the delta is counted, never taken from the author's contract).
+  // Drift outside a pull request shows no delta: `contract-stale` sends the author to `update`.
+  let tokensPerTurn: number | undefined;
   if (opts.mode !== 'update') {
     const { maxTokens, maxTokensPerTool } = policy.limits;
     const countHead = opts.mode === 'audit' || maxTokens !== undefined || maxTokensPerTool !== undefined;
     const reviewBase = opts.baseContracts?.has(cfg.id) ? base : undefined;
-    const counted = await tokenFacts({ head: surface, countHead, ...(loaded ? { contract: loaded.surface } : {}), ...(reviewBase ? { base: reviewBase } : {}) });
+    const trusted = !reviewBase && loaded ? { contract: loaded.surface } : {};
+    const counted = await tokenFacts({ head: surface, countHead, ...trusted, ...(reviewBase ? { base: reviewBase } : {}) });
     if (counted.facts) result.tokens = counted.facts;
     tokens = counted.cost;
+    tokensPerTurn = counted.facts?.perTurn;
     mark(`${cfg.id}: tokens ${tokens ? 'counted' : 'from the contract'}`);
   }
   const ctx = await buildContext({
     sourceId: cfg.id,
     head: surface,
     ...(tokens ? { tokens } : {}),
+    ...(tokensPerTurn !== undefined ? { tokensPerTurn } : {}),
     malformed,
     policy,
     ...(loaded ? { contract: loaded.surface } : {}),

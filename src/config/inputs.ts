@@ -1,11 +1,14 @@
 import * as core from '@actions/core';
 import { relative, resolve, isAbsolute } from 'node:path';
 import { ConfigError } from '../util/errors.js';
-import type { Mode } from '../judge/result.js';
+import { FAIL_ON_VALUES, type FailOn, type Mode } from '../judge/result.js';
 
 /** The Action's inputs, validated (see action.yml for their documentation). */
 export interface ActionInputs {
-  /** Absolute workspace root (GITHUB_WORKSPACE). */
+  /**
+   * Absolute root of the run: GITHUB_WORKSPACE, or the repository checked out below it
+   * (`working-directory`, for `actions/checkout` with `path:`). Paths of other inputs are relative to it.
+   */
   workspace: string;
   /** Policy path relative to the workspace. */
   config: string;
@@ -14,6 +17,10 @@ export interface ActionInputs {
   mode: Mode;
   /** Release gating: warnings fail too. */
   exact: boolean;
+  /** The lowest level that fails (input `fail-on`; when unset, from `exact`). */
+  failOn: FailOn;
+  /** Check run name (input `check-name`; default `toolgate`, with the sources when some are selected). */
+  checkName?: string;
   /** JSON report path relative to the workspace. */
   reportPath: string;
   /** SARIF output path relative to the workspace; empty = none. */
@@ -54,9 +61,10 @@ export function splitList(text: string): string[] {
     .filter(Boolean);
 }
 
+/** A true/false input; anything else (`auto`, `yes`, a typo) is refused, never taken as a default. */
 function bool(name: string, fallback: boolean): boolean {
   const v = (core.getInput(name) || String(fallback)).toLowerCase();
-  if (v === 'true' || v === 'auto') return v === 'true' || fallback;
+  if (v === 'true') return true;
   if (v === 'false') return false;
   throw new ConfigError(`input "${name}" must be true or false, not "${v}"`, undefined, `Set \`${name}: true\` or \`${name}: false\`.`);
 }
@@ -75,7 +83,8 @@ function inWorkspace(workspace: string, name: string, value: string): string {
  * @throws ConfigError for an invalid value (names the input and the accepted values).
  */
 export function readActionInputs(): ActionInputs {
-  const workspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
+  const runnerWorkspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
+  const workspace = resolve(runnerWorkspace, inWorkspace(runnerWorkspace, 'working-directory', core.getInput('working-directory') || '.'));
   const mode = core.getInput('mode') || 'check';
   if (mode !== 'check' && mode !== 'audit') {
     throw new ConfigError(`input "mode" must be check or audit, not "${mode}"`, undefined, 'Set `mode: check` (default) or `mode: audit` in the workflow step.');
@@ -86,12 +95,20 @@ export function readActionInputs(): ActionInputs {
   }
   const event = process.env.GITHUB_EVENT_NAME ?? '';
   const isRelease = event === 'release' || (event === 'push' && (process.env.GITHUB_REF ?? '').startsWith('refs/tags/'));
+  const exact = exactInput === 'auto' ? isRelease : exactInput === 'true';
+  const failOnInput = core.getInput('fail-on').toLowerCase();
+  if (failOnInput && !(FAIL_ON_VALUES as readonly string[]).includes(failOnInput)) {
+    throw new ConfigError(`input "fail-on" must be ${FAIL_ON_VALUES.join(', ')}, not "${failOnInput}"`, undefined, 'Leave it unset (errors fail; with `exact`, warnings too), or set one of those levels.');
+  }
+  const checkName = core.getInput('check-name').trim();
   return {
     workspace,
     config: inWorkspace(workspace, 'config', core.getInput('config') || 'toolgate.yml'),
     sources: splitList(core.getInput('sources')),
     mode,
-    exact: exactInput === 'auto' ? isRelease : exactInput === 'true',
+    exact,
+    failOn: (failOnInput as FailOn) || (exact ? 'warning' : 'error'),
+    ...(checkName ? { checkName } : {}),
     // Where outputs may go (the workspace or RUNNER_TEMP, links resolved) is checked when they are
     // written (util/safe-path `resolveInside`): here only the text.
     reportPath: core.getInput('report-path') || 'toolgate-report.json',

@@ -60,25 +60,28 @@ export type Change =
   /**
    * A field of the server's protected resource metadata (RFC 9728) changed: `resource` or
    * `resource_name` (`base`/`head`, absent when the side has none), or what was `added` to or
-   * `removed` from `authorization_servers` or `scopes_supported`.
+   * `removed` from `authorization_servers` or `scopes_supported` (with `base`/`head` the first
+   * authorization server when it changed: clients use the first).
    */
   | { kind: 'auth-metadata-changed'; field: keyof ProtectedResource; base?: string; head?: string; added?: string[]; removed?: string[] };
 
 
 /**
  * Whether an `auth-metadata-changed` change lets tokens reach further (issue 16 §3): an added
- * authorization server or scope, or a new or changed `resource` or `resource_name`. Removals only
- * narrow what a client will ask for.
+ * authorization server or scope (the fallbacks clients use when none is listed count as added),
+ * another first authorization server (the one clients use), or a new or changed `resource` or
+ * `resource_name`. Removals alone only narrow what a client will ask for.
  */
 export function authChangeWidens(c: Extract<Change, { kind: 'auth-metadata-changed' }>): boolean {
-  if (c.added !== undefined || c.removed !== undefined) return (c.added?.length ?? 0) > 0;
+  if (c.added !== undefined || c.removed !== undefined) return (c.added?.length ?? 0) > 0 || (c.head !== undefined && c.head !== c.base);
   return c.head !== undefined;
 }
 
-/** "authorization_servers + https://b, - https://a", "resource https://a → https://b". */
+/** "authorization_servers + https://b - https://a", "resource https://a → https://b". */
 export function describeAuthChange(c: Extract<Change, { kind: 'auth-metadata-changed' }>): string {
   if (c.added !== undefined || c.removed !== undefined) {
-    return [`${c.field}`, ...(c.added ?? []).map((x) => `+ ${x}`), ...(c.removed ?? []).map((x) => `- ${x}`)].join(' ');
+    const first = c.head !== undefined && c.head !== c.base ? [`(first, which clients use: ${c.base ?? 'none'} → ${c.head})`] : [];
+    return [`${c.field}`, ...(c.added ?? []).map((x) => `+ ${x}`), ...(c.removed ?? []).map((x) => `- ${x}`), ...first].join(' ');
   }
   return `${c.field} ${c.base ?? 'none'} → ${c.head ?? 'none'}`;
 }

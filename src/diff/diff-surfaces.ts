@@ -153,8 +153,18 @@ export function diffSurfaces(base: Surface, head: Surface): Change[] {
 }
 
 /**
- * The changes between two sides' protected resource metadata, one per field that differs: its
- * lists compared as sets (their order means nothing), its strings as they are. Pure.
+ * What a client does where the metadata lists no authorization server (or there is no usable
+ * metadata at all): the MCP SDK's client falls back to the MCP server's own origin.
+ */
+export const FALLBACK_AUTHORIZATION_SERVER = "(none listed: clients use the MCP server's own origin)";
+/** What a client does where the metadata lists no scopes: asks for none in particular. */
+export const UNLISTED_SCOPES = "(none listed: clients ask the authorization server for its default scopes)";
+
+/**
+ * The changes between two sides' protected resource metadata, one per field that differs, as a
+ * client acts on them: no authorization server listed means the server's own origin, clients use
+ * the first one listed (a new first entry is a change), no scopes listed means the authorization
+ * server's defaults; otherwise lists compare as sets, strings as they are. Pure.
  */
 export function diffProtectedResource(base: ProtectedResource | undefined, head: ProtectedResource | undefined): Change[] {
   const out: Change[] = [];
@@ -163,12 +173,17 @@ export function diffProtectedResource(base: ProtectedResource | undefined, head:
     const h = head?.[field];
     if (b !== h) out.push({ kind: 'auth-metadata-changed', field, ...(b !== undefined ? { base: b } : {}), ...(h !== undefined ? { head: h } : {}) });
   }
-  for (const field of ['authorization_servers', 'scopes_supported'] as const) {
-    const b = new Set(base?.[field] ?? []);
-    const h = new Set(head?.[field] ?? []);
-    const added = [...h].filter((x) => !b.has(x));
-    const removed = [...b].filter((x) => !h.has(x));
-    if (added.length || removed.length) out.push({ kind: 'auth-metadata-changed', field, added, removed });
+  const servers = (p: ProtectedResource | undefined) => (p?.authorization_servers?.length ? p.authorization_servers : [FALLBACK_AUTHORIZATION_SERVER]);
+  const scopes = (p: ProtectedResource | undefined) => p?.scopes_supported ?? [UNLISTED_SCOPES];
+  for (const [field, of] of [['authorization_servers', servers], ['scopes_supported', scopes]] as const) {
+    const [bl, hl] = [of(base), of(head)];
+    const [b, h] = [new Set(bl), new Set(hl)];
+    const added = hl.filter((x) => !b.has(x));
+    const removed = bl.filter((x) => !h.has(x));
+    const firstMoved = field === 'authorization_servers' && bl[0] !== hl[0];
+    if (added.length || removed.length || firstMoved) {
+      out.push({ kind: 'auth-metadata-changed', field, added, removed, ...(firstMoved ? { base: bl[0], head: hl[0] } : {}) });
+    }
   }
   return out;
 }

@@ -50,7 +50,7 @@ export async function resolveCommit(options: Pick<ReadAtCommitOptions, 'cwd' | '
       throw new ConfigError(
         `${cwd} is not a git checkout, so the base contract at ${sha} cannot be read`,
         undefined,
-        'check out the repository with actions/checkout before running toolgate',
+        'Check out the repository with actions/checkout before running toolgate; if it is checked out below the workspace (`path:`), set the input `working-directory` to that path.',
       );
     }
     if (/dubious ownership/i.test(commit.stderr)) {

@@ -135,7 +135,7 @@ function installRetry(octokit: GitHubClient, baseUrl: string, o: GitHubClientOpt
         const decision = classify(err, status, attempt, baseDelay, now());
         if (decision.kind === 'fatal') {
           throw new GitHubApiError(
-            `GitHub API ${endpoint} failed: ${status} ${apiMessage ?? ''}`.trim(),
+            `GitHub API ${endpoint} failed: ${status} ${apiMessage ?? ''}`.trim() + (status === 403 ? permissionHint(endpoint) : ''),
             status,
             endpoint,
             attempt,
@@ -228,4 +228,23 @@ function describeEndpoint(options: { method?: string; url?: string }, baseUrl: s
   if (url.startsWith(baseUrl)) url = url.slice(baseUrl.length);
   url = url.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
   return `${(options.method ?? 'GET').toUpperCase()} ${url || '/'}`;
+}
+
+/**
+ * The workflow permission an endpoint needs (GitHub: "Permissions required for GitHub Apps", which
+ * `GITHUB_TOKEN`'s `permissions:` grant), by method and path. Only the endpoints toolgate calls.
+ */
+const PERMISSIONS: readonly [RegExp, string][] = [
+  [/^(POST|PATCH) \/repos\/[^/]+\/[^/]+\/check-runs/, 'checks: write'],
+  [/^(POST|PATCH|DELETE) \/repos\/[^/]+\/[^/]+\/issues\/(comments|\d+|\{[^}]+\})/, 'pull-requests: write'],
+  [/^GET \/repos\/[^/]+\/[^/]+\/(pulls|issues)\b/, 'pull-requests: read'],
+  [/^GET \/repos\/[^/]+\/[^/]+\/(contents|git|commits|compare)\b/, 'contents: read'],
+  [/^GET \/repos\/[^/]+\/[^/]+\/collaborators\//, 'contents: read (and a token that may read collaborators)'],
+  [/^GET \/orgs\/[^/]+\/teams\//, 'members: read (organization), or read:org for a personal access token'],
+];
+
+/** "; the workflow must grant `permissions: checks: write`" for a 403 on a known endpoint. */
+export function permissionHint(endpoint: string): string {
+  const hit = PERMISSIONS.find(([re]) => re.test(endpoint));
+  return hit ? `; the workflow (or token) must grant \`permissions: ${hit[1]}\`` : '';
 }

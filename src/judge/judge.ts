@@ -35,6 +35,8 @@ export interface ContextInput {
   changes?: Change[];
   /** Tokens per turn of the head, when a token limit asks for them (counted by the caller: the tokenizer loads lazily). */
   tokens?: TokenCost;
+  /** Tokens per turn of the head as counted or as a trusted contract pins them (not the PR author's). */
+  tokensPerTurn?: number;
 }
 
 /**
@@ -67,6 +69,7 @@ export function assembleContext(input: ContextInput, schemaVerdicts: ReadonlyMap
     ...(base ? { base } : {}),
     ...(input.review ? { review: input.review } : {}),
     ...(input.tokens ? { tokens: input.tokens } : {}),
+    ...(input.tokensPerTurn !== undefined ? { tokensPerTurn: input.tokensPerTurn } : {}),
   };
 }
 

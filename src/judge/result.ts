@@ -72,6 +72,30 @@ export interface CheckResult {
   exitCode: 0 | 1 | 3;
   /** Release gating was on (`exact`): warnings fail too. */
   exact?: boolean;
+  /** The lowest level that fails the run (`fail-on`); absent: `error` (or `warning` with `exact`). */
+  failOn?: FailOn;
+}
+
+/**
+ * The lowest level of finding that fails a run (`--fail-on`, the Action's `fail-on`): `never`
+ * fails on no finding (a source that failed or a configuration error still fails: nothing was
+ * checked).
+ */
+export type FailOn = 'error' | 'warning' | 'notice' | 'never';
+
+/** Every `FailOn` value, most demanding last. */
+export const FAIL_ON_VALUES: readonly FailOn[] = ['error', 'warning', 'notice', 'never'];
+
+/** Whether a finding of `level` fails a run that fails on `failOn`. Pure. */
+export function failsOn(level: Finding['level'], failOn: FailOn): boolean {
+  if (failOn === 'never') return false;
+  const rank = { error: 0, warning: 1, notice: 2 } as const;
+  return rank[level] <= rank[failOn];
+}
+
+/** The `FailOn` a result was judged with. */
+export function failOnOf(result: Pick<CheckResult, 'failOn' | 'exact'>): FailOn {
+  return result.failOn ?? (result.exact ? 'warning' : 'error');
 }
 
 /** Findings by level. Pure. */

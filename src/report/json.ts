@@ -1,5 +1,5 @@
 import type { Change, HintState } from '../diff/change.js';
-import type { CheckResult, SourceResult } from '../judge/result.js';
+import { failOnOf, type CheckResult, type SourceResult } from '../judge/result.js';
 import type { Finding } from '../rules/types.js';
 import type { Json, SurfaceTool } from '../surface/model.js';
 import { auditFacts } from './audit.js';
@@ -146,6 +146,7 @@ export function renderJson(result: CheckResult, toolgateVersion: string): string
     result: verdict.outcome,
     verdict: verdict.text,
     exitCode: result.exitCode,
+    failOn: failOnOf(result),
     counts: result.counts,
     sources: result.sources.map((r) => {
       const a = r.surface ? auditFacts(r.surface) : undefined;

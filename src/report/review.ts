@@ -10,7 +10,7 @@
  * 3. everything else, grouped by tool; notices of one rule as one line unless `verbose`;
  * 4. per source, the audit counts and the digest.
  */
-import type { CheckResult, SourceResult } from '../judge/result.js';
+import { failOnOf, failsOn, type CheckResult, type SourceResult } from '../judge/result.js';
 import { ruleById } from '../rules/catalog.js';
 import { withoutReviewClause } from '../rules/evaluate.js';
 import type { Finding, FindingLocation } from '../rules/types.js';
@@ -120,7 +120,8 @@ export interface ReviewOptions {
 
 /** Builds the report's shape from a run's result. Pure. */
 export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Review {
-  const failing = (f: Finding) => f.level === 'error' || (result.exact === true && f.level === 'warning');
+  const failOn = failOnOf(result);
+  const failing = (f: Finding) => failsOn(f.level, failOn);
   const toolsBySource = new Map(result.sources.map((s) => [s.id, riskiestByName(s.surface?.tools ?? [])]));
   const baseBySource = new Map(result.sources.map((s) => [s.id, riskiestByName(s.contract?.tools ?? [])]));
   const lookup = (f: Finding) => (f.tool === undefined ? undefined : (toolsBySource.get(f.source)?.get(f.tool) ?? baseBySource.get(f.source)?.get(f.tool)));
@@ -241,14 +242,18 @@ export function verdictOf(result: CheckResult): Verdict {
   const stale = result.sources.some((s) => s.findings.concat(s.folded ?? []).some((f) => f.ruleId === 'contract-stale'));
   const staleNote = stale ? '; the contract is stale: run `toolgate update` and commit it' : '';
   if (failed.length) return { outcome: 'error', text: `${plural(failed.length, 'source')} failed: ${failed.map((s) => s.id).join(', ')} · ${plural(error, 'error')}, ${tail}` };
-  const failing = result.exact ? error + warning : error;
+  const failOn = failOnOf(result);
+  const failing = (failsOn('error', failOn) ? error : 0) + (failsOn('warning', failOn) ? warning : 0) + (failsOn('notice', failOn) ? notice : 0);
   if (failing > 0) {
     const reviewable = waitingForReview(result);
     const clause = commonClause(result);
     const needs = clause?.slice(NEEDS.length);
     const waits = reviewable.length === error && needs ? `: waits for ${needs}` : reviewable.length ? `; ${reviewable.length} of them ${reviewable.length === 1 ? 'waits' : 'wait'} for ${needs ?? 'a review'}` : '';
-    return { outcome: 'fail', text: `${plural(error, 'error')}${result.exact && warning ? ` and ${plural(warning, 'warning')} (exact)` : ''}${waits}${staleNote} · ${tail}` };
+    const also = [failOn !== 'error' && warning ? plural(warning, 'warning') : '', failOn === 'notice' && notice ? plural(notice, 'notice') : ''].filter(Boolean);
+    const gate = result.exact ? 'exact' : `fail-on: ${failOn}`;
+    return { outcome: 'fail', text: `${plural(error, 'error')}${also.length ? ` and ${also.join(' and ')} (${gate})` : ''}${waits}${staleNote} · ${tail}` };
   }
+  if (failOn === 'never' && error + warning > 0) return { outcome: 'pass', text: `${plural(error, 'error')}, not failing (fail-on: never) · ${tail}` };
   if (error + warning + notice === 0) return { outcome: 'pass', text: 'no findings' };
   return { outcome: 'pass', text: `no errors · ${tail}` };
 }

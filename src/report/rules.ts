@@ -1,4 +1,4 @@
-import { RULES } from '../rules/catalog.js';
+import { RULES, SCANNING, type RuleId } from '../rules/catalog.js';
 import type { RuleMeta } from '../rules/types.js';
 import { EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../rules/suspicious-patterns.js';
 
@@ -37,6 +37,7 @@ export function rulesMarkdown(): string {
       `- **Why:** ${r.rationale}`,
       `- **Source:** ${r.source}`,
       `- **How to fix:** ${r.fix}`,
+      `- **Code scanning (SARIF):** ${scanningLine(r.id)}`,
       '',
     );
   }
@@ -57,3 +58,11 @@ export function rulesMarkdown(): string {
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
+
+/** "security alert, severity 8.0 (high); precision very-high" or "quality; precision high". */
+function scanningLine(id: RuleId): string {
+  const s = SCANNING[id];
+  if (s.security === undefined) return `a quality finding; precision ${s.precision}`;
+  const band = s.security >= 9 ? 'critical' : s.security >= 7 ? 'high' : s.security >= 4 ? 'medium' : 'low';
+  return `a security alert, \`security-severity\` ${s.security.toFixed(1)} (${band}); precision ${s.precision}`;
+}

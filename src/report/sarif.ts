@@ -12,6 +12,7 @@
 import type * as sarif from 'sarif';
 import type { Finding, Level, RuleMeta } from '../rules/types.js';
 import { jsonSafe } from './escape.js';
+import { isRuleId, SCANNING } from '../rules/catalog.js';
 
 /** Default `tool.driver.informationUri`; the Action should pass its repository URL. */
 export const DEFAULT_INFORMATION_URI = 'https://github.com/toolgate/toolgate';
@@ -67,7 +68,7 @@ export function buildSarifLog(findings: readonly Finding[], rules: readonly Rule
       },
       ...(uri !== undefined ? { helpUri: uri } : {}),
       defaultConfiguration: { level: sarifLevel(r.level) },
-      properties: { tags: ['toolgate', ...(r.reviewable ? ['reviewable'] : [])] },
+      properties: scanningProperties(r),
     };
   });
 
@@ -139,4 +140,15 @@ function pascalCase(id: string): string {
     .filter(Boolean)
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
+}
+
+/**
+ * A rule's `properties` for code scanning: its tags (`security` for a security rule, which GitHub
+ * then files as a security alert), `security-severity` (a number as a string, 0.1–10) and
+ * `precision` (rules/catalog.ts `SCANNING`).
+ */
+function scanningProperties(r: RuleMeta): sarif.PropertyBag {
+  const scan = isRuleId(r.id) ? SCANNING[r.id] : undefined;
+  const tags = ['toolgate', ...(scan?.security !== undefined ? ['security'] : []), ...(r.reviewable ? ['reviewable'] : [])];
+  return { tags, ...(scan?.security !== undefined ? { 'security-severity': scan.security.toFixed(1) } : {}), ...(scan ? { precision: scan.precision } : {}) };
 }

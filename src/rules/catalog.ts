@@ -32,7 +32,7 @@ export const RULES = [
     level: 'error',
     title: "Who authorizes an HTTP server changed: an authorization server, a scope, the resource or its name in the server's protected resource metadata (RFC 9728)",
     rationale:
-      "A client sends the user to the authorization servers the metadata names and asks for the scopes it lists, before any tool is called: a new authorization server decides who holds tokens for the agent, a new scope lets those tokens do more, a new resource is another audience. Removals only narrow what a client asks for and are listed, not raised.",
+      "A client sends the user to the authorization servers the metadata names (the first one) and asks for the scopes it lists, before any tool is called: a new authorization server decides who holds tokens for the agent, a new scope lets those tokens do more, a new resource is another audience. Where no authorization server or no scope is listed, or the metadata cannot be read, clients fall back to the MCP server's own origin and the authorization server's default scopes, so losing them is a change too. Removals alone only narrow what a client asks for and are listed, not raised.",
     source: 'RFC 9728 §2 (authorization_servers, scopes_supported, resource_name), §3.3 (resource); MCP spec 2025-11-25, Authorization › Authorization Server Location',
     fix: 'Check that each new authorization server is one your organization trusts and that each new scope is one agents should hold; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
@@ -40,9 +40,9 @@ export const RULES = [
   {
     id: 'auth-metadata-unavailable',
     level: 'warning',
-    title: 'An HTTP server wants credentials (HTTP 401) but publishes no protected resource metadata, or publishes metadata clients refuse (RFC 9728)',
+    title: 'An HTTP server wants credentials (HTTP 401) but publishes no protected resource metadata, or metadata toolgate cannot use (RFC 9728)',
     rationale:
-      "MCP clients find who issues tokens for a server from its protected resource metadata (the 401's `resource_metadata`, then `/.well-known/oauth-protected-resource` with the path, then at the root). Without a usable document nothing about the server's authorization can be pinned or reviewed, and clients cannot start the spec's OAuth flow. toolgate sees the 401 only when it connects without the credentials it would need.",
+      "MCP clients find who issues tokens for a server from its protected resource metadata (the 401's `resource_metadata`, then `/.well-known/oauth-protected-resource` with the path, then at the root). Without a usable document nothing about the server's authorization can be pinned or reviewed, and clients cannot start the spec's OAuth flow (or fall back to guesses). For a source that sends credentials, toolgate asks once without them to see the 401 a client would get.",
     source: 'RFC 9728 §3, §3.3, §5.1; MCP spec 2025-11-25, Authorization › Protected Resource Metadata Discovery Requirements',
     fix: "Publish RFC 9728 metadata at `/.well-known/oauth-protected-resource<path>` (or name it in the 401's `WWW-Authenticate: Bearer resource_metadata=\"…\"`) with a `resource` that covers the server URL, or give the source the credentials it needs in `headers`.",
   },
@@ -427,3 +427,62 @@ export function ruleById(id: string): RuleMeta | undefined {
 export function isRuleId(id: string): id is RuleId {
   return BY_ID.has(id);
 }
+
+/** How often a finding of a rule is a true one (SARIF `precision`, shown by code scanning). */
+export type Precision = 'very-high' | 'high' | 'medium' | 'low';
+
+/**
+ * Code scanning's view of each rule (GitHub: "SARIF support for code scanning", `properties`
+ * `security-severity` and `precision`). A security rule has a severity from 0.1 to 10, which
+ * GitHub files as critical (9.0 and over), high (7.0–8.9), medium (4.0–6.9) or low; the others
+ * are quality findings. Precision: `very-high` for what a diff or the contract decides, `high`
+ * where a judgment of the schema or the listing is involved, `medium` for the text heuristics.
+ * Every rule has an entry (a test checks it).
+ */
+export const SCANNING: Readonly<Record<RuleId, { security?: number; precision: Precision }>> = {
+  'annotation-dropped': { security: 8.0, precision: 'very-high' },
+  'annotation-now-implicit': { precision: 'very-high' },
+  'auth-metadata-changed': { security: 8.0, precision: 'very-high' },
+  'auth-metadata-unavailable': { security: 4.0, precision: 'high' },
+  'contract-stale': { security: 7.0, precision: 'very-high' },
+  'contradictory-annotations': { security: 4.0, precision: 'very-high' },
+  'count-mismatch': { security: 4.0, precision: 'very-high' },
+  'denied-tool': { security: 8.5, precision: 'very-high' },
+  'description-changed': { security: 7.0, precision: 'very-high' },
+  'duplicate-tool-name': { security: 5.0, precision: 'very-high' },
+  'export-stale': { security: 7.0, precision: 'very-high' },
+  'instructions-changed': { security: 7.0, precision: 'very-high' },
+  'invalid-annotation': { security: 4.0, precision: 'very-high' },
+  'invalid-policy': { precision: 'very-high' },
+  'invalid-tool-name': { security: 4.0, precision: 'high' },
+  'malformed-tool': { precision: 'very-high' },
+  'open-arguments': { precision: 'high' },
+  'output-schema-changed': { precision: 'very-high' },
+  'partially-annotated-tool': { precision: 'very-high' },
+  'payload-too-large': { precision: 'very-high' },
+  'policy-not-included': { security: 5.0, precision: 'very-high' },
+  'policy-relaxed': { security: 8.0, precision: 'very-high' },
+  'policy-tightened': { precision: 'very-high' },
+  'promoted-operation-moved': { security: 7.5, precision: 'very-high' },
+  'read-promotion-unreviewed': { security: 8.0, precision: 'very-high' },
+  'read-tool-became-write': { security: 8.5, precision: 'very-high' },
+  'risk-claim-lowered': { security: 8.0, precision: 'very-high' },
+  'safety-field-changed': { security: 7.5, precision: 'very-high' },
+  'schema-narrowed': { precision: 'high' },
+  'schema-unclassified': { security: 5.0, precision: 'medium' },
+  'schema-widened': { security: 7.5, precision: 'high' },
+  'server-escaped': { security: 9.0, precision: 'very-high' },
+  'server-failed': { precision: 'very-high' },
+  'server-network-blocked': { security: 4.0, precision: 'high' },
+  'server-unsandboxed': { security: 6.0, precision: 'very-high' },
+  'stdout-noise': { precision: 'very-high' },
+  'suspicious-text': { security: 6.0, precision: 'medium' },
+  'token-budget-exceeded': { precision: 'very-high' },
+  'too-many-tools': { precision: 'very-high' },
+  'tool-added': { security: 7.5, precision: 'very-high' },
+  'tool-removed': { precision: 'very-high' },
+  'tool-shadowed': { security: 5.5, precision: 'medium' },
+  'unannotated-tool': { security: 3.0, precision: 'very-high' },
+  'unknown-operation': { precision: 'very-high' },
+  'unlisted-tool': { security: 9.0, precision: 'very-high' },
+};

@@ -66,6 +66,8 @@ export interface CheckContext {
   review?: ReviewState;
   /** Tokens per turn of the live surface (o200k_base), when a token limit asks for them. */
   tokens?: TokenCost;
+  /** Tokens per turn of the head, counted or as a trusted contract pins them (never the PR author's). */
+  tokensPerTurn?: number;
 }
 
 /** A check: one handler may emit several rule ids (as in oasdiff). */

@@ -36,7 +36,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'instruction-override',
     title: 'an instruction to ignore earlier instructions',
-    regex: /\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|preceding|other|system)\s+(instructions?|prompts?|rules|directions|guidelines)\b/gi,
+    regex: /\b(ignore|disregard|forget|override)\s+(?:(?:all|any|of|the|your|my|these|those)\s+){0,4}(previous|prior|above|earlier|preceding|other|system)\s+(instructions?|prompts?|rules|directions|guidelines)\b/gi,
     rationale: 'The classic prompt-injection phrase: text in a tool description that tries to replace the instructions the model already has.',
     source: 'OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection',
   },
@@ -57,8 +57,10 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'invisible-character',
     title: 'an invisible or direction-changing character',
-    regex: /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060-\u2064\uFEFF\u00AD]/gu,
-    rationale: 'Unicode tag characters (U+E0000–E007F) carry text a model reads and a person does not see ("ASCII smuggling"); bidi controls reorder what a reviewer sees; zero-width characters hide words from review and from pattern matching.',
+    // A class of single code points on purpose (U+034F and the selectors are matched alone).
+    // eslint-disable-next-line no-misleading-character-class
+    regex: /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u034F\u115F\u1160\u3164\uFFA0]|[\uFE00-\uFE0F]{2,}/gu,
+    rationale: 'Unicode tag characters (U+E0000–E007F) and variation selectors (U+E0100–E01EF, or a run of U+FE00–FE0F) carry text a model reads and a person does not see ("ASCII smuggling"); bidi controls reorder what a reviewer sees; zero-width characters, the combining grapheme joiner and Hangul fillers hide words from review and from pattern matching. One U+FE0F after an emoji is ordinary text and is not matched.',
     source: 'Unicode Technical Report #36, Unicode Security Considerations; Trojan Source (CVE-2021-42574)',
   },
   {
@@ -90,13 +92,23 @@ export interface SuspiciousHit {
   span: string;
 }
 
-/** Every pattern's first hit in `text` (one per pattern: a finding names each once). */
+/**
+ * Every pattern's first hit in `text` (one per pattern: a finding names each once). Text a model
+ * reads the same way is matched the same way: each pattern also runs on the NFKC form
+ * (full-width `＜IMPORTANT＞` is `<IMPORTANT>`); a hit there quotes the NFKC span and its index.
+ */
 export function findSuspicious(text: string): SuspiciousHit[] {
   const hits: SuspiciousHit[] = [];
+  const folded = text.normalize('NFKC');
   for (const p of SUSPICIOUS_PATTERNS) {
-    p.regex.lastIndex = 0;
-    const m = p.regex.exec(text);
-    if (m) hits.push({ pattern: p.id, index: m.index, span: m[0] });
+    for (const variant of folded === text ? [text] : [text, folded]) {
+      p.regex.lastIndex = 0;
+      const m = p.regex.exec(variant);
+      if (m) {
+        hits.push({ pattern: p.id, index: m.index, span: m[0] });
+        break;
+      }
+    }
   }
   return hits;
 }

@@ -25,7 +25,7 @@ import type { Json } from '../surface/model.js';
 import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
 import { captureToolsList, guardFlood, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
-import { challengeOf, discoverProtectedResource, type Challenge } from './protected-resource.js';
+import { challengeOf, discoverProtectedResource, unauthenticatedChallenge, type Challenge, type Discovery } from './protected-resource.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
 import { ProcessStdioTransport, ServerProcess, describeCommand, lookupCommand, spawnFailed } from './mcp-process.js';
 import type { RawSnapshot, RawTool, SandboxUse } from './types.js';
@@ -138,8 +138,10 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
     phase = 'listing';
     mark(`${id}: initialized`);
     const { client } = session;
-    // RFC 9728 discovery runs beside the listing, while a started server is still up.
-    const discovering = cfg.transport === 'stdio' ? undefined : discoverProtectedResource(new URL(cfg.url), { timeoutMs: cfg.timeouts.requestMs });
+    // RFC 9728 discovery runs beside the listing, while a started server is still up. A source
+    // with credentials never sees the 401 a client without them gets: ask once without them, so
+    // the challenge's metadata is the one pinned, as a client would follow it.
+    const discovering = cfg.transport === 'stdio' ? undefined : discoverAsClient(new URL(cfg.url), cfg.headers.length > 0, cfg.timeouts.requestMs, sessions);
     discovering?.catch(() => undefined);
     const { tools, pages, rawBytes } = await listAllTools(session, cfg, totalDeadline);
     mark(`${id}: tools listed (${tools.length} tools, ${pages} pages)`);
@@ -208,6 +210,18 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
     sessions.closed = true;
     await Promise.all(sessions.list.map(closeSession));
   }
+}
+
+/**
+ * RFC 9728 discovery as a client without credentials does it: for a source that sends credentials,
+ * first the server's answer without them (a 401's challenge, recorded on `sessions`).
+ */
+async function discoverAsClient(url: URL, credentialed: boolean, timeoutMs: number, sessions: Sessions): Promise<Discovery> {
+  if (credentialed && !sessions.unauthorized) {
+    const challenge = await unauthenticatedChallenge(url, timeoutMs);
+    if (challenge) sessions.unauthorized = challenge;
+  }
+  return discoverProtectedResource(url, { ...(sessions.unauthorized ? { challenge: sessions.unauthorized } : {}), timeoutMs });
 }
 
 /**

@@ -37,6 +37,29 @@ export function challengeOf(res: Response): Challenge {
 }
 
 /**
+ * What the server answers a client that has no credentials: one JSON-RPC `ping` POSTed as a
+ * Streamable HTTP client would, without the source's headers (a protected server refuses it with
+ * 401 before reading it; an open one answers or refuses a ping without a session, which changes
+ * nothing). Redirects are not followed; the body is not read.
+ * @returns the 401's challenge, or undefined when the answer is not 401 or there is none in time.
+ */
+export async function unauthenticatedChallenge(serverUrl: URL, timeoutMs: number): Promise<Challenge | undefined> {
+  try {
+    const res = await fetch(serverUrl, {
+      method: 'POST',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'toolgate-auth-probe', method: 'ping' }),
+    });
+    await res.body?.cancel().catch(() => undefined);
+    return res.status === 401 ? challengeOf(res) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Finds and reads the server's protected resource metadata.
  *
  * A challenge's `resource_metadata` on another origin than the server is not fetched (toolgate
@@ -88,13 +111,13 @@ export async function discoverProtectedResource(serverUrl: URL, opts: { challeng
 
 /**
  * The fields pinned (RFC 9728 §2 names): who issues tokens, for what, and the name a consent
- * screen shows. Lists are sorted and without repeats: their order means nothing, so a reordering
- * is no change.
+ * screen shows. Without repeats; authorization servers in their order (clients take the first),
+ * scopes sorted (a set).
  */
 export function pinnedMetadata(raw: { resource: string; authorization_servers?: string[]; scopes_supported?: string[]; resource_name?: string }): ProtectedResource {
-  const set = (xs: string[] | undefined): string[] | undefined => (xs === undefined ? undefined : [...new Set(xs)].sort());
-  const servers = set(raw.authorization_servers);
-  const scopes = set(raw.scopes_supported);
+  // Servers keep their order (clients use the first); scopes are a set.
+  const servers = raw.authorization_servers === undefined ? undefined : [...new Set(raw.authorization_servers)];
+  const scopes = raw.scopes_supported === undefined ? undefined : [...new Set(raw.scopes_supported)].sort();
   return {
     resource: raw.resource,
     ...(servers ? { authorization_servers: servers } : {}),

@@ -160,7 +160,8 @@ export interface PinnedTokens {
 
 /**
  * Who authorizes an HTTP server (issue 16 §3): the pinned fields of its OAuth 2.0 Protected
- * Resource Metadata (RFC 9728 §2 names). Lists sorted, without repeats.
+ * Resource Metadata (RFC 9728 §2 names). Without repeats; scopes sorted, authorization servers in
+ * their order (clients use the first).
  */
 export interface ProtectedResource {
   /** The resource identifier tokens are issued for. */

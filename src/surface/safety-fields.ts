@@ -34,12 +34,19 @@ export type SafetySide = 'safer' | 'less-safe';
 export function fieldValue(tool: SurfaceTool, pointer: string): Json | undefined {
   let at: Json | undefined = modelView(tool);
   for (const token of pointerSegments(pointer)) {
-    if (Array.isArray(at)) at = /^(0|[1-9]\d*)$/.test(token) ? at[Number(token)] : undefined;
-    else if (isObject(at)) at = getOwn(at, token);
-    else return undefined;
+    at = step(at, token);
     if (at === undefined) return undefined;
   }
   return at;
+}
+
+/** An array element only by a canonical index (RFC 6901: `0` or no leading zero); an own key. */
+const INDEX = /^(0|[1-9]\d*)$/;
+
+/** One pointer step: the one rule both reading a field and taking it out follow. */
+function step(at: Json | undefined, token: string): Json | undefined {
+  if (Array.isArray(at)) return INDEX.test(token) ? at[Number(token)] : undefined;
+  return isObject(at) ? getOwn(at, token) : undefined;
 }
 
 /** The side of `field` that `tool` is on (see the module comment). */
@@ -66,21 +73,23 @@ export function splitPointer(pointer: string): { key: string; rest: string[] } {
 }
 
 /**
- * A copy of `value` without what lies at `paths` (each a list of tokens below it): what is left
- * of a metadata object once the safety fields are judged on their own. Never mutates.
+ * A copy of `value` without what lies at `paths` (each a list of tokens below it), resolved as
+ * {@link fieldValue} resolves them: what is left of a metadata object once the safety fields are
+ * judged on their own (an array element becomes null, so positions still compare). Never mutates.
  */
 export function withoutPaths(value: Json | undefined, paths: readonly string[][]): Json | undefined {
   if (value === undefined) return undefined;
-  let out: Json = JSON.parse(JSON.stringify(value)) as Json;
+  let out = JSON.parse(JSON.stringify(value)) as Json;
   for (const path of paths) {
     if (path.length === 0) {
       out = null;
       continue;
     }
     let at: Json | undefined = out;
-    for (const token of path.slice(0, -1)) at = isObject(at) ? getOwn(at, token) : Array.isArray(at) ? at[Number(token)] : undefined;
+    for (const token of path.slice(0, -1)) at = step(at, token);
     const last = path.at(-1)!;
-    if (isObject(at) && Object.hasOwn(at, last)) delete (at)[last];
+    if (Array.isArray(at) && INDEX.test(last) && Number(last) < at.length) at[Number(last)] = null;
+    else if (isObject(at) && Object.hasOwn(at, last)) delete at[last];
   }
   return out;
 }

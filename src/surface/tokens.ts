@@ -19,28 +19,40 @@ export function tokenCounter(): Promise<TokenCounter> {
 }
 
 /**
- * Runs of one character class that the pre-tokenizer keeps as one piece: letters (with their
- * marks), punctuation, whitespace. 256 code points is far beyond any word of real text.
+ * Maximal runs of the classes o200k's pre-tokenizer can keep in one piece: letters with their
+ * marks; punctuation (anything but whitespace, letters and numbers, marks included) with the CR,
+ * LF and `/` its piece may end in; whitespace. Matched with `+`, each character is read once.
  */
-const LONG_RUN = /[\p{L}\p{M}]{256}|[^\s\p{L}\p{M}\p{N}]{256}|\s{256}/gu;
+const RUNS = /[\p{L}\p{M}]+|(?:[^\s\p{L}\p{N}]|[\r\n])+|\s+/gu;
+/** Far beyond any word of real text (UTF-16 units). */
+const MAX_RUN = 256;
 
 /**
- * Counts `text` with `count`, cutting every run of 256 code points of one class into a piece of
- * its own. Byte-pair merging is quadratic in the length of a piece (measured: 40,000 CJK
- * characters in one piece take 6.8 s), so a server could stall toolgate with one long word; cut,
- * the work is linear. Real text has no such runs and is counted exactly (checked on every
+ * Counts `text` with `count`, cutting every run of one class longer than 256 characters into
+ * pieces of at most 256. Byte-pair merging is quadratic in the length of a piece (measured: 40,000
+ * CJK characters in one piece take 6.8 s), so a server could stall toolgate with one long word;
+ * cut, the work is linear. Real text has no such runs and is counted exactly (checked on every
  * recorded server); a cut inside a run may count one token more than the whole run would.
  */
 export function boundedCount(text: string, count: TokenCounter): number {
+  if (text.length <= MAX_RUN) return count(text);
   let total = 0;
   let from = 0;
-  for (const m of text.matchAll(LONG_RUN)) {
+  for (const m of text.matchAll(RUNS)) {
+    if (m[0].length <= MAX_RUN) continue;
     const end = m.index + m[0].length;
-    total += count(text.slice(from, end));
-    from = end;
+    for (let cut = m.index + MAX_RUN; cut < end; cut += MAX_RUN) {
+      // Never between the halves of a surrogate pair.
+      const at = isLowSurrogate(text.charCodeAt(cut)) ? cut - 1 : cut;
+      if (at <= from) continue;
+      total += count(text.slice(from, at));
+      from = at;
+    }
   }
   return total + count(text.slice(from));
 }
+
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** What a client sends the model for one tool: name, title, description and inputSchema, as JSON. */
 export function modelFacingJson(t: Pick<SurfaceTool, 'name' | 'title' | 'description' | 'inputSchema'>): string {
@@ -83,7 +95,11 @@ export interface TokenFacts {
 /** How a run gets its token figures: a pinned total is reused only for the very same tools. */
 export interface TokenInputs {
   head: Surface;
-  /** The committed contract (its pinned total stands for the head when the digests match). */
+  /**
+   * A surface whose pinned total may be believed for the head when the digests match: the
+   * committed contract outside a pull request. In a pull request the head's contract is the
+   * author's and is not passed; the base's (reviewed) total is used instead.
+   */
   contract?: Surface;
   /** The review's base (the PR base's contract; the old contract for `update`). */
   base?: Surface;
@@ -95,19 +111,20 @@ export interface TokenInputs {
 
 /**
  * The head's tokens per turn and, where the base's tools differ, the base's, counting as little as
- * possible: a pinned total stands for a surface with the same digest (the digest covers every
- * byte the count reads). Without `countHead`, a surface is counted only for a delta that no pinned
- * total gives, so a pull request whose contracts were written by `update` counts nothing. Returns
- * the head's full count too when it was counted (the token limits need it); `facts` is undefined
- * when the head's total is neither pinned nor counted.
+ * possible: a trusted pinned total stands for a surface with the same digest (the digest covers
+ * every byte the count reads). The head is counted for `countHead` and whenever its tools differ
+ * from the base (a delta is shown, and never from a total the pull request's author wrote); the
+ * base only when it has no total pinned. Returns the head's full count too when it was counted
+ * (the token limits need it); `facts` is undefined when the head's total is neither trusted nor
+ * counted.
  */
 export async function tokenFacts(i: TokenInputs): Promise<{ facts?: TokenFacts; cost?: TokenCost }> {
   const load = i.counter ?? tokenCounter;
   const pinnedFor = (s: Surface, by: Surface | undefined): number | undefined => (by?.tokens && by.digest === s.digest ? by.tokens.perTurn : undefined);
   const changed = i.base !== undefined && i.base.digest !== i.head.digest;
   let cost: TokenCost | undefined;
-  let perTurn = pinnedFor(i.head, i.contract) ?? pinnedFor(i.head, i.head);
-  if (i.countHead || (changed && perTurn === undefined)) {
+  let perTurn = pinnedFor(i.head, i.contract) ?? pinnedFor(i.head, i.base);
+  if (i.countHead || changed) {
     cost = tokenCost(i.head.tools, await load());
     perTurn = cost.total;
   }

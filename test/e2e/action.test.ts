@@ -406,3 +406,87 @@ describe('exports: a pull request that changes the contract and forgets the gate
     expect(bad.stdout).toContain('is not "TARGET FILE"');
   });
 });
+
+describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue 17)', () => {
+  const unannotated = { name: 'ping', inputSchema: { type: 'object', additionalProperties: false } };
+
+  it('fail-on: warning and notice fail on lower levels, never reports only; result and notice-count are set each time', async () => {
+    const dir = workspace();
+    // One warning (unannotated-tool) and one notice (partially-annotated-tool), no error.
+    const partial = { name: 'pong', inputSchema: { type: 'object', additionalProperties: false }, annotations: { readOnlyHint: true } };
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(unannotated, partial) });
+    await update(dir);
+    const plain = await runAction(dir, {});
+    expect([plain.code, plain.outputs['result'], plain.outputs['error-count'], plain.outputs['warning-count'], plain.outputs['notice-count']]).toEqual([0, 'pass', '0', '1', '1']);
+    const warning = await runAction(dir, { inputs: { 'fail-on': 'warning' } });
+    expect([warning.code, warning.outputs['result']]).toEqual([1, 'fail']);
+    expect(warning.stdout).toContain('toolgate: 0 error-level findings and 1 warning (fail-on: warning)');
+    // Only the notice: fail-on notice fails where warning would not.
+    writeFiles(dir, { 'tools.json': tools(partial) });
+    await update(dir);
+    expect((await runAction(dir, { inputs: { 'fail-on': 'warning' } })).code).toBe(0);
+    const notice = await runAction(dir, { inputs: { 'fail-on': 'notice' } });
+    expect([notice.code, notice.outputs['result']]).toEqual([1, 'fail']);
+    // A tag push is exact, but an explicit fail-on wins.
+    const never = await runAction(dir, { inputs: { 'fail-on': 'never' }, eventName: 'push', env: { GITHUB_REF: 'refs/tags/v1.0.0' } });
+    expect([never.code, never.outputs['result']]).toEqual([0, 'pass']);
+    const bad = await runAction(dir, { inputs: { 'fail-on': 'warnings' } });
+    expect([bad.code, bad.outputs['result']]).toEqual([1, 'error']);
+    expect(bad.stdout).toContain('input "fail-on" must be error, warning, notice, never, not "warnings"');
+  });
+
+  it('a source that fails is result error, even with fail-on: never', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: down\n    mcp:\n      command: node\n      args: [-e, "process.exit(3)"]\n' });
+    const r = await runAction(dir, { inputs: { 'fail-on': 'never' } });
+    expect([r.code, r.outputs['result']]).toEqual([1, 'error']);
+  });
+
+  it('sarif-path is an output; the SARIF marks security rules for code scanning', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
+    await update(dir);
+    writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
+    const r = await runAction(dir, { inputs: { 'sarif-path': 'out/toolgate.sarif' } });
+    expect(r.code).toBe(1);
+    expect(r.outputs['sarif-path']).toBe(join(dir, 'out/toolgate.sarif'));
+    const log = JSON.parse(readFileSync(r.outputs['sarif-path'] as string, 'utf8')) as { runs: { tool: { driver: { rules: { id: string; properties: Record<string, unknown> }[] } } }[] };
+    validateSarif(log);
+    const rules = new Map(log.runs[0]!.tool.driver.rules.map((x) => [x.id, x.properties]));
+    expect(rules.get('unlisted-tool')).toEqual({ tags: ['toolgate', 'security'], 'security-severity': '9.0', precision: 'very-high' });
+    expect(rules.get('tool-added')).toEqual({ tags: ['toolgate', 'security', 'reviewable'], 'security-severity': '7.5', precision: 'very-high' });
+    expect(rules.get('stdout-noise')).toEqual({ tags: ['toolgate'], precision: 'very-high' });
+  });
+
+  it('working-directory: a repository checked out below the workspace (actions/checkout path:)', async () => {
+    const ws = workspace();
+    const dir = join(ws, 'repo');
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
+    await update(dir);
+    writeFiles(ws, { 'README.md': 'the workspace itself has no toolgate.yml\n' });
+    const without = await runAction(ws, {});
+    expect([without.code, without.outputs['result']]).toEqual([1, 'error']);
+    const r = await runAction(ws, { inputs: { 'working-directory': 'repo' } });
+    expect([r.code, r.outputs['result'], r.outputs['tool-count']]).toEqual([0, 'pass', '2']);
+    expect(r.outputs['report-path']).toBe(join(dir, 'toolgate-report.json'));
+    const outside = await runAction(ws, { inputs: { 'working-directory': '../elsewhere' } });
+    expect([outside.code, outside.outputs['result']]).toEqual([1, 'error']);
+    expect(outside.stdout).toContain('input "working-directory" points outside the workspace');
+  });
+
+  it('check-name names the check run; check-run accepts only true or false', async () => {
+    const gh = await fakeGitHub();
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
+    git(dir, 'init', '-q', '-b', 'main');
+    await update(dir);
+    const sha = commit(dir, 'base');
+    gh.repoDir = dir;
+    const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test', 'check-name': 'toolgate (staging servers)' } });
+    expect(r.code, r.stdout).toBe(0);
+    expect(gh.requestsTo('POST', /\/check-runs$/).map((q) => (q.body as { name?: string }).name)).toEqual(['toolgate (staging servers)']);
+    const auto = await runAction(dir, { inputs: { 'check-run': 'auto' } });
+    expect([auto.code, auto.outputs['result']]).toEqual([1, 'error']);
+    expect(auto.stdout).toContain('input "check-run" must be true or false, not "auto"');
+  });
+});

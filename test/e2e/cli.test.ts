@@ -162,6 +162,18 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stdout).toContain('unannotated-tool');
   });
 
+  it('--fail-on sets the level that fails (as the Action\'s fail-on): warning fails on a warning, never reports only; a bad level is a usage error', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
+    expect((await runCli(['audit', '--tools-json', 'tools.json'], { cwd: dir })).code).toBe(0);
+    const warning = await runCli(['audit', '--tools-json', 'tools.json', '--fail-on', 'warning'], { cwd: dir });
+    expect(warning.code).toBe(1);
+    expect(warning.stdout).toContain('(fail-on: warning)');
+    const never = await runCli(['audit', '--tools-json', 'tools.json', '--fail-on', 'never', '--format', 'json'], { cwd: dir });
+    expect([never.code, JSON.parse(never.stdout).failOn]).toEqual([0, 'never']);
+    expect((await runCli(['audit', '--tools-json', 'tools.json', '--fail-on', 'warnings'], { cwd: dir })).code).toBe(2);
+  });
+
   it('a configuration error quoting hostile file content prints it on one line, without escapes', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: w\n    recorded: tools.json\n    "a\\n::warning::injected\\u001b[31m": 1\n');

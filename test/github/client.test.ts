@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGitHubClient, GitHubApiError, isPermissionError } from '../../src/github/client.js';
+import { createGitHubClient, GitHubApiError, isPermissionError, permissionHint } from '../../src/github/client.js';
 import { FakeGitHub, failures } from '../support/fake-github.js';
 
 let gh: FakeGitHub;
@@ -113,9 +113,25 @@ describe('createGitHubClient', () => {
       .rest.checks.create({ ...REPO, name: 'toolgate', head_sha: 'b'.repeat(40) })
       .catch((e: unknown) => e);
     expect(isPermissionError(err)).toBe(true);
-    expect((err as Error).message).toBe('GitHub API POST /repos/{owner}/{repo}/check-runs failed: 403 Resource not accessible by integration');
+    expect((err as Error).message).toBe('GitHub API POST /repos/{owner}/{repo}/check-runs failed: 403 Resource not accessible by integration; the workflow (or token) must grant `permissions: checks: write`');
     expect(gh.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
+  });
+
+  it('a permission 403 names the permission each endpoint toolgate calls needs (endpoints as Octokit names them)', () => {
+    expect(
+      [
+        'POST /repos/{owner}/{repo}/check-runs',
+        'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}',
+        'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}',
+        'GET /repos/{owner}/{repo}/contents/{path}',
+        'GET /orgs/{org}/teams/{team_slug}/members',
+        'GET /rate_limit',
+      ].map((e) => /`permissions: ([^`]+)`/.exec(permissionHint(e))?.[1]),
+    ).toEqual(['checks: write', 'checks: write', 'pull-requests: read', 'pull-requests: read', 'pull-requests: write', 'pull-requests: write', 'contents: read', 'members: read (organization), or read:org for a personal access token', undefined]);
   });
 
   it('does not retry a 404', async () => {

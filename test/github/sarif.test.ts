@@ -92,7 +92,7 @@ describe('buildSarifLog', () => {
       },
       helpUri: 'https://github.com/acme/toolgate/blob/main/docs/rules.md#annotation-dropped',
       defaultConfiguration: { level: 'error' },
-      properties: { tags: ['toolgate'] },
+      properties: { tags: ['toolgate', 'security'], 'security-severity': '8.0', precision: 'very-high' },
     });
     expect(driver.rules!.map((r) => r.defaultConfiguration?.level)).toEqual(['error', 'warning', 'note']);
   });

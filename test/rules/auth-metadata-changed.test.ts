@@ -48,13 +48,13 @@ ruleTests('auth-metadata-changed', {
       name: 'a new authorization server, and one replaced',
       base: withAuth(doc()),
       head: withAuth(doc({ authorization_servers: ['https://evil.example', AS] })),
-      expect: [{ ruleId: 'auth-metadata-changed', level: 'error', message: /authorization_servers \+ https:\/\/evil\.example;/, data: { changes: [{ field: 'authorization_servers', added: ['https://evil.example'] }] } }],
+      expect: [{ ruleId: 'auth-metadata-changed', level: 'error', message: /authorization_servers \+ https:\/\/evil\.example \(first, which clients use: https:\/\/auth\.example\.com → https:\/\/evil\.example\);/, data: { changes: [{ field: 'authorization_servers', added: ['https://evil.example'] }] } }],
     },
     {
       name: 'metadata where there was none: its authorization server and scopes are all new',
       base: withAuth(),
       head: withAuth(doc()),
-      expect: [{ ruleId: 'auth-metadata-changed', message: /resource none → https:\/\/mcp\.example\.com\/mcp; authorization_servers \+ https:\/\/auth\.example\.com; scopes_supported \+ read/ }],
+      expect: [{ ruleId: 'auth-metadata-changed', message: /resource none → https:\/\/mcp\.example\.com\/mcp; authorization_servers \+ https:\/\/auth\.example\.com - \(none listed: clients use the MCP server's own origin\) .*; scopes_supported \+ read - \(none listed: clients ask the authorization server for its default scopes\)/ }],
     },
     {
       name: 'another resource (another token audience), approved: a notice naming the approver',
@@ -62,6 +62,42 @@ ruleTests('auth-metadata-changed', {
       head: withAuth(doc({ resource: 'https://mcp.example.com/' })),
       review: { approved: true, approvers: ['bob'], missing: '' },
       expect: [{ ruleId: 'auth-metadata-changed', level: 'notice', message: /resource https:\/\/mcp\.example\.com\/mcp → https:\/\/mcp\.example\.com\/; approved by @bob$/ }],
+    },
+    {
+      name: 'the metadata dropped altogether (or unusable): clients fall back to the MCP server’s own origin and to default scopes',
+      base: withAuth(doc()),
+      head: withAuth(),
+      expect: [{ ruleId: 'auth-metadata-changed', message: /authorization_servers \+ \(none listed: clients use the MCP server's own origin\) - https:\/\/auth\.example\.com/ }],
+    },
+    {
+      name: 'authorization_servers emptied: the same fallback',
+      base: withAuth(doc()),
+      head: withAuth(doc({ authorization_servers: [] })),
+      expect: [{ ruleId: 'auth-metadata-changed', message: /authorization_servers \+ \(none listed/ }],
+    },
+    {
+      name: 'two approved authorization servers swapped: clients use the first',
+      base: withAuth(doc({ authorization_servers: [AS, 'https://backup.example'] })),
+      head: withAuth(doc({ authorization_servers: ['https://backup.example', AS] })),
+      expect: [{ ruleId: 'auth-metadata-changed', message: /authorization_servers \(first, which clients use: https:\/\/auth\.example\.com → https:\/\/backup\.example\)/ }],
+    },
+    {
+      name: 'a pull request whose metadata the head cannot read (HTTP 500) while the base pinned it: fails closed',
+      run: async () => {
+        const server = await startProtectedServer();
+        const repo = protectedRepo(server.url);
+        try {
+          server.setup.atPath = metadataFixture('discourse-before.json', server.origin);
+          await runOn(repo, 'update');
+          const base = (await readContract(`${repo.root}/.toolgate/remote.surface.json`))!.surface;
+          server.setup.metadataStatus = 500;
+          return (await runOn(repo, 'check', new Map([['remote', base]]))).findings;
+        } finally {
+          repo.cleanup();
+          await server.close();
+        }
+      },
+      expect: [{ ruleId: 'auth-metadata-changed', level: 'error', message: /authorization_servers \+ \(none listed: clients use the MCP server's own origin\)/ }],
     },
     {
       name: 'a new resource name (shown on consent screens)',
@@ -77,12 +113,7 @@ ruleTests('auth-metadata-changed', {
       head: withAuth(doc()),
       expect: [],
     },
-    {
-      name: 'the metadata dropped altogether (drift says contract-stale; nothing widened)',
-      base: withAuth(doc()),
-      head: withAuth(),
-      expect: [],
-    },
+
     {
       name: 'the same metadata, a real server checked twice',
       run: () => upgrade('github-mcp.json', 'github-mcp.json'),

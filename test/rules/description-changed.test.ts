@@ -234,6 +234,13 @@ ruleTests('description-changed', {
         },
       ],
     },
+    ...['/_meta/flags//paid', '/_meta/flags/01/paid'].map((pointer) => ({
+      name: `a safety field pointer with a non-canonical array index (${pointer}) takes nothing out: the change is text to review`,
+      base: [{ ...readTool('get'), _meta: { flags: [{ paid: false }, { paid: false }] } }],
+      head: [{ ...readTool('get'), _meta: { flags: [{ paid: true }, { paid: true }] } }],
+      policy: `safety-fields:\n  - name: paid\n    pointer: ${pointer}\n    safer: false\n`,
+      expect: [{ ruleId: 'description-changed', tool: 'get', data: { field: '_meta' } }],
+    })),
     {
       name: '_meta changed at a safety field and elsewhere: the rest is still text to review',
       base: [{ ...readTool('get'), _meta: { 'com.example/paid': false, 'com.example/hint': 'cheap' } }],
@@ -243,6 +250,13 @@ ruleTests('description-changed', {
     },
   ],
   silent: [
+    {
+      name: 'an array element at a safety field (canonical index) changed alone: safety-field-changed judges it',
+      base: [{ ...readTool('get'), _meta: { flags: [{ paid: false }, 'x'] } }],
+      head: [{ ...readTool('get'), _meta: { flags: [{ paid: true }, 'x'] } }],
+      policy: 'safety-fields:\n  - name: paid\n    pointer: /_meta/flags/0/paid\n    safer: false\n',
+      expect: [],
+    },
     {
       name: '_meta changed only at a safety field named in toolgate.yml: safety-field-changed judges it',
       base: [{ ...readTool('get'), _meta: { 'com.example/paid': false } }],

@@ -51,8 +51,8 @@ describe('discoverProtectedResource', () => {
     expect(d.state === 'unusable' && d.reason).toContain('/.well-known/oauth-protected-resource/mcp');
   });
 
-  it('pins sorted lists without repeats, and only the four fields', () => {
-    expect(pinnedMetadata({ resource: 'r', authorization_servers: ['b', 'a', 'b'], scopes_supported: [], resource_name: 'n' })).toEqual({ resource: 'r', authorization_servers: ['a', 'b'], scopes_supported: [], resource_name: 'n' });
+  it('pins the four fields without repeats: authorization servers in their order (clients use the first), scopes sorted', () => {
+    expect(pinnedMetadata({ resource: 'r', authorization_servers: ['b', 'a', 'b'], scopes_supported: ['y', 'x', 'y'], resource_name: 'n' })).toEqual({ resource: 'r', authorization_servers: ['b', 'a'], scopes_supported: ['x', 'y'], resource_name: 'n' });
   });
 });
 
@@ -84,12 +84,33 @@ describe('the contract and the reports', () => {
       const drifted = await runOn(repo, 'check');
       expect(drifted.exitCode).toBe(1);
       expect(drifted.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['contract-stale']));
-      expect(drifted.sources[0]?.changes).toEqual(expect.arrayContaining([{ kind: 'auth-metadata-changed', field: 'authorization_servers', added: ['https://login.example.com'], removed: ['https://github.com/login/oauth'] }]));
+      expect(drifted.sources[0]?.changes).toEqual(
+        expect.arrayContaining([{ kind: 'auth-metadata-changed', field: 'authorization_servers', added: ['https://login.example.com'], removed: ['https://github.com/login/oauth'], base: 'https://github.com/login/oauth', head: 'https://login.example.com' }]),
+      );
     } finally {
       repo.cleanup();
     }
     expect(seen).toEqual(['GET /.well-known/oauth-protected-resource/mcp']);
-    // The session itself carried the credentials (the control for the line above).
-    expect(server.requests.filter((r) => r.startsWith('POST /mcp')).every((r) => r.endsWith('(with Authorization)'))).toBe(true);
+    // Each of the three runs asked once without credentials what a client without them is told
+    // (the 401); the sessions themselves carried them.
+    const posts = server.requests.filter((r) => r.startsWith('POST /mcp'));
+    expect(posts.filter((r) => !r.endsWith('(with Authorization)')).length).toBe(3);
+    expect(posts.filter((r) => r.endsWith('(with Authorization)')).length).toBeGreaterThan(2);
+  });
+
+  it('a source with credentials pins the metadata its 401 challenge names, which a client without them follows', async () => {
+    server = await startProtectedServer({ token: 'secret' });
+    server.setup.challenge = `Bearer resource_metadata="${server.origin}/custom-prm"`;
+    server.setup.atCustom = { resource: `${server.origin}/mcp`, authorization_servers: ['https://login.example.com'], scopes_supported: ['admin'] };
+    server.setup.atPath = metadataFixture('github-mcp.json', server.origin);
+    process.env.TOOLGATE_TEST_PRM_TOKEN = 'secret';
+    const repo = protectedRepo(server.url, { token: true });
+    try {
+      const r = await runOn(repo, 'audit');
+      expect(r.sources[0]?.surface?.protectedResource).toEqual({ resource: `${server.origin}/mcp`, authorization_servers: ['https://login.example.com'], scopes_supported: ['admin'] });
+      expect(wellKnown(server)).toEqual(['GET /custom-prm']);
+    } finally {
+      repo.cleanup();
+    }
   });
 });

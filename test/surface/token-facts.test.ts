@@ -56,11 +56,16 @@ describe('tokenFacts', () => {
     expect(l.calls()).toBe(0);
   });
 
-  it('gives a change review’s delta from two pinned totals without loading the tokenizer', async () => {
+  it('a change review counts the head (a pinned total for it may be the author’s) and takes the base’s pinned total', async () => {
     const l = loader();
-    const { facts, cost } = await tokenFacts({ head: newS, contract: pinned(newS), base: pinned(oldS), countHead: false, counter: l.load });
-    expect(facts).toEqual({ perTurn: 3343, base: 1868 });
-    expect(cost).toBeUndefined();
+    const { facts } = await tokenFacts({ head: newS, base: pinned(oldS), countHead: false, counter: l.load });
+    expect(facts).toMatchObject({ perTurn: 3343, base: 1868 });
+    expect(l.calls()).toBe(1);
+  });
+
+  it('an unchanged pull request takes the base’s total for the same tools without loading the tokenizer', async () => {
+    const l = loader();
+    expect(await tokenFacts({ head: newS, base: pinned(newS), countHead: false, counter: l.load })).toEqual({ facts: { perTurn: 3343 } });
     expect(l.calls()).toBe(0);
   });
 
@@ -130,12 +135,32 @@ describe('the pinned total in the contract', () => {
     expect(updated.sources[0]?.tokens?.top).toHaveLength(5);
     expect((await readContract(r.contract))?.surface.tokens?.perTurn).toBe(3343);
 
-    // The pull request's change review: both totals pinned, the delta with nothing counted.
+    // The pull request's change review: the head counted (never the author's pinned total), the
+    // base's total as the base pinned it.
     const pr = await runCheck({ policy: r.policy, mode: 'check', root: r.root, logger: silentLogger, baseContracts: new Map([['server', baseContract]]) });
-    expect(pr.sources[0]?.tokens).toEqual({ perTurn: 3343, base: 1868 });
+    expect(pr.sources[0]?.tokens).toMatchObject({ perTurn: 3343, base: 1868 });
+    expect(pr.sources[0]?.tokens?.top).toHaveLength(5);
     // A pull request that adopts toolgate: the base had no tools.
     const adopt = await runCheck({ policy: r.policy, mode: 'check', root: r.root, logger: silentLogger, baseContracts: new Map([['server', null]]) });
-    expect(adopt.sources[0]?.tokens).toEqual({ perTurn: 3343, base: 0 });
+    expect(adopt.sources[0]?.tokens).toMatchObject({ perTurn: 3343, base: 0 });
+  });
+
+  it('in a pull request, a total the author wrote is never believed: the delta is counted and a lying total is stale', async () => {
+    const r = repo('0.0.40');
+    await runCheck({ policy: r.policy, mode: 'update', root: r.root, logger: silentLogger });
+    const base = (await readContract(r.contract))!.surface;
+    // Same tools, a hand-edited total: stale against the base's (reviewed) total.
+    writeFileSync(r.contract, readFileSync(r.contract, 'utf8').replace('"perTurn": 1868', '"perTurn": 12'));
+    const same = await runCheck({ policy: r.policy, mode: 'check', root: r.root, logger: silentLogger, baseContracts: new Map([['server', base]]) });
+    expect(same.sources[0]?.tokens).toEqual({ perTurn: 1868 });
+    expect(same.findings.filter((f) => f.ruleId === 'contract-stale').map((f) => f.message)).toEqual(['the tokens pinned in the contract do not match the live surface']);
+    // New tools and a lying total: the delta is counted.
+    copyFileSync(fixture('0.0.83'), join(r.root, 'rec/tools.json'));
+    await runCheck({ policy: r.policy, mode: 'update', root: r.root, logger: silentLogger });
+    writeFileSync(r.contract, readFileSync(r.contract, 'utf8').replace('"perTurn": 3343', '"perTurn": 1900'));
+    const grown = await runCheck({ policy: r.policy, mode: 'check', root: r.root, logger: silentLogger, baseContracts: new Map([['server', base]]) });
+    expect(grown.sources[0]?.tokens).toMatchObject({ perTurn: 3343, base: 1868 });
+    expect(grown.findings.some((f) => f.ruleId === 'contract-stale' && f.message.includes('tokens'))).toBe(true);
   });
 
   it('is stale when hand-edited and the run counts (a token limit); refused in another encoding', async () => {

@@ -51,8 +51,9 @@ export const membership: Check = (ctx) => {
 };
 
 /**
- * The contract's pinned aggregates that the live surface does not match. Tokens are compared
- * only when this run counted them (a pinned total is otherwise taken on the digest's word).
+ * The contract's pinned aggregates that the live surface does not match. Tokens are compared with
+ * what this run counted, or, in a pull request, with the base's total for the same tools: outside
+ * one, a pinned total is taken on the digest's word.
  */
 function aggregatesDiffer(ctx: Parameters<Check>[0]): string[] {
   const c = ctx.contract;
@@ -60,7 +61,8 @@ function aggregatesDiffer(ctx: Parameters<Check>[0]): string[] {
   const kinds: string[] = [];
   if (c.digest !== ctx.head.digest) kinds.push('digest');
   if (c.payloadBytes !== ctx.head.payloadBytes) kinds.push('payloadBytes');
-  if (c.tokens && ctx.tokens && c.tokens.perTurn !== ctx.tokens.total) kinds.push('tokens');
+  const known = ctx.tokens?.total ?? ctx.tokensPerTurn;
+  if (c.tokens && known !== undefined && c.tokens.perTurn !== known) kinds.push('tokens');
   return kinds;
 }
 

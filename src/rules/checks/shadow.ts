@@ -13,6 +13,11 @@ import { toolTexts } from './suspicious.js';
 const identifierLike = (n: string) => n.length >= 4 && /^[A-Za-z][A-Za-z0-9_.-]*$/.test(n) && (/[_.-]/.test(n) || /[a-z][A-Z]/.test(n));
 /** The identifier-like words of a text. */
 const words = (text: string) => text.match(/[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? [];
+/**
+ * The tool names a word may mean, folded to lower case: itself, and what follows a client's or a
+ * server's prefix (`mcp__fs__read_file` as Claude Code names a tool, `fs.read_file`).
+ */
+const meant = (w: string): string[] => [...new Set([w, w.slice(w.lastIndexOf('__') + 2), w.slice(w.lastIndexOf('.') + 1)].filter((x) => x.length > 0).map((x) => x.toLowerCase()))];
 
 /**
  * The `tool-shadowed` findings of each source, by source id (sources without any are absent).
@@ -28,9 +33,16 @@ export function shadowing(sources: readonly { id: string; surface: Surface }[]):
   for (const s of reachable) {
     // Names of the other sources' tools, worth looking for in this source's text.
     // A name this source serves itself is its own tool's (a same-name collision is raised apart).
-    const own = new Set(s.tools.map((t) => t.name));
-    const others = new Map<string, string>();
-    for (const o of reachable) if (o.id !== s.id) for (const t of o.tools) if (identifierLike(t.name) && !own.has(t.name) && !others.has(t.name)) others.set(t.name, o.id);
+    const own = new Set(s.tools.map((t) => t.name.toLowerCase()));
+    // By lower-case name: a text that names READ_FILE means read_file.
+    const others = new Map<string, { tool: string; source: string }>();
+    for (const o of reachable) {
+      if (o.id === s.id) continue;
+      for (const t of o.tools) {
+        const key = t.name.toLowerCase();
+        if (identifierLike(t.name) && !own.has(key) && !others.has(key)) others.set(key, { tool: t.name, source: o.id });
+      }
+    }
     for (const t of s.tools) {
       const also = (servedBy.get(t.name) ?? []).filter((id) => id !== s.id);
       if (also.length) {
@@ -44,8 +56,10 @@ export function shadowing(sources: readonly { id: string; surface: Surface }[]):
       const named: { pointer: string; tool: string; source: string }[] = [];
       for (const [pointer, text] of toolTexts(t)) {
         for (const w of new Set(words(text))) {
-          const source = others.get(w);
-          if (source !== undefined && w !== t.name && !named.some((n) => n.tool === w)) named.push({ pointer, tool: w, source });
+          for (const key of meant(w)) {
+            const other = others.get(key);
+            if (other !== undefined && !named.some((n) => n.tool === other.tool)) named.push({ pointer, tool: other.tool, source: other.source });
+          }
         }
       }
       if (named.length) {

@@ -1,0 +1,11 @@
+import { createRequire as __tgCreateRequire } from 'node:module';
+import { fileURLToPath as __tgFileURLToPath } from 'node:url';
+import { dirname as __tgDirname } from 'node:path';
+const require = __tgCreateRequire(import.meta.url);
+const __filename = __tgFileURLToPath(import.meta.url);
+const __dirname = __tgDirname(__filename);
+import{c as d,d as p}from"./chunk-C52CVAV7.js";import{p as s}from"./chunk-IMJIXCZB.js";var v="https://github.com/toolgate/toolgate",I="https://json.schemastore.org/sarif-2.1.0.json",R="toolgate/v2";function f(n){return n==="notice"?"note":n}function b(n,i,t){let a=t.informationUri??v,g=t.helpUri??(e=>`${a}/blob/main/docs/rules.md#${e}`),l=new Map;i.forEach((e,r)=>l.set(e.id,r));let m=i.map(e=>{let r=g(e.id);return{id:e.id,name:y(e.id),shortDescription:{text:e.title},fullDescription:{text:e.rationale},help:{text:`${e.fix}
+
+Source: ${e.source}`,markdown:`**How to fix:** ${e.fix}
+
+**Source:** ${e.source}`},...r!==void 0?{helpUri:r}:{},defaultConfiguration:{level:f(e.level)},properties:U(e)}}),x=n.map(e=>{let r=l.get(e.ruleId);if(r===void 0)throw new Error(`finding for unknown rule id ${JSON.stringify(e.ruleId)}`);let u=e.location?.file??t.fallbackFile,c={ruleId:e.ruleId,ruleIndex:r,level:f(e.level),message:{text:s(e.message)},partialFingerprints:{[R]:e.fingerprint},properties:{source:e.source,...e.tool!==void 0?{tool:s(e.tool,200)}:{},pointer:e.pointer,fix:e.fix}};if(u!==void 0){let o=e.location?.file!==void 0?e.location.line:void 0;c.locations=[{physicalLocation:{artifactLocation:{uri:h(u),uriBaseId:"%SRCROOT%"},...o!==void 0&&o>=1?{region:{startLine:o}}:{}}}]}return c});return{$schema:I,version:"2.1.0",runs:[{tool:{driver:{name:"toolgate",informationUri:a,version:t.version,.../^\d+\.\d+\.\d+/.test(t.version)?{semanticVersion:t.version}:{},rules:m}},results:x,columnKind:"utf16CodeUnits"}]}}function h(n){return n.replace(/\\/g,"/").replace(/^\.\//,"").split("/").map(i=>encodeURIComponent(i)).join("/")}function y(n){return n.split(/[^A-Za-z0-9]+/).filter(Boolean).map(i=>i[0].toUpperCase()+i.slice(1)).join("")}function U(n){let i=d(n.id)?p[n.id]:void 0;return{tags:["toolgate",...i?.security!==void 0?["security"]:[],...n.reviewable?["reviewable"]:[]],...i?.security!==void 0?{"security-severity":i.security.toFixed(1)}:{},...i?{precision:i.precision}:{}}}export{v as a,I as b,R as c,f as d,b as e,h as f};

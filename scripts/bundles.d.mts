@@ -1,0 +1,9 @@
+// Types of scripts/bundles.mjs, for the tests that import it.
+import type { BuildOptions } from 'esbuild';
+
+/** The repository root: the builds' working directory. */
+export declare const ROOT: string;
+/** The esbuild options of dist/ (without `write` and `metafile`). */
+export declare function bundleOptions(): Promise<BuildOptions[]>;
+/** Module specifiers the given built files import that are not part of Node, with the files that do. */
+export declare function bareImports(files: string[]): Promise<Map<string, string[]>>;

@@ -1,0 +1,163 @@
+// What dist/ is made of: the esbuild options of the committed bundles (scripts/build.mjs builds
+// them; test/licenses.test.ts rebuilds them in memory to see which packages they hold), and the
+// check that the bundles load nothing from node_modules (the published package has no runtime
+// dependencies: every library is bundled).
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+
+const repo = (p) => new URL(`../${p}`, import.meta.url);
+/** The repository root: the builds' working directory, so paths in metafiles are relative to it. */
+export const ROOT = fileURLToPath(repo('')).replace(/[\\/]$/, '');
+
+// CommonJS dependencies bundled into ESM need `require`, `__filename` and `__dirname`.
+const banner = [
+  "import { createRequire as __tgCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __tgFileURLToPath } from 'node:url';",
+  "import { dirname as __tgDirname } from 'node:path';",
+  'const require = __tgCreateRequire(import.meta.url);',
+  'const __filename = __tgFileURLToPath(import.meta.url);',
+  'const __dirname = __tgDirname(__filename);',
+].join('\n');
+
+// src/util/validators.ts compiles toolgate's own JSON Schemas with Ajv on first use. In the
+// bundles that module is replaced by Ajv's standalone code for the same schemas and options, so
+// no run pays for compiling them (50-150 ms of start-up). Same exports, same error objects.
+const precompiledValidators = {
+  name: 'precompiled-validators',
+  setup(b) {
+    const readSchema = async (f) => JSON.parse(await readFile(repo(`schema/${f}`), 'utf8'));
+    // Options as in src/util/validators.ts (VALIDATOR_OPTIONS), plus standalone ESM output.
+    const standalone = async (opts, file) => {
+      const ajv = new Ajv({ ...opts, code: { source: true, esm: true } });
+      return standaloneCode.default(ajv, ajv.compile(await readSchema(file)));
+    };
+    const modules = {
+      policy: () => standalone({ allErrors: true, strict: false, validateSchema: false }, 'toolgate.schema.json'),
+      contract: () => standalone({ allErrors: false, strict: false, validateSchema: false }, 'contract.schema.json'),
+    };
+    b.onLoad({ filter: /[\\/]src[\\/]util[\\/]validators\.ts$/ }, () => ({
+      contents: [
+        "import policy from 'toolgate-validator:policy';",
+        "import contract from 'toolgate-validator:contract';",
+        'export const policyValidator = () => policy;',
+        'export const contractValidator = () => contract;',
+      ].join('\n'),
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^toolgate-validator:/ }, (args) => ({ path: args.path.slice('toolgate-validator:'.length), namespace: 'toolgate-validator' }));
+    // The standalone code imports Ajv's small runtime helpers (ucs2length, equal, ...).
+    b.onLoad({ filter: /.*/, namespace: 'toolgate-validator' }, async (args) => ({ contents: await modules[args.path](), loader: 'js', resolveDir: fileURLToPath(repo('src/util')) }));
+  },
+};
+
+// @actions/core imports its OIDC client (and with it @actions/http-client → undici, ~400 KB) and
+// its `platform` helpers (@actions/exec) at the top of core.js, for getIDToken() and `platform`,
+// which toolgate never calls. Both modules only define things, so they can be marked free of side
+// effects and esbuild drops them: the Action's first bundle stops loading undici at start-up.
+// undici still arrives with @actions/github when the pipeline needs the GitHub API.
+const unusedActionsCoreParts = {
+  name: 'unused-actions-core-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(oidc-utils|platform)\.js$/ }, async (args) => {
+      if (args.pluginData?.skip || !/[\\/]@actions[\\/]core[\\/]lib$/.test(args.resolveDir)) return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { skip: true } });
+      return { path: r.path, sideEffects: false };
+    });
+  },
+};
+
+// @apidevtools/json-schema-ref-parser (which @readme/openapi-parser bundles into its dist/) loads
+// undici for its HTTP resolver with `import(undiciModuleName)`, a name in a variable, which
+// esbuild leaves to Node: dist/ would then need undici in node_modules. toolgate replaces that
+// resolver with its own fetch (src/sources/openapi/remote.ts), but the import is made a literal
+// so esbuild bundles undici (in a chunk loaded only if that code ever runs) and dist/ needs
+// nothing installed. The build fails if the text changes (a new version of either package).
+const refParserUndici = {
+  name: 'ref-parser-undici',
+  setup(b) {
+    const files = /[\\/]node_modules[\\/](@readme[\\/]openapi-parser[\\/]dist[\\/]index|@apidevtools[\\/]json-schema-ref-parser[\\/]dist[\\/]lib[\\/]resolvers[\\/]http)\.js$/;
+    b.onLoad({ filter: files }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const from = 'await import(undiciModuleName)';
+      if (!text.includes(from)) throw new Error(`${args.path} no longer has \`${from}\`: see the ref-parser-undici plugin in scripts/bundles.mjs`);
+      return { contents: text.replace(from, 'await import("undici")'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The esbuild options of dist/, without `write` and `metafile`: the Action and the CLI in one
+ * build with code splitting (shared code lands in dist/chunks/, and what a command loads with
+ * import(), the CLI's heavy commands, is only read when it runs), then the schema-diff worker.
+ */
+export async function bundleOptions() {
+  const pkg = JSON.parse(await readFile(repo('package.json'), 'utf8'));
+  const common = {
+    absWorkingDir: ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    // Stripped from the bundles: dist/THIRD-PARTY-LICENSES.txt holds them, with each bundled
+    // package's license files (scripts/third-party-licenses.mjs).
+    legalComments: 'none',
+    // Prefer ESM builds: jsonc-parser's UMD main requires its parts dynamically.
+    mainFields: ['module', 'main'],
+    logLevel: 'warning',
+    define: { __TOOLGATE_VERSION__: JSON.stringify(pkg.version) },
+    banner: { js: banner },
+    plugins: [precompiledValidators, unusedActionsCoreParts, refParserUndici],
+  };
+  const out = [
+    {
+      ...common,
+      entryPoints: { index: 'src/action.ts', cli: 'src/bin.ts' },
+      outdir: 'dist',
+      splitting: true,
+      entryNames: '[name]',
+      chunkNames: 'chunks/[name]-[hash]',
+    },
+  ];
+  const worker = ['src/diff/schema/worker.mjs', 'src/diff/schema/worker.ts'].find((p) => existsSync(repo(p)));
+  if (worker) out.push({ ...common, entryPoints: [worker], outfile: 'dist/schema-worker.mjs' });
+  return out;
+}
+
+/**
+ * Every module specifier the given built files import or require that is not part of Node
+ * (`node:fs`, `fs`, ...), with the files that do: what they would load from node_modules. Read
+ * by esbuild's parser, so text in strings (Ajv's generated `require("ajv/dist/runtime/...")`
+ * code templates) does not count, and a name that minification turned into a literal does.
+ */
+export async function bareImports(files) {
+  const found = new Map();
+  await build({
+    entryPoints: files,
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    outdir: 'bare-imports-scan',
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'record-bare-imports',
+        setup(b) {
+          // Each file is read on its own (all of them are entry points): nothing is followed.
+          b.onResolve({ filter: /.*/ }, (args) => {
+            if (args.kind === 'entry-point') return undefined;
+            if (!/^[./]/.test(args.path) && !isBuiltin(args.path)) found.set(args.path, [...new Set([...(found.get(args.path) ?? []), args.importer])].sort());
+            return { path: args.path, external: true };
+          });
+        },
+      },
+    ],
+  });
+  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -4,36 +4,12 @@
  * nothing besides itself), then run from node_modules/.bin with the Node running the tests.
  * One pack and one install, shared by the assertions; everything in one temp directory.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, tempWorkspace, type RunResult } from '../support/run-dist.js';
+import { REPO, runProcess, tempWorkspace, type RunResult } from '../support/run-dist.js';
 
 const FIXTURES = join(REPO, 'test/fixtures');
-
-/** Runs `command args` with exactly `env`, bounded by `timeoutMs`. */
-function exec(command: string, args: string[], opts: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<RunResult> {
-  return new Promise((res, rej) => {
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      rej(new Error(`timed out after ${opts.timeoutMs} ms: ${command} ${args.join(' ')}\n${stderr}`));
-    }, opts.timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      rej(e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      res({ code, stdout, stderr });
-    });
-  });
-}
 
 /** Every file under `dir`, as paths relative to `base` with `/`. */
 function walk(dir: string, base: string): string[] {
@@ -65,19 +41,19 @@ beforeAll(async () => {
     ...(process.env.TOOLGATE_SANDBOX_UNAVAILABLE ? { TOOLGATE_SANDBOX_UNAVAILABLE: process.env.TOOLGATE_SANDBOX_UNAVAILABLE } : {}),
   };
 
-  const pack = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', join(w.dir, 'pack')], { cwd: REPO, env, timeoutMs: 120_000 });
+  const pack = await runProcess('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', join(w.dir, 'pack')], { cwd: REPO, env, timeoutMs: 120_000 });
   expect(pack.code, pack.stderr).toBe(0);
   const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packed = info!.files.map((f) => f.path).sort();
   const tarball = join(w.dir, 'pack', info!.filename);
 
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }) + '\n');
-  install = await exec('npm', ['install', '--omit=dev', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, env, timeoutMs: 120_000 });
+  install = await runProcess('npm', ['install', '--omit=dev', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, env, timeoutMs: 120_000 });
 }, 300_000);
 
 afterAll(() => cleanup());
 
-const toolgate = (args: string[], timeoutMs = 60_000) => exec(join(project, 'node_modules/.bin/toolgate'), args, { cwd: project, env, timeoutMs });
+const toolgate = (args: string[], timeoutMs = 60_000) => runProcess(join(project, 'node_modules/.bin/toolgate'), args, { cwd: project, env, timeoutMs });
 
 describe('npm pack: what the package ships', () => {
   it('dist/ (every file of it), schema/, LICENSE, the third-party licenses, README, action.yml', () => {
@@ -137,10 +113,10 @@ describe('npm install --omit=dev of the tarball, on ' + process.version, () => {
     mkdirSync(repo);
     copyFileSync(join(FIXTURES, 'surfaces/@modelcontextprotocol+server-memory/2026.8.31.json'), join(repo, 'memory-tools.json'));
     writeFileSync(join(repo, 'toolgate.yml'), 'sources:\n  - id: memory\n    recorded: memory-tools.json\n');
-    const update = await exec(join(project, 'node_modules/.bin/toolgate'), ['update'], { cwd: repo, env, timeoutMs: 60_000 });
+    const update = await runProcess(join(project, 'node_modules/.bin/toolgate'), ['update'], { cwd: repo, env, timeoutMs: 60_000 });
     expect(update.code, update.stderr).toBe(0);
     expect(existsSync(join(repo, '.toolgate/memory.surface.json'))).toBe(true);
-    const check = await exec(join(project, 'node_modules/.bin/toolgate'), ['check'], { cwd: repo, env, timeoutMs: 60_000 });
+    const check = await runProcess(join(project, 'node_modules/.bin/toolgate'), ['check'], { cwd: repo, env, timeoutMs: 60_000 });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toMatch(/PASS/);
   });

@@ -17,30 +17,39 @@ export interface RunResult {
 }
 
 /**
- * Runs a built bundle with Node (the same binary as the tests), bounded by `timeoutMs`.
- * The environment is exactly `env` plus PATH/HOME, so nothing leaks in from the test runner.
+ * Runs `command args` with exactly `env` (nothing leaks in from the test runner), bounded by
+ * `timeoutMs` (the process is killed and the promise rejects with its stderr).
  */
-export function runNode(script: string, args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
+export function runProcess(command: string, args: string[], opts: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<RunResult> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: opts.cwd,
-      // A test file that runs servers unsandboxed (support/unsandboxed.ts) does so in the CLI too.
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...(process.env.TOOLGATE_SANDBOX_UNAVAILABLE ? { TOOLGATE_SANDBOX_UNAVAILABLE: process.env.TOOLGATE_SANDBOX_UNAVAILABLE } : {}), ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      rej(new Error(`timed out: ${script} ${args.join(' ')}\n${stderr}`));
-    }, opts.timeoutMs ?? 60_000);
+      rej(new Error(`timed out after ${opts.timeoutMs} ms: ${command} ${args.join(' ')}\n${stderr}`));
+    }, opts.timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      rej(e);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       res({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * Runs a built bundle with Node (the same binary as the tests), bounded by `timeoutMs`.
+ * The environment is exactly `env` plus PATH/HOME, so nothing leaks in from the test runner.
+ */
+export function runNode(script: string, args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
+  // A test file that runs servers unsandboxed (support/unsandboxed.ts) does so in the CLI too.
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...(process.env.TOOLGATE_SANDBOX_UNAVAILABLE ? { TOOLGATE_SANDBOX_UNAVAILABLE: process.env.TOOLGATE_SANDBOX_UNAVAILABLE } : {}), ...opts.env };
+  return runProcess(process.execPath, [script, ...args], { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs ?? 60_000 });
 }
 
 /** `toolgate ARGS` from dist/cli.js. */

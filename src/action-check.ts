@@ -18,7 +18,7 @@ import type { EventContext, PullRequestContext } from './github/event.js';
 import { createGitHubClient, type GitHubClient } from './github/client.js';
 import { readReviewState } from './github/pr-context.js';
 import { apiBaseReader, gitBaseReader } from './github/base-files.js';
-import { checkedOutCommit, resolveCommit } from './github/base-contract.js';
+import { checkedOutCommit, repositoryPrefix, resolveCommit } from './github/base-contract.js';
 import { assertNoRunnerSecrets, readBaseState, type BaseState } from './review/base-state.js';
 import { FORK_HINT, publishChecks, publishComment } from './github/publish.js';
 import type { Logger } from './util/logger.js';
@@ -59,7 +59,9 @@ function outputPath(workspace: string, path: string, what: string, policy: Polic
 async function readPullRequestBase(pr: PullRequestContext, policy: Policy, workspace: string, octokit: GitHubClient | undefined, event: EventContext, logger: Logger): Promise<BaseState> {
   await resolveCommit({ cwd: workspace, sha: pr.baseSha });
   const git = gitBaseReader(workspace, pr.baseSha);
-  const read = octokit && event.repo ? apiBaseReader(octokit, event.repo, pr.baseSha, git, logger) : git;
+  // working-directory may be a folder of the repository: the API reads from the repository's root.
+  const prefix = (await repositoryPrefix(workspace)) ?? '';
+  const read = octokit && event.repo ? apiBaseReader(octokit, event.repo, pr.baseSha, git, logger, prefix) : git;
   const base = await readBaseState(policy, workspace, read, `base ${pr.baseSha.slice(0, 7)}`);
   if (!base.basePolicy) logger.info(`toolgate: no ${displayPath(workspace, policy.file)} at the base commit: first adoption, the head policy applies and is one change to approve`);
   const firsts = [...base.contracts].filter(([, s]) => s === null).map(([id]) => id);

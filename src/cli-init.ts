@@ -79,6 +79,11 @@ export async function init(flags: InitFlags, root = process.cwd()): Promise<numb
     stdout.push(`${taken.includes(f.path) ? 'replaced' : 'wrote'} ${f.path}`);
   }
   if (yaml) process.stderr.write('toolgate: note: toolgate.yaml is still there; toolgate reads toolgate.yml first, so it is no longer used: remove it\n');
+  // A bare `npx toolgate` where the project has not installed it fetches whatever npm package
+  // holds that name (toolgate is installed from its repository).
+  if (!(await exists(join(root, 'node_modules', 'toolgate')))) {
+    stdout.push('', 'toolgate is not installed in this project: install it first (README, "Use it on your server"):', '  npm install --save-dev github:toolgate/toolgate#v0');
+  }
   stdout.push(
     '',
     'Next: review the TODO lines in toolgate.yml, then',

@@ -61,6 +61,8 @@ export async function runAction(): Promise<void> {
       core.setFailed(`toolgate: configuration error: ${breakRunnerCommands(sanitizeText(err.describe()))}`);
       return;
     }
+    // `result` is set in every case: a workflow that goes on after the step may branch on it.
+    core.setOutput('result', 'error');
     core.setFailed(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}`);
   }
 }

@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
-import { relative, resolve, isAbsolute } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { relative, resolve, isAbsolute, sep } from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import { FAIL_ON_VALUES, type FailOn, type Mode } from '../judge/result.js';
 
@@ -69,11 +70,26 @@ function bool(name: string, fallback: boolean): boolean {
   throw new ConfigError(`input "${name}" must be true or false, not "${v}"`, undefined, `Set \`${name}: true\` or \`${name}: false\`.`);
 }
 
+/** Whether `rel` (a `relative()` result) leaves its base: `..` as a whole segment, or another root. */
+const leaves = (rel: string) => rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+
+/**
+ * `value` relative to `workspace`, which it must not leave, as written or through a symbolic link
+ * (the real paths are compared when the path exists: every later "inside" check trusts it).
+ */
 function inWorkspace(workspace: string, name: string, value: string): string {
   const abs = resolve(workspace, value);
   const rel = relative(workspace, abs);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new ConfigError(`input "${name}" points outside the workspace: ${value}`, undefined, `Give a path inside ${workspace}.`);
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return undefined;
+    }
+  };
+  const [realRoot, realPath] = [real(workspace), real(abs)];
+  if (leaves(rel) || (realRoot !== undefined && realPath !== undefined && leaves(relative(realRoot, realPath)))) {
+    throw new ConfigError(`input "${name}" points outside the workspace: ${value}`, undefined, `Give a path inside ${workspace} (symbolic links are followed).`);
   }
   return rel;
 }
@@ -84,7 +100,11 @@ function inWorkspace(workspace: string, name: string, value: string): string {
  */
 export function readActionInputs(): ActionInputs {
   const runnerWorkspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
-  const workspace = resolve(runnerWorkspace, inWorkspace(runnerWorkspace, 'working-directory', core.getInput('working-directory') || '.'));
+  const workingDirectory = core.getInput('working-directory') || '.';
+  const workspace = resolve(runnerWorkspace, inWorkspace(runnerWorkspace, 'working-directory', workingDirectory));
+  if (!existsSync(workspace)) {
+    throw new ConfigError(`input "working-directory": ${workingDirectory} does not exist in the workspace`, undefined, 'Give the `path:` the repository was checked out to with actions/checkout.');
+  }
   const mode = core.getInput('mode') || 'check';
   if (mode !== 'check' && mode !== 'audit') {
     throw new ConfigError(`input "mode" must be check or audit, not "${mode}"`, undefined, 'Set `mode: check` (default) or `mode: audit` in the workflow step.');
@@ -98,7 +118,7 @@ export function readActionInputs(): ActionInputs {
   const exact = exactInput === 'auto' ? isRelease : exactInput === 'true';
   const failOnInput = core.getInput('fail-on').toLowerCase();
   if (failOnInput && !(FAIL_ON_VALUES as readonly string[]).includes(failOnInput)) {
-    throw new ConfigError(`input "fail-on" must be ${FAIL_ON_VALUES.join(', ')}, not "${failOnInput}"`, undefined, 'Leave it unset (errors fail; with `exact`, warnings too), or set one of those levels.');
+    throw new ConfigError(`input "fail-on" must be ${FAIL_ON_VALUES.slice(0, -1).join(', ')} or ${FAIL_ON_VALUES.at(-1)}, not "${failOnInput}"`, undefined, 'Leave it unset (errors fail; with `exact`, warnings too), or set one of those levels.');
   }
   const checkName = core.getInput('check-name').trim();
   return {

@@ -111,6 +111,16 @@ export async function checkedOutCommit(cwd: string, git = 'git'): Promise<string
 }
 
 /**
+ * Where `cwd` lies inside its git repository (`git rev-parse --show-prefix`: `''` at the top,
+ * else `sub/dir/`), so paths relative to it can be asked of the GitHub API, which knows the
+ * repository's root only. Undefined when `cwd` is not in a git checkout.
+ */
+export async function repositoryPrefix(cwd: string, git = 'git'): Promise<string | undefined> {
+  const r = await runGit(git, ['rev-parse', '--show-prefix'], { cwd, sha: 'HEAD', path: '.' }).catch(() => undefined);
+  return r?.code === 0 ? r.stdout.trim() : undefined;
+}
+
+/**
  * Returns the file's text at commit `sha`, or `undefined` when the file does not exist there
  * (first adoption: no contract at base).
  *

@@ -15,12 +15,12 @@ export function gitBaseReader(workspace: string, sha: string): BaseFileReader {
 }
 
 /**
- * Reads with `GET /repos/{owner}/{repo}/contents/{path}?ref={sha}` (raw media type, files up to
- * 100 MB). A 404 means the file is absent at the base. When the token may not read contents
+ * Reads with `GET /repos/{owner}/{repo}/contents/{prefix}{path}?ref={sha}` (raw media type, files
+ * up to 100 MB; `prefix` is where the run's directory lies in the repository, `sub/` or ''). A 404 means the file is absent at the base. When the token may not read contents
  * (401/403) it says so once and reads with `fallback` (git) instead.
  * @throws ConfigError when the path is a directory at the base, or the API fails otherwise.
  */
-export function apiBaseReader(octokit: GitHubClient, repo: RepoRef, sha: string, fallback: BaseFileReader, logger: Logger): BaseFileReader {
+export function apiBaseReader(octokit: GitHubClient, repo: RepoRef, sha: string, fallback: BaseFileReader, logger: Logger, prefix = ''): BaseFileReader {
   let useGit = false;
   // "Absent" turns a review into a first adoption, so the API's 404 must agree with the checkout:
   // a token that cannot see a private repository gets 404 for every path.
@@ -35,7 +35,8 @@ export function apiBaseReader(octokit: GitHubClient, repo: RepoRef, sha: string,
   return async (path) => {
     if (useGit) return fallback(path);
     try {
-      const { data } = await octokit.rest.repos.getContent({ owner: repo.owner, repo: repo.repo, path, ref: sha, mediaType: { format: 'raw' } });
+      // The API knows the repository's root; `path` is relative to the run's directory in it.
+      const { data } = await octokit.rest.repos.getContent({ owner: repo.owner, repo: repo.repo, path: `${prefix}${path}`, ref: sha, mediaType: { format: 'raw' } });
       if (typeof data !== 'string') throw new ConfigError(`${path} is a directory at the base commit ${sha}, not a file`, { file: path });
       return data;
     } catch (e) {

@@ -96,10 +96,17 @@ const MAX_OPERATIONS_SHOWN = 12;
  * hide in a reviewed diff or end a line in some YAML reader.
  */
 export function copyable(s: unknown): s is string {
-  return typeof s === 'string' && s.length > 0 && s.length <= MAX_VALUE && !/[\p{C}\p{Zl}\p{Zp}]/u.test(s) && !/[^\S ]/u.test(s);
+  // `${{` would be evaluated by GitHub Actions where the value reaches the workflow, quoted or not.
+  return typeof s === 'string' && s.length > 0 && s.length <= MAX_VALUE && !/[\p{C}\p{Zl}\p{Zp}]/u.test(s) && !/[^\S ]/u.test(s) && !s.includes('${{');
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * Names a client config may set that toolgate.yml must not pass on: the sandbox sets PATH, HOME
+ * and the like itself (a copy would be overridden, or break the run when set from a secret), and
+ * loader variables change what code the server runs.
+ */
+const NOT_COPIED_ENV = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'TMPDIR', 'PWD', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'BASH_ENV', 'ENV']);
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 const ownObject = (o: Record<string, unknown>, k: string): Record<string, unknown> => {
@@ -329,7 +336,7 @@ function clientServer(file: string, name: string, s: Record<string, unknown>, la
     }
     if ([command, ...strArgs].some((a) => a.includes('${'))) comments.push('TODO: toolgate does not expand ${...} variables as the client does: write the value out');
     if (/^(npx|uvx|bunx|pnpx)$/.test(posix.basename(command)) || (/^(pnpm|yarn)$/.test(command) && strArgs[0] === 'dlx')) {
-      comments.push(`${command} installs the server when it starts: that needs the network (\`network: open\`, README "Security model"), or install it in the workflow`);
+      comments.push(`${command} installs the server when it starts, with an empty HOME and no network in the sandbox: see README "A server published on npm" (an npm cache in the repository through \`env\` and \`writable\`, or \`network: open\`)`);
     }
     return { name, what: 'stdio server in an MCP client config', file, source: { mcp: { command, args: strArgs, env: envNames(own(s, 'env'), label, comments, notes) } }, comments };
   }
@@ -357,10 +364,10 @@ function clientServer(file: string, name: string, s: Record<string, unknown>, la
 function envNames(env: unknown, label: string, comments: string[], notes: string[]): string[] {
   if (!isObject(env)) return [];
   const names = Object.keys(env);
-  const kept = names.filter((n) => ENV_NAME.test(n) && n.length <= 200 && !isRunnerSecretName(n)).slice(0, 100);
+  const kept = names.filter((n) => ENV_NAME.test(n) && n.length <= 200 && !isRunnerSecretName(n) && !NOT_COPIED_ENV.has(n.toUpperCase())).slice(0, 100);
   if (kept.length) comments.push(`the client sets ${kept.join(', ')} (values not copied): set them in CI too`);
   const dropped = names.filter((n) => !kept.includes(n));
-  if (dropped.length) notes.push(`${label}: env ${dropped.map((n) => quoted(n.slice(0, 100))).join(', ')} not copied (not a variable name, or the runner's own secret)`);
+  if (dropped.length) notes.push(`${label}: env ${dropped.map((n) => quoted(n.slice(0, 100))).join(', ')} not copied (not a variable name, the runner's own secret, one the sandbox sets itself, or one that changes how programs load)`);
   return kept;
 }
 

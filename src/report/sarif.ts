@@ -12,7 +12,7 @@
 import type * as sarif from 'sarif';
 import type { Finding, Level, RuleMeta } from '../rules/types.js';
 import { jsonSafe } from './escape.js';
-import { isRuleId, SCANNING } from '../rules/catalog.js';
+import { isRuleId, ruleById, SCANNING } from '../rules/catalog.js';
 
 /** Default `tool.driver.informationUri`; the Action should pass its repository URL. */
 export const DEFAULT_INFORMATION_URI = 'https://github.com/toolgate/toolgate';
@@ -45,7 +45,8 @@ export function sarifLevel(level: Level): 'error' | 'warning' | 'note' {
 
 /**
  * Builds the SARIF log: one run, driver `toolgate`, every catalog rule, one result per finding
- * (in the order given).
+ * (in the order given) but the notices of security rules an approval or the policy lowered
+ * (see {@link quietSecurityNotice}).
  *
  * @throws Error when a finding names a rule id absent from `rules` (a bug: ids come from the catalog).
  */
@@ -72,7 +73,7 @@ export function buildSarifLog(findings: readonly Finding[], rules: readonly Rule
     };
   });
 
-  const results: sarif.Result[] = findings.map((f) => {
+  const results: sarif.Result[] = findings.filter((f) => !quietSecurityNotice(f)).map((f) => {
     const ruleIndex = index.get(f.ruleId);
     if (ruleIndex === undefined) throw new Error(`finding for unknown rule id ${JSON.stringify(f.ruleId)}`);
     const file = f.location?.file ?? options.fallbackFile;
@@ -151,4 +152,16 @@ function scanningProperties(r: RuleMeta): sarif.PropertyBag {
   const scan = isRuleId(r.id) ? SCANNING[r.id] : undefined;
   const tags = ['toolgate', ...(scan?.security !== undefined ? ['security'] : []), ...(r.reviewable ? ['reviewable'] : [])];
   return { tags, ...(scan?.security !== undefined ? { 'security-severity': scan.security.toFixed(1) } : {}), ...(scan ? { precision: scan.precision } : {}) };
+}
+
+/**
+ * A notice of a security rule whose default level is higher: an approved widening (a reviewable
+ * rule an approval turned into a notice) or a rule toolgate.yml lowered. Code scanning ranks an
+ * alert by its rule's `security-severity`, whatever the result's level, so such a notice would
+ * still be a high alert and fail code scanning's check on a pull request the review passed: it
+ * stays out of the SARIF log (the JSON report, the summary and the comment keep it).
+ */
+function quietSecurityNotice(f: Finding): boolean {
+  if (f.level !== 'notice' || !isRuleId(f.ruleId)) return false;
+  return SCANNING[f.ruleId].security !== undefined && ruleById(f.ruleId)?.level !== 'notice';
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -432,7 +432,7 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue
     expect([never.code, never.outputs['result']]).toEqual([0, 'pass']);
     const bad = await runAction(dir, { inputs: { 'fail-on': 'warnings' } });
     expect([bad.code, bad.outputs['result']]).toEqual([1, 'error']);
-    expect(bad.stdout).toContain('input "fail-on" must be error, warning, notice, never, not "warnings"');
+    expect(bad.stdout).toContain('input "fail-on" must be error, warning, notice or never, not "warnings"');
   });
 
   it('a source that fails is result error, even with fail-on: never', async () => {
@@ -472,6 +472,27 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue
     const outside = await runAction(ws, { inputs: { 'working-directory': '../elsewhere' } });
     expect([outside.code, outside.outputs['result']]).toEqual([1, 'error']);
     expect(outside.stdout).toContain('input "working-directory" points outside the workspace');
+    // Through a symbolic link, as written it is inside: its real path is not.
+    const victim = join(ws, '..', 'victim');
+    writeFiles(victim, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
+    symlinkSync(victim, join(ws, 'linked'));
+    const linked = await runAction(ws, { inputs: { 'working-directory': 'linked' } });
+    expect([linked.code, linked.outputs['result']]).toEqual([1, 'error']);
+    expect(linked.stdout).toContain('input "working-directory" points outside the workspace');
+    const config = await runAction(ws, { inputs: { 'working-directory': 'repo', config: '../linked/toolgate.yml' } });
+    expect([config.code, config.outputs['result']]).toEqual([1, 'error']);
+    expect(existsSync(join(victim, 'toolgate-report.json'))).toBe(false);
+    const missing = await runAction(ws, { inputs: { 'working-directory': 'nope' } });
+    expect(missing.stdout).toContain('input "working-directory": nope does not exist in the workspace');
+  });
+
+  it('an error that is not a configuration error still sets result: error', async () => {
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)), 'package.json': '{}' });
+    await update(dir);
+    const r = await runAction(dir, { env: { GITHUB_STEP_SUMMARY: join(dir, 'no-such-dir', 'summary.md') } });
+    expect(r.code).toBe(1);
+    expect(r.outputs['result']).toBe('error');
   });
 
   it('check-name names the check run; check-run accepts only true or false', async () => {

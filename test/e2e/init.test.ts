@@ -216,7 +216,8 @@ describe('toolgate init and hostile repositories', () => {
       newline: { command: 'node', args: ['a\nb'] },
       bidi: { command: 'node', args: ['x\u202Ey'] },
       yaml: { command: 'yes', args: ['', 'on', '- z', '#c', 'a: b', '*alias', '&anchor', '!tag', '{x}', 'null', '1.0', "'q'", '"dq"', '\\', 'café', '::set-output name=x::y'] },
-      env: { command: 'node', args: ['e.js'], env: { 'BAD NAME': 'SECRET-VALUE-3', GITHUB_TOKEN: 'SECRET-VALUE-4', INPUT_X: 'SECRET-VALUE-5', ACTIONS_RUNTIME_TOKEN: 'SECRET-VALUE-6', OK_NAME: 'SECRET-VALUE-1' } },
+      env: { command: 'node', args: ['e.js'], env: { 'BAD NAME': 'SECRET-VALUE-3', GITHUB_TOKEN: 'SECRET-VALUE-4', INPUT_X: 'SECRET-VALUE-5', ACTIONS_RUNTIME_TOKEN: 'SECRET-VALUE-6', OK_NAME: 'SECRET-VALUE-1', PATH: '/evil', HOME: '/h', LD_PRELOAD: '/x.so', NODE_OPTIONS: '--require /x.js' } },
+      expr: { command: 'node', args: ['${{ secrets.DEPLOY_KEY }}'] },
       js: { url: 'javascript:alert(1)' },
       creds: { url: 'http://user:SECRET-VALUE-2@127.0.0.1:3000/mcp#frag' },
     },
@@ -251,7 +252,14 @@ describe('toolgate init and hostile repositories', () => {
     expect(r.stdout + r.stderr).not.toMatch(/^\s*::/m);
     const all = [text, read(repo, '.github/workflows/toolgate.yml'), r.stdout, r.stderr, ...tree(join(repo, 'integrations')).map((f) => read(join(repo, 'integrations'), f))].join('\n');
     expect(all).not.toContain('SECRET-VALUE');
-    expect(text).not.toMatch(/GITHUB_TOKEN|INPUT_X|ACTIONS_RUNTIME_TOKEN|BAD NAME/);
+    expect(text).not.toMatch(/GITHUB_TOKEN|INPUT_X|ACTIONS_RUNTIME_TOKEN|BAD NAME|LD_PRELOAD|NODE_OPTIONS/);
+    // Names the sandbox sets itself or that change how programs load are not passed on.
+    expect((byId.env as { mcp: { env: string[] } }).mcp.env).toEqual(['OK_NAME']);
+    // An Actions expression would be evaluated where it reaches the workflow: never copied.
+    expect(all).not.toContain('${{ secrets.DEPLOY_KEY }}');
+    expect(r.stderr).toContain('server "expr"');
+    // toolgate is not installed in this repository: installing it comes first.
+    expect(r.stdout).toContain('npm install --save-dev github:toolgate/toolgate#v0');
     expect(tree(tmp).filter((f) => f.startsWith('outside'))).toEqual([]);
   });
 

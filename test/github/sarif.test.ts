@@ -3,6 +3,7 @@ import { buildSarifLog, FINGERPRINT_KEY, sarifLevel, toRelativeUri } from '../..
 import type { Finding, RuleMeta } from '../../src/rules/types.js';
 import { validateSarif as validate } from '../support/sarif-schema.js';
 
+import { RULES as CATALOG } from '../../src/rules/catalog.js';
 const RULES: RuleMeta[] = [
   {
     id: 'annotation-dropped',
@@ -141,6 +142,15 @@ describe('buildSarifLog', () => {
       { physicalLocation: { artifactLocation: { uri: 'toolgate.yml', uriBaseId: '%SRCROOT%' } } },
     ]);
     expect(validate(withFallback)).toBe(true);
+  });
+
+  it('leaves out a notice of a security rule an approval or the policy lowered (code scanning would file it by the rule\'s severity), keeps one of a rule whose default is notice', () => {
+    const approved = finding({ ruleId: 'tool-added', level: 'notice', tool: 'create_widget', fingerprint: '5555666677778888' });
+    const unsandboxed = finding({ ruleId: 'server-unsandboxed', level: 'notice', fingerprint: '9999aaaabbbbcccc' });
+    const lowered = finding({ ruleId: 'annotation-dropped', level: 'notice', fingerprint: 'ddddeeeeffff0000' });
+    const out = buildSarifLog([approved, unsandboxed, lowered, FINDINGS[0]!], CATALOG, { version: '0.1.0' });
+    expect(out.runs[0]!.results!.map((r) => r.ruleId)).toEqual(['server-unsandboxed', 'annotation-dropped']);
+    expect(out.runs[0]!.results!.map((r) => r.level)).toEqual(['note', 'error']);
   });
 
   it('an empty run is valid', () => {

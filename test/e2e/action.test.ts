@@ -486,6 +486,27 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue
     expect(missing.stdout).toContain('input "working-directory": nope does not exist in the workspace');
   });
 
+  it('working-directory in a monorepo: the base is read from the API at that folder of the repository, not at its root', async () => {
+    const gh = await fakeGitHub();
+    const ws = workspace();
+    // The root has a toolgate.yml of its own, for another source; the package in sub/ has its own.
+    writeFiles(ws, { 'toolgate.yml': 'sources:\n  - id: other\n    recorded: missing.json\n' });
+    const sub = join(ws, 'sub');
+    writeFiles(sub, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(false), create) });
+    git(ws, 'init', '-q', '-b', 'main');
+    await update(sub);
+    const baseSha = commit(ws, 'base');
+    writeFiles(sub, { 'tools.json': tools(lookup(true), create) });
+    await update(sub);
+    const headSha = commit(ws, 'promote lookup to read');
+    gh.repoDir = ws;
+    const r = await runAction(ws, { event: prEvent({ baseSha, headSha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test', 'working-directory': 'sub' } });
+    // Judged against sub/'s base contract: the read promotion waits for a review.
+    expect([r.code, r.outputs['result']], r.stdout).toEqual([1, 'fail']);
+    expect(r.stdout).toContain('read-promotion-unreviewed');
+    expect(gh.requestsTo('GET', /\/contents\//).map((q) => decodeURIComponent(q.path.split('?')[0]!.replace(/^.*\/contents\//, '')))).toEqual(expect.arrayContaining(['sub/toolgate.yml', 'sub/.toolgate/widgets.surface.json']));
+  });
+
   it('an error that is not a configuration error still sets result: error', async () => {
     const dir = workspace();
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)), 'package.json': '{}' });

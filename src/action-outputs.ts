@@ -8,11 +8,12 @@ import * as core from '@actions/core';
 export interface ActionOutputs {
   result: 'pass' | 'fail' | 'error';
   toolCount?: number;
-  errorCount: number;
-  warningCount: number;
-  noticeCount: number;
+  /** The counts and the digest are unknown after an internal error: left unset then. */
+  errorCount?: number;
+  warningCount?: number;
+  noticeCount?: number;
   /** Empty when there is no whole surface to pin (a source failed, or the configuration did). */
-  digest: string;
+  digest?: string;
   reportPath?: string;
   /** Absolute path of the SARIF log, when one was written. */
   sarifPath?: string;
@@ -22,10 +23,10 @@ export interface ActionOutputs {
 export function setActionOutputs(o: ActionOutputs): void {
   core.setOutput('result', o.result);
   if (o.toolCount !== undefined) core.setOutput('tool-count', o.toolCount);
-  core.setOutput('error-count', o.errorCount);
-  core.setOutput('warning-count', o.warningCount);
-  core.setOutput('notice-count', o.noticeCount);
-  core.setOutput('digest', o.digest);
+  if (o.errorCount !== undefined) core.setOutput('error-count', o.errorCount);
+  if (o.warningCount !== undefined) core.setOutput('warning-count', o.warningCount);
+  if (o.noticeCount !== undefined) core.setOutput('notice-count', o.noticeCount);
+  if (o.digest !== undefined) core.setOutput('digest', o.digest);
   if (o.reportPath !== undefined) core.setOutput('report-path', o.reportPath);
   if (o.sarifPath !== undefined) core.setOutput('sarif-path', o.sarifPath);
 }

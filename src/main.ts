@@ -62,7 +62,7 @@ export async function runAction(): Promise<void> {
       return;
     }
     // `result` is set in every case: a workflow that goes on after the step may branch on it.
-    core.setOutput('result', 'error');
+    setActionOutputs({ result: 'error' });
     core.setFailed(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}`);
   }
 }

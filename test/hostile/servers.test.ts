@@ -408,9 +408,10 @@ describe.concurrent('hostile MCP servers', () => {
   });
 
   it('floods stderr with 4 MB and then serves: listed, stderr tail bounded at 4 KiB', async () => {
-    // Pushing 4 MB through a pipe competes with the other cases for 2 cores: a roomier start-up.
-    const timeouts = { ...TIMEOUTS, startupMs: 10_000, totalMs: 12_000 };
-    const snap = await succeeds(hostile('stderr-flood.mjs', ['serve'], { timeouts }), timeouts.startupMs + SLACK_MS);
+    // Pushing 4 MB through a pipe competes with every other test file for 2 cores (the suite grew:
+    // 10 s of start-up was missed on Node 24 in CI, 0.5 s alone): a success case is not about the
+    // limits, so it gets GENEROUS ones like the others; the stderr bound is what it checks.
+    const snap = await succeeds(hostile('stderr-flood.mjs', ['serve']), 0);
     expect(names(snap)).toEqual(['after_flood']);
     expect(Buffer.byteLength(snap.diagnostics.stderrTail ?? '', 'utf8')).toBeLessThanOrEqual(STDERR_TAIL_BYTES);
     expect(snap.diagnostics.stderrTail).toContain('stderr-flood: the last line');

@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
-import { displayPath, policyInputs, type Policy } from './config/policy.js';
+import { policyInputs, type Policy } from './config/policy.js';
+import { displayPath } from './util/display-path.js';
 import { resolveInside } from './util/safe-path.js';
 import { setActionOutputs } from './action-outputs.js';
 import type { ActionInputs } from './config/inputs.js';
@@ -19,7 +20,8 @@ import { createGitHubClient, type GitHubClient } from './github/client.js';
 import { readReviewState } from './github/pr-context.js';
 import { apiBaseReader, gitBaseReader } from './github/base-files.js';
 import { checkedOutCommit, repositoryPrefix, resolveCommit } from './github/base-contract.js';
-import { assertNoRunnerSecrets, readBaseState, type BaseState } from './review/base-state.js';
+import { readBaseState, type BaseState } from './review/base-state.js';
+import { assertNoRunnerSecrets } from './config/policy-diff.js';
 import { FORK_HINT, publishChecks, publishComment } from './github/publish.js';
 import type { Logger } from './util/logger.js';
 import { VERSION } from './version.js';

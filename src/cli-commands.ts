@@ -1,13 +1,13 @@
-import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { adHocPolicy, checkContractPaths, defaultContractPath, loadPolicy, policyInputs, type Policy } from './config/policy.js';
+import { policyInputs, type Policy } from './config/policy.js';
 import { FILE_LIMITS, readBounded, resolveInside } from './util/safe-path.js';
-import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, SOURCE_ID_PATTERN, type SourceConfig } from './config/source-config.js';
 import { parseContract, writeFileAtomic } from './contract/store.js';
 import { serializeContractInSlices } from './contract/serialize.js';
 import { sandboxSupportAsync } from './sources/sandbox.js';
 import type { Surface } from './surface/model.js';
-import { runCheck, selectSources, unpinnableMessage, type CheckResult, type Mode } from './run-check.js';
+import { runCheck, unpinnableMessage, type CheckResult, type Mode } from './run-check.js';
+import { selectSources } from './sources/select.js';
+import { policyFrom } from './cli-prepare.js';
 import type { FailOn } from './judge/result.js';
 import { escapeTerminalInline, guardLogOutput } from './report/escape.js';
 import { runDiff } from './run-diff.js';
@@ -18,72 +18,16 @@ import { ConfigError } from './util/errors.js';
 import { stderrLogger } from './util/logger.js';
 import { VERSION } from './version.js';
 import { mark } from './util/timing.js';
-import type { JsonObject } from './surface/model.js';
 import { EXIT, type Format, type SourceFlags } from './cli-types.js';
 import { resolveRef } from './github/base-contract.js';
 import { gitBaseReader } from './github/base-files.js';
-import { assertNoRunnerSecrets, readBaseState, type BaseState } from './review/base-state.js';
+import { readBaseState, type BaseState } from './review/base-state.js';
 import { entryFrom, pairExports } from './export/entries.js';
 
 // The CLI's commands that touch sources, contracts and reports. `cli.ts` loads this module only
 // when such a command runs, so `--help`, `--version` and `rules` start without the MCP SDK,
-// YAML, Ajv and the OpenAPI parser.
-
-function parseCapabilities(text: string | undefined): JsonObject {
-  if (text === undefined) return {};
-  const example = `Pass e.g. --capabilities '{"roots":{},"sampling":{}}'.`;
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError(`--capabilities is not valid JSON (${(e as Error).message})`, undefined, example);
-  }
-  if (v && typeof v === 'object' && !Array.isArray(v)) return v as JsonObject;
-  throw new ConfigError(`--capabilities must be a JSON object, not ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}`, undefined, example);
-}
-
-/** Builds the policy from flags: an ad-hoc source (after `--`, --tools-json, --openapi, --url) or toolgate.yml. */
-async function policyFrom(flags: SourceFlags, command: string[], cwd: string): Promise<Policy> {
-  const id = flags.id ?? 'cli';
-  // The id names the contract file (.toolgate/<id>.surface.json): the policy's own id rule keeps it a file name.
-  if (!SOURCE_ID_PATTERN.test(id)) {
-    throw new ConfigError(`--id ${JSON.stringify(id)} is not a valid source id`, undefined, 'Use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. --id my-server).');
-  }
-  const contract = resolve(cwd, defaultContractPath(id));
-  const adhoc: SourceConfig[] = [];
-  const common = { capabilities: parseCapabilities(flags.capabilities), timeouts: DEFAULT_TIMEOUTS, limits: DEFAULT_LIST_LIMITS };
-  if (command.length > 0) {
-    adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'stdio', command: command[0] as string, args: command.slice(1), cwd, env: flags.env ?? [], ...common } });
-  }
-  for (const name of flags.env ?? []) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ConfigError(`--env ${JSON.stringify(name)} is not an environment variable name`, undefined, 'Pass names only (e.g. --env API_BASE), never NAME=value: values are read from your environment.');
-  }
-  if (flags.url && !/^https?:\/\/[^\s/]+/.test(flags.url)) {
-    throw new ConfigError(`--url ${JSON.stringify(flags.url)} is not an http(s) URL`, undefined, 'Pass the Streamable HTTP endpoint, e.g. --url http://127.0.0.1:3000/mcp.');
-  }
-  if (flags.url) adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'http', url: flags.url, headers: [], ...common } });
-  for (const [flag, path] of [['--tools-json', flags.toolsJson], ['--openapi', flags.openapi]] as const) {
-    if (path !== undefined && !existsSync(resolve(cwd, path))) {
-      throw new ConfigError(`${flag} ${path}: no such file`, undefined, `Check the path (relative to the current directory, ${cwd}).`);
-    }
-  }
-  if (flags.toolsJson) adhoc.push({ id, kind: 'recorded', file: resolve(cwd, flags.toolsJson), contract });
-  if (flags.openapi) adhoc.push({ id, kind: 'openapi', integration: resolve(cwd, flags.openapi), contract });
-  if (adhoc.length > 1) throw new ConfigError('give one source: a command after --, --url, --tools-json or --openapi', undefined, 'Pick one of them, or list several sources in toolgate.yml.');
-  if (adhoc.length === 1 && (flags.config !== undefined || flags.source !== undefined)) {
-    throw new ConfigError(`${flags.config !== undefined ? '--config' : '--source'} selects from toolgate.yml, but a source was also given on the command line`, undefined, 'Use either toolgate.yml (with --config/--source) or one source on the command line.');
-  }
-  if (adhoc[0]) {
-    const p = adHocPolicy(adhoc[0], cwd);
-    // The contract goes to .toolgate/<id>.surface.json: inside the working directory, links resolved.
-    await checkContractPaths(p);
-    return p;
-  }
-  const stray = flags.id !== undefined && flags.id !== 'cli' ? '--id' : flags.env !== undefined ? '--env' : undefined;
-  if (stray) throw new ConfigError(`${stray} applies to a source given on the command line, and none was given`, undefined, 'Put the server after -- (e.g. toolgate audit --env API_BASE -- node server.js), or set it in toolgate.yml.');
-  const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
-  return loadPolicy(file);
-}
+// YAML, Ajv and the OpenAPI parser; and `audit`/`check`/`update` load it after cli-prepare.ts
+// has read the policy and started the first server, so that it loads while the server boots.
 
 const isJson = (f: Format): 'json' | 'text' => (f === 'json' || f === 'sarif' ? 'json' : 'text');
 
@@ -99,20 +43,17 @@ async function render(result: CheckResult, format: Format, listTools: boolean, v
   return renderTerminal(result, { color, listTools, verbose, changes });
 }
 
-/** audit | check | update: runs the pipeline and prints the report; returns the exit code. */
-export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; base?: string; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }, command: string[]): Promise<number> {
+/**
+ * audit | check | update: runs the pipeline on the policy `prepareRun` (cli-prepare.ts) read (which may have
+ * started the first server already) and prints the report; returns the exit code.
+ */
+export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; base?: string; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }, policy: Policy): Promise<number> {
   const cwd = process.cwd();
-  // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
-  void sandboxSupportAsync();
-  const policy = await policyFrom(flags, command, cwd);
-  mark('policy loaded');
   if ((flags.server !== undefined || flags.gateway !== undefined) && !flags.export?.length) throw new ConfigError('--server and --gateway go with --export FILE', undefined, 'Add --export FILE --to TARGET, or set them on the entry in toolgate.yml (`exports:`).');
   const extra = pairExports(flags.export ?? [], flags.to ?? []).map((p) =>
     entryFrom(policy, cwd, { ...p, ...(flags.source?.length === 1 ? { source: flags.source[0] } : {}), ...(flags.server !== undefined ? { server: flags.server } : {}), ...(flags.gateway !== undefined ? { gateway: flags.gateway } : {}) }),
   );
   const base = flags.base !== undefined ? await readBaseAt(policy, cwd, flags.base) : undefined;
-  // A policy given as flags (no toolgate.yml) names what its user typed; a file must not hand the runner's secrets on.
-  if (!base && policy.file) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
   const result = await runCheck({
     policy: base?.policy ?? policy,
     mode,

@@ -2,7 +2,9 @@
  * `toolgate export`: writes a contract's admitted set for a gateway or client (DESIGN §10), to
  * stdout or a file; with no `--to`, every `exports:` entry of toolgate.yml.
  */
-import { displayPath, loadPolicy, type ExportEntry, type Policy } from './config/policy.js';
+import type { ExportEntry, Policy } from './config/policy.js';
+import { loadPolicy } from './config/policy-file.js';
+import { displayPath } from './util/display-path.js';
 import { contractFor, exportInput, notePath, readExportFile, writablePath, writeExportFile } from './export/files.js';
 import { entryFrom } from './export/entries.js';
 import { headerLines, siblingNote } from './export/header.js';

@@ -6,7 +6,9 @@
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpHttpConfig, type McpStdioConfig } from './config/source-config.js';
-import { displayPath, loadPolicy, type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from './config/policy.js';
+import { type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from './config/policy.js';
+import { loadPolicy } from './config/policy-file.js';
+import { displayPath } from './util/display-path.js';
 import { readContract } from './contract/store.js';
 import { ClientStdio } from './runtime/client-stdio.js';
 import { DecisionLog } from './runtime/decision-log.js';

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
-import { renderRules } from './report/rules.js';
 import { ConfigError, formatLocation } from './util/errors.js';
 import { VERSION } from './version.js';
+import { mark } from './util/timing.js';
 import { EXIT, type Format, type RulesFormat, type SourceFlags } from './cli-types.js';
 import { FAIL_ON_VALUES, type FailOn, type Mode } from './judge/result.js';
 
@@ -61,7 +61,16 @@ Examples:
     async function (this: Command) {
       const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }>();
       requireDashDash(this);
-      setExit(await (await commands()).run(mode, opts, this.args));
+      const { prepareRun, discardEarly } = await import('./cli-prepare.js');
+      try {
+        const policy = await prepareRun(opts, this.args, process.cwd());
+        const pipeline = await commands();
+        mark('pipeline loaded');
+        setExit(await pipeline.run(mode, opts, policy));
+      } finally {
+        // A server started early that no snapshot took (the run stopped first) is ended here.
+        await discardEarly();
+      }
     };
 
   program
@@ -187,7 +196,8 @@ README, "Exports".`,
     .command('rules')
     .description('print the rule catalog')
     .addOption(RULES_FORMAT)
-    .action(function (this: Command) {
+    .action(async function (this: Command) {
+      const { renderRules } = await import('./report/rules.js');
       process.stdout.write(renderRules(this.opts<{ format: RulesFormat }>().format));
       setExit(EXIT.clean);
     });

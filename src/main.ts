@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { resolve } from 'node:path';
-import { displayPath, loadPolicy } from './config/policy.js';
+import { loadPolicy } from './config/policy-file.js';
+import { displayPath } from './util/display-path.js';
 import { sandboxSupportAsync } from './sources/sandbox.js';
 import { readActionInputs } from './config/inputs.js';
 import { ConfigError } from './util/errors.js';

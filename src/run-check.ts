@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { displayPath, type ExportEntry, type Policy } from './config/policy.js';
+import type { ExportEntry, Policy } from './config/policy.js';
+import { displayPath } from './util/display-path.js';
 import { exportFindings } from './export/verify.js';
 import { shadowing } from './rules/checks/shadow.js';
 import { authDiscoveryFindings } from './rules/checks/auth.js';
@@ -18,7 +19,7 @@ import { compareFindings, finalize, type Locate } from './rules/evaluate.js';
 import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
 import type { RawSnapshot, SourceLocation } from './sources/types.js';
-import { sandboxSupport, sandboxSupportAsync } from './sources/sandbox.js';
+import { readySources } from './sources/select.js';
 import { compareNames, normalizeSnapshotInSlices, type MalformedTool } from './surface/normalize.js';
 import type { Surface } from './surface/model.js';
 import { ConfigError, SourceError } from './util/errors.js';
@@ -66,10 +67,7 @@ export interface RunOptions {
  * @throws ConfigError (exit 2) for a bad contract, policy, integration config or unknown source id.
  */
 export async function runCheck(opts: RunOptions): Promise<CheckResult> {
-  const sources = selectSources(opts.policy, opts.sourceIds);
-  // Known before any server starts (started early by the CLI and the Action: it overlaps loading).
-  if (sources.some(startsCommand)) await sandboxSupportAsync();
-  assertSandboxAsRequired(opts.policy, sources);
+  const sources = await readySources(opts.policy, opts.sourceIds);
   const results: SourceResult[] = [];
   // Sequential on purpose: servers are heavy and CI has two cores; each has its own timeouts.
   const locators = new Map<string, Locate>();
@@ -118,26 +116,7 @@ async function verifyExports(opts: RunOptions, results: SourceResult[]): Promise
   }
 }
 
-/** Whether toolgate starts a process for this source (a stdio server, an HTTP `start` command). */
-function startsCommand(s: SourceConfig): boolean {
-  return s.kind === 'mcp' && (s.mcp.transport === 'stdio' || s.mcp.start !== undefined);
-}
 
-/**
- * `sandbox: required`: no server may run unsandboxed, so a machine without the sandbox is a
- * configuration error before anything starts.
- * @throws ConfigError (exit 2) at the `sandbox` key, naming why the sandbox is unavailable.
- */
-function assertSandboxAsRequired(policy: Policy, sources: readonly SourceConfig[]): void {
-  if (policy.sandbox !== 'required') return;
-  const support = sandboxSupport();
-  if (!sources.some(startsCommand) || support.available) return;
-  throw new ConfigError(
-    `\`sandbox: required\`, but servers cannot be sandboxed here: ${support.reason}`,
-    policy.file ? { file: displayPath(policy.root, policy.file), line: policy.lineOf('/sandbox'), pointer: '/sandbox' } : undefined,
-    'Run toolgate on Linux with bubblewrap installed (`sudo apt-get install bubblewrap`) and user namespaces allowed, or set `sandbox: auto` to run unsandboxed with a notice.',
-  );
-}
 
 /** The source id of findings about the policy itself: parentheses keep it apart from any source id. */
 export const POLICY_SOURCE = '(policy)';
@@ -153,21 +132,6 @@ export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges'
   return finalize(raw, { sourceId: POLICY_SOURCE, policy: opts.policy, ...(opts.review ? { review: opts.review } : {}) }, policyLocator(opts, ''));
 }
 
-/** Picks sources by id. @throws ConfigError for an unknown id. */
-export function selectSources(policy: Policy, ids?: string[]): SourceConfig[] {
-  if (!ids || ids.length === 0) return policy.sources;
-  return ids.map((id) => {
-    const s = policy.sources.find((x) => x.id === id);
-    if (!s) {
-      throw new ConfigError(
-        `unknown source id "${id}"`,
-        policy.file ? { file: policy.file, line: policy.lineOf('/sources') } : undefined,
-        `Use one of: ${policy.sources.map((x) => x.id).join(', ')}.`,
-      );
-    }
-    return s;
-  });
-}
 
 async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<string, Locate>): Promise<SourceResult> {
   const { policy, logger } = opts;

@@ -6,9 +6,11 @@
  * @module
  */
 import { pointerSegments, toPointer } from '../util/json-file.js';
+import { ConfigError } from '../util/errors.js';
 import { loginKey } from '../review/approval.js';
 import { RULES, ruleById } from '../rules/catalog.js';
-import { displayPath, type DenyEntry, type Policy, type PolicyLevel, type RuleOverride } from './policy.js';
+import type { DenyEntry, Policy, PolicyLevel, RuleOverride } from './policy.js';
+import { displayPath } from '../util/display-path.js';
 import type { CommandSpec, HeaderFromEnv, SourceConfig } from './source-config.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../sources/sandbox.js';
 import type { SafetyField } from '../surface/safety-fields.js';
@@ -512,4 +514,21 @@ function diffHeaders(ctx: Ctx, id: string, b: readonly HeaderFromEnv[], h: reado
   for (const x of b.filter((y) => !h.some((z) => key(z) === key(y)))) {
     push(ctx, false, 'source-headers', `${at}/headers`, `source "${id}" no longer sends header ${q(x.name)}`);
   }
+}
+
+/**
+ * Refuses a policy that hands one of the runner's own secrets to a server. The server is code
+ * from the pull request; `ACTIONS_RUNTIME_TOKEN` alone lets it write the workflow's cache.
+ * @param allowed names the judging (base) policy's `allow-runner-env` lists.
+ * @throws ConfigError at the first offending `env` entry.
+ */
+export function assertNoRunnerSecrets(policy: Policy, allowed: readonly string[]): void {
+  const found = runnerSecretsInEnv(policy, allowed);
+  const first = found[0];
+  if (!first) return;
+  throw new ConfigError(
+    `source "${first.sourceId}" passes the runner's own ${JSON.stringify(first.name)} to its server${found.length > 1 ? ` (and ${found.length - 1} more such name${found.length === 2 ? '' : 's'})` : ''}`,
+    policy.file ? { file: policy.file, line: policy.lineOf(first.pointer), pointer: first.pointer } : undefined,
+    `Remove it from \`env\`. If the server truly needs it, name it in \`allow-runner-env\` in a pull request of its own: the base branch's policy decides.`,
+  );
 }

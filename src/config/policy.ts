@@ -1,8 +1,9 @@
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, visit, type Document } from 'yaml';
 import { policyValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
-import { CONTRACT_OUTSIDE_FIX, FILE_LIMITS, formatBytes, readBounded, resolveInside } from '../util/safe-path.js';
+import { displayPath } from '../util/display-path.js';
+import { CONTRACT_OUTSIDE_FIX, resolveInside } from '../util/safe-path.js';
 import { pointerSegments } from '../util/json-file.js';
 import { schemaError } from '../util/schema-errors.js';
 import { isRuleId, ruleById, RULES } from '../rules/catalog.js';
@@ -17,6 +18,7 @@ import { DEFAULT_CONTAINMENT, type SandboxMode } from '../sources/sandbox.js';
 import {
   DEFAULT_LIST_LIMITS,
   DEFAULT_TIMEOUTS,
+  defaultContractPath,
   type CommandSpec,
   type HeaderFromEnv,
   type SourceConfig,
@@ -137,45 +139,14 @@ export const DEFAULT_RUNTIME: RuntimePolicy = {
 
 const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see README, "Policy file").';
 
-/** Default contract path for a source id. */
-export function defaultContractPath(id: string): string {
-  return `.toolgate/${id}.surface.json`;
-}
 
 /**
- * Reads and validates a policy file, and checks where its contracts really are
- * ({@link checkContractPaths}).
- * @throws ConfigError (exit 2) naming file:line, pointer and fix: missing file, a directory, a
- *   named pipe or other special file (never opened), a file over {@link FILE_LIMITS}.policy
- *   (1 MiB, refused before it is read), YAML syntax error, unknown key, wrong type, unknown rule
- *   id, duplicate source id, ambiguous source kind, a contract path outside the policy's directory
- *   or onto another input of the run.
+ * Validates policy text read from `file` ({@link parsePolicy}) and checks where its contracts
+ * really are ({@link checkContractPaths}). `loadPolicy` (config/policy-file.ts) reads the file.
+ * @throws ConfigError (exit 2) as {@link parsePolicy} and {@link checkContractPaths}.
  */
-export async function loadPolicy(file: string): Promise<Policy> {
-  const abs = resolve(file);
-  let text: string;
-  try {
-    text = (
-      await readBounded(abs, FILE_LIMITS.policy, 'the policy file', {
-        display: file,
-        fix: {
-          directory: `Pass the policy file, not its directory: --config ${join(file, 'toolgate.yml')} (in the Action, the \`config\` input).`,
-          size: `A policy file is limited to ${formatBytes(FILE_LIMITS.policy)} (README, "Security"); one needs a few KB: check that --config (the Action's \`config\` input) names toolgate.yml.`,
-        },
-      })
-    ).toString('utf8');
-  } catch (e) {
-    if (e instanceof ConfigError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new ConfigError(
-      code === 'ENOENT' ? 'policy file not found' : `cannot read policy file: ${(e as Error).message}`,
-      { file },
-      code === 'ENOENT'
-        ? `Create ${abs} (README, "Use it on your server"), pass --config PATH, or audit a server directly: \`toolgate audit -- node server.js\`.`
-        : undefined,
-    );
-  }
-  const policy = parsePolicy(text, file, dirname(abs));
+export async function policyFromText(text: string, file: string): Promise<Policy> {
+  const policy = parsePolicy(text, file, dirname(resolve(file)));
   await checkContractPaths(policy);
   return policy;
 }
@@ -592,11 +563,4 @@ function resolveRuntime(r: RawPolicy['runtime']): RuntimePolicy {
 /** A policy for one source given on the command line (no toolgate.yml): every default. */
 export function adHocPolicy(source: SourceConfig, root: string): Policy {
   return { ...resolvePolicy({ sources: [] }, '', root, () => 1), sources: [source], has: (pointer) => pointer === '' };
-}
-
-/** Path shown to users: relative to `root` with `/` separators when inside it. */
-export function displayPath(root: string, abs: string): string {
-  if (!isAbsolute(abs)) return abs;
-  const rel = relative(root, abs);
-  return rel.startsWith('..') || isAbsolute(rel) ? abs : rel.split('\\').join('/');
 }

@@ -79,3 +79,8 @@ export type SourceConfig =
 export const DEFAULT_TIMEOUTS: McpTimeouts = { startupMs: 90_000, requestMs: 15_000, totalMs: 180_000 };
 /** Defaults for {@link McpListLimits}: 100 pages, 32 MiB. */
 export const DEFAULT_LIST_LIMITS: McpListLimits = { maxPages: 100, maxBytes: 32 * 1024 * 1024 };
+
+/** Default contract path for a source id. */
+export function defaultContractPath(id: string): string {
+  return `.toolgate/${id}.surface.json`;
+}

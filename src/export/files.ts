@@ -4,7 +4,8 @@
  */
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { displayPath, policyInputs, type ExportEntry, type Policy } from '../config/policy.js';
+import { policyInputs, type ExportEntry, type Policy } from '../config/policy.js';
+import { displayPath } from '../util/display-path.js';
 import { readContract, writeFileAtomic } from '../contract/store.js';
 import type { Surface } from '../surface/model.js';
 import { ConfigError } from '../util/errors.js';

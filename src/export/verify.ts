@@ -3,7 +3,8 @@
  * writes from the contract and the runtime block. Run by `toolgate check` for every `exports:`
  * entry of toolgate.yml and every `--export FILE --to TARGET`.
  */
-import { displayPath, type ExportEntry, type Policy } from '../config/policy.js';
+import type { ExportEntry, Policy } from '../config/policy.js';
+import { displayPath } from '../util/display-path.js';
 import type { RawFinding, ReviewState } from '../rules/context.js';
 import { finalize } from '../rules/evaluate.js';
 import type { Finding } from '../rules/types.js';

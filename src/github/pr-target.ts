@@ -1,4 +1,4 @@
-import { displayPath, parsePolicy } from '../config/policy.js';
+import { displayPath } from '../util/display-path.js';
 import { ConfigError } from '../util/errors.js';
 import { readFileAtCommit } from './base-contract.js';
 import type { EventContext } from './event.js';
@@ -18,6 +18,8 @@ export async function assertPullRequestTargetAllowed(event: EventContext, policy
     const text = await readFileAtCommit({ cwd: workspace, sha: pr.baseSha, path: rel }).catch(() => undefined);
     if (text !== undefined) {
       try {
+        // The parser loads only here, under pull_request_target (keeps the Action's start-up small).
+        const { parsePolicy } = await import('../config/policy.js');
         allowed = parsePolicy(text, `${rel} at base`, workspace).allowPullRequestTarget;
       } catch {
         allowed = false;

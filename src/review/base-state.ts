@@ -8,12 +8,12 @@ import { DEFAULT_CONTAINMENT } from '../sources/sandbox.js';
 import type { SourceConfig } from '../config/source-config.js';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parsePolicy, displayPath, type Policy, type PolicyLevel } from '../config/policy.js';
+import { parsePolicy, type Policy, type PolicyLevel } from '../config/policy.js';
+import { displayPath } from '../util/display-path.js';
 import { ruleById } from '../rules/catalog.js';
-import { diffPolicies, judgingPolicy, runnerSecretsInEnv, type PolicyChange } from '../config/policy-diff.js';
+import { assertNoRunnerSecrets, diffPolicies, judgingPolicy, type PolicyChange } from '../config/policy-diff.js';
 import { parseContract } from '../contract/store.js';
 import type { Surface } from '../surface/model.js';
-import { ConfigError } from '../util/errors.js';
 
 /** Reads a file (path relative to the repository root, `/`-separated) at the base; `undefined` when absent there. */
 export type BaseFileReader = (path: string) => Promise<string | undefined>;
@@ -100,21 +100,4 @@ function withGateClosed(p: Policy): Policy {
   // Nor contain its own servers less than the strictest: no base, no relaxation yet.
   const sources = p.sources.map((s): SourceConfig => (s.kind === 'mcp' ? { ...s, mcp: { ...s.mcp, containment: { ...DEFAULT_CONTAINMENT, startNetwork: false } } } : s));
   return { ...p, rules: keep(p.rules), overrides: p.overrides.map((o) => ({ ...o, rules: keep(o.rules) })), review, sources };
-}
-
-/**
- * Refuses a policy that hands one of the runner's own secrets to a server. The server is code
- * from the pull request; `ACTIONS_RUNTIME_TOKEN` alone lets it write the workflow's cache.
- * @param allowed names the judging (base) policy's `allow-runner-env` lists.
- * @throws ConfigError at the first offending `env` entry.
- */
-export function assertNoRunnerSecrets(policy: Policy, allowed: readonly string[]): void {
-  const found = runnerSecretsInEnv(policy, allowed);
-  const first = found[0];
-  if (!first) return;
-  throw new ConfigError(
-    `source "${first.sourceId}" passes the runner's own ${JSON.stringify(first.name)} to its server${found.length > 1 ? ` (and ${found.length - 1} more such name${found.length === 2 ? '' : 's'})` : ''}`,
-    policy.file ? { file: policy.file, line: policy.lineOf(first.pointer), pointer: first.pointer } : undefined,
-    `Remove it from \`env\`. If the server truly needs it, name it in \`allow-runner-env\` in a pull request of its own: the base branch's policy decides.`,
-  );
 }

@@ -1,8 +1,5 @@
 import type { SourceConfig } from '../config/source-config.js';
 import type { RawSnapshot } from './types.js';
-import { snapshotMcp } from './mcp.js';
-import { readRecorded } from './recorded.js';
-import { snapshotOpenApi } from './openapi/index.js';
 
 /** Options that come from the policy rather than the source entry. */
 export interface SnapshotOptions {
@@ -13,16 +10,18 @@ export interface SnapshotOptions {
 }
 
 /**
- * Takes a raw snapshot of one configured source.
+ * Takes a raw snapshot of one configured source. Each kind's code (the MCP SDK, the OpenAPI
+ * parser) is loaded when a source of that kind is snapshotted, so a run loads only what its
+ * sources need.
  * @throws SourceError (exit 3) when a server or document fails; ConfigError (exit 2) for bad input files.
  */
-export function snapshotSource(cfg: SourceConfig, opts: SnapshotOptions = {}): Promise<RawSnapshot> {
+export async function snapshotSource(cfg: SourceConfig, opts: SnapshotOptions = {}): Promise<RawSnapshot> {
   switch (cfg.kind) {
     case 'mcp':
-      return snapshotMcp(cfg.id, cfg.mcp, opts.root);
+      return (await import('./mcp.js')).snapshotMcp(cfg.id, cfg.mcp, opts.root);
     case 'openapi':
-      return snapshotOpenApi(cfg.integration, { idOverride: cfg.id, allowRemoteRefs: opts.allowRemoteRefs ?? false });
+      return (await import('./openapi/index.js')).snapshotOpenApi(cfg.integration, { idOverride: cfg.id, allowRemoteRefs: opts.allowRemoteRefs ?? false });
     case 'recorded':
-      return readRecorded(cfg.id, cfg.file);
+      return (await import('./recorded.js')).readRecorded(cfg.id, cfg.file);
   }
 }

@@ -11,7 +11,6 @@ import { onInterrupt, processAlive } from '../util/cleanup.js';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
 
 /** Home-directory variables: always pointed at the scratch home, never inherited. */
 const HOME_NAMES: ReadonlySet<string> = new Set(['HOME', 'USERPROFILE', 'HOMEDRIVE', 'HOMEPATH']);
@@ -21,11 +20,22 @@ function isHomeName(name: string): boolean {
 }
 
 /**
- * Variables every child inherits when set: the SDK's own default list (`getDefaultEnvironment`
- * in `@modelcontextprotocol/client/stdio`: on POSIX `HOME LOGNAME PATH SHELL TERM USER`), minus
- * the home-directory variables, which {@link buildChildEnv} points at the scratch directory.
+ * The MCP SDK's default list of inherited variables (`DEFAULT_INHERITED_ENV_VARS` in
+ * `@modelcontextprotocol/client/stdio`), written out here because importing that module would
+ * load the SDK and Zod before the server can be started (issue 18: the server starts first).
+ * test/sources/mcp-env.test.ts keeps it equal to the SDK's, for this platform and Windows.
  */
-export const DEFAULT_CHILD_ENV_NAMES: readonly string[] = DEFAULT_INHERITED_ENV_VARS.filter((n) => !isHomeName(n));
+export const SDK_INHERITED_ENV_VARS: readonly string[] =
+  process.platform === 'win32'
+    ? ['APPDATA', 'COMSPEC', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'PROGRAMDATA', 'PROGRAMFILES', 'PROGRAMFILES(X86)', 'PROGRAMW6432', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'WINDIR']
+    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+/**
+ * Variables every child inherits when set: the SDK's own default list ({@link SDK_INHERITED_ENV_VARS}:
+ * on POSIX `HOME LOGNAME PATH SHELL TERM USER`), minus the home-directory variables, which
+ * {@link buildChildEnv} points at the scratch directory.
+ */
+export const DEFAULT_CHILD_ENV_NAMES: readonly string[] = SDK_INHERITED_ENV_VARS.filter((n) => !isHomeName(n));
 
 /** Input of {@link buildChildEnv}. */
 export interface ChildEnvInput {

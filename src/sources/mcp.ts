@@ -18,16 +18,15 @@ import {
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { existsSync } from 'node:fs';
-import type { CommandSpec, McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-config.js';
-import { DEFAULT_CONTAINMENT, MARKER_NAME, newMarker, SandboxRefusal, sandboxedCommand, sandboxSupport } from './sandbox.js';
+import type { McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-config.js';
 import type { Json } from '../surface/model.js';
 import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
-import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
+import { makeScratchHome, type ScratchHome } from './mcp-env.js';
+import { launchStdio, startContained, takeEarly, type EarlyLaunch } from './launch.js';
 import { captureToolsList, guardFlood, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
 import { challengeOf, discoverProtectedResource, unauthenticatedChallenge, type Challenge, type Discovery } from './protected-resource.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
-import { ProcessStdioTransport, ServerProcess, describeCommand, lookupCommand, spawnFailed } from './mcp-process.js';
+import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
 import type { RawSnapshot, RawTool, SandboxUse } from './types.js';
 import { VERSION } from '../version.js';
 import { mark } from '../util/timing.js';
@@ -115,16 +114,19 @@ interface Session {
  * @throws ConfigError (exit 2) when a header's environment variable is not set.
  */
 export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConfig) & McpCommon, root = process.cwd()): Promise<RawSnapshot> {
-  const started = performance.now();
-  const totalDeadline = Date.now() + cfg.timeouts.totalMs;
+  // A server the CLI started early (sources/launch.ts) is this snapshot's: its time limits count
+  // from its start, as they would had the snapshot started it.
+  const early = cfg.transport === 'stdio' ? takeEarly(cfg, root) : undefined;
+  const started = early?.at ?? performance.now();
+  const totalDeadline = Date.now() + cfg.timeouts.totalMs - (performance.now() - started);
   const sessions = new Sessions();
   let session: Session | undefined;
   let phase: Phase = 'start-up';
   try {
     const startupMs = Math.min(cfg.timeouts.startupMs, cfg.timeouts.totalMs);
     session = await withDeadline(
-      cfg.transport === 'stdio' ? connectStdio(cfg, sessions, root) : connectHttp(id, cfg, sessions, root),
-      startupMs,
+      cfg.transport === 'stdio' ? connectStdio(cfg, sessions, root, early) : connectHttp(id, cfg, sessions, root),
+      Math.max(0, startupMs - (performance.now() - started)),
       () => {
         sessions.closed = true;
         const s = sessions.list.at(-1);
@@ -282,53 +284,18 @@ function watchListChanged(s: Session, client: Client): void {
   });
 }
 
-/**
- * Starts `spec` (a stdio server or an HTTP `start` command) with the minimal environment, the
- * session's scratch HOME and a fresh run marker, in the sandbox unless the machine has none or
- * the source turns it off (sources/sandbox.ts); records which on the session. An HTTP start
- * command keeps the host's network: its port must be reachable from toolgate.
- */
-async function startContained(spec: CommandSpec, cfg: McpCommon, s: Session, root: string, stdio: 'pipe' | 'log'): Promise<ServerProcess> {
-  const containment = cfg.containment ?? DEFAULT_CONTAINMENT;
-  const marker = newMarker();
-  const env: Record<string, string> = { ...buildChildEnv({ names: spec.env, source: process.env, home: s.home!.path }), [MARKER_NAME]: marker };
-  const support = sandboxSupport();
-  let launched = spec;
-  if (containment.sandbox === 'off') s.sandbox = { sandboxed: false, reason: 'the source sets `sandbox: off`' };
-  else if (!support.available) s.sandbox = { sandboxed: false, reason: support.reason };
-  else {
-    // Looked up here, as the spawn would: inside the sandbox a missing command is bwrap's exit.
-    // (A working directory that does not exist is the spawn's to report, as without the sandbox.)
-    const found = existsSync(spec.cwd) ? lookupCommand(spec.command, env.PATH, spec.cwd) : { found: spec.command };
-    if ('code' in found) throw spawnFailed(spec, found.code);
-    if (stdio === 'log' && containment.startNetwork === false && containment.network !== 'open') {
-      throw new SourceError(
-        `start command \`${describeCommand(spec)}\` was not run: it needs the host's network (toolgate connects to its port), and the base branch's policy does not run it yet; merge the policy change that adds it first, or give the source \`network: open\` there`,
-        'spawn-failed',
-      );
-    }
-    const network = stdio === 'log' ? 'open' : containment.network;
-    try {
-      launched = sandboxedCommand(support.bwrap, spec, { ...containment, network }, { root, home: s.home!.path, env: process.env });
-    } catch (e) {
-      if (e instanceof SandboxRefusal) throw new SourceError(`could not start ${stdio === 'log' ? 'start command' : 'MCP server'} \`${describeCommand(spec)}\` in the sandbox: ${e.message}`, 'spawn-failed');
-      throw e;
-    }
-    s.sandbox = { sandboxed: true, network };
-  }
-  return ServerProcess.spawn(launched, env, { stdio, describeAs: spec, marker });
-}
-
-async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions, root: string): Promise<Session> {
+async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions, root: string, early?: EarlyLaunch): Promise<Session> {
   const what = `MCP server \`${describeCommand(cfg)}\``;
-  const attempt = async (legacyOnly: boolean): Promise<Session> => {
+  const attempt = async (legacyOnly: boolean, adopted?: EarlyLaunch): Promise<Session> => {
     const s = newSession('stdio', what, sessions);
-    s.home = await makeScratchHome();
+    if (adopted) {
+      // The session owns what the early start made, so that a failure from here on cleans it up.
+      const failed = await adopted.started.then(() => undefined, (e: unknown) => ({ e }));
+      Object.assign(s, adopted.into);
+      if (failed) throw failed.e;
+    } else await launchStdio(cfg, root, s);
     await sessions.guard(s);
-    s.proc = await startContained(cfg, cfg, s, root, 'pipe');
-    mark('server spawned');
-    await sessions.guard(s);
-    const stdio = (s.stdio = new ProcessStdioTransport(s.proc, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES));
+    const stdio = (s.stdio = new ProcessStdioTransport(s.proc!, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES));
     s.capture = captureToolsList(stdio);
     guardFlood(stdio, (message) => stdio.fail({ reason: FLOOD, message }));
     // A probe that gets no answer on stdio means "legacy server": do not let it eat the whole
@@ -344,7 +311,7 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions,
     return s;
   };
   try {
-    return await attempt(false);
+    return await attempt(false, early);
   } catch (err) {
     // Some servers exit on any request before `initialize` (the SDK handles this for its own
     // transport by probing on a throw-away sibling process). Ours probes in place, so when the

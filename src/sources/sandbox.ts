@@ -29,7 +29,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve as resolvePath, isAbsolute } from 'node:path';
 import type { CommandSpec } from '../config/source-config.js';
-import { findRepositoryRoot } from './openapi/repo-files.js';
+import { findRepositoryRoot } from '../util/repository-root.js';
 
 /** How the policy wants servers contained (`sandbox:` at the top of toolgate.yml). */
 export type SandboxMode = 'auto' | 'required';

@@ -2,7 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adHocPolicy, defaultContractPath, displayPath, loadPolicy, parsePolicy } from '../../src/config/policy.js';
+import { adHocPolicy, parsePolicy } from '../../src/config/policy.js';
+import { defaultContractPath } from '../../src/config/source-config.js';
+import { loadPolicy } from '../../src/config/policy-file.js';
+import { displayPath } from '../../src/util/display-path.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS } from '../../src/config/source-config.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { ROOT } from '../support/mcp-fixtures.js';

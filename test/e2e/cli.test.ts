@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, runCli, tempWorkspace } from '../support/run-dist.js';
@@ -40,6 +40,35 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('toolgate.yml: policy file not found');
     expect(r.stderr).toContain('fix:');
+  });
+
+  it('starts the server before it loads the pipeline (issue 18), and ends it when the run stops before the snapshot', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);
+    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    const r = await runCli(['check'], { cwd: dir, env: { TOOLGATE_TIMING: '1' } });
+    expect(r.code).toBe(0);
+    const marks = JSON.parse(/^toolgate-timing-json (\{.*\})$/m.exec(r.stderr)![1]!) as Record<string, number>;
+    expect(marks['server spawned']).toBeLessThan(marks['pipeline loaded']!);
+    expect(marks['policy loaded']).toBeLessThan(marks['server spawned']!);
+    // One start: the snapshot took the server started early.
+    expect(r.stderr.match(/toolgate-timing +[\d.]+ ms +\+ *[\d.]+ ms +server spawned$/gm)).toHaveLength(1);
+
+    // A flag error found after the early start: exit 2, and no process of the server is left.
+    const marker = `toolgate-early-${process.pid}-${Date.now()}`;
+    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio, ${marker}]\n`);
+    // Unsandboxed: in the sandbox, bubblewrap's --die-with-parent would end it whatever toolgate did.
+    const bad = await runCli(['check', '--server', 'x'], { cwd: dir, env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'test' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--server and --gateway go with --export FILE');
+    const alive = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    });
+    expect(alive).toEqual([]);
   });
 
   it('rules prints the catalog', async () => {

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, 
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadPolicy } from '../../src/config/policy.js';
+import { loadPolicy } from '../../src/config/policy-file.js';
 import { loadIntegrationConfig } from '../../src/sources/openapi/config.js';
 import { detect } from '../../src/init/detect.js';
 import { render } from '../../src/init/render.js';

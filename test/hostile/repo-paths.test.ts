@@ -21,7 +21,8 @@ import { closeSync, constants, lstatSync, mkdirSync, mkdtempSync, openSync, read
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadPolicy, policyInputs } from '../../src/config/policy.js';
+import { policyInputs } from '../../src/config/policy.js';
+import { loadPolicy } from '../../src/config/policy-file.js';
 import { readContract, writeContract } from '../../src/contract/store.js';
 import { runCheck } from '../../src/run-check.js';
 import { ConfigError } from '../../src/util/errors.js';

@@ -2,10 +2,11 @@
 import { MARKER_NAME } from '../../src/sources/sandbox.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CHILD_ENV_NAMES, buildChildEnv, makeScratchHome } from '../../src/sources/mcp-env.js';
+import { DEFAULT_CHILD_ENV_NAMES, SDK_INHERITED_ENV_VARS, buildChildEnv, makeScratchHome } from '../../src/sources/mcp-env.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import { nodeFixture } from '../support/mcp-fixtures.js';
 
@@ -57,6 +58,22 @@ describe('buildChildEnv', () => {
 
   it('follows the SDK default list, without home variables', () => {
     if (process.platform !== 'win32') expect([...DEFAULT_CHILD_ENV_NAMES].sort()).toEqual(['LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER']);
+  });
+
+  it("keeps its copy of the SDK's list equal to the SDK's, here and on Windows", async () => {
+    const { DEFAULT_INHERITED_ENV_VARS } = await import('@modelcontextprotocol/client/stdio');
+    expect(SDK_INHERITED_ENV_VARS).toEqual(DEFAULT_INHERITED_ENV_VARS);
+    // The Windows branch, from the SDK's own source: `….platform === "win32" ? [...] : [...]`.
+    const text = readFileSync(createRequire(import.meta.url).resolve('@modelcontextprotocol/client/stdio'), 'utf8');
+    const m = /DEFAULT_INHERITED_ENV_VARS = [\w.]*platform === "win32" \? \[([^\]]*)\] : \[([^\]]*)\]/.exec(text);
+    expect(m).not.toBeNull();
+    const names = (list: string) => [...list.matchAll(/"([^"]+)"/g)].map((x) => x[1]);
+    const [win32, posix] = [names(m![1]!), names(m![2]!)];
+    expect(process.platform === 'win32' ? win32 : posix).toEqual([...SDK_INHERITED_ENV_VARS]);
+    expect(win32).toContain('USERPROFILE');
+    const source = readFileSync(new URL('../../src/sources/mcp-env.ts', import.meta.url), 'utf8');
+    const ours = /\? \[([^\]]*)\]\s*: \[([^\]]*)\]/.exec(source);
+    expect(ours && names(ours[1]!.replace(/'/g, '"'))).toEqual(win32);
   });
 });
 

@@ -47,7 +47,7 @@
  * dev/inode check still guarantees the bytes come from the file that was checked), hard links
  * (git cannot commit one).
  */
-import { constants, lstatSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { lstat, open, readlink, realpath } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { dirname, isAbsolute, join, parse as parsePath, relative, resolve, sep } from 'node:path';
@@ -58,6 +58,9 @@ import { ConfigError, SourceError, type ErrorLocation } from '../../util/errors.
 import { MAX_JSON_DEPTH } from '../../util/json-file.js';
 import { pointerSegments } from '../../util/json.js';
 import { fetchCapped, RemoteError } from './remote.js';
+import { within } from '../../util/repository-root.js';
+
+export { findRepositoryRoot } from '../../util/repository-root.js';
 
 /** Largest file (document or referenced file) toolgate reads: 64 MiB. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -109,42 +112,6 @@ export function shown(p: string): string {
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/** True when `p` is `dir` or below it (both absolute and normalized). */
-function within(p: string, dir: string): boolean {
-  if (p === dir) return true;
-  const prefix = dir.endsWith(sep) ? dir : dir + sep;
-  return p.startsWith(prefix);
-}
-
-/**
- * The default repository root for a file in `dir` (an integration config, or the document when
- * loaded alone), when the caller gives none:
- * 1. the nearest directory at or above `dir` that contains `.git` (a directory, or the file of a
- *    worktree or submodule): a pull request cannot add a `.git` entry (git refuses the path), so
- *    it cannot move this root;
- * 2. else (no git checkout, e.g. an Action checkout made through the REST API, or a plain
- *    directory) the working directory, when `dir` or `target` (the document) is inside it: the
- *    CLI's workspace root, and the Action's default working directory (GITHUB_WORKSPACE);
- * 3. else `dir` itself.
- */
-export function findRepositoryRoot(dir: string, target?: string): string {
-  const start = resolve(dir);
-  for (let cur = start; ; ) {
-    try {
-      lstatSync(join(cur, '.git'));
-      return cur;
-    } catch {
-      // not here
-    }
-    const up = dirname(cur);
-    if (up === cur) break;
-    cur = up;
-  }
-  const cwd = process.cwd();
-  if (within(start, cwd) || (target !== undefined && within(resolve(target), cwd))) return cwd;
-  return start;
 }
 
 /** How a path resolved against the repository root. */

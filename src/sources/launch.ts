@@ -1,0 +1,138 @@
+/**
+ * Starting a server's process: the scratch `HOME`, the minimal environment, the run marker and the
+ * sandbox (DESIGN §6), for a stdio server or an HTTP source's `start` command; and the early start
+ * (issue 18): the CLI starts the first stdio server as soon as the policy is read, so the server
+ * boots while the rest of toolgate loads, and the snapshot adopts that process.
+ *
+ * This module loads no MCP SDK code (the SDK and Zod are most of what toolgate loads): it must be
+ * cheap to reach before the server starts.
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import type { CommandSpec, McpCommon, McpStdioConfig } from '../config/source-config.js';
+import { SourceError } from '../util/errors.js';
+import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
+import { describeCommand, lookupCommand, ServerProcess, spawnFailed } from './mcp-process.js';
+import { DEFAULT_CONTAINMENT, MARKER_NAME, newMarker, SandboxRefusal, sandboxedCommand, sandboxSupport } from './sandbox.js';
+import type { SandboxUse } from './types.js';
+import { mark } from '../util/timing.js';
+
+/**
+ * What a start made, filled in as it goes, so that whoever owns it can clean up after a failure
+ * part-way: a scratch home without a process, or a refused sandbox recorded for the report.
+ */
+export interface Launch {
+  home?: ScratchHome;
+  proc?: ServerProcess;
+  /** How the command ran: in the sandbox, or not and why. */
+  sandbox?: SandboxUse;
+}
+
+/**
+ * Starts `spec` (a stdio server, or an HTTP `start` command) with the minimal environment, the
+ * launch's scratch HOME and a fresh run marker, in the sandbox unless the machine has none or the
+ * source turns it off (sources/sandbox.ts); records which on `into.sandbox`. An HTTP start command
+ * keeps the host's network: its port must be reachable from toolgate.
+ * @param into a launch whose `home` is set.
+ * @throws SourceError `spawn-failed`: command not found, refused by the sandbox, bad cwd, or a
+ *   start command that needs the network the base branch's policy does not give it yet.
+ */
+export async function startContained(spec: CommandSpec, cfg: McpCommon, into: Launch, root: string, stdio: 'pipe' | 'log'): Promise<ServerProcess> {
+  const containment = cfg.containment ?? DEFAULT_CONTAINMENT;
+  const marker = newMarker();
+  const env: Record<string, string> = { ...buildChildEnv({ names: spec.env, source: process.env, home: into.home!.path }), [MARKER_NAME]: marker };
+  const support = sandboxSupport();
+  let launched = spec;
+  if (containment.sandbox === 'off') into.sandbox = { sandboxed: false, reason: 'the source sets `sandbox: off`' };
+  else if (!support.available) into.sandbox = { sandboxed: false, reason: support.reason };
+  else {
+    // Looked up here, as the spawn would: inside the sandbox a missing command is bwrap's exit.
+    // (A working directory that does not exist is the spawn's to report, as without the sandbox.)
+    const found = existsSync(spec.cwd) ? lookupCommand(spec.command, env.PATH, spec.cwd) : { found: spec.command };
+    if ('code' in found) throw spawnFailed(spec, found.code);
+    if (stdio === 'log' && containment.startNetwork === false && containment.network !== 'open') {
+      throw new SourceError(
+        `start command \`${describeCommand(spec)}\` was not run: it needs the host's network (toolgate connects to its port), and the base branch's policy does not run it yet; merge the policy change that adds it first, or give the source \`network: open\` there`,
+        'spawn-failed',
+      );
+    }
+    const network = stdio === 'log' ? 'open' : containment.network;
+    try {
+      launched = sandboxedCommand(support.bwrap, spec, { ...containment, network }, { root, home: into.home!.path, env: process.env });
+    } catch (e) {
+      if (e instanceof SandboxRefusal) throw new SourceError(`could not start ${stdio === 'log' ? 'start command' : 'MCP server'} \`${describeCommand(spec)}\` in the sandbox: ${e.message}`, 'spawn-failed');
+      throw e;
+    }
+    into.sandbox = { sandboxed: true, network };
+  }
+  return ServerProcess.spawn(launched, env, { stdio, describeAs: spec, marker });
+}
+
+/**
+ * Starts a stdio server: a scratch HOME, then {@link startContained}. Fills `into` as it goes; on
+ * a failure the caller disposes what `into` holds.
+ * @throws SourceError `spawn-failed` (see {@link startContained}).
+ */
+export async function launchStdio(cfg: McpStdioConfig & McpCommon, root: string, into: Launch): Promise<void> {
+  into.home = await makeScratchHome();
+  into.proc = await startContained(cfg, cfg, into, root, 'pipe');
+  mark('server spawned');
+}
+
+/** A server started before its snapshot asked for it (see {@link startEarly}). */
+export interface EarlyLaunch {
+  cfg: McpStdioConfig & McpCommon;
+  root: string;
+  /** `performance.now()` when it was started: start-up time limits count from here. */
+  at: number;
+  into: Launch;
+  /** Settles when the start did; rejects as {@link launchStdio} would. */
+  started: Promise<void>;
+}
+
+let early: EarlyLaunch | undefined;
+
+/**
+ * Starts a stdio server now, for the snapshot of the same source config to adopt
+ * ({@link takeEarly}): the server then boots while toolgate loads its pipeline (issue 18). Call it
+ * only once everything that must be checked before any server of the run starts has been checked
+ * (the policy read and valid, the sources selected, `sandbox: required` met, no runner secret
+ * passed on), and only when the policy read is the one that will run the server (never while a
+ * base branch's policy judges: that policy decides how the server is contained). One at a time;
+ * a second call ends the first.
+ */
+export function startEarly(cfg: McpStdioConfig & McpCommon, root: string): void {
+  void discardEarly();
+  const into: Launch = {};
+  const started = launchStdio(cfg, root, into);
+  // Reported by the snapshot that adopts it; one that is never adopted is only cleaned up.
+  started.catch(() => undefined);
+  early = { cfg, root, at: performance.now(), into, started };
+}
+
+/**
+ * The early launch for exactly this source config (the same object: the same policy read) and
+ * root, handed over once; undefined when there is none or it was for something else (which is
+ * then ended).
+ */
+export function takeEarly(cfg: McpStdioConfig & McpCommon, root: string): EarlyLaunch | undefined {
+  const found = early;
+  if (!found) return undefined;
+  early = undefined;
+  if (found.cfg === cfg && found.root === root) return found;
+  void endLaunch(found);
+  return undefined;
+}
+
+/** Ends an early launch nobody adopted (a run that stopped before its snapshot). Idempotent. */
+export async function discardEarly(): Promise<void> {
+  const found = early;
+  early = undefined;
+  if (found) await endLaunch(found);
+}
+
+async function endLaunch(l: EarlyLaunch): Promise<void> {
+  await l.started.catch(() => undefined);
+  await l.into.proc?.stop();
+  await l.into.home?.dispose();
+}

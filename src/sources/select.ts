@@ -1,0 +1,74 @@
+/**
+ * Which sources a run takes, and what must hold before any of their servers starts: known ids,
+ * the sandbox probed, `sandbox: required` met. Also the early start of the first server (issue
+ * 18), which needs exactly these checks and nothing of the pipeline.
+ * @module
+ */
+import type { Policy } from '../config/policy.js';
+import { displayPath } from '../util/display-path.js';
+import type { SourceConfig } from '../config/source-config.js';
+import { ConfigError } from '../util/errors.js';
+import { startEarly } from './launch.js';
+import { sandboxSupport, sandboxSupportAsync } from './sandbox.js';
+
+/** Picks sources by id. @throws ConfigError for an unknown id. */
+export function selectSources(policy: Policy, ids?: string[]): SourceConfig[] {
+  if (!ids || ids.length === 0) return policy.sources;
+  return ids.map((id) => {
+    const s = policy.sources.find((x) => x.id === id);
+    if (!s) {
+      throw new ConfigError(
+        `unknown source id "${id}"`,
+        policy.file ? { file: policy.file, line: policy.lineOf('/sources') } : undefined,
+        `Use one of: ${policy.sources.map((x) => x.id).join(', ')}.`,
+      );
+    }
+    return s;
+  });
+}
+
+/** Whether toolgate starts a process for this source (a stdio server, an HTTP `start` command). */
+export function startsCommand(s: SourceConfig): boolean {
+  return s.kind === 'mcp' && (s.mcp.transport === 'stdio' || s.mcp.start !== undefined);
+}
+
+/**
+ * `sandbox: required`: no server may run unsandboxed, so a machine without the sandbox is a
+ * configuration error before anything starts.
+ * @throws ConfigError (exit 2) at the `sandbox` key, naming why the sandbox is unavailable.
+ */
+export function assertSandboxAsRequired(policy: Policy, sources: readonly SourceConfig[]): void {
+  if (policy.sandbox !== 'required') return;
+  const support = sandboxSupport();
+  if (!sources.some(startsCommand) || support.available) return;
+  throw new ConfigError(
+    `\`sandbox: required\`, but servers cannot be sandboxed here: ${support.reason}`,
+    policy.file ? { file: displayPath(policy.root, policy.file), line: policy.lineOf('/sandbox'), pointer: '/sandbox' } : undefined,
+    'Run toolgate on Linux with bubblewrap installed (`sudo apt-get install bubblewrap`) and user namespaces allowed, or set `sandbox: auto` to run unsandboxed with a notice.',
+  );
+}
+
+/**
+ * The selected sources (all when `ids` is absent or empty), once the sandbox probe has answered
+ * (when a source starts a command) and `sandbox: required` holds: what {@link runCheck} needs
+ * before the first server starts.
+ * @throws ConfigError for an unknown id, or `sandbox: required` on a machine without the sandbox.
+ */
+export async function readySources(policy: Policy, ids?: string[]): Promise<SourceConfig[]> {
+  const sources = selectSources(policy, ids);
+  // Known before any server starts (started early by the CLI and the Action: it overlaps loading).
+  if (sources.some(startsCommand)) await sandboxSupportAsync();
+  assertSandboxAsRequired(policy, sources);
+  return sources;
+}
+
+/**
+ * Starts the first selected source's server now when it is a stdio server, for the snapshot to
+ * adopt (sources/launch.ts), after the checks of {@link readySources}. For a policy that is the
+ * one the run judges with: never while a base branch's policy decides how servers are contained.
+ * @throws ConfigError as {@link readySources}.
+ */
+export async function startFirstServer(policy: Policy, ids: string[] | undefined, root: string): Promise<void> {
+  const first = (await readySources(policy, ids))[0];
+  if (first?.kind === 'mcp' && first.mcp.transport === 'stdio') startEarly(first.mcp, root);
+}

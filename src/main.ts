@@ -3,6 +3,9 @@ import { resolve } from 'node:path';
 import { loadPolicy } from './config/policy-file.js';
 import { displayPath } from './util/display-path.js';
 import { sandboxSupportAsync } from './sources/sandbox.js';
+import { startFirstServer } from './sources/select.js';
+import { discardEarly } from './sources/launch.js';
+import { mark } from './util/timing.js';
 import { readActionInputs } from './config/inputs.js';
 import { ConfigError } from './util/errors.js';
 import { breakRunnerCommands, escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty, sanitizeText } from './report/escape.js';
@@ -42,8 +45,16 @@ export async function runAction(): Promise<void> {
     // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
     void sandboxSupportAsync();
     const policy = await loadPolicy(policyPath);
+    // Outside a pull request's check, the policy just read is the one that runs the servers: the
+    // first starts now and boots while the pipeline loads (issue 18). In a pull request the base
+    // branch's policy decides how servers are contained, so nothing starts before it is read.
+    if (!(event.pullRequest && inputs.mode === 'check')) {
+      (await import('./config/policy-diff.js')).assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
+      await startFirstServer(policy, inputs.sources, inputs.workspace);
+    }
     // The pipeline (MCP SDK, OpenAPI parser, GitHub client) loads only once the inputs are good.
     const { check } = await import('./action-check.js');
+    mark('pipeline loaded');
     await check(inputs, event, policy, policyPath, logger);
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -65,5 +76,8 @@ export async function runAction(): Promise<void> {
     // `result` is set in every case: a workflow that goes on after the step may branch on it.
     setActionOutputs({ result: 'error' });
     core.setFailed(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}`);
+  } finally {
+    // A server started early that no snapshot took (the run stopped first) is ended here.
+    await discardEarly();
   }
 }

@@ -67,6 +67,26 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(r.annotations).toEqual([]);
   });
 
+  it('on a push the server starts before the pipeline loads; on a pull request only after the base policy is read (issue 18)', async () => {
+    const dir = workspace();
+    const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    writeFiles(dir, { 'toolgate.yml': `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(everything)}, stdio]\n` });
+    git(dir, 'init', '-q', '-b', 'main');
+    await update(dir);
+    const baseSha = commit(dir, 'base');
+    const marksOf = (stderr: string) => JSON.parse(/^toolgate-timing-json (\{.*\})$/m.exec(stderr)![1]!) as Record<string, number>;
+    const push = await runAction(dir, { env: { TOOLGATE_TIMING: '1' } });
+    expect(push.code, push.stdout).toBe(0);
+    const p = marksOf(push.stderr);
+    expect(p['server spawned']).toBeLessThan(p['pipeline loaded']!);
+    writeFiles(dir, { 'README.md': 'docs\n' });
+    const headSha = commit(dir, 'docs');
+    const pr = await runAction(dir, { event: prEvent({ baseSha, headSha, author: 'alice' }), env: { TOOLGATE_TIMING: '1' } });
+    expect(pr.code, pr.stdout).toBe(0);
+    const q = marksOf(pr.stderr);
+    expect(q['server spawned']).toBeGreaterThan(q['pipeline loaded']!);
+  });
+
   it('a tool served without a contract entry: exit 1, error annotation on the contract line, summary lists it', async () => {
     const dir = workspace();
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });

@@ -118,6 +118,9 @@ async function verifyExports(opts: RunOptions, results: SourceResult[]): Promise
 
 
 
+/** Contracts up to this many characters (~1 MB) have their line index built while the server starts. */
+const EAGER_LINE_INDEX_CHARS = 1 << 20;
+
 /** The source id of findings about the policy itself: parentheses keep it apart from any source id. */
 export const POLICY_SOURCE = '(policy)';
 
@@ -150,6 +153,9 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
     opts.mode === 'check'
       ? new Promise((r) => setImmediate(r)).then(async () => {
           const c = await readContract(cfg.contract, contractFile);
+          // Findings are located on the contract's lines: a small contract is indexed now, in the
+          // server's start-up time (a large one only when findings need it, see evaluateInSlices).
+          if (c && c.text.length <= EAGER_LINE_INDEX_CHARS) await c.indexLines();
           mark(`${cfg.id}: contract read`);
           return c;
         })

@@ -198,7 +198,11 @@ export class ServerProcess {
       return;
     }
     signalGroup(this.pid, 'SIGTERM');
-    if (!(await waitGroupGone(this.pid, graceMs))) {
+    // The direct child's exit wakes this at once (most servers die within a few ms of SIGTERM);
+    // what is left of its group, if anything, is then polled.
+    const started = Date.now();
+    await this.waitExit(graceMs);
+    if (!(await waitGroupGone(this.pid, Math.max(0, graceMs - (Date.now() - started))))) {
       signalGroup(this.pid, 'SIGKILL');
       await waitGroupGone(this.pid, graceMs);
     }
@@ -332,7 +336,7 @@ function waitGroupGoneSync(pgid: number, ms: number): boolean {
 
 async function waitGroupGone(pgid: number, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
-  for (let delay = 5; ; delay = Math.min(delay * 2, 50)) {
+  for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
     if (!groupAlive(pgid)) return true;
     if (Date.now() >= end) return false;
     await new Promise((r) => setTimeout(r, delay));

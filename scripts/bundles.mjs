@@ -39,13 +39,16 @@ const precompiledValidators = {
     const modules = {
       policy: () => standalone({ allErrors: true, strict: false, validateSchema: false }, 'toolgate.schema.json'),
       contract: () => standalone({ allErrors: false, strict: false, validateSchema: false }, 'contract.schema.json'),
+      integration: () => standalone({ allErrors: true, strict: false, validateSchema: false }, 'integration.schema.json'),
     };
     b.onLoad({ filter: /[\\/]src[\\/]util[\\/]validators\.ts$/ }, () => ({
       contents: [
         "import policy from 'toolgate-validator:policy';",
         "import contract from 'toolgate-validator:contract';",
+        "import integration from 'toolgate-validator:integration';",
         'export const policyValidator = () => policy;',
         'export const contractValidator = () => contract;',
+        'export const integrationValidator = () => integration;',
       ].join('\n'),
       loader: 'js',
     }));

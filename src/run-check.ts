@@ -179,9 +179,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
     }
     // Sources name their files as configured (absolute); messages and annotations (`file=`)
     // need the path relative to the workspace, as every other location has.
-    if (e instanceof ConfigError && e.location && isAbsolute(e.location.file)) {
-      throw new ConfigError(e.message, { ...e.location, file: displayPath(opts.root, e.location.file) }, e.fix, e.ruleId);
-    }
+    if (e instanceof ConfigError && e.location && isAbsolute(e.location.file)) throw relativeError(opts.root, e);
     if (!(e instanceof SourceError)) throw e;
     result.failure = { message: e.message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
     const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message: e.message, data: { reason: e.reason } };
@@ -403,4 +401,13 @@ function firstAfter(tools: readonly { name: string }[], name: string): { name: s
 /** `; first: "..."` for the stdout-noise message, or '' when no line was kept. */
 function sample(line: string | undefined): string {
   return line === undefined ? '' : `; first: ${JSON.stringify(line)}`;
+}
+
+/** The same error with absolute file paths shown relative to the workspace, its `others` (further problems of the file) included. */
+function relativeError(root: string, e: ConfigError): ConfigError {
+  const loc = e.location;
+  const out = new ConfigError(e.message, loc && isAbsolute(loc.file) ? { ...loc, file: displayPath(root, loc.file) } : loc, e.fix, e.ruleId);
+  out.others = e.others.map((o) => relativeError(root, o));
+  out.othersOmitted = e.othersOmitted;
+  return out;
 }

@@ -6,12 +6,30 @@ import { escapePointerToken, hasOwn, pointerSegments } from './json.js';
 /** Most problems of one file reported together (the rest are counted). */
 const MAX_PROBLEMS = 20;
 
+/** One problem as {@link schemaError} reports it. */
+export interface SchemaProblem {
+  message: string;
+  /** JSON pointer of the offending value (the generic wording gives `/` for the document itself). */
+  pointer: string;
+  fix: string;
+  /** Catalog rule id when the mistake is also a rule (see {@link ConfigError.ruleId}). */
+  ruleId?: string;
+}
+
+/**
+ * Words one problem in a file's own terms: gets Ajv's error and the generic wording, returns what
+ * to say instead (any of message, pointer, fix, rule id), or undefined to keep the generic one.
+ * Called only for the problems shown, and never changes which line a problem is on.
+ */
+export type SchemaWording = (err: ErrorObject, generic: SchemaProblem) => Partial<SchemaProblem> | undefined;
+
 /**
  * Turns Ajv's errors into one ConfigError naming the file, the line and JSON pointer of the
  * offending value, and a fix: the first problem in file order, with the others (one per value,
  * at most 20) in `others`, so a file with several mistakes is fixed in one pass. `lineOf` maps a
  * JSON pointer to a 1-based line. With `schema` (the root schema the errors came from), an
- * unknown key gets the closest allowed key as a suggestion.
+ * unknown key gets the closest allowed key as a suggestion. With `word`, each problem shown can
+ * be worded in the file's own terms (see {@link SchemaWording}).
  */
 export function schemaError(
   errors: readonly ErrorObject[],
@@ -19,6 +37,7 @@ export function schemaError(
   lineOf: (pointer: string) => number,
   fix: string,
   schema?: object,
+  word?: SchemaWording,
 ): ConfigError {
   // Linear in the number of errors (a policy with 100,000 unknown keys has as many): each is
   // located (lineOf answers from an index) and sorted; only the problems shown are described,
@@ -34,9 +53,11 @@ export function schemaError(
     found.push({ err, pointer, line: lineOf(pointer) });
   }
   found.sort((a, b) => a.line - b.line);
-  const [first, ...others] = found
-    .slice(0, MAX_PROBLEMS)
-    .map(({ err, pointer, line }) => new ConfigError(describeError(err, schema).message, { file, line, pointer: pointer || '/' }, fix));
+  const [first, ...others] = found.slice(0, MAX_PROBLEMS).map(({ err, pointer, line }) => {
+    const generic: SchemaProblem = { message: describeError(err, schema).message, pointer: pointer || '/', fix };
+    const p = { ...generic, ...word?.(err, generic) };
+    return new ConfigError(p.message, { file, line, pointer: p.pointer }, p.fix, p.ruleId);
+  });
   if (!first) return new ConfigError('invalid file', { file }, fix);
   first.others = others;
   first.othersOmitted = found.length - 1 - others.length;

@@ -57,7 +57,7 @@ const toolgate = (args: string[], timeoutMs = 60_000) => runProcess(join(project
 
 describe('npm pack: what the package ships', () => {
   it('dist/ (every file of it), schema/, LICENSE, the third-party licenses, README, action.yml', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'action.yml', 'dist/cli.js', 'dist/index.js', 'dist/package.json', 'dist/schema-worker.mjs', 'dist/THIRD-PARTY-LICENSES.txt', 'schema/toolgate.schema.json', 'schema/contract.schema.json', 'schema/report.schema.json']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'action.yml', 'dist/cli.js', 'dist/index.js', 'dist/package.json', 'dist/schema-worker.mjs', 'dist/THIRD-PARTY-LICENSES.txt', 'schema/toolgate.schema.json', 'schema/contract.schema.json', 'schema/integration.schema.json', 'schema/report.schema.json']) {
       expect(packed, f).toContain(f);
     }
     for (const f of walk(join(REPO, 'dist'), REPO)) expect(packed, f).toContain(f);

@@ -90,6 +90,15 @@ const CASES: Case[] = [
   // ---- OpenAPI integration configs and documents ----
   { path: 'openapi/invalid-config', exit: 2, says: ['openapi/invalid-config/integration.json:7:3: integration config is not valid JSON: trailing comma before ]', 'fix: fix the JSON syntax at this position'] },
   { path: 'openapi/unknown-config-key', exit: 2, says: ['openapi/unknown-config-key/integration.json:6 (at /polices): unknown key "polices" in integration config', 'fix: remove it; allowed keys: $schema, id, type, spec, include, policies'] },
+  {
+    path: 'openapi/several-mistakes',
+    exit: 2,
+    says: [
+      'openapi/several-mistakes/integration.json:5 (at /include): `include` must be an array, found a string',
+      'fix: list operationIds (or "METHOD /path") in an array',
+      'also: openapi/several-mistakes/integration.json:6 (at /polices): unknown key "polices" in integration config; did you mean "policies"?',
+    ],
+  },
   { path: 'openapi/bad-policy-value', exit: 2, says: ['openapi/bad-policy-value/integration.json:7 (at /policies/createPet): invalid policy "write" for "createPet": the only policy is "read"', 'fix: use "read"'] },
   {
     path: 'openapi/unknown-operation',

@@ -1,22 +1,27 @@
 /**
  * The OpenAPI integration config: a JSON file people write, naming a document, an explicit
  * `include` allowlist and a `policies` map. Loaded with positions so every mistake names its line.
+ * Its shape is checked against `schema/integration.schema.json`; what a JSON Schema cannot say
+ * (where `spec` leads, duplicate `include` entries) is checked here.
  */
 import { dirname, resolve } from 'node:path';
+import type { ErrorObject } from 'ajv';
 import { ConfigError } from '../../util/errors.js';
 import { FILE_LIMITS, readBounded } from '../../util/safe-path.js';
 import type { Json } from '../types.js';
-import { parseJsonDocument, toPointer } from '../../util/json-file.js';
+import { parseJsonDocument, pointerSegments, toPointer, type JsonDocument } from '../../util/json-file.js';
+import { getOwn, isObject } from '../../util/json.js';
 import { didYouMean } from '../../util/suggest.js';
-import { SOURCE_ID_PATTERN } from '../../config/source-config.js';
+import { schemaError, type SchemaProblem } from '../../util/schema-errors.js';
+import { integrationValidator } from '../../util/validators.js';
+import integrationSchema from '../../../schema/integration.schema.json' with { type: 'json' };
 import { confinementProblem, findRepositoryRoot } from './repo-files.js';
 
-/** Keys an integration config may have. `$schema` is accepted so editors can offer completion. */
-export const INTEGRATION_KEYS = ['$schema', 'id', 'type', 'spec', 'include', 'policies'] as const;
-
-/** The only policy value: the operation may run unattended although its verb is not GET/HEAD. */
-export const POLICY_VALUES = ['read'] as const;
-
+/**
+ * Keys an integration config may have (the schema's `properties`). `$schema` is accepted so
+ * editors can offer completion.
+ */
+export const INTEGRATION_KEYS: readonly string[] = Object.keys(integrationSchema.properties);
 
 /** One `include` entry with where it is written. */
 export interface IncludeEntry {
@@ -60,7 +65,10 @@ export interface IntegrationConfig {
 
 const SYNTAX_FIX = 'fix the JSON syntax at this position';
 
-function parseConfig(text: string, file: string) {
+/** The fix of a problem the wording below does not know (a schema change it has not caught up with). */
+const SCHEMA_FIX = 'Fix the integration config at that line; its schema is schema/integration.schema.json';
+
+function parseConfig(text: string, file: string): JsonDocument {
   return parseJsonDocument(text, file, SYNTAX_FIX, { label: 'integration config', duplicateKeys: 'error' });
 }
 
@@ -97,16 +105,50 @@ export interface LoadIntegrationOptions {
  * Reads and validates an integration config.
  * @param file path of the config (relative to the working directory or absolute).
  * @throws {@link ConfigError} (exit 2) naming the file, line, JSON pointer and fix for: a missing
- *   file, invalid JSON, unknown keys, wrong types, a missing `spec`, a `spec` that resolves
- *   outside the repository (symbolic links resolved) or to something other than a regular file,
- *   `type` other than `openapi`, a duplicate `include` entry, a policy value other than `"read"`
- *   (`invalid-policy`). Checks against the document (`unknown-operation`,
- *   `policy-not-included`) happen later; a missing document is reported when it is loaded.
+ *   file, invalid JSON, a duplicate key, anything `schema/integration.schema.json` refuses
+ *   (unknown keys with the allowed key they resemble, wrong types, a missing `type`, `spec` or
+ *   `include`, `type` other than `openapi`, a `spec` that is a URL, a policy value other than
+ *   `"read"`: `invalid-policy`), each problem of the file at once, the first in file order with
+ *   the others in `others`; then a `spec` that resolves outside the repository (symbolic links
+ *   resolved) or to something other than a regular file, and a duplicate `include` entry.
+ *   Checks against the document (`unknown-operation`, `policy-not-included`) happen later; a
+ *   missing document is reported when it is loaded.
  */
 export async function loadIntegrationConfig(file: string, opts: LoadIntegrationOptions = {}): Promise<IntegrationConfig> {
-  let text: string;
+  const doc = parseConfig(await readConfigText(file), file);
+  const raw = validateShape(doc, file);
+  const lines = doc.lines();
+  const at = (pointer: string) => ({ file, line: lines.get(pointer) ?? 1, pointer });
+  const { specPath, root } = await resolveSpec(raw.spec, file, opts.root, at('/spec'));
+  return {
+    file,
+    ...(raw.id !== undefined ? { id: raw.id } : {}),
+    spec: raw.spec,
+    specPath,
+    root,
+    specLine: lines.get('/spec') ?? 1,
+    include: includeEntries(raw.include, lines, at),
+    policies: Object.keys(raw.policies ?? {}).map((key) => {
+      const pointer = toPointer(['policies', key]);
+      return { key, value: 'read' as const, pointer, line: lines.get(pointer) ?? 1 };
+    }),
+    lines,
+  };
+}
+
+/** An integration config as the schema accepts it. */
+interface RawIntegration {
+  id?: string;
+  type: 'openapi';
+  spec: string;
+  include: string[];
+  policies?: Record<string, 'read'>;
+}
+
+/** The config's text, at most {@link FILE_LIMITS}`.integrationConfig` bytes. */
+async function readConfigText(file: string): Promise<string> {
   try {
-    text = (await readBounded(file, FILE_LIMITS.integrationConfig, 'the integration config', { display: file })).toString('utf8');
+    return (await readBounded(file, FILE_LIMITS.integrationConfig, 'the integration config', { display: file })).toString('utf8');
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
@@ -116,117 +158,129 @@ export async function loadIntegrationConfig(file: string, opts: LoadIntegrationO
       'check the source\'s `openapi` path in toolgate.yml (relative to toolgate.yml)',
     );
   }
-  const parsed = parseConfig(text, file);
-  const root = parsed.value;
-  const lines = parsed.lines();
-  const at = (pointer: string) => ({ file, line: lines.get(pointer) ?? 1, pointer });
+}
 
-  if (root === null || typeof root !== 'object' || Array.isArray(root)) {
-    throw new ConfigError(`integration config must be a JSON object, found ${typeName(root)}`, at(''), 'write an object with `type`, `spec` and `include`');
+/**
+ * Checks the parsed config against `schema/integration.schema.json`; every problem is reported
+ * at once, worded by {@link wordProblem}. Duplicate `include` entries (`uniqueItems`, there for
+ * editors) are left to {@link includeEntries}, which names the entry that repeats and its line.
+ */
+function validateShape(doc: JsonDocument, file: string): RawIntegration {
+  const validate = integrationValidator();
+  const errors = validate(doc.value) ? [] : (validate.errors ?? []).filter((e) => e.keyword !== 'uniqueItems');
+  if (errors.length > 0) throw schemaError(errors, file, doc.lineOf, SCHEMA_FIX, integrationSchema, (err) => wordProblem(err, doc.value));
+  return doc.value as unknown as RawIntegration;
+}
+
+/** What a missing required key's fix says. */
+const ADD_KEY: Record<string, string> = {
+  type: 'set "type": "openapi"',
+  spec: 'add "spec": "<path to the OpenAPI document, relative to this file>"',
+  include: 'add "include": [<operationId or "METHOD /path">, ...] listing every operation agents may reach',
+};
+
+/**
+ * One schema problem in the config's own words (the messages and fixes of the checks the schema
+ * replaced): the key, what was expected, what was found, and the fix.
+ */
+function wordProblem(err: ErrorObject, config: Json): Partial<SchemaProblem> | undefined {
+  const [key, entry, ...deeper] = pointerSegments(err.instancePath);
+  if (deeper.length > 0) return undefined;
+  const value = valueAt(config, key, entry);
+  const found = typeof value === 'string' ? JSON.stringify(value) : typeName(value);
+  switch (key) {
+    case undefined:
+      return wordTopLevel(err, value);
+    case 'type':
+      return { message: `integration \`type\` must be "openapi", found ${JSON.stringify(value)}`, fix: 'set "type": "openapi"' };
+    case 'id':
+      return {
+        message: `integration \`id\` must be a string matching ${integrationSchema.properties.id.pattern}, found ${JSON.stringify(value)}`,
+        fix: 'use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
+      };
+    case 'spec':
+      return err.keyword === 'not'
+        ? { message: '`spec` must be a local file path; URLs are not fetched', fix: 'commit the document to the repository (or download it in an earlier CI step) and reference that file' }
+        : { message: `\`spec\` must be a non-empty string, found ${found}`, fix: 'set it to the path of the OpenAPI document, relative to this file' };
+    case 'include':
+      return entry === undefined
+        ? { message: `\`include\` must be an array, found ${typeName(value)}`, fix: 'list operationIds (or "METHOD /path") in an array' }
+        : { message: `\`include\` entries must be non-empty strings, found ${found}`, fix: 'write an operationId or "METHOD /path"' };
+    case 'policies':
+      return entry === undefined
+        ? { message: `\`policies\` must be an object, found ${typeName(value)}`, fix: 'write { "<operationId>": "read" }' }
+        : {
+            message: `invalid policy ${JSON.stringify(value)} for ${JSON.stringify(entry)}: the only policy is "read"`,
+            fix: 'use "read" to let agents call this operation unattended, or remove the entry to keep it disabled',
+            ruleId: 'invalid-policy',
+          };
+    default:
+      return undefined;
   }
-  for (const key of Object.keys(root)) {
-    if (!(INTEGRATION_KEYS as readonly string[]).includes(key)) {
-      throw new ConfigError(
-        `unknown key ${JSON.stringify(key)} in integration config${didYouMean(key, INTEGRATION_KEYS)}`,
-        at(toPointer([key])),
-        `remove it; allowed keys: ${INTEGRATION_KEYS.join(', ')}`,
-      );
+}
+
+/** A problem with the config as a whole: not an object, a missing key, an unknown key. */
+function wordTopLevel(err: ErrorObject, config: Json | undefined): Partial<SchemaProblem> | undefined {
+  switch (err.keyword) {
+    case 'type':
+      return { message: `integration config must be a JSON object, found ${typeName(config)}`, pointer: '', fix: 'write an object with `type`, `spec` and `include`' };
+    case 'required': {
+      const missing = String((err.params as { missingProperty: string }).missingProperty);
+      return { message: `integration config has no \`${missing}\``, pointer: '', ...(ADD_KEY[missing] ? { fix: ADD_KEY[missing] } : {}) };
     }
-  }
-
-  if (root.type !== 'openapi') {
-    throw new ConfigError(
-      root.type === undefined ? 'integration config has no `type`' : `integration \`type\` must be "openapi", found ${JSON.stringify(root.type)}`,
-      at(root.type === undefined ? '' : '/type'),
-      'set "type": "openapi"',
-    );
-  }
-
-  let id: string | undefined;
-  if (root.id !== undefined) {
-    if (typeof root.id !== 'string' || !SOURCE_ID_PATTERN.test(root.id)) {
-      throw new ConfigError(
-        `integration \`id\` must be a string matching ${SOURCE_ID_PATTERN.source}, found ${JSON.stringify(root.id)}`,
-        at('/id'),
-        'use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
-      );
+    case 'additionalProperties': {
+      const key = String((err.params as { additionalProperty: string }).additionalProperty);
+      return {
+        message: `unknown key ${JSON.stringify(key)} in integration config${didYouMean(key, INTEGRATION_KEYS)}`,
+        fix: `remove it; allowed keys: ${INTEGRATION_KEYS.join(', ')}`,
+      };
     }
-    id = root.id;
+    default:
+      return undefined;
   }
+}
 
-  if (root.spec === undefined) {
-    throw new ConfigError('integration config has no `spec`', at(''), 'add "spec": "<path to the OpenAPI document, relative to this file>"');
-  }
-  if (typeof root.spec !== 'string' || root.spec.trim() === '') {
-    throw new ConfigError(`\`spec\` must be a non-empty string, found ${typeName(root.spec)}`, at('/spec'), 'set it to the path of the OpenAPI document, relative to this file');
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(root.spec)) {
+/** The value at `/<key>/<entry>` (own members only), the config itself without a key. */
+function valueAt(config: Json, key: string | undefined, entry: string | undefined): Json | undefined {
+  if (key === undefined) return config;
+  const top = isObject(config) ? getOwn(config, key) : undefined;
+  if (entry === undefined) return top;
+  if (Array.isArray(top)) return /^\d+$/.test(entry) ? top[Number(entry)] : undefined;
+  return isObject(top) ? getOwn(top, entry) : undefined;
+}
+
+/**
+ * `spec` resolved against the config's directory, and the repository root it must stay in.
+ * @throws {@link ConfigError} at `spec` when it resolves outside the root (symbolic links
+ *   resolved) or to something other than a regular file.
+ */
+async function resolveSpec(spec: string, file: string, rootOption: string | undefined, at: { file: string; line: number; pointer: string }): Promise<{ specPath: string; root: string }> {
+  const specPath = resolve(dirname(file), spec);
+  const root = resolve(rootOption ?? findRepositoryRoot(dirname(resolve(file)), specPath));
+  const problem = await confinementProblem(specPath, root);
+  if (problem !== undefined) {
     throw new ConfigError(
-      '`spec` must be a local file path; URLs are not fetched',
-      at('/spec'),
-      'commit the document to the repository (or download it in an earlier CI step) and reference that file',
-    );
-  }
-  const specPath = resolve(dirname(file), root.spec);
-  const repoRoot = resolve(opts.root ?? findRepositoryRoot(dirname(resolve(file)), specPath));
-  const specProblem = await confinementProblem(specPath, repoRoot);
-  if (specProblem !== undefined) {
-    throw new ConfigError(
-      `\`spec\` ${JSON.stringify(root.spec)} ${specProblem}`,
-      at('/spec'),
+      `\`spec\` ${JSON.stringify(spec)} ${problem}`,
+      at,
       'commit the OpenAPI document to the repository (or download it there in an earlier CI step) and reference that regular file by a path relative to this file',
     );
   }
+  return { specPath, root };
+}
 
-  if (root.include === undefined) {
-    throw new ConfigError('integration config has no `include`', at(''), 'add "include": [<operationId or "METHOD /path">, ...] listing every operation agents may reach');
-  }
-  if (!Array.isArray(root.include)) {
-    throw new ConfigError(`\`include\` must be an array, found ${typeName(root.include)}`, at('/include'), 'list operationIds (or "METHOD /path") in an array');
-  }
-  const include: IncludeEntry[] = [];
+/**
+ * The `include` entries with their pointers and lines.
+ * @throws {@link ConfigError} at the second of two equal entries, naming the first and its line.
+ */
+function includeEntries(entries: readonly string[], lines: ReadonlyMap<string, number>, at: (pointer: string) => { file: string; line: number; pointer: string }): IncludeEntry[] {
   const firstSeen = new Map<string, string>();
-  root.include.forEach((entry, index) => {
+  return entries.map((entry, index) => {
     const pointer = `/include/${index}`;
-    if (typeof entry !== 'string' || entry.trim() === '') {
-      throw new ConfigError(`\`include\` entries must be non-empty strings, found ${typeName(entry)}`, at(pointer), 'write an operationId or "METHOD /path"');
-    }
     const earlier = firstSeen.get(entry);
     if (earlier !== undefined) {
       throw new ConfigError(`duplicate \`include\` entry ${JSON.stringify(entry)} (also at ${earlier}, line ${lines.get(earlier)})`, at(pointer), 'remove one of them');
     }
     firstSeen.set(entry, pointer);
-    include.push({ entry, pointer, line: lines.get(pointer) ?? 1 });
+    return { entry, pointer, line: lines.get(pointer) ?? 1 };
   });
-
-  const policies: PolicyEntry[] = [];
-  if (root.policies !== undefined) {
-    if (root.policies === null || typeof root.policies !== 'object' || Array.isArray(root.policies)) {
-      throw new ConfigError(`\`policies\` must be an object, found ${typeName(root.policies)}`, at('/policies'), 'write { "<operationId>": "read" }');
-    }
-    for (const [key, value] of Object.entries(root.policies)) {
-      const pointer = toPointer(['policies', key]);
-      if (!(POLICY_VALUES as readonly Json[]).includes(value)) {
-        throw new ConfigError(
-          `invalid policy ${JSON.stringify(value)} for ${JSON.stringify(key)}: the only policy is "read"`,
-          at(pointer),
-          'use "read" to let agents call this operation unattended, or remove the entry to keep it disabled',
-          'invalid-policy',
-        );
-      }
-      policies.push({ key, value: 'read', pointer, line: lines.get(pointer) ?? 1 });
-    }
-  }
-
-  return {
-    file,
-    ...(id !== undefined ? { id } : {}),
-    spec: root.spec,
-    specPath,
-    root: repoRoot,
-    specLine: lines.get('/spec') ?? 1,
-    include,
-    policies,
-    lines,
-  };
 }

@@ -136,19 +136,85 @@ export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges'
 }
 
 
+/** What one source's run works on: its config, where its entry and contract are, and the run. */
+interface SourceRun {
+  cfg: SourceConfig;
+  opts: RunOptions;
+  /** The contract's path as shown (relative to the workspace). */
+  contractFile: string;
+  /** JSON pointer of the source's entry in toolgate.yml. */
+  sourcePointer: string;
+  result: SourceResult;
+}
+
 async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<string, Locate>): Promise<SourceResult> {
-  const { policy, logger } = opts;
   const contractFile = displayPath(opts.root, cfg.contract);
   const result: SourceResult = { id: cfg.id, kind: cfg.kind, contractFile, live: cfg.kind !== 'recorded', malformed: [], findings: [] };
-  const sourcePointer = `/sources/${policy.sources.indexOf(cfg)}`;
-
-  let raw: RawSnapshot;
+  const run: SourceRun = { cfg, opts, contractFile, sourcePointer: `/sources/${opts.policy.sources.indexOf(cfg)}`, result };
   const started = Date.now();
-  logger.info(`toolgate: snapshotting source "${cfg.id}" (${cfg.kind})`);
-  // The contract is read and verified while the server starts: start-up is the server's time
-  // (another process, often on another core) and toolgate would otherwise idle through it. The
-  // read waits one turn of the event loop so that the spawn usually goes first.
-  const snapshotting = snapshotSource(cfg, { allowRemoteRefs: policy.allowRemoteRefs, root: opts.root });
+  opts.logger.info(`toolgate: snapshotting source "${cfg.id}" (${cfg.kind})`);
+  const { loaded, taken } = await snapshotWhileReading(run);
+  if (loaded) result.contract = loaded.surface;
+  if (taken.status === 'rejected') return failedSource(run, sourceFailure(run, taken.reason));
+  const raw = taken.value;
+  opts.logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
+  mark(`${cfg.id}: snapshot done`);
+  const { surface, malformed } = await normalizeSnapshotInSlices(raw);
+  assertOwnContract(loaded, surface, contractFile);
+  mark(`${cfg.id}: normalized`);
+  Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
+  if (opts.policy.safetyFields.length) result.safety = safetyAudit(surface, opts.policy.safetyFields);
+
+  const unpinnable = malformed.filter((m) => !m.pinned);
+  let pinned: TokenCost | undefined;
+  if (opts.mode !== 'audit' && unpinnable.length > 0) {
+    // Issue 11: no contract may hold fewer tools than the server listed, and none can pin this
+    // listing: `update` writes nothing, `check` fails (exit 3) whatever the level of malformed-tool.
+    result.failure = { message: unpinnableMessage(unpinnable, raw.tools.length), reason: 'unpinnable' };
+  } else if (opts.mode === 'update') pinned = await writeUpdatedContract(run, surface);
+
+  const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
+  const { tokens, tokensPerTurn } = opts.mode === 'update' ? { tokens: pinned, tokensPerTurn: undefined } : await tokensForJudging(run, surface, loaded, base);
+  const ctx = await buildContext({
+    sourceId: cfg.id,
+    head: surface,
+    ...(tokens ? { tokens } : {}),
+    ...(tokensPerTurn !== undefined ? { tokensPerTurn } : {}),
+    malformed,
+    policy: opts.policy,
+    ...(loaded ? { contract: loaded.surface } : {}),
+    ...(base ? { base } : {}),
+    ...(opts.review ? { review: opts.review } : {}),
+  });
+  const { changes, drift } = ctx;
+  mark(`${cfg.id}: diffed (${changes.length} changes)`);
+  if (changes.length) result.changes = changes;
+  // Outside a pull request the base is the contract: the drift is the same list.
+  if (drift.length && base !== loaded?.surface) result.drift = drift;
+  const locate = contractLocator(opts, cfg, raw, loaded, surface, run.sourcePointer);
+  locators.set(cfg.id, locate);
+  const judged = await judge(ctx, {
+    locate,
+    ...(loaded ? { prepare: loaded.indexLines } : {}),
+    sourceFindings: finalize(sourceFindings(raw, run.sourcePointer), ctx, policyLocator(opts, run.sourcePointer)),
+    contractRules: opts.mode === 'check',
+  });
+  if (judged.folded.length) result.folded = judged.folded;
+  result.findings = judged.findings.sort(compareFindings);
+  mark(`${cfg.id}: rules evaluated`);
+  return result;
+}
+
+/**
+ * Takes the snapshot and, in `check`, reads and verifies the contract meanwhile: start-up is the
+ * server's time (another process, often on another core) and toolgate would otherwise idle
+ * through it. The read waits one turn of the event loop so that the spawn usually goes first.
+ * @throws ConfigError for a broken contract (exit 2), whatever the source did; the snapshot has
+ *   settled by then, so no server is left running.
+ */
+async function snapshotWhileReading(run: SourceRun): Promise<{ loaded: LoadedContract | undefined; taken: PromiseSettledResult<RawSnapshot> }> {
+  const { cfg, opts, contractFile } = run;
+  const snapshotting = snapshotSource(cfg, { allowRemoteRefs: opts.policy.allowRemoteRefs, root: opts.root });
   const reading =
     opts.mode === 'check'
       ? new Promise((r) => setImmediate(r)).then(async () => {
@@ -160,126 +226,108 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
           return c;
         })
       : Promise.resolve(undefined);
-  const [contractRead, snapshotTaken] = await Promise.allSettled([reading, snapshotting]);
-  // A broken contract is a config error (exit 2) whatever the source did; the snapshot has
-  // settled by now, so no server is left running.
+  const [contractRead, taken] = await Promise.allSettled([reading, snapshotting]);
   if (contractRead.status === 'rejected') throw contractRead.reason;
-  const loaded = contractRead.value;
-  if (loaded) result.contract = loaded.surface;
-  try {
-    if (snapshotTaken.status === 'rejected') throw snapshotTaken.reason;
-    raw = snapshotTaken.value;
-  } catch (e) {
-    // A source file that does not exist, or a mistake with no file of its own (an unset header
-    // variable): the line to fix is the source's entry in toolgate.yml.
-    if (e instanceof ConfigError && opts.policy.file && (!e.location || !existsSync(e.location.file))) {
-      const pointer = `${sourcePointer}/${cfg.kind}`;
-      const named = e.location ? `${displayPath(opts.root, e.location.file)}: ` : '';
-      throw new ConfigError(`${named}${e.message}`, { file: displayPath(opts.root, opts.policy.file), line: opts.policy.lineOf(pointer), pointer }, e.fix, e.ruleId);
-    }
-    // Sources name their files as configured (absolute); messages and annotations (`file=`)
-    // need the path relative to the workspace, as every other location has.
-    if (e instanceof ConfigError && e.location && isAbsolute(e.location.file)) throw relativeError(opts.root, e);
-    if (!(e instanceof SourceError)) throw e;
-    result.failure = { message: e.message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
-    const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message: e.message, data: { reason: e.reason } };
-    const contained = containmentFindings({ sandbox: e.sandbox, escaped: e.escaped }, sourcePointer);
-    const auth = authDiscoveryFindings(e.protectedResource, e.unauthorized === true, sourcePointer);
-    result.findings = finalize([f, ...contained, ...auth], { sourceId: cfg.id, policy }, policyLocator(opts, sourcePointer));
-    return result;
-  }
-  logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
-  mark(`${cfg.id}: snapshot done`);
-  const { surface, malformed } = await normalizeSnapshotInSlices(raw);
-  // A contract copied from another source would pin the wrong tools without a word.
-  if (loaded && loaded.surface.source.id !== surface.source.id) {
-    throw new ConfigError(
-      `the contract is for source "${loaded.surface.source.id}", not "${surface.source.id}"`,
-      { file: contractFile, line: loaded.lineOf('/source/id'), pointer: '/source/id' },
-      `Point \`contract\` of source "${surface.source.id}" at its own file, or run \`toolgate update --source ${surface.source.id}\` to write one.`,
-    );
-  }
-  mark(`${cfg.id}: normalized`);
-  Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
-  if (policy.safetyFields.length) result.safety = safetyAudit(surface, policy.safetyFields);
+  return { loaded: contractRead.value, taken };
+}
 
-  const unpinnable = malformed.filter((m) => !m.pinned);
-  let tokens: TokenCost | undefined;
-  if (opts.mode !== 'audit' && unpinnable.length > 0) {
-    // Issue 11: no contract may hold fewer tools than the server listed, and none can pin this
-    // listing: `update` writes nothing, `check` fails (exit 3) whatever the level of malformed-tool.
-    result.failure = { message: unpinnableMessage(unpinnable, raw.tools.length), reason: 'unpinnable' };
-  } else if (opts.mode === 'update') {
-    const existing = await readContract(cfg.contract, contractFile).catch(() => undefined);
-    // The contract pins the total; the delta against the old contract is what the author commits.
-    const { facts, cost } = await tokenFacts({ head: surface, countHead: true, ...(existing ? { base: existing.surface } : {}) });
-    if (cost) surface.tokens = pinnedTokens(cost);
-    if (facts) result.tokens = facts;
-    tokens = cost;
-    mark(`${cfg.id}: tokens counted`);
-    // Compared as text: a contract in an older pinned form is rewritten, though it reads the same.
-    const serialized = await serializeContractInSlices(surface);
-    mark(`${cfg.id}: contract serialized`);
-    const unchanged = existing !== undefined && existing.text === serialized.text;
-    if (!unchanged) await writeContract(cfg.contract, surface, { serialized });
-    mark(`${cfg.id}: contract ${unchanged ? 'unchanged' : 'written'}`);
-    result.wrote = !unchanged;
-    // What the author is about to commit, listed for them: the reviewer will see it as the diff.
-    const accepted = existing ? diffSurfaces(existing.surface, surface) : [];
-    if (accepted.length) result.changes = accepted;
+/**
+ * The SourceError a failed snapshot ends with (the source fails, exit 3).
+ * @throws ConfigError for what is a configuration mistake: a source file that does not exist, or a
+ *   mistake with no file of its own (an unset header variable), located on the source's entry in
+ *   toolgate.yml; a source's own file error, with its path relative to the workspace.
+ */
+function sourceFailure(run: SourceRun, e: unknown): SourceError {
+  const { cfg, opts, sourcePointer } = run;
+  if (e instanceof ConfigError && opts.policy.file && (!e.location || !existsSync(e.location.file))) {
+    const pointer = `${sourcePointer}/${cfg.kind}`;
+    const named = e.location ? `${displayPath(opts.root, e.location.file)}: ` : '';
+    throw new ConfigError(`${named}${e.message}`, { file: displayPath(opts.root, opts.policy.file), line: opts.policy.lineOf(pointer), pointer }, e.fix, e.ruleId);
   }
+  // Sources name their files as configured (absolute); messages and annotations (`file=`)
+  // need the path relative to the workspace, as every other location has.
+  if (e instanceof ConfigError && e.location && isAbsolute(e.location.file)) throw relativeError(opts.root, e);
+  if (!(e instanceof SourceError)) throw e;
+  return e;
+}
 
-  const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
-  // Outside a pull request the base is the contract: one diff serves as both (buildContext).
-  // The tokenizer's tables take ~0.6 s to load: `check` counts for a token limit, or for a pull
-  // request whose tools changed (the delta is counted, never taken from the author's contract).
-  // Drift outside a pull request shows no delta: `contract-stale` sends the author to `update`.
-  let tokensPerTurn: number | undefined;
-  if (opts.mode !== 'update') {
-    const { maxTokens, maxTokensPerTool } = policy.limits;
-    const countHead = opts.mode === 'audit' || maxTokens !== undefined || maxTokensPerTool !== undefined;
-    const reviewBase = opts.baseContracts?.has(cfg.id) ? base : undefined;
-    const trusted = !reviewBase && loaded ? { contract: loaded.surface } : {};
-    const counted = await tokenFacts({ head: surface, countHead, ...trusted, ...(reviewBase ? { base: reviewBase } : {}) });
-    if (counted.facts) result.tokens = counted.facts;
-    tokens = counted.cost;
-    tokensPerTurn = counted.facts?.perTurn;
-    mark(`${cfg.id}: tokens ${tokens ? 'counted' : 'from the contract'}`);
-  }
-  const ctx = await buildContext({
-    sourceId: cfg.id,
-    head: surface,
-    ...(tokens ? { tokens } : {}),
-    ...(tokensPerTurn !== undefined ? { tokensPerTurn } : {}),
-    malformed,
-    policy,
-    ...(loaded ? { contract: loaded.surface } : {}),
-    ...(base ? { base } : {}),
-    ...(opts.review ? { review: opts.review } : {}),
-  });
-  const { changes, drift } = ctx;
-  mark(`${cfg.id}: diffed (${changes.length} changes)`);
-  if (changes.length) result.changes = changes;
-  // Outside a pull request the base is the contract: the drift is the same list.
-  if (drift.length && base !== loaded?.surface) result.drift = drift;
-  const locate = contractLocator(opts, cfg, raw, loaded, surface, sourcePointer);
-  locators.set(cfg.id, locate);
-  const sourceRaw = [...containmentFindings(raw.diagnostics, sourcePointer), ...authDiscoveryFindings(raw.protectedResource, raw.diagnostics.unauthorized === true, sourcePointer)];
+/** The result of a source whose snapshot failed: `server-failed`, with what is known of its containment and authorization. */
+function failedSource(run: SourceRun, e: SourceError): SourceResult {
+  const { cfg, opts, sourcePointer, result } = run;
+  result.failure = { message: e.message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
+  const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message: e.message, data: { reason: e.reason } };
+  const contained = containmentFindings({ sandbox: e.sandbox, escaped: e.escaped }, sourcePointer);
+  const auth = authDiscoveryFindings(e.protectedResource, e.unauthorized === true, sourcePointer);
+  result.findings = finalize([f, ...contained, ...auth], { sourceId: cfg.id, policy: opts.policy }, policyLocator(opts, sourcePointer));
+  return result;
+}
+
+/**
+ * A contract copied from another source would pin the wrong tools without a word.
+ * @throws ConfigError on the contract's `source.id` line.
+ */
+function assertOwnContract(loaded: LoadedContract | undefined, surface: Surface, contractFile: string): void {
+  if (!loaded || loaded.surface.source.id === surface.source.id) return;
+  throw new ConfigError(
+    `the contract is for source "${loaded.surface.source.id}", not "${surface.source.id}"`,
+    { file: contractFile, line: loaded.lineOf('/source/id'), pointer: '/source/id' },
+    `Point \`contract\` of source "${surface.source.id}" at its own file, or run \`toolgate update --source ${surface.source.id}\` to write one.`,
+  );
+}
+
+/**
+ * `update`: pins the tokens per turn and writes the contract (atomically; not at all when the
+ * text would not change), and lists what the new contract changes for its author.
+ * @returns the counted cost, for the token limits.
+ */
+async function writeUpdatedContract(run: SourceRun, surface: Surface): Promise<TokenCost | undefined> {
+  const { cfg, contractFile, result } = run;
+  const existing = await readContract(cfg.contract, contractFile).catch(() => undefined);
+  // The contract pins the total; the delta against the old contract is what the author commits.
+  const { facts, cost } = await tokenFacts({ head: surface, countHead: true, ...(existing ? { base: existing.surface } : {}) });
+  if (cost) surface.tokens = pinnedTokens(cost);
+  if (facts) result.tokens = facts;
+  mark(`${cfg.id}: tokens counted`);
+  // Compared as text: a contract in an older pinned form is rewritten, though it reads the same.
+  const serialized = await serializeContractInSlices(surface);
+  mark(`${cfg.id}: contract serialized`);
+  const unchanged = existing !== undefined && existing.text === serialized.text;
+  if (!unchanged) await writeContract(cfg.contract, surface, { serialized });
+  mark(`${cfg.id}: contract ${unchanged ? 'unchanged' : 'written'}`);
+  result.wrote = !unchanged;
+  // What the author is about to commit, listed for them: the reviewer will see it as the diff.
+  const accepted = existing ? diffSurfaces(existing.surface, surface) : [];
+  if (accepted.length) result.changes = accepted;
+  return cost;
+}
+
+/**
+ * Tokens per turn for `check` and `audit`. Outside a pull request the base is the contract: one
+ * diff serves as both (buildContext). The tokenizer's tables take ~0.6 s to load: `check` counts
+ * for a token limit, or for a pull request whose tools changed (the delta is counted, never taken
+ * from the author's contract). Drift outside a pull request shows no delta: `contract-stale`
+ * sends the author to `update`.
+ */
+async function tokensForJudging(run: SourceRun, surface: Surface, loaded: LoadedContract | undefined, base: Surface | undefined): Promise<{ tokens?: TokenCost; tokensPerTurn?: number }> {
+  const { cfg, opts, result } = run;
+  const { maxTokens, maxTokensPerTool } = opts.policy.limits;
+  const countHead = opts.mode === 'audit' || maxTokens !== undefined || maxTokensPerTool !== undefined;
+  const reviewBase = opts.baseContracts?.has(cfg.id) ? base : undefined;
+  const trusted = !reviewBase && loaded ? { contract: loaded.surface } : {};
+  const counted = await tokenFacts({ head: surface, countHead, ...trusted, ...(reviewBase ? { base: reviewBase } : {}) });
+  if (counted.facts) result.tokens = counted.facts;
+  mark(`${cfg.id}: tokens ${counted.cost ? 'counted' : 'from the contract'}`);
+  return { ...(counted.cost ? { tokens: counted.cost } : {}), ...(counted.facts ? { tokensPerTurn: counted.facts.perTurn } : {}) };
+}
+
+/** Findings about the source itself: containment, authorization discovery, stdout noise. */
+function sourceFindings(raw: RawSnapshot, sourcePointer: string): RawFinding[] {
+  const out = [...containmentFindings(raw.diagnostics, sourcePointer), ...authDiscoveryFindings(raw.protectedResource, raw.diagnostics.unauthorized === true, sourcePointer)];
   const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
   if (noise > 0) {
-    sourceRaw.push({ ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}` });
+    out.push({ ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}` });
   }
-  const judged = await judge(ctx, {
-    locate,
-    ...(loaded ? { prepare: loaded.indexLines } : {}),
-    sourceFindings: finalize(sourceRaw, ctx, policyLocator(opts, sourcePointer)),
-    contractRules: opts.mode === 'check',
-  });
-  const findings = judged.findings;
-  if (judged.folded.length) result.folded = judged.folded;
-  result.findings = findings.sort(compareFindings);
-  mark(`${cfg.id}: rules evaluated`);
-  return result;
+  return out;
 }
 
 /**

@@ -57,22 +57,15 @@ Examples:
   toolgate export --to claude-code -o .claude/settings.json   the contract for a gateway or client`,
     );
 
-  const action = (mode: Mode) =>
-    async function (this: Command) {
-      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }>();
-      requireDashDash(this);
-      const { prepareRun, discardEarly } = await import('./cli-prepare.js');
-      try {
-        const policy = await prepareRun(opts, this.args, process.cwd());
-        const pipeline = await commands();
-        mark('pipeline loaded');
-        setExit(await pipeline.run(mode, opts, policy));
-      } finally {
-        // A server started early that no snapshot took (the run stopped first) is ended here.
-        await discardEarly();
-      }
-    };
+  addInitCommand(program, setExit);
+  addSourceCommands(program, setExit);
+  addRuntimeCommands(program, setExit);
+  addFileCommands(program, setExit);
+  return program;
+}
 
+/** `toolgate init`. */
+function addInitCommand(program: Command, setExit: (code: number) => void): void {
   program
     .command('init')
     .description('look at the repository in the current directory and write a starter toolgate.yml and .github/workflows/toolgate.yml')
@@ -93,6 +86,29 @@ Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx t
       const { init } = await import('./cli-init.js');
       setExit(await init(this.opts<{ force?: boolean; dryRun?: boolean }>()));
     });
+
+}
+
+/**
+ * The commands that run sources: `audit`, `check` and `update` (which read the policy and start the
+ * first server before the pipeline loads, cli-prepare.ts) and `snapshot`.
+ */
+function addSourceCommands(program: Command, setExit: (code: number) => void): void {
+  const action = (mode: Mode) =>
+    async function (this: Command) {
+      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }>();
+      requireDashDash(this);
+      const { prepareRun, discardEarly } = await import('./cli-prepare.js');
+      try {
+        const policy = await prepareRun(opts, this.args, process.cwd());
+        const pipeline = await commands();
+        mark('pipeline loaded');
+        setExit(await pipeline.run(mode, opts, policy));
+      } finally {
+        // A server started early that no snapshot took (the run stopped first) is ended here.
+        await discardEarly();
+      }
+    };
 
   addSourceFlags(program.command('audit').description("print a source's tool surface, counts and hygiene findings (no contract needed)"))
     .argument('[command...]', 'server command and arguments, after --')
@@ -130,6 +146,10 @@ Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx t
       setExit(await (await commands()).snapshot(this.opts<SourceFlags & { output?: string }>(), this.args));
     });
 
+}
+
+/** The commands that carry the contract to where agents run: `proxy` and `export`. */
+function addRuntimeCommands(program: Command, setExit: (code: number) => void): void {
   program
     .command('proxy')
     .description('serve a pinned MCP server to a client: only admitted tools are listed, calls are checked against the contract (stdio)')
@@ -180,6 +200,10 @@ README, "Exports".`,
       setExit(await runExport(this.opts()));
     });
 
+}
+
+/** The commands on files alone: `diff` of two surfaces, `rules` (the catalog). */
+function addFileCommands(program: Command, setExit: (code: number) => void): void {
   program
     .command('diff')
     .description('compare two saved surfaces or contracts (base, head): changes and findings')
@@ -202,7 +226,6 @@ README, "Exports".`,
       setExit(EXIT.clean);
     });
 
-  return program;
 }
 
 /**

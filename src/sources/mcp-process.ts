@@ -727,103 +727,131 @@ export async function parseJsonSliced(
 ): Promise<unknown> {
   const text = typeof input === 'string' ? new PieceText(input) : input;
   const { from = 0, to = text.length, due = timeSlicer(), pieceChars = PIECE_CHARS } = options;
-  const fail = (at: number): never => {
+  return new SlicedJsonParser(text, to, due, pieceChars).parse(from);
+}
+
+/** The state of one {@link parseJsonSliced}: the text, where it ends, and the end of the value parsed last. */
+class SlicedJsonParser {
+  /** End (exclusive) of the value parsed last (set by {@link value} and {@link container}). */
+  private end = 0;
+
+  constructor(
+    private readonly text: PieceText,
+    private readonly to: number,
+    private readonly due: () => boolean,
+    private readonly pieceChars: number,
+  ) {}
+
+  async parse(from: number): Promise<unknown> {
+    this.end = from;
+    let v = this.value(from, 0);
+    if (v === LONG) v = await this.container(this.end, 1);
+    if (this.ws(this.end) !== this.to) this.fail(this.end);
+    return v;
+  }
+
+  private fail(at: number): never {
     throw new SyntaxError(`Unexpected token in JSON at position ${at}`);
-  };
-  const code = (i: number) => (i < to ? text.charCodeAt(i) : NaN);
-  const ws = (i: number): number => {
-    for (let c = code(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = code(++i));
+  }
+
+  private code(i: number): number {
+    return i < this.to ? this.text.charCodeAt(i) : NaN;
+  }
+
+  private ws(i: number): number {
+    for (let c = this.code(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = this.code(++i));
     return i;
-  };
-  const find = (re: RegExp, i: number): number => {
-    const at = text.find(re, i);
-    return at >= to ? -1 : at;
-  };
+  }
+
+  private find(re: RegExp, i: number): number {
+    const at = this.text.find(re, i);
+    return at >= this.to ? -1 : at;
+  }
+
   /** End (exclusive) of the string whose opening quote is at `i`. */
-  const stringEnd = (i: number): number => {
+  private stringEnd(i: number): number {
     for (let at = i + 1; ; ) {
-      const stop = find(STRING_STOP, at);
-      if (stop < 0) return fail(to);
-      if (text.charCodeAt(stop) === 0x22) return stop + 1;
+      const stop = this.find(STRING_STOP, at);
+      if (stop < 0) return this.fail(this.to);
+      if (this.text.charCodeAt(stop) === 0x22) return stop + 1;
       at = stop + 2;
     }
-  };
+  }
+
   /** End (exclusive) of the container opening at `i` when it closes before `limit`, else -1. */
-  const containerEnd = (i: number, limit: number): number => {
+  private containerEnd(i: number, limit: number): number {
     let depth = 0;
     for (let at = i; ; ) {
-      const m = find(STRUCTURE, at);
+      const m = this.find(STRUCTURE, at);
       if (m < 0 || m >= limit) return -1;
-      const c = text.charCodeAt(m);
-      if (c === 0x22) at = stringEnd(m);
+      const c = this.text.charCodeAt(m);
+      if (c === 0x22) at = this.stringEnd(m);
       else {
         at = m + 1;
         if (c === 0x7b || c === 0x5b) depth++;
         else if (--depth === 0) return at;
       }
     }
-  };
-  /** End of the value parsed last (set by {@link value} and {@link container}). */
-  let end = from;
-  const leaf = (i: number, e: number): unknown => {
-    end = e;
-    return JSON.parse(text.slice(i, e));
-  };
+  }
+
+  private leaf(i: number, e: number): unknown {
+    this.end = e;
+    return JSON.parse(this.text.slice(i, e));
+  }
+
   /** The value at `at` when it is short (parsed at once), else {@link LONG} (parse it with {@link container}). */
-  const value = (at: number, depth: number): unknown => {
-    const i = ws(at);
-    const c = code(i);
+  private value(at: number, depth: number): unknown {
+    const i = this.ws(at);
+    const c = this.code(i);
     if (c === 0x7b || c === 0x5b) {
-      const e = containerEnd(i, depth >= MAX_SLICED_DEPTH ? Infinity : i + pieceChars);
-      if (e >= 0) return leaf(i, e);
-      if (depth >= MAX_SLICED_DEPTH) return fail(to);
-      end = i;
+      const e = this.containerEnd(i, depth >= MAX_SLICED_DEPTH ? Infinity : i + this.pieceChars);
+      if (e >= 0) return this.leaf(i, e);
+      if (depth >= MAX_SLICED_DEPTH) return this.fail(this.to);
+      this.end = i;
       return LONG;
     }
-    if (c === 0x22) return leaf(i, stringEnd(i));
-    const found = find(TOKEN_END, i);
-    const e = found < 0 ? to : found;
-    return e <= i ? fail(i) : leaf(i, e);
-  };
-  const container = async (open: number, depth: number): Promise<unknown> => {
-    const isObject = code(open) === 0x7b;
+    if (c === 0x22) return this.leaf(i, this.stringEnd(i));
+    const found = this.find(TOKEN_END, i);
+    const e = found < 0 ? this.to : found;
+    return e <= i ? this.fail(i) : this.leaf(i, e);
+  }
+
+  /** The object or array opening at `open`, member by member, yielding to signals when due. */
+  private async container(open: number, depth: number): Promise<unknown> {
+    const isObject = this.code(open) === 0x7b;
     const close = isObject ? 0x7d : 0x5d;
     const out: Record<string, unknown> | unknown[] = isObject ? {} : [];
-    let i = ws(open + 1);
-    if (code(i) === close) {
-      end = i + 1;
+    let i = this.ws(open + 1);
+    if (this.code(i) === close) {
+      this.end = i + 1;
       return out;
     }
     for (;;) {
       let key = '';
       if (isObject) {
-        if (code(i) !== 0x22) return fail(i);
-        const e = stringEnd(i);
-        key = JSON.parse(text.slice(i, e)) as string;
-        i = ws(e);
-        if (code(i) !== 0x3a) return fail(i);
+        if (this.code(i) !== 0x22) return this.fail(i);
+        const e = this.stringEnd(i);
+        key = JSON.parse(this.text.slice(i, e)) as string;
+        i = this.ws(e);
+        if (this.code(i) !== 0x3a) return this.fail(i);
         i++;
       }
-      let v = value(i, depth);
-      if (v === LONG) v = await container(end, depth + 1);
+      let v = this.value(i, depth);
+      if (v === LONG) v = await this.container(this.end, depth + 1);
       if (Array.isArray(out)) out.push(v);
       else if (key === '__proto__') Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
       else out[key] = v;
-      i = ws(end);
-      const c = code(i);
+      i = this.ws(this.end);
+      const c = this.code(i);
       if (c === close) {
-        end = i + 1;
+        this.end = i + 1;
         return out;
       }
-      if (c !== 0x2c) return fail(i);
-      i = ws(i + 1);
-      if (due()) await yieldToSignals();
+      if (c !== 0x2c) return this.fail(i);
+      i = this.ws(i + 1);
+      if (this.due()) await yieldToSignals();
     }
-  };
-  let v = value(from, 0);
-  if (v === LONG) v = await container(end, 1);
-  if (ws(end) !== to) fail(end);
-  return v;
+  }
 }
 
 /**

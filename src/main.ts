@@ -3,8 +3,6 @@ import { resolve } from 'node:path';
 import { loadPolicy } from './config/policy-file.js';
 import { displayPath } from './util/display-path.js';
 import { sandboxSupportAsync } from './sources/sandbox.js';
-import { startFirstServer } from './sources/select.js';
-import { discardEarly } from './sources/launch.js';
 import { mark } from './util/timing.js';
 import { readActionInputs } from './config/inputs.js';
 import { ConfigError } from './util/errors.js';
@@ -36,6 +34,7 @@ function annotateConfigError(e: ConfigError): void {
 export async function runAction(): Promise<void> {
   // Paths in messages are relative to where the run looks (working-directory), once it is known.
   let workspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
+  let startingEarly = false;
   try {
     const inputs = readActionInputs();
     workspace = inputs.workspace;
@@ -49,7 +48,9 @@ export async function runAction(): Promise<void> {
     // first starts now and boots while the pipeline loads (issue 18). In a pull request the base
     // branch's policy decides how servers are contained, so nothing starts before it is read.
     if (!(event.pullRequest && inputs.mode === 'check')) {
-      (await import('./config/policy-diff.js')).assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
+      const [{ assertNoRunnerSecrets }, { startFirstServer }] = await Promise.all([import('./config/policy-diff.js'), import('./sources/select.js')]);
+      assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
+      startingEarly = true;
       await startFirstServer(policy, inputs.sources, inputs.workspace);
     }
     // The pipeline (MCP SDK, OpenAPI parser, GitHub client) loads only once the inputs are good.
@@ -78,6 +79,6 @@ export async function runAction(): Promise<void> {
     core.setFailed(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}`);
   } finally {
     // A server started early that no snapshot took (the run stopped first) is ended here.
-    await discardEarly();
+    if (startingEarly) await (await import('./sources/launch.js')).discardEarly();
   }
 }

@@ -12,13 +12,18 @@ import type { Policy } from './config/policy.js';
 import { loadPolicy } from './config/policy-file.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, defaultContractPath, SOURCE_ID_PATTERN, type SourceConfig } from './config/source-config.js';
 import { sandboxSupportAsync } from './sources/sandbox.js';
-import { startFirstServer } from './sources/select.js';
-
-export { discardEarly } from './sources/launch.js';
 import type { JsonObject } from './surface/model.js';
 import { ConfigError } from './util/errors.js';
 import { mark } from './util/timing.js';
 import type { SourceFlags } from './cli-types.js';
+
+/** Set once a server may have been started early: {@link discardEarly} then has one to look for. */
+let startingEarly = false;
+
+/** Ends a server started early that no snapshot took (the run stopped first). Idempotent. */
+export async function discardEarly(): Promise<void> {
+  if (startingEarly) await (await import('./sources/launch.js')).discardEarly();
+}
 
 /**
  * The run's policy, read and checked, with its first stdio server already starting when this
@@ -34,7 +39,9 @@ export async function prepareRun(flags: SourceFlags & { base?: string }, command
   mark('policy loaded');
   if (flags.base === undefined) {
     // A policy given as flags (no toolgate.yml) names what its user typed; a file must not hand the runner's secrets on.
-    if (policy.file) (await import('./config/policy-diff.js')).assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
+    const [{ assertNoRunnerSecrets }, { startFirstServer }] = await Promise.all([import('./config/policy-diff.js'), import('./sources/select.js')]);
+    if (policy.file) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
+    startingEarly = true;
     await startFirstServer(policy, flags.source, cwd);
   }
   return policy;

@@ -85,7 +85,7 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
 
 
 /**
- * `check --base REF`: the change review a pull request into REF would get (DESIGN §5), read with
+ * `check --base REF`: the change review a pull request into REF would get (docs/design.md §7), read with
  * git: REF's policy judges, REF's contracts are the base. There is no review to find, so every
  * widening change is an error that says it needs an approval.
  */

@@ -1,5 +1,5 @@
 /**
- * `toolgate export`: writes a contract's admitted set for a gateway or client (DESIGN §10), to
+ * `toolgate export`: writes a contract's admitted set for a gateway or client (docs/design.md §12), to
  * stdout or a file; with no `--to`, every `exports:` entry of toolgate.yml.
  */
 import type { ExportEntry, Policy } from './config/policy.js';

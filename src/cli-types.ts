@@ -1,7 +1,7 @@
-/** Exit codes (DESIGN §7). */
+/** Exit codes (docs/design.md §10). */
 export const EXIT = { clean: 0, findings: 1, usage: 2, sourceFailed: 3 } as const;
 
-/** Report formats of the CLI (DESIGN §4: terminal, `--format json|sarif|markdown`). */
+/** Report formats of the CLI (docs/design.md §6: terminal, `--format json|sarif|markdown`). */
 export type Format = 'text' | 'json' | 'markdown' | 'sarif';
 /** Formats of `toolgate rules` (the catalog has no findings to put in SARIF). */
 export type RulesFormat = Exclude<Format, 'sarif'>;

@@ -84,7 +84,7 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
 }
 
 /**
- * `tool-shadowed` across the sources that were listed (DESIGN §3; issue 16): each source's
+ * `tool-shadowed` across the sources that were listed (docs/design.md §5; issue 16): each source's
  * findings located on its own contract, as its other findings are.
  */
 function addShadowing(opts: RunOptions, results: SourceResult[], locators: ReadonlyMap<string, Locate>): void {
@@ -124,7 +124,7 @@ const EAGER_LINE_INDEX_CHARS = 1 << 20;
 /** The source id of findings about the policy itself: parentheses keep it apart from any source id. */
 export const POLICY_SOURCE = '(policy)';
 
-/** `policy-relaxed` and `policy-tightened` (DESIGN §5), on the head policy's lines. Pure. */
+/** `policy-relaxed` and `policy-tightened` (docs/design.md §7), on the head policy's lines. Pure. */
 export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges' | 'review' | 'root'>): Finding[] {
   const raw: RawFinding[] = (opts.policyChanges ?? []).map((c) => ({
     ruleId: c.relaxed ? 'policy-relaxed' : 'policy-tightened',

@@ -1,5 +1,5 @@
 /**
- * What a pull request changes in `toolgate.yml`, judged by the policy it changes (DESIGN §5): the
+ * What a pull request changes in `toolgate.yml`, judged by the policy it changes (docs/design.md §7): the
  * base commit's policy judges the PR, each relaxation is a `policy-relaxed` finding, each
  * tightening a notice that takes effect after the merge. Pure functions of two parsed policies.
  *
@@ -251,7 +251,7 @@ function diffLimits(ctx: Ctx): void {
 }
 
 /**
- * The `runtime` block (DESIGN §9): what the proxy admits and exports write. Relaxed: a class
+ * The `runtime` block (docs/design.md §11): what the proxy admits and exports write. Relaxed: a class
  * allowed, a deny pattern removed, `allow-tools` removed or given a new pattern, a result or
  * message bound raised, `on-drift` from refuse-all to hide, argument values logged (they may
  * hold secrets). The opposite of each is a tightening.
@@ -281,7 +281,7 @@ function diffRuntime(ctx: Ctx): void {
 }
 
 /**
- * `exports:` (DESIGN §10): a committed export stops being checked when its entry goes, so a pull
+ * `exports:` (docs/design.md §12): a committed export stops being checked when its entry goes, so a pull
  * request that drops an entry (or retargets it) could leave a gateway allowing what the contract
  * no longer admits: relaxed. An added entry is a tightening.
  */

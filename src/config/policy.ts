@@ -47,7 +47,7 @@ export interface DenyEntry {
   pointer: string;
 }
 
-/** Who must approve read promotions and lowered risk claims (DESIGN §5). */
+/** Who must approve read promotions and lowered risk claims (docs/design.md §7). */
 export interface ReviewPolicy {
   reviewers?: string[];
   fresh: boolean;
@@ -81,9 +81,9 @@ export interface Policy {
   allowRunnerEnv: string[];
   /** Time budget per inputSchema comparison (ms). */
   schemaBudgetMs: number;
-  /** `runtime:`: what `toolgate proxy` admits and exports write (DESIGN §9). */
+  /** `runtime:`: what `toolgate proxy` admits and exports write (docs/design.md §11). */
   runtime: RuntimePolicy;
-  /** `exports:`: committed exports of contracts (DESIGN §10), each checked by `toolgate check`. */
+  /** `exports:`: committed exports of contracts (docs/design.md §12), each checked by `toolgate check`. */
   exports: ExportEntry[];
   /** 1-based line of a JSON pointer in the policy file (1 when unknown). */
   lineOf(pointer: string): number;
@@ -107,7 +107,7 @@ export interface ExportEntry {
   pointer?: string;
 }
 
-/** The `runtime` block (DESIGN §9), with defaults applied. */
+/** The `runtime` block (docs/design.md §11), with defaults applied. */
 export interface RuntimePolicy {
   /** Classes admitted: read, write (disabled OpenAPI operations never are). */
   allow: ('read' | 'write')[];

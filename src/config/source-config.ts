@@ -1,7 +1,7 @@
 import type { JsonObject } from '../surface/model.js';
 import type { Containment } from '../sources/sandbox.js';
 
-/** Time limits for an MCP source (ms). Every wait has one (DESIGN §6). */
+/** Time limits for an MCP source (ms). Every wait has one (docs/design.md §9). */
 export interface McpTimeouts {
   /** From spawn (or `start`) until `initialize` answers. Long: a cold `npx` can take over 60 s. */
   startupMs: number;

@@ -26,7 +26,7 @@ export type Change =
   | { kind: 'hint-changed'; tool: string; hint: HintName; base: HintState; head: HintState }
   | { kind: 'class-changed'; tool: string; base: SafetyClass; head: SafetyClass; headTool: SurfaceTool; baseTool: SurfaceTool }
   /**
-   * Text a model or a user reads (DESIGN §5): the tool's `title` or `description`, its
+   * Text a model or a user reads (docs/design.md §1, §7): the tool's `title` or `description`, its
    * `annotations.title`, or (`field: 'inputSchema'`) a `title` or `description` inside the schema,
    * at `pointer` (relative to the schema).
    */

@@ -1,5 +1,5 @@
 /**
- * The admitted set an export writes (DESIGN §9, §10): what `toolgate proxy` would admit from the
+ * The admitted set an export writes (docs/design.md §11, §12): what `toolgate proxy` would admit from the
  * contract alone, with no server running. Pure.
  */
 import type { RuntimePolicy } from '../config/policy.js';

@@ -1,6 +1,6 @@
 /**
  * The header of every export: where it comes from, what it admits and, above all, what the target
- * cannot enforce, so nobody assumes a guarantee the gateway does not give (DESIGN §10). Written
+ * cannot enforce, so nobody assumes a guarantee the gateway does not give (docs/design.md §12). Written
  * as comments where the format has them, else as a sibling note. Pure.
  */
 import type { ExportInput, ExportTarget } from './model.js';

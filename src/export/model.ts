@@ -1,5 +1,5 @@
 /**
- * Exports (DESIGN §10): the contract's admitted set written in the format of a gateway or client
+ * Exports (docs/design.md §12): the contract's admitted set written in the format of a gateway or client
  * that teams already run. Each target is one entry of {@link ExportTarget}; the README's table of
  * what each target enforces is generated from these entries.
  */

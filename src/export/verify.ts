@@ -1,5 +1,5 @@
 /**
- * `export-stale` (DESIGN §10): a committed export that no longer matches what `toolgate export`
+ * `export-stale` (docs/design.md §12): a committed export that no longer matches what `toolgate export`
  * writes from the contract and the runtime block. Run by `toolgate check` for every `exports:`
  * entry of toolgate.yml and every `--export FILE --to TARGET`.
  */

@@ -1,6 +1,6 @@
 /**
  * Reading a file as it was at the pull request's base commit, from the local checkout
- * (`git show`-style, via `git cat-file`): the base contract for the change review (DESIGN §2).
+ * (`git show`-style, via `git cat-file`): the base contract for the change review (docs/design.md §3).
  *
  * `actions/checkout` fetches a single commit by default (`fetch-depth: 1`), so the base commit
  * is often missing: that is a configuration error with the fix spelled out, never "no base".

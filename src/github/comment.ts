@@ -1,5 +1,5 @@
 /**
- * The sticky pull-request comment (DESIGN §4): one comment per marker, found again on every run
+ * The sticky pull-request comment (docs/design.md §6): one comment per marker, found again on every run
  * by a hidden HTML-comment marker and edited in place, so the PR never collects duplicates.
  *
  * GitHub rejects an issue-comment body over 65,536 characters ("Body is too long (maximum is

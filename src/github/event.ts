@@ -49,7 +49,7 @@ export interface EventContext {
   pullRequest?: PullRequestContext;
   /**
    * `pull_request_target`: runs with the base repository's token and secrets on PR input, so the
-   * checker must not boot the PR's server unless the policy says so (DESIGN §6).
+   * checker must not boot the PR's server unless the policy says so (docs/design.md §9).
    */
   pullRequestTarget: boolean;
   /** Commit the workflow runs on (`GITHUB_SHA`, or `after` for a push). */

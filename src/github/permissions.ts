@@ -1,5 +1,5 @@
 /**
- * Who may approve a widening change (DESIGN §5): someone with write access to the repository as
+ * Who may approve a widening change (docs/design.md §7): someone with write access to the repository as
  * branch protection counts it. `author_association` on the review is a first filter only (an
  * organization member may lack write access); the answer comes from
  * `GET /repos/{owner}/{repo}/collaborators/{username}/permission`, whose `permission` is the base

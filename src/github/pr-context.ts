@@ -17,7 +17,7 @@ export interface ApprovalScope {
 }
 
 /**
- * The review state of the PR (DESIGN §5): each reviewer's latest opinionated review counts when it
+ * The review state of the PR (docs/design.md §7): each reviewer's latest opinionated review counts when it
  * approves, is not the author's, comes from someone with write access (or named in
  * `review.reviewers`), and still covers the surface: no contract, integration config or policy
  * changed between the approved commit and the head. An API failure is not a pass: the state says

@@ -1,5 +1,5 @@
 /**
- * One change, one finding (DESIGN §4): findings that only restate another are folded into their
+ * One change, one finding (docs/design.md §6): findings that only restate another are folded into their
  * cause. Folding never lowers the verdict: a finding is folded only into one at least as severe,
  * so the exit code is what it would be without folding.
  *

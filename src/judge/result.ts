@@ -19,7 +19,7 @@ import type { SafetyField } from '../surface/safety-fields.js';
 export type Mode = 'check' | 'audit' | 'update';
 
 /**
- * A finding that only restated another and was folded into its cause (DESIGN §4, one change one
+ * A finding that only restated another and was folded into its cause (docs/design.md §6, one change one
  * finding). It does not count, fail or annotate; the JSON report keeps it.
  */
 export interface FoldedFinding extends Finding {

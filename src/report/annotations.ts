@@ -3,7 +3,7 @@ import { escapeWorkflowCommandData, escapeWorkflowCommandProperty } from './esca
 
 /**
  * GitHub shows at most 10 workflow-command annotations of each level per step (and 50 per job);
- * the rest are dropped silently, so we choose which ones and say how many more (DESIGN §9).
+ * the rest are dropped silently, so we choose which ones and say how many more (docs/design.md §6, §14).
  */
 export const ANNOTATIONS_PER_LEVEL = 10;
 

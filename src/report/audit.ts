@@ -2,7 +2,7 @@ import type { ProtectedResource, Surface, SurfaceTool } from '../surface/model.j
 import { isUnannotated } from '../surface/normalize.js';
 import type { TokenFacts } from '../surface/tokens.js';
 
-/** The audit at a glance: facts a reviewer reads before the findings (DESIGN §4). */
+/** The audit at a glance: facts a reviewer reads before the findings (docs/design.md §6). */
 export interface AuditFacts {
   counts: Surface['counts'];
   payloadBytes: number;

@@ -1,6 +1,6 @@
 /**
  * Escaping of untrusted text (tool names, titles, descriptions, `_meta` text from MCP servers and
- * OpenAPI documents) for every medium toolgate writes to (DESIGN §4, last bullet; §6).
+ * OpenAPI documents) for every medium toolgate writes to (docs/design.md §2, §6).
  *
  * Every escaper here is a pure function and runs the same three steps:
  *

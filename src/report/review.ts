@@ -1,5 +1,5 @@
 /**
- * The one shape of every human report (DESIGN §4): what the terminal, the job summary, the PR
+ * The one shape of every human report (docs/design.md §6): what the terminal, the job summary, the PR
  * comment and `--format markdown` render, each in its medium. Built here, once, from the run's
  * result; renderers only lay it out.
  *

@@ -1,6 +1,7 @@
 import { RULES, SCANNING, type RuleId } from '../rules/catalog.js';
 import type { RuleMeta } from '../rules/types.js';
 import { EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../rules/suspicious-patterns.js';
+import { designAnchor, linkDesignCitations } from './design-links.js';
 
 /** The catalog as text (a table), JSON, or Markdown (the body of docs/rules.md). Pure. */
 export function renderRules(format: 'text' | 'json' | 'markdown'): string {
@@ -35,7 +36,7 @@ export function rulesMarkdown(): string {
       `- **Level:** ${r.level}${'reviewable' in r && r.reviewable ? ' (becomes a notice when the pull request has the required approving review)' : ''}${'configError' in r && r.configError ? ' (a configuration error, exit 2: the run stops while loading the source, so `rules:` cannot change it)' : ''}`,
       `- **Title:** ${r.title}`,
       `- **Why:** ${r.rationale}`,
-      `- **Source:** ${r.source}`,
+      `- **Source:** ${linkDesignCitations(r.source, (n) => `design.md#${designAnchor(n)}`)}`,
       `- **How to fix:** ${r.fix}`,
       `- **Code scanning (SARIF):** ${scanningLine(r.id)}`,
       '',

@@ -1,5 +1,5 @@
 /**
- * SARIF 2.1.0 output for code scanning (DESIGN §4). Pure: findings + the rule catalog + the
+ * SARIF 2.1.0 output for code scanning (docs/design.md §6). Pure: findings + the rule catalog + the
  * tool version in, a `sarif.Log` out.
  *
  * Choices (SARIF 2.1.0, OASIS standard; GitHub "SARIF support for code scanning"):
@@ -13,6 +13,7 @@ import type * as sarif from 'sarif';
 import type { Finding, Level, RuleMeta } from '../rules/types.js';
 import { jsonSafe } from './escape.js';
 import { isRuleId, ruleById, SCANNING } from '../rules/catalog.js';
+import { designAnchor, linkDesignCitations } from './design-links.js';
 
 /** Default `tool.driver.informationUri`; the Action should pass its repository URL. */
 export const DEFAULT_INFORMATION_URI = 'https://github.com/toolgate/toolgate';
@@ -65,7 +66,7 @@ export function buildSarifLog(findings: readonly Finding[], rules: readonly Rule
       fullDescription: { text: r.rationale },
       help: {
         text: `${r.fix}\n\nSource: ${r.source}`,
-        markdown: `**How to fix:** ${r.fix}\n\n**Source:** ${r.source}`,
+        markdown: `**How to fix:** ${r.fix}\n\n**Source:** ${linkDesignCitations(r.source, (n) => `${informationUri}/blob/main/docs/design.md#${designAnchor(n)}`)}`,
       },
       ...(uri !== undefined ? { helpUri: uri } : {}),
       defaultConfiguration: { level: sarifLevel(r.level) },

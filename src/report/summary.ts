@@ -1,6 +1,6 @@
 /**
  * The job summary, the PR comment, the check run's summary and `--format markdown`: the one
- * report shape (review.ts, DESIGN §4) in GitHub-flavoured Markdown, bounded by construction.
+ * report shape (review.ts, docs/design.md §6) in GitHub-flavoured Markdown, bounded by construction.
  *
  * Every server-provided string goes through escape.ts; the only HTML is toolgate's own
  * `<details>`/`<summary>` and the word diff's `<del>`/`<ins>`, always balanced.

@@ -135,7 +135,7 @@ function renderChanges(label: string, list: readonly import('../diff/change.js')
 }
 
 /**
- * The terminal report, in the one shape of DESIGN §4: the verdict; per source how it ran; "needs
+ * The terminal report, in the one shape of docs/design.md §6: the verdict; per source how it ran; "needs
  * your attention" (every failing finding, by tool, riskiest first, never cut); everything else by
  * tool; notices one line per rule (each with `verbose`); the audit and digest. `update` also lists
  * every change it wrote to the contract.

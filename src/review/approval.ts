@@ -1,6 +1,6 @@
 /**
  * Whether a pull request carries the approving review that read promotions and lowered risk
- * claims need (DESIGN §5). Pure: reviews come in as data (see `github/reviews.ts`).
+ * claims need (docs/design.md §7). Pure: reviews come in as data (see `github/reviews.ts`).
  *
  * Semantics follow GitHub's own "latest opinionated review" rule: for each reviewer only the
  * latest review whose state is `APPROVED`, `CHANGES_REQUESTED` or `DISMISSED` counts. A later

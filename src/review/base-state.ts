@@ -1,5 +1,5 @@
 /**
- * What the base of a change review holds (DESIGN §5): the policy that judges the pull request and
+ * What the base of a change review holds (docs/design.md §7): the policy that judges the pull request and
  * the contracts it compares against. Read before any code of the pull request starts in this run
  * (servers, specs), from the GitHub API at the base commit when a token can read contents, else
  * from the checkout's git with replace refs and grafts ignored (see `github/base-contract.ts`).

@@ -52,7 +52,7 @@ export const RULES = [
     title: 'The live surface differs from the committed contract',
     rationale:
       'The contract is the reviewed allowlist. When the server changes without a contract update, the change never shows up as a reviewable diff. When every tool that differs has a finding of its own at least as severe, this one is folded into them and the verdict says the contract is stale (one change, one finding).',
-    source: 'toolgate design §2 (drift), §4 (folding)',
+    source: 'docs/design.md §3 (drift), §6 (folding)',
     fix: UPDATE,
   },
   {
@@ -70,7 +70,7 @@ export const RULES = [
     title: 'A pinned count differs from the live surface',
     rationale:
       'toolCount, readOnlyToolCount, destructiveToolCount and openWorldToolCount summarise what an agent can reach; a change in any of them is a change in exposure. A count that the contract\'s own tools give is explained by the per-tool findings and folded into contract-stale; one they do not give (a hand edit) stays.',
-    source: 'toolgate design §3, §4 (folding)',
+    source: 'docs/design.md §4 (pinned counts), §6 (folding)',
     fix: UPDATE,
   },
   {
@@ -105,7 +105,7 @@ export const RULES = [
     title: 'A committed export (gateway or client configuration) no longer matches its contract',
     rationale:
       'An export puts the reviewed contract into a gateway or client that enforces it (ToolHive, agentgateway, Docker MCP Gateway, Envoy AI Gateway, Claude Code, Gemini CLI, Codex). A pull request that changes the contract or the runtime block and leaves the export behind ships a gateway that still allows what was removed, or refuses what was reviewed.',
-    source: 'toolgate design §10',
+    source: 'docs/design.md §12',
     fix: 'Run `toolgate export` (it writes every export listed in toolgate.yml; `--to TARGET -o FILE` for one) and commit the result.',
   },
   {
@@ -202,7 +202,7 @@ export const RULES = [
     title: 'The pull request relaxes the policy that judges it',
     rationale:
       "The base branch's toolgate.yml judges a pull request; a PR's own edits apply only after the merge. Lowering a level, adding an override, removing a deny entry, weakening review, raising a limit, turning an allow-* key on, or changing what a source starts or passes to its server widens what later PRs can do unseen, so a second person must agree.",
-    source: 'toolgate design §5 (the base branch judges)',
+    source: 'docs/design.md §7 (the base branch judges)',
     fix: 'Get an approving review on the pull request from someone with write access who is not its author, or undo the relaxation.',
     reviewable: true,
   },
@@ -212,7 +212,7 @@ export const RULES = [
     title: 'The pull request makes the policy stricter; it applies after the merge',
     rationale:
       "The base branch's toolgate.yml judges a pull request, so a stricter setting written in the PR does not judge the PR itself. Saying so keeps a reviewer from believing it already did.",
-    source: 'toolgate design §5 (the base branch judges)',
+    source: 'docs/design.md §7 (the base branch judges)',
     fix: 'Nothing to do: the stricter setting judges the pull requests after this one.',
   },
   {
@@ -221,7 +221,7 @@ export const RULES = [
     title: "A reachable OpenAPI operation's method or path changed",
     rationale:
       'An allowlisted operation, and a read promotion above all, was reviewed for one HTTP method and path. If the operationId now points elsewhere, the tool calls an endpoint nobody reviewed.',
-    source: 'toolgate design §3',
+    source: 'docs/design.md §7 (widening)',
     fix: 'Review the operation the id now points to and re-approve the promotion in the PR.',
     reviewable: true,
   },
@@ -231,7 +231,7 @@ export const RULES = [
     title: 'A tool newly classed read has no approving review',
     rationale:
       'A read tool may run without a human in the loop. Promoting a non-GET/HEAD operation, or an MCP tool that was not read-only, needs a second person to agree.',
-    source: 'toolgate design §5; MCP spec, annotations are hints, not authorization',
+    source: 'docs/design.md §7; MCP spec, annotations are hints, not authorization',
     fix: 'Get an approving review on the pull request from someone with write access who is not its author.',
     reviewable: true,
   },
@@ -260,7 +260,7 @@ export const RULES = [
     title: 'A vendor safety field named in toolgate.yml (`safety-fields`) changed in a tool: to the less safe side, to the safer side, or within one side',
     rationale:
       "Servers declare safety facts beyond the four hints (a `_meta` key, a vendor annotation key, a safety object of their own: paid generation, sensitive URLs, read-only). A move to the less safe side widens what the tool does; a move to the safer side is a claim of less risk by the party being limited, and `deny[].less-safe` and `runtime.require-safer` act on it. Like hints, a field only restricts: a missing value is on the less safe side unless the policy gives a `default`.",
-    source: 'MCP spec 2025-11-25, Server Features › Tools (`_meta`, tool annotations: clients must treat them as untrusted unless from a trusted server); toolgate design §5 (who may widen the surface)',
+    source: 'MCP spec 2025-11-25, Server Features › Tools (`_meta`, tool annotations: clients must treat them as untrusted unless from a trusted server); docs/design.md §7 (who may widen the surface)',
     fix: 'Check what the tool now declares at the field; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
   },
@@ -277,7 +277,7 @@ export const RULES = [
     level: 'error',
     title: "A tool's inputSchema changed in a way toolgate could not classify",
     rationale: 'When the comparison times out, fails, or meets a circular schema, toolgate fails closed rather than pass a change it could not read.',
-    source: 'toolgate design §9 (json-schema-diff limits)',
+    source: 'docs/design.md §8 (fail closed), §14 (json-schema-diff limits)',
     fix: 'Review the schema change by hand; it passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
   },
@@ -286,7 +286,7 @@ export const RULES = [
     level: 'error',
     title: "A tool's inputSchema accepts inputs it did not accept before",
     rationale: 'An allowlisted tool must match the structural snapshot that was reviewed: new inputs are new capability.',
-    source: 'JSON Schema validation semantics; toolgate design §5 (widening)',
+    source: 'JSON Schema validation semantics; docs/design.md §7 (widening)',
     fix: 'Review the newly accepted inputs; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
   },
@@ -303,7 +303,7 @@ export const RULES = [
     level: 'error',
     title: 'The source could not be snapshotted',
     rationale: 'A server that crashes, hangs or answers garbage, or a document that fails to load, must fail the check: never a clean report on a broken input.',
-    source: 'toolgate design §6',
+    source: 'docs/design.md §8 (fail closed), §9 (limits)',
     fix: 'Read the message and the server stderr tail; fix the server or the source config in toolgate.yml.',
   },  {
     id: 'server-network-blocked',
@@ -365,7 +365,7 @@ export const RULES = [
     title: 'A tool becomes reachable that the base contract lacks',
     rationale:
       'The contract is an allowlist only because a second person reviewed it: an author who runs `toolgate update` and commits has reviewed nothing. A new tool of any class, write or read, is new reach for the agent; the message names its class and effective hints.',
-    source: 'toolgate design §5 (widening); MCP spec 2025-11-25, Tool annotations (defaults)',
+    source: 'docs/design.md §7 (widening); MCP spec 2025-11-25, Tool annotations (defaults)',
     fix: 'Get an approving review on the pull request from someone with write access who is not its author, or remove the tool.',
     reviewable: true,
   },
@@ -374,7 +374,7 @@ export const RULES = [
     level: 'warning',
     title: 'A contract tool is no longer served',
     rationale: 'Agents and prompts that rely on it break.',
-    source: 'toolgate design §3',
+    source: 'docs/design.md §7 (narrowing)',
     fix: UPDATE,
   },
   {
@@ -408,7 +408,7 @@ export const RULES = [
     level: 'error',
     title: 'A reachable tool has no entry in the contract',
     rationale: 'The contract is the allowlist: a tool is reachable only if a person reviewed and committed it.',
-    source: 'toolgate design §1; MCP spec, annotations are hints, not authorization',
+    source: 'docs/design.md §4 (the allowlist); MCP spec, annotations are hints, not authorization',
     fix: UPDATE,
   },
 ] as const satisfies readonly RuleMeta[];

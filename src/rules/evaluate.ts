@@ -49,7 +49,7 @@ function reviewClause(review: ReviewState | undefined, policy: Policy): string {
 
 /**
  * Completes raw findings: level from the policy (dropping `off`), fix from the catalog, location,
- * fingerprint. A reviewable rule (DESIGN §5: a widening change) says what review it needs; when
+ * fingerprint. A reviewable rule (docs/design.md §7: a widening change) says what review it needs; when
  * the pull request has an eligible approval it becomes a notice that says who approved.
  */
 export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sourceId' | 'policy' | 'review'>, locate: Locate): Finding[] {

@@ -1,5 +1,5 @@
 /**
- * What `suspicious-text` looks for in text a model reads (DESIGN §3; issue 16): one row a pattern,
+ * What `suspicious-text` looks for in text a model reads (docs/design.md §5; issue 16): one row a pattern,
  * each with why it matters and where it comes from, like the rule catalog. `docs/rules.md` lists
  * them. Every pattern is explainable: a finding quotes the span and names the row. Pure data.
  */

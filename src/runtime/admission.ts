@@ -1,5 +1,5 @@
 /**
- * List-time admission (DESIGN §9): which of the tools a server lists right now an agent may see
+ * List-time admission (docs/design.md §11): which of the tools a server lists right now an agent may see
  * and call. A tool is admitted when it is pinned in the contract, its live definition equals the
  * pinned one (per-tool digest: any change of name, text, schema or hints is drift), its class is
  * one the runtime policy allows, and its name passes `runtime.deny` / `runtime.allow-tools`.

@@ -1,5 +1,5 @@
 /**
- * Call-time argument check (DESIGN §9): a `tools/call` reaches the server only when its arguments
+ * Call-time argument check (docs/design.md §11): a `tools/call` reaches the server only when its arguments
  * validate against the **pinned** `inputSchema` and name no argument the schema does not declare
  * at the top level (even where the schema allows more: an undeclared argument is a channel the
  * review never saw). Validators are compiled once per pinned tool.

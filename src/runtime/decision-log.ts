@@ -1,5 +1,5 @@
 /**
- * The proxy's decision log (DESIGN §9): one JSON line per admission and per call decision, and a
+ * The proxy's decision log (docs/design.md §11): one JSON line per admission and per call decision, and a
  * summary at exit. Argument values are written only with `runtime.log-arguments: true`; otherwise
  * their sha256 (of the canonical JSON) identifies a call without keeping what it carried.
  */

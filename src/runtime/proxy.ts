@@ -1,5 +1,5 @@
 /**
- * `toolgate proxy` (DESIGN §9): an MCP server to the client and a client to the real server,
+ * `toolgate proxy` (docs/design.md §11): an MCP server to the client and a client to the real server,
  * relaying JSON-RPC messages unchanged in both directions except where the contract is enforced:
  *
  * - `tools/list` from the client is answered by the proxy: it lists the server itself (every

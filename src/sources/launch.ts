@@ -1,6 +1,6 @@
 /**
  * Starting a server's process: the scratch `HOME`, the minimal environment, the run marker and the
- * sandbox (DESIGN §6), for a stdio server or an HTTP source's `start` command; and the early start
+ * sandbox (docs/design.md §9), for a stdio server or an HTTP source's `start` command; and the early start
  * (issue 18): the CLI starts the first stdio server as soon as the policy is read, so the server
  * boots while the rest of toolgate loads, and the snapshot adopts that process.
  *

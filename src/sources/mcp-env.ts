@@ -1,5 +1,5 @@
 /**
- * The environment a spawned MCP server (or an HTTP server's `start` command) gets (DESIGN §6).
+ * The environment a spawned MCP server (or an HTTP server's `start` command) gets (docs/design.md §9).
  *
  * The server is code from the pull request: it must not see the GitHub token, the Action's
  * `INPUT_*` values or the runner's `ACTIONS_*` secrets. So the child gets an allowlist, never a

@@ -3,7 +3,7 @@
  * whole group. Used for stdio servers and for the `start` command of HTTP servers.
  *
  * Why not the SDK's `StdioClientTransport`: its `close()` signals only the direct child, so a
- * server behind `sh -c` or `npx` leaves orphans (DESIGN §9); it silently drops non-JSON stdout
+ * server behind `sh -c` or `npx` leaves orphans (docs/design.md §14); it silently drops non-JSON stdout
  * lines, which we count as a hygiene signal; and we want a hard per-line byte cap that fails as
  * `byte-cap`. So we spawn ourselves and put a small {@link ProcessStdioTransport} (the SDK's
  * `Transport` interface) over the pipes.
@@ -18,7 +18,7 @@ import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { CommandSpec } from '../config/source-config.js';
 import { SourceError, type SourceFailure } from '../util/errors.js';
 
-/** Bytes of stderr kept for messages (DESIGN: "last 4 KiB"). */
+/** Bytes of stderr kept for messages (docs/design.md §9). */
 export const STDERR_TAIL_BYTES = 4096;
 /** Time between SIGTERM and SIGKILL to the process group (ms). */
 export const KILL_GRACE_MS = 1000;

@@ -3,7 +3,7 @@
  * page with a loose result schema, close, and make sure no process is left behind.
  *
  * Why the raw `tools/list` request: the SDK's `listTools()` validates each page with strict Zod,
- * drops unknown keys and fails the whole list on one malformed tool (DESIGN §9). We pin exactly
+ * drops unknown keys and fails the whole list on one malformed tool (docs/design.md §14). We pin exactly
  * what the server advertises, so we send the request ourselves with a schema that only checks
  * the envelope (`tools` is an array, `nextCursor` a string) and follow `nextCursor` ourselves.
  */

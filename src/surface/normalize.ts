@@ -157,7 +157,7 @@ export function deriveTool(
   return tool;
 }
 
-/** Byte order of UTF-8 names (DESIGN: names are compared byte for byte). */
+/** Byte order of UTF-8 names (docs/design.md §1: names are compared byte for byte). */
 export function compareNames(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

@@ -2,7 +2,7 @@ import type { MarkedProcess } from '../sources/sandbox.js';
 import type { SandboxUse } from '../sources/types.js';
 import type { Discovery } from '../sources/protected-resource.js';
 /**
- * Error classes that map to the CLI's exit codes (DESIGN §7):
+ * Error classes that map to the CLI's exit codes (docs/design.md §10):
  * 2 = usage or configuration error, 3 = a source failed.
  */
 

@@ -124,7 +124,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(unlisted?.location?.file).toBe('.toolgate/everything.surface.json');
     // The entry is missing just before the next tool in name order: its `{` opens a line above its name.
     expect(unlisted?.location?.line).toBe(nextLine);
-    // contract-stale restates unlisted-tool here (DESIGN §4): folded, and the verdict says it.
+    // contract-stale restates unlisted-tool here (docs/design.md §6): folded, and the verdict says it.
     const report = JSON.parse(r.stdout) as { verdict: string; folded: { ruleId: string; foldedInto: string }[] };
     expect(report.folded).toContainEqual(expect.objectContaining({ ruleId: 'contract-stale', foldedInto: 'verdict' }));
     expect(report.verdict).toContain('the contract is stale: run `toolgate update`');
@@ -416,7 +416,7 @@ describe('the embedded example (README quick start)', () => {
     const report = JSON.parse(bad.stdout) as { findings: { ruleId: string }[]; folded: { ruleId: string }[] };
     const ids = new Set(report.findings.map((f) => f.ruleId));
     for (const id of ['unlisted-tool', 'read-tool-became-write', 'contract-stale']) expect(ids).toContain(id);
-    // The restatements are folded into their causes (DESIGN §4), not lost: the dropped hint into
+    // The restatements are folded into their causes (docs/design.md §6), not lost: the dropped hint into
     // the read -> write flip, the counts into contract-stale (which an approval does not clear).
     const folded = new Set(report.folded.map((f) => f.ruleId));
     for (const id of ['annotation-dropped', 'count-mismatch']) expect(folded).toContain(id);

@@ -1,5 +1,5 @@
 /**
- * The gate holds (DESIGN §5), end to end: the built Action on real git repositories (a base commit
+ * The gate holds (docs/design.md §7), end to end: the built Action on real git repositories (a base commit
  * and a pull request's head commit that ran `toolgate update`), against a loopback GitHub API
  * whose reviews carry `author_association` and whose collaborator-permission endpoint answers.
  */

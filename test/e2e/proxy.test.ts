@@ -1,5 +1,5 @@
 /**
- * `toolgate proxy` (DESIGN §9) end to end: the real SDK client (@modelcontextprotocol/client)
+ * `toolgate proxy` (docs/design.md §11) end to end: the real SDK client (@modelcontextprotocol/client)
  * talks to the built CLI's proxy, which starts a real server (server-everything, the notes
  * example) as `check` does. What the agent is shown and what its calls do are compared with a
  * direct connection to the same server.

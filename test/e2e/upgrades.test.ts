@@ -2,7 +2,7 @@
  * Real published server upgrades (test/fixtures/upgrades: `tools/list` recorded from two versions
  * of each package) through the built CLI's `check --base`, on a real git repository whose base
  * commit pins the old version and whose head commit updates the contract to the new one: what a
- * pull request that bumps the dependency and runs `toolgate update` looks like (DESIGN §5).
+ * pull request that bumps the dependency and runs `toolgate update` looks like (docs/design.md §7).
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

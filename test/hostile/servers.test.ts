@@ -149,7 +149,7 @@ function expectGroupGone(run: Run): void {
 
 const names = (s: RawSnapshot) => s.tools.map((t) => (t.tool as { name: string }).name);
 const ids = (r: CheckResult) => r.findings.map((f) => f.ruleId);
-/** Rule ids of every finding, those folded into others (DESIGN §4) included. */
+/** Rule ids of every finding, those folded into others (docs/design.md §6) included. */
 const judged = (r: CheckResult) => [...r.findings, ...r.sources.flatMap((s) => s.folded ?? [])].map((f) => f.ruleId);
 
 /** An HTTP source whose `start` command is the hostile fixture `run`, listening on `port`. */

@@ -1,5 +1,5 @@
 /**
- * One change, one finding (DESIGN §4): what the judge folds, what it keeps, and that folding never
+ * One change, one finding (docs/design.md §6): what the judge folds, what it keeps, and that folding never
  * lowers the verdict. Cases run the real rules through `judgeNow` (judge/judge.ts).
  */
 import fc from 'fast-check';

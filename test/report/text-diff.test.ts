@@ -323,7 +323,7 @@ describe('renderWordDiffMarkdown', () => {
 
 /**
  * The real description-changed finding from the rules for one tool whose description, title and
- * an argument's text changed: one finding (DESIGN §4), its three texts in `data.texts`.
+ * an argument's text changed: one finding (docs/design.md §6), its three texts in `data.texts`.
  */
 function textFinding(): Finding {
   const schema = (description?: string): Json => ({ type: 'object', properties: { q: { type: 'string', ...(description ? { description } : {}) } }, additionalProperties: false });

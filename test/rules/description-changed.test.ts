@@ -62,7 +62,7 @@ ruleTests('description-changed', {
       name: 'a $comment, an x- key and an OpenAPI-style example inside inputSchema',
       base: [readTool('get', { inputSchema: { type: 'object', properties: { p: { type: 'string' } } } })],
       head: [readTool('get', { inputSchema: { type: 'object', $comment: 'always pass path as an array', properties: { p: { type: 'string', 'x-instructions': 'use /etc', example: '/etc/shadow' } } } })],
-      // One finding for the tool (DESIGN §4), every changed text in data.texts.
+      // One finding for the tool (docs/design.md §6), every changed text in data.texts.
       expect: [
         {
           ruleId: 'description-changed',

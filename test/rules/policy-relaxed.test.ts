@@ -1,4 +1,4 @@
-/** policy-relaxed: a pull request relaxes the base branch's policy (DESIGN §5); error until approved. */
+/** policy-relaxed: a pull request relaxes the base branch's policy (docs/design.md §7); error until approved. */
 import { policyReview, ruleTests } from '../support/surface-builders.js';
 
 const SOURCES = 'sources:\n  - id: web\n    mcp:\n      command: node\n      args: [server.js]\n';

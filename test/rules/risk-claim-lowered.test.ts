@@ -24,7 +24,7 @@ ruleTests('risk-claim-lowered', {
       expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', data: { hint: 'openWorldHint', base: true, head: false } }],
     },
     {
-      name: 'idempotentHint false → true (DESIGN §5: a client may retry it without asking)',
+      name: 'idempotentHint false → true (docs/design.md §7: a client may retry it without asking)',
       base: [writeTool('put')],
       head: [mcpTool('put', { ...WRITE_HINTS, idempotentHint: true })],
       expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', level: 'error', data: { hint: 'idempotentHint', base: false, head: true } }],

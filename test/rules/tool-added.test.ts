@@ -1,4 +1,4 @@
-/** tool-added: a reachable tool that the base of the change review lacks (DESIGN §5, widening). */
+/** tool-added: a reachable tool that the base of the change review lacks (docs/design.md §7, widening). */
 import { mcpTool, openapiSurface, readTool, ruleTests, WRITE_HINTS, writeTool } from '../support/surface-builders.js';
 
 const MISSING = { approved: false, approvers: [], missing: '1 approving review from someone with write access other than @alice' };

@@ -1,4 +1,4 @@
-/** List-time admission and call-time argument checks (DESIGN §9), on surfaces built by the real normalizer. */
+/** List-time admission and call-time argument checks (docs/design.md §11), on surfaces built by the real normalizer. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUNTIME, type RuntimePolicy } from '../../src/config/policy.js';
 import { admit } from '../../src/runtime/admission.js';

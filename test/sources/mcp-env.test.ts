@@ -1,4 +1,4 @@
-/** The child's environment: allowlist only, scratch HOME (DESIGN §6). */
+/** The child's environment: allowlist only, scratch HOME (docs/design.md §9). */
 import { MARKER_NAME } from '../../src/sources/sandbox.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';

@@ -48,7 +48,7 @@ describe('snapshotMcp over stdio', () => {
     expect(snap.tools[0]!.tool).toMatchObject({
       title: 'Read a file',
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      // SDK 1.x adds this to every tool; kept, normalization deals with it (DESIGN §9).
+      // SDK 1.x adds this to every tool; kept, normalization deals with it (docs/design.md §14).
       execution: { taskSupport: 'forbidden' },
     });
     expect(snap.diagnostics.pages).toBe(1);

@@ -435,7 +435,7 @@ function compareObject(a: JsonObject, b: JsonObject, path: string, pol: Polarity
     } else if (sb !== undefined) {
       // Declared properties are the tool's argument list. A new one is a new input even on an
       // open object, where set logic calls it a narrowing (its values are now checked): report
-      // it as widened, as reviewers read it (DESIGN §9, json-schema-diff facts).
+      // it as widened, as reviewers read it (docs/design.md §14, json-schema-diff).
       const gov = governing(a, name);
       if (gov === false) emit(out, p, 'widened', pol, `property "${name}" added to a closed object`);
       // Inside "not" a declared property is no argument the model is told about: set logic only

@@ -2,7 +2,7 @@
  * json-schema-diff as a second opinion, run off the main thread with a hard time budget.
  *
  * Why a worker: json-schema-diff is synchronous at heart, costs 70–150 ms per call and can run
- * for minutes on nested `oneOf` (DESIGN §9). A timer cannot interrupt synchronous code on the
+ * for minutes on nested `oneOf` (docs/design.md §14). A timer cannot interrupt synchronous code on the
  * same thread, but `Worker.terminate()` can. Workers are pooled (at most two, the CI core count)
  * and replaced after a timeout; idle workers are `unref()`ed so they never keep the CLI alive.
  *

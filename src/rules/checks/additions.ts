@@ -28,7 +28,7 @@ export function describeHints(t: SurfaceTool): string {
 }
 
 /**
- * `tool-added` (DESIGN §5, widening): a reachable tool that the base of the change review lacks.
+ * `tool-added` (docs/design.md §7, widening): a reachable tool that the base of the change review lacks.
  * A tool the committed contract does not list is `unlisted-tool` instead (the contract must name
  * it before it can be reviewed), so one new tool gives one finding. Disabled OpenAPI operations
  * are not reachable; promoting one later is a read promotion.

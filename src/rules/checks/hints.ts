@@ -9,7 +9,7 @@ const SAFER: Record<HintName, boolean> = { readOnlyHint: true, destructiveHint: 
  * Hint changes between base and head: `annotation-dropped`, `annotation-now-implicit`,
  * `risk-claim-lowered`. readOnlyHint false→true is judged by `read-promotion-unreviewed`
  * instead, so one change yields one finding. idempotentHint false→true is a lowered claim too
- * (DESIGN §5): a client may retry an idempotent call without asking.
+ * (docs/design.md §2, §7): a client may retry an idempotent call without asking.
  */
 export const hintChanges: Check = (ctx) => {
   const out: RawFinding[] = [];

@@ -2,7 +2,7 @@ import type { Check, RawFinding } from '../context.js';
 import { describeReach } from './additions.js';
 import type { SurfaceCounts } from '../../surface/model.js';
 
-/** Counts whose change is a change in exposure (DESIGN §3, `count-mismatch`). */
+/** Counts whose change is a change in exposure (docs/design.md §4, `count-mismatch`). */
 export const PINNED_COUNTS: readonly (keyof SurfaceCounts)[] = ['toolCount', 'readOnlyToolCount', 'destructiveToolCount', 'openWorldToolCount'];
 
 /** `unlisted-tool` and `contract-stale`: the live surface against the committed contract. */

@@ -31,7 +31,7 @@ export const schemaChanges: Check = (ctx) => {
     }
     const widened = v.deltas.filter((d) => d.direction === 'widened');
     const narrowed = v.deltas.filter((d) => d.direction === 'narrowed');
-    // One change, one finding (DESIGN §4): a schema that accepts new inputs and drops others is
+    // One change, one finding (docs/design.md §6): a schema that accepts new inputs and drops others is
     // one widening, the narrowed part said in the same message.
     if (v.kind === 'widened' || v.kind === 'both') {
       const less = narrowed.length ? `; it also accepts or declares less: ${describeDeltas(narrowed)}` : '';

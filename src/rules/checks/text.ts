@@ -58,9 +58,9 @@ export interface ChangedTextData {
 const MAX_NAMED = 3;
 
 /**
- * `description-changed`: the text a model or a user reads (DESIGN §1, §5): titles, descriptions,
+ * `description-changed`: the text a model or a user reads (docs/design.md §1, §7): titles, descriptions,
  * text inside inputSchema and outputSchema, and what clients may show besides (vendor annotation
- * keys, icons, `_meta`, keys outside the spec). One finding per tool (DESIGN §4, one change one
+ * keys, icons, `_meta`, keys outside the spec). One finding per tool (docs/design.md §6, one change one
  * finding): every changed text of the tool is in `data.texts`, in the order of the changes; the
  * first one's `field`, `pointer`, `base` and `head` are also at the top of `data`. Located at
  * the first changed text.

@@ -384,97 +384,18 @@ const list = (p: string | string[]) => (Array.isArray(p) ? p : [p]);
  */
 const GITHUB_LOGIN = /^@?[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/;
 
+/** Makes the located error of a policy value at a JSON pointer (`fix` defaults to {@link FIX}). */
+type PolicyError = (pointer: string, message: string, fix?: string) => ConfigError;
+
 function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: string) => number): Omit<Policy, 'has'> {
-  const err = (pointer: string, message: string, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
-  const checkRuleIds = (rules: Record<string, PolicyLevel> | undefined, at: string) => {
-    for (const id of Object.keys(rules ?? {})) {
-      if (!isRuleId(id)) throw err(`${at}/${id}`, `unknown rule id "${id}"${didYouMean(id, RULES.map((r) => r.id))}`, 'Use an id listed by `toolgate rules` (docs/rules.md).');
-      if (ruleById(id)?.configError) {
-        throw err(`${at}/${id}`, `rule "${id}" is a configuration error; its level cannot be changed`, 'Remove this entry and fix the integration config instead: the run stops while loading it (exit 2).');
-      }
-    }
-  };
-  (raw.review?.reviewers ?? []).forEach((login, i) => {
-    if (GITHUB_LOGIN.test(login) || parseTeamRef(login)) return;
-    throw err(
-      `/review/reviewers/${i}`,
-      `review.reviewers: "${login}" is neither a GitHub login nor an org/team`,
-      'Write a login as on the user\'s profile (e.g. alice, @alice) or a team as org/team-slug (e.g. acme/security).',
-    );
-  });
-  const reviewers = raw.review?.reviewers;
-  const people = new Set((reviewers ?? []).map(loginKey)).size;
-  if (reviewers && reviewers.length > 0 && !reviewers.some((r) => parseTeamRef(r)) && (raw.review?.required ?? 1) > people) {
-    throw err('/review/required', `review.required is ${raw.review?.required} but review.reviewers names only ${people} ${people === 1 ? 'person' : 'people'}: it can never be met`, 'Lower `required`, or add reviewers (a team, org/team, counts all its members).');
-  }
-  checkRuleIds(raw.rules, '/rules');
-  (raw.overrides ?? []).forEach((o, i) => checkRuleIds(o.rules, `/overrides/${i}/rules`));
+  const err: PolicyError = (pointer, message, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
+  checkReview(raw.review, err);
+  checkRuleIds(raw.rules, '/rules', err);
+  (raw.overrides ?? []).forEach((o, i) => checkRuleIds(o.rules, `/overrides/${i}/rules`, err));
 
   const safetyFields = resolveSafetyFields(raw['safety-fields'] ?? [], err);
-  /** The fields a selector names, each of which must be declared. */
-  const pickFields = (names: readonly string[], at: string): SafetyField[] =>
-    names.map((n, i) => {
-      const f = safetyFields.find((x) => x.name === n);
-      if (!f) {
-        throw err(`${at}/${i}`, `"${n}" is not a safety field${didYouMean(n, safetyFields.map((x) => x.name))}`, `Declare it under \`safety-fields\` (pointer and safer value), or use one of: ${safetyFields.map((x) => x.name).join(', ') || '(none declared)'}.`);
-      }
-      return f;
-    });
-
-  const seen = new Set<string>();
-  const contracts = new Map<string, string>();
-  const sources = raw.sources.map((s, i): SourceConfig => {
-    const at = `/sources/${i}`;
-    if (seen.has(s.id)) throw err(`${at}/id`, `duplicate source id "${s.id}"`);
-    seen.add(s.id);
-    const kinds = (['mcp', 'openapi', 'recorded'] as const).filter((k) => s[k] !== undefined);
-    if (kinds.length !== 1) {
-      throw err(at, `source "${s.id}" must have exactly one of mcp, openapi, recorded (has ${kinds.length === 0 ? 'none' : kinds.join(', ')})`);
-    }
-    const contract = resolve(root, s.contract ?? defaultContractPath(s.id));
-    // One contract per source: two sources writing one file would each overwrite the other.
-    const owner = contracts.get(contract);
-    if (owner !== undefined) {
-      throw err(`${at}/${s.contract !== undefined ? 'contract' : 'id'}`, `sources "${owner}" and "${s.id}" would share the contract ${displayPath(root, contract)}`, 'Give each source its own `contract` file (the default is .toolgate/<source-id>.surface.json).');
-    }
-    contracts.set(contract, s.id);
-    if (s.openapi !== undefined) return { id: s.id, kind: 'openapi', integration: resolve(root, s.openapi), contract };
-    if (s.recorded !== undefined) return { id: s.id, kind: 'recorded', file: resolve(root, s.recorded), contract };
-    const m = s.mcp as RawMcp;
-    const common = {
-      capabilities: m.capabilities ?? {},
-      timeouts: {
-        startupMs: m['startup-timeout-ms'] ?? DEFAULT_TIMEOUTS.startupMs,
-        requestMs: m['request-timeout-ms'] ?? DEFAULT_TIMEOUTS.requestMs,
-        totalMs: m['total-timeout-ms'] ?? DEFAULT_TIMEOUTS.totalMs,
-      },
-      limits: { maxPages: m['max-pages'] ?? DEFAULT_LIST_LIMITS.maxPages, maxBytes: m['max-bytes'] ?? DEFAULT_LIST_LIMITS.maxBytes },
-      containment: {
-        sandbox: m.sandbox ?? DEFAULT_CONTAINMENT.sandbox,
-        network: m.network ?? DEFAULT_CONTAINMENT.network,
-        writable: (m.writable ?? []).map((w) => resolve(root, w)),
-      },
-    };
-    if (m.sandbox === 'off' && raw.sandbox === 'required') {
-      throw err(`${at}/mcp/sandbox`, `source "${s.id}" turns the sandbox off, but \`sandbox: required\` asks for every server to be sandboxed`, 'Remove `sandbox: off` from the source, or set `sandbox: auto` at the top of toolgate.yml.');
-    }
-    if ((m.command === undefined) === (m.url === undefined)) {
-      throw err(`${at}/mcp`, `mcp source "${s.id}" needs exactly one of command (stdio) or url (HTTP)`);
-    }
-    if (m.command !== undefined) {
-      // Point at the offending key, not at `mcp:`.
-      if (m.start || m.headers) throw err(`${at}/mcp/${m.headers ? 'headers' : 'start'}`, '`start` and `headers` only apply to an HTTP source (url)');
-      return { id: s.id, kind: 'mcp', contract, mcp: { transport: 'stdio', ...command(m as RawCommand, root), ...common } };
-    }
-    if (m.args || m.env || m.cwd) throw err(`${at}/mcp/${m.args ? 'args' : m.env ? 'env' : 'cwd'}`, '`args`, `env` and `cwd` belong to a stdio source or to `start`');
-    const headers: HeaderFromEnv[] = Object.entries(m.headers ?? {}).map(([name, h]) => ({ name, env: h.env, ...(h.prefix !== undefined ? { prefix: h.prefix } : {}) }));
-    return {
-      id: s.id,
-      kind: 'mcp',
-      contract,
-      mcp: { transport: 'http', url: m.url as string, headers, ...(m.start ? { start: command(m.start, root) } : {}), ...common },
-    };
-  });
+  const pickFields = fieldPicker(safetyFields, err);
+  const sources = resolveSources(raw, root, err);
 
   return {
     file,
@@ -482,12 +403,7 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     sources,
     rules: raw.rules ?? {},
     overrides: (raw.overrides ?? []).map((o) => ({ tools: list(o.tools), rules: o.rules, ...(o.sources ? { sources: o.sources } : {}) })),
-    limits: {
-      ...(raw.limits?.['max-tools'] !== undefined ? { maxTools: raw.limits['max-tools'] } : {}),
-      ...(raw.limits?.['max-payload-bytes'] !== undefined ? { maxPayloadBytes: raw.limits['max-payload-bytes'] } : {}),
-      ...(raw.limits?.['max-tokens'] !== undefined ? { maxTokens: raw.limits['max-tokens'] } : {}),
-      ...(raw.limits?.['max-tokens-per-tool'] !== undefined ? { maxTokensPerTool: raw.limits['max-tokens-per-tool'] } : {}),
-    },
+    limits: resolveLimits(raw.limits),
     safetyFields,
     deny: (raw.deny ?? []).map((d, i) => ({
       tools: list(d.tools),
@@ -509,6 +425,127 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
   };
 }
 
+/**
+ * `review:`: each reviewer is a login or an org/team (a typo would never match anyone), and a
+ * list of people only must have at least `required` of them.
+ */
+function checkReview(review: RawPolicy['review'], err: PolicyError): void {
+  (review?.reviewers ?? []).forEach((login, i) => {
+    if (GITHUB_LOGIN.test(login) || parseTeamRef(login)) return;
+    throw err(
+      `/review/reviewers/${i}`,
+      `review.reviewers: "${login}" is neither a GitHub login nor an org/team`,
+      'Write a login as on the user\'s profile (e.g. alice, @alice) or a team as org/team-slug (e.g. acme/security).',
+    );
+  });
+  const reviewers = review?.reviewers;
+  const people = new Set((reviewers ?? []).map(loginKey)).size;
+  if (reviewers && reviewers.length > 0 && !reviewers.some((r) => parseTeamRef(r)) && (review?.required ?? 1) > people) {
+    throw err('/review/required', `review.required is ${review?.required} but review.reviewers names only ${people} ${people === 1 ? 'person' : 'people'}: it can never be met`, 'Lower `required`, or add reviewers (a team, org/team, counts all its members).');
+  }
+}
+
+/** The rule ids of a `rules:` map (at pointer `at`) exist, and none is a configuration error's. */
+function checkRuleIds(rules: Record<string, PolicyLevel> | undefined, at: string, err: PolicyError): void {
+  for (const id of Object.keys(rules ?? {})) {
+    if (!isRuleId(id)) throw err(`${at}/${id}`, `unknown rule id "${id}"${didYouMean(id, RULES.map((r) => r.id))}`, 'Use an id listed by `toolgate rules` (docs/rules.md).');
+    if (ruleById(id)?.configError) {
+      throw err(`${at}/${id}`, `rule "${id}" is a configuration error; its level cannot be changed`, 'Remove this entry and fix the integration config instead: the run stops while loading it (exit 2).');
+    }
+  }
+}
+
+/** A function giving the fields a selector names (at pointer `at`), each of which must be declared. */
+function fieldPicker(safetyFields: readonly SafetyField[], err: PolicyError): (names: readonly string[], at: string) => SafetyField[] {
+  return (names, at) =>
+    names.map((n, i) => {
+      const f = safetyFields.find((x) => x.name === n);
+      if (!f) {
+        throw err(`${at}/${i}`, `"${n}" is not a safety field${didYouMean(n, safetyFields.map((x) => x.name))}`, `Declare it under \`safety-fields\` (pointer and safer value), or use one of: ${safetyFields.map((x) => x.name).join(', ') || '(none declared)'}.`);
+      }
+      return f;
+    });
+}
+
+/** `limits:`, with only the limits the policy sets. */
+function resolveLimits(l: RawPolicy['limits']): Policy['limits'] {
+  return {
+    ...(l?.['max-tools'] !== undefined ? { maxTools: l['max-tools'] } : {}),
+    ...(l?.['max-payload-bytes'] !== undefined ? { maxPayloadBytes: l['max-payload-bytes'] } : {}),
+    ...(l?.['max-tokens'] !== undefined ? { maxTokens: l['max-tokens'] } : {}),
+    ...(l?.['max-tokens-per-tool'] !== undefined ? { maxTokensPerTool: l['max-tokens-per-tool'] } : {}),
+  };
+}
+
+/**
+ * `sources:` entries: ids are unique, each has one kind, and no two share a contract file (two
+ * sources writing one file would each overwrite the other).
+ */
+function resolveSources(raw: RawPolicy, root: string, err: PolicyError): SourceConfig[] {
+  const seen = new Set<string>();
+  const contracts = new Map<string, string>();
+  return raw.sources.map((s, i): SourceConfig => {
+    const at = `/sources/${i}`;
+    if (seen.has(s.id)) throw err(`${at}/id`, `duplicate source id "${s.id}"`);
+    seen.add(s.id);
+    const kinds = (['mcp', 'openapi', 'recorded'] as const).filter((k) => s[k] !== undefined);
+    if (kinds.length !== 1) {
+      throw err(at, `source "${s.id}" must have exactly one of mcp, openapi, recorded (has ${kinds.length === 0 ? 'none' : kinds.join(', ')})`);
+    }
+    const contract = resolve(root, s.contract ?? defaultContractPath(s.id));
+    const owner = contracts.get(contract);
+    if (owner !== undefined) {
+      throw err(`${at}/${s.contract !== undefined ? 'contract' : 'id'}`, `sources "${owner}" and "${s.id}" would share the contract ${displayPath(root, contract)}`, 'Give each source its own `contract` file (the default is .toolgate/<source-id>.surface.json).');
+    }
+    contracts.set(contract, s.id);
+    if (s.openapi !== undefined) return { id: s.id, kind: 'openapi', integration: resolve(root, s.openapi), contract };
+    if (s.recorded !== undefined) return { id: s.id, kind: 'recorded', file: resolve(root, s.recorded), contract };
+    return resolveMcpSource(s.id, s.mcp as RawMcp, at, contract, root, raw.sandbox, err);
+  });
+}
+
+/** An `mcp:` source (at pointer `at`): stdio (`command`) or HTTP (`url`), with its limits and containment. */
+function resolveMcpSource(id: string, m: RawMcp, at: string, contract: string, root: string, sandbox: SandboxMode | undefined, err: PolicyError): SourceConfig {
+  const common = mcpSettings(m, root);
+  if (m.sandbox === 'off' && sandbox === 'required') {
+    throw err(`${at}/mcp/sandbox`, `source "${id}" turns the sandbox off, but \`sandbox: required\` asks for every server to be sandboxed`, 'Remove `sandbox: off` from the source, or set `sandbox: auto` at the top of toolgate.yml.');
+  }
+  if ((m.command === undefined) === (m.url === undefined)) {
+    throw err(`${at}/mcp`, `mcp source "${id}" needs exactly one of command (stdio) or url (HTTP)`);
+  }
+  if (m.command !== undefined) {
+    // Point at the offending key, not at `mcp:`.
+    if (m.start || m.headers) throw err(`${at}/mcp/${m.headers ? 'headers' : 'start'}`, '`start` and `headers` only apply to an HTTP source (url)');
+    return { id, kind: 'mcp', contract, mcp: { transport: 'stdio', ...command(m as RawCommand, root), ...common } };
+  }
+  if (m.args || m.env || m.cwd) throw err(`${at}/mcp/${m.args ? 'args' : m.env ? 'env' : 'cwd'}`, '`args`, `env` and `cwd` belong to a stdio source or to `start`');
+  const headers: HeaderFromEnv[] = Object.entries(m.headers ?? {}).map(([name, h]) => ({ name, env: h.env, ...(h.prefix !== undefined ? { prefix: h.prefix } : {}) }));
+  return {
+    id,
+    kind: 'mcp',
+    contract,
+    mcp: { transport: 'http', url: m.url as string, headers, ...(m.start ? { start: command(m.start, root) } : {}), ...common },
+  };
+}
+
+/** What stdio and HTTP `mcp:` sources share: capabilities, timeouts, list limits, containment, with defaults. */
+function mcpSettings(m: RawMcp, root: string) {
+  return {
+    capabilities: m.capabilities ?? {},
+    timeouts: {
+      startupMs: m['startup-timeout-ms'] ?? DEFAULT_TIMEOUTS.startupMs,
+      requestMs: m['request-timeout-ms'] ?? DEFAULT_TIMEOUTS.requestMs,
+      totalMs: m['total-timeout-ms'] ?? DEFAULT_TIMEOUTS.totalMs,
+    },
+    limits: { maxPages: m['max-pages'] ?? DEFAULT_LIST_LIMITS.maxPages, maxBytes: m['max-bytes'] ?? DEFAULT_LIST_LIMITS.maxBytes },
+    containment: {
+      sandbox: m.sandbox ?? DEFAULT_CONTAINMENT.sandbox,
+      network: m.network ?? DEFAULT_CONTAINMENT.network,
+      writable: (m.writable ?? []).map((w) => resolve(root, w)),
+    },
+  };
+}
+
 function command(c: RawCommand, root: string): CommandSpec {
   return { command: c.command, args: c.args ?? [], cwd: resolve(root, c.cwd ?? '.'), env: c.env ?? [] };
 }
@@ -517,7 +554,7 @@ function command(c: RawCommand, root: string): CommandSpec {
  * `exports:` entries: the source defaults to the only one; the file is resolved against the
  * policy's directory (where it may really be is checked when it is read or written).
  */
-function resolveExports(raw: NonNullable<RawPolicy['exports']>, sources: readonly SourceConfig[], root: string, err: (pointer: string, message: string, fix?: string) => ConfigError): ExportEntry[] {
+function resolveExports(raw: NonNullable<RawPolicy['exports']>, sources: readonly SourceConfig[], root: string, err: PolicyError): ExportEntry[] {
   return raw.map((e, i) => {
     const at = `/exports/${i}`;
     const ids = sources.map((s) => s.id);
@@ -532,7 +569,7 @@ function resolveExports(raw: NonNullable<RawPolicy['exports']>, sources: readonl
  * `safety-fields:` entries (issue 16 §4), each named (by default after its pointer's last token);
  * names are unique, pointers well formed (RFC 6901: `~` only as `~0` or `~1`).
  */
-function resolveSafetyFields(raw: NonNullable<RawPolicy['safety-fields']>, err: (pointer: string, message: string, fix?: string) => ConfigError): SafetyField[] {
+function resolveSafetyFields(raw: NonNullable<RawPolicy['safety-fields']>, err: PolicyError): SafetyField[] {
   const byName = new Map<string, number>();
   return raw.map((f, i) => {
     const at = `/safety-fields/${i}`;

@@ -53,8 +53,24 @@ const atLeast = (cause: Finding, folded: Finding) =>
  * the findings: causes are looked up by tool, never by scanning (100,000 changed tools).
  */
 export function foldRestatements(findings: readonly Finding[], facts: FoldFacts): { findings: Finding[]; folded: FoldedFinding[] } {
-  const folded: FoldedFinding[] = [];
-  // One slot per finding: null once folded, replaced when a cause absorbs something.
+  const state = foldState(findings);
+  foldClaims(state, findings);
+  foldAddedTexts(state, findings);
+  foldStale(state, facts);
+  return { findings: state.slots.filter((f): f is Finding => f !== null), folded: state.folded };
+}
+
+/** The findings as folding goes. */
+interface FoldState {
+  /** One slot per finding: null once folded, replaced when a cause absorbs something. */
+  slots: (Finding | null)[];
+  /** The findings folded so far. */
+  folded: FoldedFinding[];
+  /** Indexes of the findings of each tool (`source\0tool`). */
+  byTool: Map<string, number[]>;
+}
+
+function foldState(findings: readonly Finding[]): FoldState {
   const slots: (Finding | null)[] = [...findings];
   const byTool = new Map<string, number[]>();
   slots.forEach((f, i) => {
@@ -64,38 +80,49 @@ export function foldRestatements(findings: readonly Finding[], facts: FoldFacts)
     if (list) list.push(i);
     else byTool.set(key, [i]);
   });
-  /** Index of a kept finding of the same tool that `test` accepts and is at least as severe as `f`. */
-  const causeOf = (f: Finding, test: (k: Finding) => boolean): number | undefined =>
-    byTool.get(`${f.source}\0${f.tool}`)?.find((i) => {
-      const k = slots[i];
-      return k !== null && k !== undefined && k !== f && test(k) && atLeast(k, f);
-    });
-  const fold = (i: number, into: string, because: string) => {
-    const f = slots[i] as Finding;
-    folded.push({ ...f, foldedInto: into, because });
-    slots[i] = null;
-  };
+  return { slots, folded: [], byTool };
+}
 
-  // Lowered claims into the class change of the same tool.
+/** Index of a kept finding of the same tool that `test` accepts and is at least as severe as `f`. */
+function causeOf(state: FoldState, f: Finding, test: (k: Finding) => boolean): number | undefined {
+  return state.byTool.get(`${f.source}\0${f.tool}`)?.find((i) => {
+    const k = state.slots[i];
+    return k !== null && k !== undefined && k !== f && test(k) && atLeast(k, f);
+  });
+}
+
+/** Folds the finding in slot `i` into the one whose fingerprint is `into` (or the verdict). */
+function fold(state: FoldState, i: number, into: string, because: string): void {
+  const f = state.slots[i] as Finding;
+  state.folded.push({ ...f, foldedInto: into, because });
+  state.slots[i] = null;
+}
+
+/** Lowered claims into the class change of the same tool, whose message says what it lowered. */
+function foldClaims(state: FoldState, findings: readonly Finding[]): void {
   findings.forEach((f, i) => {
     if (!CLAIMS.has(f.ruleId) || f.tool === undefined) return;
-    const c = causeOf(f, (k) => CLASS_CHANGES.has(k.ruleId));
+    const c = causeOf(state, f, (k) => CLASS_CHANGES.has(k.ruleId));
     if (c === undefined) return;
-    const cause = slots[c] as Finding;
+    const cause = state.slots[c] as Finding;
     const claim = withoutReviewClause(f).replace(`tool "${f.tool}" `, '');
-    slots[c] = { ...cause, message: `${withoutReviewClause(cause)}; it also ${claim.slice(0, 200)}${cause.reviewClause ?? ''}` };
-    fold(i, cause.fingerprint, `part of the class change of tool "${f.tool}"`);
+    state.slots[c] = { ...cause, message: `${withoutReviewClause(cause)}; it also ${claim.slice(0, 200)}${cause.reviewClause ?? ''}` };
+    fold(state, i, cause.fingerprint, `part of the class change of tool "${f.tool}"`);
   });
+}
 
-  // Texts of arguments the schema change adds, into the schema-widened finding.
+/**
+ * Texts of arguments the schema change adds, into the schema-widened finding: a
+ * `description-changed` left with no text is folded, one left with some keeps only those.
+ */
+function foldAddedTexts(state: FoldState, findings: readonly Finding[]): void {
+  const { slots } = state;
   findings.forEach((f, i) => {
     if (f.ruleId !== 'description-changed' || f.tool === undefined || slots[i] === null) return;
-    const c = causeOf(f, (k) => k.ruleId === 'schema-widened');
+    const c = causeOf(state, f, (k) => k.ruleId === 'schema-widened');
     if (c === undefined) return;
     const widened = slots[c] as Finding;
-    const deltas = (widened.data?.deltas as { path?: unknown; what?: unknown }[] | undefined) ?? [];
-    // Only a property the schema change adds (`property "x" added …`), not an enum value added to one.
-    const added = deltas.filter((d) => typeof d.path === 'string' && typeof d.what === 'string' && /^property ".*" added\b/s.test(d.what)).map((d) => `${String(d.path)}/`);
+    const added = addedPropertyPaths(widened);
     if (added.length === 0) return;
     const texts = (f.data?.texts as TextEntry[] | undefined) ?? [];
     const arrived = (t: TextEntry) => t.field === 'inputSchema' && t.base === undefined && typeof t.pointer === 'string' && added.some((p) => (t.pointer as string).startsWith(p));
@@ -104,37 +131,49 @@ export function foldRestatements(findings: readonly Finding[], facts: FoldFacts)
     slots[c] = { ...widened, data: { ...widened.data, texts: [...((widened.data?.texts as TextEntry[] | undefined) ?? []), ...moved] } };
     const left = texts.filter((t) => !arrived(t));
     if (left.length === 0) {
-      fold(i, widened.fingerprint, 'the texts are those of arguments the schema change adds');
+      fold(state, i, widened.fingerprint, 'the texts are those of arguments the schema change adds');
       return;
     }
     const { what: _w, ...top } = left[0] as TextEntry;
     const message = textsMessage(f.tool, left.map((t) => ({ what: String(t.what) }))) + (f.reviewClause ?? '');
     slots[i] = { ...f, message, data: { ...top, texts: left } };
   });
+}
 
+/** The schema paths (each ending in `/`) of the properties a `schema-widened` finding's change adds. */
+function addedPropertyPaths(widened: Finding): string[] {
+  const deltas = (widened.data?.deltas as { path?: unknown; what?: unknown }[] | undefined) ?? [];
+  // Only a property the schema change adds (`property "x" added …`), not an enum value added to one.
+  return deltas.filter((d) => typeof d.path === 'string' && typeof d.what === 'string' && /^property ".*" added\b/s.test(d.what)).map((d) => `${String(d.path)}/`);
+}
+
+/**
+ * `count-mismatch` findings the per-tool drift explains into `contract-stale`; then
+ * `contract-stale` into the verdict when the per-tool findings explain all the drift.
+ */
+function foldStale(state: FoldState, facts: FoldFacts): void {
+  const { slots } = state;
   const staleAt = slots.findIndex((k) => k?.ruleId === 'contract-stale');
   const stale = staleAt >= 0 ? (slots[staleAt] as Finding) : undefined;
   const contract = facts.contract;
-  if (stale && contract) {
-    const ownCounts = countTools(contract.tools);
-    slots.forEach((f, i) => {
-      if (f?.ruleId !== 'count-mismatch') return;
-      const count = f.data?.count as keyof SurfaceCounts | undefined;
-      if (count === undefined || contract.counts[count] !== ownCounts[count] || !atLeast(stale, f)) return;
-      fold(i, stale.fingerprint, `the contract's ${count} is the count of the tools it pins: the per-tool drift explains it`);
-    });
-    const drifted = new Set<string>();
-    let onlyTools = stale.data?.missing !== true && facts.drift.length > 0;
-    for (const c of facts.drift) {
-      if ('tool' in c) drifted.add(c.tool);
-      else if (!EXPLAINED_WITHOUT_TOOL.has(c.kind)) onlyTools = false;
-    }
-    const covered = [...drifted].every((tool) => causeOf({ ...stale, tool }, () => true) !== undefined);
-    const countsLeft = slots.some((k) => k?.ruleId === 'count-mismatch');
-    if (onlyTools && drifted.size > 0 && covered && !countsLeft) {
-      for (const f of folded) if (f.foldedInto === stale.fingerprint) f.foldedInto = 'verdict';
-      fold(staleAt, 'verdict', 'every tool that differs from the contract has a finding of its own; the verdict says the contract is stale');
-    }
+  if (!stale || !contract) return;
+  const ownCounts = countTools(contract.tools);
+  slots.forEach((f, i) => {
+    if (f?.ruleId !== 'count-mismatch') return;
+    const count = f.data?.count as keyof SurfaceCounts | undefined;
+    if (count === undefined || contract.counts[count] !== ownCounts[count] || !atLeast(stale, f)) return;
+    fold(state, i, stale.fingerprint, `the contract's ${count} is the count of the tools it pins: the per-tool drift explains it`);
+  });
+  const drifted = new Set<string>();
+  let onlyTools = stale.data?.missing !== true && facts.drift.length > 0;
+  for (const c of facts.drift) {
+    if ('tool' in c) drifted.add(c.tool);
+    else if (!EXPLAINED_WITHOUT_TOOL.has(c.kind)) onlyTools = false;
   }
-  return { findings: slots.filter((f): f is Finding => f !== null), folded };
+  const covered = [...drifted].every((tool) => causeOf(state, { ...stale, tool }, () => true) !== undefined);
+  const countsLeft = slots.some((k) => k?.ruleId === 'count-mismatch');
+  if (onlyTools && drifted.size > 0 && covered && !countsLeft) {
+    for (const f of state.folded) if (f.foldedInto === stale.fingerprint) f.foldedInto = 'verdict';
+    fold(state, staleAt, 'verdict', 'every tool that differs from the contract has a finding of its own; the verdict says the contract is stale');
+  }
 }

@@ -241,22 +241,42 @@ const canonicalRef = (ref: string): string => ref.replace(/^#\/definitions\//, '
  * - Object keys are sorted.
  */
 export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): NormalizedSchema {
-  const keepAnnotations = opts.keepAnnotations ?? false;
-  const maxNodes = opts.maxNodes ?? 200_000;
-  const circularRefs: string[] = [];
-  const unsupportedRefs: string[] = [];
-  let nodes = 0;
+  const n = new Normalizer(schema, opts.keepAnnotations ?? false, opts.maxNodes ?? 200_000);
+  let normalized = n.visit(schema, '', ['']);
+  if (n.circularRefs.length > 0 && isObject(normalized) && isObject(schema)) {
+    const defs = n.definitions(schema);
+    if (Object.keys(defs).length > 0) normalized = { ...normalized, $defs: defs };
+  }
+  return { schema: sortKeys(normalized), circularRefs: n.circularRefs, unsupportedRefs: n.unsupportedRefs };
+}
 
-  const visit = (node: Json, where: string, refStack: readonly string[]): Json => {
-    nodes++;
+/**
+ * One normalization of `schema` (the root its `$ref`s resolve against): visits its subschemas,
+ * inlining refs, and collects the refs it could not inline.
+ */
+class Normalizer {
+  readonly circularRefs: string[] = [];
+  readonly unsupportedRefs: string[] = [];
+  /** Nodes visited so far: past `maxNodes`, refs are no longer inlined. */
+  private nodes = 0;
+
+  constructor(
+    private readonly schema: Json,
+    private readonly keepAnnotations: boolean,
+    private readonly maxNodes: number,
+  ) {}
+
+  /** A subschema at `where` (a pointer, for messages), reached through the refs of `refStack`. */
+  visit(node: Json, where: string, refStack: readonly string[]): Json {
+    this.nodes++;
     if (!isObject(node)) return node; // booleans (and garbage) pass through unchanged
     let working: JsonObject = node;
 
     const ref = working.$ref;
     if (typeof ref === 'string') {
       const { $ref: _ignored, ...siblings } = working;
-      const hasSiblings = Object.keys(siblings).some((k) => k !== '$schema' && (keepAnnotations || !isAnnotation(k)));
-      if (!hasSiblings) return inlineRef(ref, where, refStack);
+      const hasSiblings = Object.keys(siblings).some((k) => k !== '$schema' && (this.keepAnnotations || !isAnnotation(k)));
+      if (!hasSiblings) return this.inlineRef(ref, where, refStack);
       // Siblings of $ref apply too (2019-09+); draft-07 ignored them, but tool schemas are 2020-12.
       working = { ...siblings, allOf: [...(Array.isArray(siblings.allOf) ? siblings.allOf : []), { $ref: ref }] };
     }
@@ -264,78 +284,80 @@ export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): Norm
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(working)) {
       if (key === '$schema') continue;
-      if (!keepAnnotations && isAnnotation(key)) continue;
+      if (!this.keepAnnotations && isAnnotation(key)) continue;
       if (key === 'definitions' || key === '$defs') continue; // inlined where referenced
-      setOwn(out, key, visitKeyword(key, value, `${where}/${escapePointerToken(key)}`, refStack));
+      setOwn(out, key, this.visitKeyword(key, value, `${where}/${escapePointerToken(key)}`, refStack));
     }
     return finishObject(out);
-  };
+  }
 
-  const inlineRef = (ref: string, where: string, refStack: readonly string[]): Json => {
+  /** The normalized target of a `$ref` without siblings, or the ref itself when it cannot be inlined. */
+  private inlineRef(ref: string, where: string, refStack: readonly string[]): Json {
     if (!ref.startsWith('#') || (ref.length > 1 && !ref.startsWith('#/'))) {
-      unsupportedRefs.push(`${where || '/'} -> ${ref}`);
+      this.unsupportedRefs.push(`${where || '/'} -> ${ref}`);
       return { $ref: ref };
     }
     const pointer = ref.slice(1);
     if (refStack.includes(pointer) || pointer === '') {
-      circularRefs.push(`${where || '/'} -> ${ref}`);
+      this.circularRefs.push(`${where || '/'} -> ${ref}`);
       return { $ref: canonicalRef(ref) };
     }
-    if (nodes > maxNodes) {
-      unsupportedRefs.push(`${where || '/'} -> ${ref} (not inlined: schema exceeds ${maxNodes} nodes)`);
+    if (this.nodes > this.maxNodes) {
+      this.unsupportedRefs.push(`${where || '/'} -> ${ref} (not inlined: schema exceeds ${this.maxNodes} nodes)`);
       return { $ref: canonicalRef(ref) };
     }
-    const target = resolvePointer(schema, pointer);
+    const target = resolvePointer(this.schema, pointer);
     if (target === undefined) {
-      unsupportedRefs.push(`${where || '/'} -> ${ref} (target not found)`);
+      this.unsupportedRefs.push(`${where || '/'} -> ${ref} (target not found)`);
       return { $ref: canonicalRef(ref) };
     }
-    return visit(target, where, [...refStack, pointer]);
-  };
+    return this.visit(target, where, [...refStack, pointer]);
+  }
 
-  const visitKeyword = (key: string, value: Json, where: string, refStack: readonly string[]): Json => {
-    if ((SINGLE_SCHEMA_KEYWORDS as readonly string[]).includes(key)) return visit(value, where, refStack);
+  /** The value of keyword `key`, its subschemas visited. */
+  private visitKeyword(key: string, value: Json, where: string, refStack: readonly string[]): Json {
+    if ((SINGLE_SCHEMA_KEYWORDS as readonly string[]).includes(key)) return this.visit(value, where, refStack);
     if (key === 'items') {
       return Array.isArray(value)
-        ? value.map((v, i) => visit(v, `${where}/${i}`, refStack))
-        : visit(value, where, refStack);
+        ? value.map((v, i) => this.visit(v, `${where}/${i}`, refStack))
+        : this.visit(value, where, refStack);
     }
     if ((ARRAY_SCHEMA_KEYWORDS as readonly string[]).includes(key) && Array.isArray(value)) {
-      return value.map((v, i) => visit(v, `${where}/${i}`, refStack));
+      return value.map((v, i) => this.visit(v, `${where}/${i}`, refStack));
     }
     if (key === 'dependencies' && isObject(value)) {
       const mapped: JsonObject = {};
       for (const [name, v] of Object.entries(value)) {
-        setOwn(mapped, name, Array.isArray(v) ? v : visit(v, `${where}/${escapePointerToken(name)}`, refStack));
+        setOwn(mapped, name, Array.isArray(v) ? v : this.visit(v, `${where}/${escapePointerToken(name)}`, refStack));
       }
       return mapped;
     }
     if ((MAP_SCHEMA_KEYWORDS as readonly string[]).includes(key) && isObject(value)) {
       const mapped: JsonObject = {};
-      for (const [name, v] of Object.entries(value)) setOwn(mapped, name, visit(v, `${where}/${escapePointerToken(name)}`, refStack));
+      for (const [name, v] of Object.entries(value)) setOwn(mapped, name, this.visit(v, `${where}/${escapePointerToken(name)}`, refStack));
       return mapped;
     }
     if (key === '$ref' && typeof value === 'string') return canonicalRef(value);
     return value;
-  };
+  }
 
-  let normalized = visit(schema, '', ['']);
-  if (circularRefs.length > 0 && isObject(normalized) && isObject(schema)) {
-    // Keep the definitions the remaining refs point at, so that equal recursive schemas stay
-    // equal and changed ones differ. Visited only now: an unused recursive definition must not
-    // make a schema "circular".
+  /**
+   * The root's `definitions` and `$defs`, normalized, by name: kept when refs remain, so that
+   * equal recursive schemas stay equal and changed ones differ. Visited only then: an unused
+   * recursive definition must not make a schema "circular".
+   */
+  definitions(root: JsonObject): JsonObject {
     const defs: JsonObject = {};
     for (const kw of ['definitions', '$defs'] as const) {
-      const source = schema[kw];
+      const source = root[kw];
       if (!isObject(source)) continue;
       for (const [name, def] of Object.entries(source)) {
         const pointer = `/${kw}/${escapePointerToken(name)}`;
-        setOwn(defs, name, visit(def, `/$defs/${escapePointerToken(name)}`, ['', pointer]));
+        setOwn(defs, name, this.visit(def, `/$defs/${escapePointerToken(name)}`, ['', pointer]));
       }
     }
-    if (Object.keys(defs).length > 0) normalized = { ...normalized, $defs: defs };
+    return defs;
   }
-  return { schema: sortKeys(normalized), circularRefs, unsupportedRefs };
 }
 
 const isAnnotation = (key: string): boolean => ANNOTATIONS.has(key) || key.startsWith('x-');

@@ -199,9 +199,26 @@ export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOp
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw loadFailed(ctx, `${specPath} is not an OpenAPI document (not a JSON/YAML object)`);
   }
+  const hasExternal = await loadReferencedFiles(files, path, root, ctx, allowRemote);
+  const doc = hasExternal ? await bundleDocument(files, path, specPath, ctx, allowRemote) : (root as Record<string, unknown>);
+  const { protocolVersion, major, is31 } = documentVersion(doc, specPath, ctx);
 
-  // Follow file refs ourselves first, so that a remote ref anywhere is refused before any I/O,
-  // and every refused local ref is reported where it is written.
+  const info = doc.info;
+  // OpenAPI 3.1 allows a document without `paths` (webhooks only): no operations to include.
+  if (doc.paths === undefined && is31) doc.paths = {};
+  if (info === null || typeof info !== 'object' || doc.paths === null || typeof doc.paths !== 'object' || Array.isArray(doc.paths)) {
+    throw loadFailed(ctx, `${specPath} is not a valid OpenAPI document: \`info\` and \`paths\` must be objects`);
+  }
+  return { doc, protocolVersion, major, is31, notes, specPath, root: files.root };
+}
+
+/**
+ * Loads, through `files`, every file the document at `path` (parsed: `root`) refers to,
+ * transitively; true when it has any non-local `$ref`. We follow file refs ourselves before the
+ * parser does, so that a remote ref anywhere is refused before any I/O, and every refused local
+ * ref is reported where it is written.
+ */
+async function loadReferencedFiles(files: RepoFiles, path: string, root: object, ctx: string, allowRemote: boolean): Promise<boolean> {
   let hasExternal = false;
   const seen = new Set<string>([path]);
   const queue: Array<{ file: string; value: unknown }> = [{ file: path, value: root }];
@@ -218,67 +235,60 @@ export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOp
       }
       const target = ref.split('#', 1)[0]!;
       if (target === '') continue;
-      let refPath: string;
-      try {
-        refPath = /^file:/i.test(target) ? fileURLToPath(target) : resolvePath(dirname(file), decodeURI(target));
-      } catch (e) {
-        throw new ConfigError(`${ctx}malformed $ref ${JSON.stringify(ref)} at ${shown(file)}#${pointer}: ${message(e)}`, { file, pointer }, 'write a relative path to a file inside the repository');
-      }
+      const refPath = refTargetPath(target, ref, file, pointer, ctx);
       if (seen.has(refPath)) continue;
       seen.add(refPath);
       queue.push({ file: refPath, value: await files.load(refPath, { ref, file, pointer }) });
     }
   }
+  return hasExternal;
+}
 
-  let doc: Record<string, unknown>;
-  if (hasExternal) {
-    files.checkDeadline(`bundling ${specPath}`);
-    doc = await withResolvers(
-      files,
-      `bundling ${specPath}`,
-      async () => (await bundle(path, parserOptions(allowRemote, files))) as unknown as Record<string, unknown>,
-      (e) => loadFailed(ctx, `cannot resolve $refs of ${specPath}: ${message(e)}`, e),
-    );
-    // Each file was measured; what bundling made of them must stay finite and within the cap too.
-    const size = expandedSize(doc, { limit: MAX_TOTAL_BYTES });
-    if (!('size' in size)) {
-      throw new ConfigError(
-        `${ctx}${specPath} with the files it references ${size.kind === 'cycle' ? 'contains itself' : size.kind === 'too-deep' ? 'is nested too deeply' : 'is too large'} once bundled`,
-        { file: path },
-        'reference fewer or smaller files',
-      );
-    }
-  } else {
-    doc = root as Record<string, unknown>;
+/** The absolute path of a file `$ref`'s target (`target`: the ref without its fragment), written in `file`. */
+function refTargetPath(target: string, ref: string, file: string, pointer: string, ctx: string): string {
+  try {
+    return /^file:/i.test(target) ? fileURLToPath(target) : resolvePath(dirname(file), decodeURI(target));
+  } catch (e) {
+    throw new ConfigError(`${ctx}malformed $ref ${JSON.stringify(ref)} at ${shown(file)}#${pointer}: ${message(e)}`, { file, pointer }, 'write a relative path to a file inside the repository');
   }
+}
 
-  let protocolVersion: string;
-  let major: 2 | 3;
-  let is31 = false;
+/** The document at `path` bundled with the files it refers to (already loaded and checked). */
+async function bundleDocument(files: RepoFiles, path: string, specPath: string, ctx: string, allowRemote: boolean): Promise<Record<string, unknown>> {
+  files.checkDeadline(`bundling ${specPath}`);
+  const doc = await withResolvers(
+    files,
+    `bundling ${specPath}`,
+    async () => (await bundle(path, parserOptions(allowRemote, files))) as unknown as Record<string, unknown>,
+    (e) => loadFailed(ctx, `cannot resolve $refs of ${specPath}: ${message(e)}`, e),
+  );
+  // Each file was measured; what bundling made of them must stay finite and within the cap too.
+  const size = expandedSize(doc, { limit: MAX_TOTAL_BYTES });
+  if (!('size' in size)) {
+    throw new ConfigError(
+      `${ctx}${specPath} with the files it references ${size.kind === 'cycle' ? 'contains itself' : size.kind === 'too-deep' ? 'is nested too deeply' : 'is too large'} once bundled`,
+      { file: path },
+      'reference fewer or smaller files',
+    );
+  }
+  return doc;
+}
+
+/** The document's version, as {@link LoadedDocument} gives it; a load failure when unsupported. */
+function documentVersion(doc: Record<string, unknown>, specPath: string, ctx: string): Pick<LoadedDocument, 'protocolVersion' | 'major' | 'is31'> {
   if (doc.swagger !== undefined) {
     if (doc.swagger !== '2.0') throw loadFailed(ctx, `${specPath}: unsupported swagger version ${JSON.stringify(doc.swagger)} (supported: 2.0)`);
-    protocolVersion = 'swagger-2.0';
-    major = 2;
-  } else if (typeof doc.openapi === 'string' && /^3\.[01]\.\d+$/.test(doc.openapi)) {
-    protocolVersion = `openapi-${doc.openapi}`;
-    major = 3;
-    is31 = doc.openapi.startsWith('3.1.');
-  } else {
-    throw loadFailed(
-      ctx,
-      doc.openapi === undefined
-        ? `${specPath} is not an OpenAPI document (no \`openapi\` or \`swagger\` field)`
-        : `${specPath}: unsupported OpenAPI version ${JSON.stringify(doc.openapi)} (supported: Swagger 2.0, OpenAPI 3.0.x and 3.1.x)`,
-    );
+    return { protocolVersion: 'swagger-2.0', major: 2, is31: false };
   }
-
-  const info = doc.info;
-  // OpenAPI 3.1 allows a document without `paths` (webhooks only): no operations to include.
-  if (doc.paths === undefined && is31) doc.paths = {};
-  if (info === null || typeof info !== 'object' || doc.paths === null || typeof doc.paths !== 'object' || Array.isArray(doc.paths)) {
-    throw loadFailed(ctx, `${specPath} is not a valid OpenAPI document: \`info\` and \`paths\` must be objects`);
+  if (typeof doc.openapi === 'string' && /^3\.[01]\.\d+$/.test(doc.openapi)) {
+    return { protocolVersion: `openapi-${doc.openapi}`, major: 3, is31: doc.openapi.startsWith('3.1.') };
   }
-  return { doc, protocolVersion, major, is31, notes, specPath, root: files.root };
+  throw loadFailed(
+    ctx,
+    doc.openapi === undefined
+      ? `${specPath} is not an OpenAPI document (no \`openapi\` or \`swagger\` field)`
+      : `${specPath}: unsupported OpenAPI version ${JSON.stringify(doc.openapi)} (supported: Swagger 2.0, OpenAPI 3.0.x and 3.1.x)`,
+  );
 }
 
 /** The object an internal `$ref` (`#/a/b`) in `doc` points to, if any. */

@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { ConfigError, SourceError } from '../../util/errors.js';
 import type { RawSnapshot, RawTool } from '../types.js';
 import { loadIntegrationConfig, type IncludeEntry, type IntegrationConfig } from './config.js';
-import { loadOpenApiDocument, validateOpenApiDocument } from './document.js';
+import { loadOpenApiDocument, validateOpenApiDocument, type LoadedDocument } from './document.js';
 import { describeOperation, findOperation, indexOperations, type Operation, type OperationIndex } from './operations.js';
 import { deriveTool, toolName } from './tools.js';
 
@@ -96,19 +96,61 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
     ...(opts.allowRemoteRefs !== undefined ? { allowRemoteRefs: opts.allowRemoteRefs } : {}),
   };
   const loaded = await loadOpenApiDocument(cfg.specPath, docOpts);
-  let index: OperationIndex;
+  const index = indexDocument(loaded, docOpts.context);
+  const resolved = resolveIncludes(cfg, index);
+  const included = new Set(resolved.map((r) => r.op));
+  const promotedOps = resolvePromotions(cfg, index, included);
+
+  // Validation covers what the tools are made of: the included operations and what they reference.
+  const notes = [...loaded.notes];
+  if (opts.validate !== false) notes.push(...(await validateOpenApiDocument(loaded, included, docOpts)));
+  const tools: RawTool[] = resolved.map(({ entry, op }) => {
+    const derived = deriveTool(loaded, op);
+    notes.push(...derived.notes);
+    return rawTool(cfg.file, entry, op, derived.tool, promotedOps.get(op));
+  });
+
+  const info = loaded.doc.info as Record<string, unknown>;
+  return {
+    source: { id, kind: 'openapi' },
+    server: {
+      ...(typeof info.title === 'string' ? { name: info.title } : {}),
+      ...(typeof info.version === 'string' ? { version: info.version } : {}),
+      protocolVersion: loaded.protocolVersion,
+    },
+    tools,
+    live: true,
+    file: integrationPath,
+    diagnostics: { durationMs: Math.round(performance.now() - started), ...(notes.length > 0 ? { notes } : {}) },
+  };
+}
+
+/** The document's operations; a dangling or looping path item `$ref` is a load failure. */
+function indexDocument(loaded: LoadedDocument, context: string): OperationIndex {
   try {
-    index = indexOperations(loaded.doc);
+    return indexOperations(loaded.doc);
   } catch (e) {
     // A dangling or looping path item `$ref`, found before validation could report it.
     if (!(e instanceof SourceError)) throw e;
-    throw new SourceError(`${docOpts.context}: ${loaded.specPath}: ${e.message}`, 'load-failed', undefined, { cause: e });
+    throw new SourceError(`${context}: ${loaded.specPath}: ${e.message}`, 'load-failed', undefined, { cause: e });
   }
+}
 
-  // include entries → operations (one entry per operation; one tool name per operation).
+/** An `include` entry with the operation it names and that operation's tool name. */
+interface ResolvedEntry {
+  entry: IncludeEntry;
+  op: Operation;
+  name: string;
+}
+
+/**
+ * The `include` entries with their operations, in `include` order. Two entries naming one
+ * operation, or two operations whose tool names collide, are config errors.
+ */
+function resolveIncludes(cfg: IntegrationConfig, index: OperationIndex): ResolvedEntry[] {
   const included = new Map<Operation, IncludeEntry>();
   const names = new Map<string, IncludeEntry>();
-  const resolved: Array<{ entry: IncludeEntry; op: Operation; name: string }> = [];
+  const resolved: ResolvedEntry[] = [];
   for (const entry of cfg.include) {
     const op = resolveEntry(cfg, index, entry.entry, entry.pointer, entry.line, '`include` entry');
     const same = included.get(op);
@@ -132,10 +174,22 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
     names.set(name, entry);
     resolved.push({ entry, op, name });
   }
+  return resolved;
+}
 
-  // Each promoted operation with the `policies` entry that promotes it: a promotion's findings
-  // point at the line a reviewer must read, not at the operation's `include` line.
-  const promotedOps = new Map<Operation, { line: number; pointer: string }>();
+/** Where a `policies` entry is written. */
+interface PolicyLocation {
+  line: number;
+  pointer: string;
+}
+
+/**
+ * Each operation a `policies` entry names, with where that entry is: a promotion's findings
+ * point at the line a reviewer must read, not at the operation's `include` line. A policy for an
+ * operation not in `include` is a config error.
+ */
+function resolvePromotions(cfg: IntegrationConfig, index: OperationIndex, included: ReadonlySet<Operation>): Map<Operation, PolicyLocation> {
+  const promotedOps = new Map<Operation, PolicyLocation>();
   for (const policy of cfg.policies) {
     const op = resolveEntry(cfg, index, policy.key, policy.pointer, policy.line, '`policies` entry');
     if (!included.has(op)) {
@@ -148,40 +202,26 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
     }
     promotedOps.set(op, { line: policy.line, pointer: policy.pointer });
   }
+  return promotedOps;
+}
 
-  // Validation covers what the tools are made of: the included operations and what they reference.
-  const notes = [...loaded.notes];
-  if (opts.validate !== false) notes.push(...(await validateOpenApiDocument(loaded, included.keys(), docOpts)));
-  const tools: RawTool[] = resolved.map(({ entry, op }) => {
-    const derived = deriveTool(loaded, op);
-    notes.push(...derived.notes);
-    const safe = SAFE_METHODS.has(op.method);
-    const promotion = safe ? undefined : promotedOps.get(op);
-    const promoted = promotion !== undefined;
-    return {
-      tool: derived.tool,
-      origin: {
-        method: op.method,
-        path: op.path,
-        ...(op.operationId !== undefined ? { operationId: op.operationId } : {}),
-        ...(promoted ? { promoted: true } : {}),
-      },
-      safetyClass: safe || promoted ? 'read' : 'disabled',
-      location: promotion ? { file: cfg.file, ...promotion } : { file: cfg.file, line: entry.line, pointer: entry.pointer },
-    };
-  });
-
-  const info = loaded.doc.info as Record<string, unknown>;
+/**
+ * The raw tool of an included operation: `read` for GET/HEAD, or when a policy promotes it
+ * (`policy`: where that policy is written, which is then the tool's location); else `disabled`.
+ */
+function rawTool(file: string, entry: IncludeEntry, op: Operation, tool: RawTool['tool'], policy: PolicyLocation | undefined): RawTool {
+  const safe = SAFE_METHODS.has(op.method);
+  const promotion = safe ? undefined : policy;
+  const promoted = promotion !== undefined;
   return {
-    source: { id, kind: 'openapi' },
-    server: {
-      ...(typeof info.title === 'string' ? { name: info.title } : {}),
-      ...(typeof info.version === 'string' ? { version: info.version } : {}),
-      protocolVersion: loaded.protocolVersion,
+    tool,
+    origin: {
+      method: op.method,
+      path: op.path,
+      ...(op.operationId !== undefined ? { operationId: op.operationId } : {}),
+      ...(promoted ? { promoted: true } : {}),
     },
-    tools,
-    live: true,
-    file: integrationPath,
-    diagnostics: { durationMs: Math.round(performance.now() - started), ...(notes.length > 0 ? { notes } : {}) },
+    safetyClass: safe || promoted ? 'read' : 'disabled',
+    location: promotion ? { file, ...promotion } : { file, line: entry.line, pointer: entry.pointer },
   };
 }

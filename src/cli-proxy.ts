@@ -12,7 +12,7 @@ import { displayPath } from './util/display-path.js';
 import { readContract } from './contract/store.js';
 import { ClientStdio } from './runtime/client-stdio.js';
 import { DecisionLog } from './runtime/decision-log.js';
-import { Proxy } from './runtime/proxy.js';
+import { runRelay } from './runtime/relay.js';
 import { openHttpServer, startStdioServer } from './sources/mcp.js';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { Surface } from './surface/model.js';
@@ -125,7 +125,7 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
     maxMessageBytes: r.runtime.maxMessageBytes,
     onGarbage: (why) => log.write({ event: 'upstream', decision: 'dropped', reason: 'client-garbage', detail: why }),
   });
-  const relay = new Proxy(client, server.transport, {
+  const ended = await runRelay(client, server.transport, {
     contract: r.contract,
     runtime: r.runtime,
     log,
@@ -133,18 +133,6 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
     listLimits: r.cfg.limits,
     onProtocolVersion: (v) => server.setProtocolVersion?.(v),
   });
-  const relayErr = (e: unknown) => log.write({ event: 'upstream', decision: 'error', detail: (e as Error).message });
-  server.transport.onmessage = (m) => void relay.fromServer(m as Record<string, unknown>).catch(relayErr);
-  server.transport.onerror = (e) => log.write({ event: 'upstream', decision: 'error', detail: e.message.slice(0, 300) });
-  client.onmessage = (m) => void relay.fromClient(m).catch(relayErr);
-  await server.transport.start();
-
-  const ended = await new Promise<'client' | 'server'>((done) => {
-    client.onclose = () => done('client');
-    server.transport.onclose = () => done('server');
-    client.start();
-  });
-  relay.close(ended === 'client' ? 'the client closed the connection' : 'the server ended');
   if (ended === 'server') log.write({ event: 'upstream', decision: 'ended', detail: server.endReason() });
   const noise = server.noiseLines();
   if (noise > 0) log.write({ event: 'upstream', decision: 'dropped', reason: 'stdout-noise', detail: `${noise} non-JSON lines on the server's stdout` });

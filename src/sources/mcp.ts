@@ -118,6 +118,73 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
   // from its start, as they would had the snapshot started it.
   const early = cfg.transport === 'stdio' ? takeEarly(cfg, root) : undefined;
   const started = early?.at ?? performance.now();
+  if (cfg.transport === 'stdio') return runSnapshot(id, cfg, started, { connect: (sessions) => connectStdio(cfg, sessions, root, early) });
+  return runSnapshot(id, cfg, started, {
+    connect: (sessions) => connectHttp(id, cfg, sessions, root),
+    // RFC 9728 discovery runs beside the listing, while a started server is still up. A source
+    // with credentials never sees the 401 a client without them gets: ask once without them, so
+    // the challenge's metadata is the one pinned, as a client would follow it.
+    discover: (sessions) => discoverAsClient(new URL(cfg.url), cfg.headers.length > 0, cfg.timeouts.requestMs, sessions),
+    discoverUnauthorized: (challenge) => discoverProtectedResource(new URL(cfg.url), { challenge, timeoutMs: cfg.timeouts.requestMs }),
+  });
+}
+
+/** Options of {@link snapshotOverTransport}. */
+export interface OverTransportOptions {
+  /** Names the server in messages; default `MCP server "ID"`. */
+  what?: string;
+  /** The transport the snapshot records in `source.transport`; default `stdio` (a message stream, no HTTP). */
+  transport?: 'stdio' | 'streamable-http' | 'sse';
+  /**
+   * Probe with `server/discover` before `initialize` (default true, as over stdio and Streamable
+   * HTTP). The SDK takes a transport without `stderr` and `pid` for an HTTP one: a probe left
+   * unanswered for `min(requestMs, startupMs)` fails the start-up, where over stdio it means a
+   * legacy server.
+   */
+  negotiate?: boolean;
+}
+
+/**
+ * Snapshots the server at the other end of `transport`, an SDK `Transport` not started yet (in
+ * tests, one half of an in-memory pair whose other half a server is connected to). The run is
+ * {@link snapshotMcp}'s without a process or HTTP: `initialize` (or `server/discover`) within
+ * `timeouts.startupMs` (and `totalMs`), every `tools/list` page with the loose schema and the
+ * raw-page capture under `limits`, notes, the same result shape and the same SourceError
+ * reasons; the client (and with it the transport) is closed at the end, whatever happened.
+ * @param cfg what a source's config says beside how to reach the server: capabilities, timeouts, limits.
+ */
+export function snapshotOverTransport(id: string, cfg: McpCommon, transport: Transport, opts: OverTransportOptions = {}): Promise<RawSnapshot> {
+  return runSnapshot(id, cfg, performance.now(), {
+    connect: async (sessions) => {
+      const s = newSession(opts.transport ?? 'stdio', opts.what ?? `MCP server ${JSON.stringify(id)}`, sessions);
+      await connectClient(s, cfg, transport, {
+        negotiate: opts.negotiate ?? true,
+        probeTimeoutMs: Math.min(cfg.timeouts.requestMs, cfg.timeouts.startupMs),
+        ...failOn(s, transport),
+      });
+      return s;
+    },
+  });
+}
+
+/** How a snapshot reaches its server: all of a snapshot that depends on the transport. */
+interface Connector {
+  /**
+   * Makes a session with a connected client ({@link connectClient}), after starting whatever it
+   * needs (a process, a port); each session it makes is on `sessions`, to be cleaned up.
+   */
+  connect(sessions: Sessions): Promise<Session>;
+  /** Started once connected, beside the listing (HTTP: RFC 9728 discovery). */
+  discover?(sessions: Sessions): Promise<Discovery>;
+  /** After a failure, when a request got a 401: what a client would discover next (HTTP). */
+  discoverUnauthorized?(challenge: Challenge): Promise<Discovery>;
+}
+
+/**
+ * One snapshot over `connector`: connect within `timeouts.startupMs` counted from `started`, list
+ * every page within `timeouts.totalMs`, build the result, close every session, explain a failure.
+ */
+async function runSnapshot(id: string, cfg: McpCommon, started: number, connector: Connector): Promise<RawSnapshot> {
   const totalDeadline = Date.now() + cfg.timeouts.totalMs - (performance.now() - started);
   const sessions = new Sessions();
   let session: Session | undefined;
@@ -125,7 +192,7 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
   try {
     const startupMs = Math.min(cfg.timeouts.startupMs, cfg.timeouts.totalMs);
     session = await withDeadline(
-      cfg.transport === 'stdio' ? connectStdio(cfg, sessions, root, early) : connectHttp(id, cfg, sessions, root),
+      connector.connect(sessions),
       Math.max(0, startupMs - (performance.now() - started)),
       () => {
         sessions.closed = true;
@@ -139,65 +206,22 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
     );
     phase = 'listing';
     mark(`${id}: initialized`);
-    const { client } = session;
-    // RFC 9728 discovery runs beside the listing, while a started server is still up. A source
-    // with credentials never sees the 401 a client without them gets: ask once without them, so
-    // the challenge's metadata is the one pinned, as a client would follow it.
-    const discovering = cfg.transport === 'stdio' ? undefined : discoverAsClient(new URL(cfg.url), cfg.headers.length > 0, cfg.timeouts.requestMs, sessions);
+    const discovering = connector.discover?.(sessions);
     discovering?.catch(() => undefined);
     const { tools, pages, rawBytes } = await listAllTools(session, cfg, totalDeadline);
     mark(`${id}: tools listed (${tools.length} tools, ${pages} pages)`);
     const protectedResource = await discovering;
     if (discovering) mark(`${id}: protected resource metadata ${protectedResource?.state}`);
-    const version = client!.getServerVersion();
-    const protocolVersion = client!.getNegotiatedProtocolVersion();
-    const instructions = client!.getInstructions();
-    const snapshot: RawSnapshot = {
-      source: {
-        id,
-        kind: 'mcp',
-        transport: session.transport,
-        clientCapabilities: cfg.capabilities,
-      },
-      server: {
-        ...(typeof version?.name === 'string' ? { name: version.name } : {}),
-        ...(typeof version?.version === 'string' ? { version: version.version } : {}),
-        ...(protocolVersion ? { protocolVersion } : {}),
-        ...(typeof instructions === 'string' ? { instructions } : {}),
-      },
-      tools,
-      live: true,
-      diagnostics: { durationMs: 0, pages, rawBytes, notes: session.notes, ...(sessions.unauthorized ? { unauthorized: true } : {}) },
-      ...(protectedResource ? { protectedResource } : {}),
-    };
+    const snapshot = snapshotOf(id, cfg, session, sessions, { tools, pages, rawBytes }, protectedResource);
     await closeSession(session);
-    const d = snapshot.diagnostics;
-    if (session.stdio) {
-      d.stdoutNoiseLines = session.stdio.noiseLines;
-      if (session.stdio.noiseLines > 0) {
-        if (session.stdio.firstNoiseLine !== undefined) d.stdoutNoiseSample = session.stdio.firstNoiseLine;
-        session.notes.push(
-          `server wrote ${session.stdio.noiseLines} non-JSON-RPC line(s) on stdout (first: ${JSON.stringify(session.stdio.firstNoiseLine)}); stdout is reserved for protocol messages, log to stderr`,
-        );
-      }
-    }
-    if (session.proc) d.stderrTail = session.proc.stderrTail();
-    if (session.sandbox) d.sandbox = session.sandbox;
-    // Every session of this snapshot (a restarted server too) has ended by now.
-    sessions.closed = true;
-    await Promise.all(sessions.list.map(closeSession));
-    const escaped = sessions.list.flatMap((x) => x.proc?.escaped ?? []);
-    if (escaped.length) d.escaped = escaped;
-    const blocked = blockedHosts(sessions.list.map((x) => (x.sandbox?.sandboxed && x.sandbox.network === 'loopback' ? (x.proc?.stderrTail() ?? '') : '')).join('\n'));
-    if (blocked.length) d.networkBlocked = blocked;
-    d.durationMs = Math.round(performance.now() - started);
+    await endSessions(snapshot.diagnostics, session, sessions, started);
     return snapshot;
   } catch (err) {
     const e = await toSourceError(err, session ?? sessions.list.at(-1), phase);
     // A server that wants credentials: what a client would discover next, before anything ends.
-    if (e instanceof SourceError && sessions.unauthorized && cfg.transport !== 'stdio') {
+    if (e instanceof SourceError && sessions.unauthorized && connector.discoverUnauthorized) {
       e.unauthorized = true;
-      e.protectedResource = await discoverProtectedResource(new URL(cfg.url), { challenge: sessions.unauthorized, timeoutMs: cfg.timeouts.requestMs });
+      e.protectedResource = await connector.discoverUnauthorized(sessions.unauthorized);
     }
     sessions.closed = true;
     await Promise.all(sessions.list.map(closeSession));
@@ -212,6 +236,53 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
     sessions.closed = true;
     await Promise.all(sessions.list.map(closeSession));
   }
+}
+
+/** The raw snapshot of a listed session (server info as negotiated, the tools as listed). */
+function snapshotOf(id: string, cfg: McpCommon, session: Session, sessions: Sessions, listed: { tools: RawTool[]; pages: number; rawBytes: number }, protectedResource: Discovery | undefined): RawSnapshot {
+  const client = session.client!;
+  const version = client.getServerVersion();
+  const protocolVersion = client.getNegotiatedProtocolVersion();
+  const instructions = client.getInstructions();
+  return {
+    source: { id, kind: 'mcp', transport: session.transport, clientCapabilities: cfg.capabilities },
+    server: {
+      ...(typeof version?.name === 'string' ? { name: version.name } : {}),
+      ...(typeof version?.version === 'string' ? { version: version.version } : {}),
+      ...(protocolVersion ? { protocolVersion } : {}),
+      ...(typeof instructions === 'string' ? { instructions } : {}),
+    },
+    tools: listed.tools,
+    live: true,
+    diagnostics: { durationMs: 0, pages: listed.pages, rawBytes: listed.rawBytes, notes: session.notes, ...(sessions.unauthorized ? { unauthorized: true } : {}) },
+    ...(protectedResource ? { protectedResource } : {}),
+  };
+}
+
+/**
+ * Ends every session of the snapshot (a restarted server's too) and records what only their end
+ * tells: stdout noise, the stderr tail, how the server ran, escaped processes, blocked hosts, and
+ * the duration counted from `started`.
+ */
+async function endSessions(d: RawSnapshot['diagnostics'], session: Session, sessions: Sessions, started: number): Promise<void> {
+  if (session.stdio) {
+    d.stdoutNoiseLines = session.stdio.noiseLines;
+    if (session.stdio.noiseLines > 0) {
+      if (session.stdio.firstNoiseLine !== undefined) d.stdoutNoiseSample = session.stdio.firstNoiseLine;
+      session.notes.push(
+        `server wrote ${session.stdio.noiseLines} non-JSON-RPC line(s) on stdout (first: ${JSON.stringify(session.stdio.firstNoiseLine)}); stdout is reserved for protocol messages, log to stderr`,
+      );
+    }
+  }
+  if (session.proc) d.stderrTail = session.proc.stderrTail();
+  if (session.sandbox) d.sandbox = session.sandbox;
+  sessions.closed = true;
+  await Promise.all(sessions.list.map(closeSession));
+  const escaped = sessions.list.flatMap((x) => x.proc?.escaped ?? []);
+  if (escaped.length) d.escaped = escaped;
+  const blocked = blockedHosts(sessions.list.map((x) => (x.sandbox?.sandboxed && x.sandbox.network === 'loopback' ? (x.proc?.stderrTail() ?? '') : '')).join('\n'));
+  if (blocked.length) d.networkBlocked = blocked;
+  d.durationMs = Math.round(performance.now() - started);
 }
 
 /**
@@ -284,6 +355,57 @@ function watchListChanged(s: Session, client: Client): void {
   });
 }
 
+/** How {@link connectClient} connects. */
+interface ClientOptions {
+  /** Probe with `server/discover` (2026-07-28 era) before falling back to `initialize`; false: `initialize` only. */
+  negotiate: boolean;
+  /** How long the `server/discover` probe waits for an answer (ms). */
+  probeTimeoutMs: number;
+  /** The server is known to be a legacy one: `initialize` without a probe (the SDK's `prior`). */
+  legacy?: boolean;
+  /** Called once when the server floods toolgate ({@link guardFlood}); it must end the session. */
+  onFlood: (message: string) => void;
+  /** Called when the transport reports a message it could not parse ({@link onUnparsableMessage}). */
+  onUnparsable?: (error: Error) => void;
+}
+
+/**
+ * Connects the session's client over `transport` (not started yet): the raw `tools/list` capture,
+ * the flood guard, version negotiation, the `list_changed` note, `initialize` or `server/discover`
+ * within `timeouts.startupMs`. Every transport of a snapshot is connected here.
+ */
+async function connectClient(s: Session, cfg: McpCommon, transport: Transport, o: ClientOptions): Promise<void> {
+  s.capture = captureToolsList(transport);
+  if (o.onUnparsable) onUnparsableMessage(transport, o.onUnparsable);
+  guardFlood(transport, o.onFlood);
+  const client = newClient(cfg, o.negotiate, o.probeTimeoutMs);
+  s.client = client;
+  watchListChanged(s, client);
+  await client.connect(transport, {
+    timeout: cfg.timeouts.startupMs,
+    signal: s.abort.signal,
+    ...(o.legacy ? { prior: { kind: 'legacy' as const } } : {}),
+  });
+}
+
+/**
+ * Handlers that fail the session (recorded on it, pending requests aborted) on an unparsable
+ * message or a flood, for a transport that has no failure of its own (HTTP, in-memory).
+ */
+function failOn(s: Session, transport: Transport): Pick<ClientOptions, 'onFlood' | 'onUnparsable'> {
+  return {
+    onUnparsable: (error) => {
+      s.failure ??= { reason: 'protocol-error', message: `sent a message that is not valid JSON-RPC (${firstLine(error)})` };
+      s.abort.abort();
+    },
+    onFlood: (message) => {
+      s.failure ??= { reason: FLOOD, message };
+      s.abort.abort();
+      transport.close().catch(() => undefined);
+    },
+  };
+}
+
 async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions, root: string, early?: EarlyLaunch): Promise<Session> {
   const what = `MCP server \`${describeCommand(cfg)}\``;
   const attempt = async (legacyOnly: boolean, adopted?: EarlyLaunch): Promise<Session> => {
@@ -296,17 +418,13 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions,
     } else await launchStdio(cfg, root, s);
     await sessions.guard(s);
     const stdio = (s.stdio = new ProcessStdioTransport(s.proc!, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES));
-    s.capture = captureToolsList(stdio);
-    guardFlood(stdio, (message) => stdio.fail({ reason: FLOOD, message }));
-    // A probe that gets no answer on stdio means "legacy server": do not let it eat the whole
-    // start-up budget, a cold start still gets the rest of it for `initialize`.
-    const client = newClient(cfg, !legacyOnly, Math.min(cfg.timeouts.requestMs, cfg.timeouts.startupMs));
-    s.client = client;
-    watchListChanged(s, client);
-    await client.connect(s.stdio, {
-      timeout: cfg.timeouts.startupMs,
-      signal: s.abort.signal,
-      ...(legacyOnly ? { prior: { kind: 'legacy' as const } } : {}),
+    await connectClient(s, cfg, stdio, {
+      negotiate: !legacyOnly,
+      // A probe that gets no answer on stdio means "legacy server": do not let it eat the whole
+      // start-up budget, a cold start still gets the rest of it for `initialize`.
+      probeTimeoutMs: Math.min(cfg.timeouts.requestMs, cfg.timeouts.startupMs),
+      legacy: legacyOnly,
+      onFlood: (message) => stdio.fail({ reason: FLOOD, message }),
     });
     return s;
   };
@@ -367,20 +485,7 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
     const opts = { requestInit: { headers }, fetch: observed };
     const transport: Transport =
       kind === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
-    s.capture = captureToolsList(transport);
-    onUnparsableMessage(transport, (error) => {
-      s.failure ??= { reason: 'protocol-error', message: `sent a message that is not valid JSON-RPC (${firstLine(error)})` };
-      s.abort.abort();
-    });
-    guardFlood(transport, (message) => {
-      s.failure ??= { reason: FLOOD, message };
-      s.abort.abort();
-      transport.close().catch(() => undefined);
-    });
-    const client = newClient(cfg, kind === 'streamable-http', cfg.timeouts.startupMs);
-    s.client = client;
-    watchListChanged(s, client);
-    await client.connect(transport, { timeout: cfg.timeouts.startupMs, signal: s.abort.signal });
+    await connectClient(s, cfg, transport, { negotiate: kind === 'streamable-http', probeTimeoutMs: cfg.timeouts.startupMs, ...failOn(s, transport) });
   };
 
   try {

@@ -15,8 +15,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
-  canonicalJson, classifySchemaChange, classifySchemaChanges, closeSchemaWorkers, normalizeSchema,
+  classifySchemaChange, classifySchemaChanges, closeSchemaWorkers, normalizeSchema,
 } from '../src/diff/schema/index.ts';
+import { canonicalJson } from '../src/util/json.ts';
 import { runJsonSchemaDiff } from '../src/diff/schema/json-schema-diff-adapter.ts';
 import { toDraft07 } from '../src/diff/schema/classify.ts';
 

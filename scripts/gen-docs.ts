@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { rulesMarkdown } from '../src/report/rules.js';
 import { actionReference, replaceBetweenMarkers } from './docs-lib.js';
-import { exportTargetsMarkdown } from '../src/export/table.js';
+import { exportTargetsMarkdown } from './export-table.js';
 
 const check = process.argv.includes('--check');
 const stale: string[] = [];

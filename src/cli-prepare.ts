@@ -12,16 +12,16 @@ import type { Policy } from './config/policy.js';
 import { loadPolicy } from './config/policy-file.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, defaultContractPath, SOURCE_ID_PATTERN, type SourceConfig } from './config/source-config.js';
 import { sandboxSupportAsync } from './sources/sandbox.js';
-import type { JsonObject } from './surface/model.js';
+import type { JsonObject } from './util/json.js';
 import { ConfigError } from './util/errors.js';
 import { mark } from './util/timing.js';
 import type { SourceFlags } from './cli-types.js';
 
-/** Set once a server may have been started early: {@link discardEarly} then has one to look for. */
+/** Set once a server may have been started early: {@link discardEarlyIfStarted} then has one to look for. */
 let startingEarly = false;
 
 /** Ends a server started early that no snapshot took (the run stopped first). Idempotent. */
-export async function discardEarly(): Promise<void> {
+export async function discardEarlyIfStarted(): Promise<void> {
   if (startingEarly) await (await import('./sources/launch.js')).discardEarly();
 }
 

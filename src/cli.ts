@@ -8,8 +8,6 @@ import { FAIL_ON_VALUES, type FailOn, type Mode } from './judge/result.js';
 /** `--to` values (kept here so `--help` loads no export code; a test keeps it equal to the targets). */
 export const EXPORT_TARGET_IDS = ['toolgate', 'toolhive', 'toolhive-cedar', 'agentgateway', 'agentgateway-k8s', 'docker', 'envoy', 'claude-code', 'gemini', 'codex'] as const;
 
-export { EXIT };
-
 /** The heavy part of the CLI, loaded when a command needs it (keeps `--help` fast). */
 const commands = () => import('./cli-commands.js');
 
@@ -98,7 +96,7 @@ function addSourceCommands(program: Command, setExit: (code: number) => void): v
     async function (this: Command) {
       const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }>();
       requireDashDash(this);
-      const { prepareRun, discardEarly } = await import('./cli-prepare.js');
+      const { prepareRun, discardEarlyIfStarted } = await import('./cli-prepare.js');
       try {
         const policy = await prepareRun(opts, this.args, process.cwd());
         const pipeline = await commands();
@@ -106,7 +104,7 @@ function addSourceCommands(program: Command, setExit: (code: number) => void): v
         setExit(await pipeline.run(mode, opts, policy));
       } finally {
         // A server started early that no snapshot took (the run stopped first) is ended here.
-        await discardEarly();
+        await discardEarlyIfStarted();
       }
     };
 

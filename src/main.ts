@@ -4,7 +4,7 @@ import { loadPolicy } from './config/policy-file.js';
 import { displayPath } from './util/display-path.js';
 import { sandboxSupportAsync } from './sources/sandbox.js';
 import { mark } from './util/timing.js';
-import { readActionInputs } from './config/inputs.js';
+import { readActionInputs } from './action-inputs.js';
 import { ConfigError } from './util/errors.js';
 import { breakRunnerCommands, escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty, sanitizeText } from './report/escape.js';
 import { readEventContext } from './github/event.js';

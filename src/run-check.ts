@@ -22,12 +22,10 @@ import type { RawSnapshot, SourceLocation } from './sources/types.js';
 import { readySources } from './sources/select.js';
 import { compareNames, normalizeSnapshotInSlices, type MalformedTool } from './surface/normalize.js';
 import type { Surface } from './surface/model.js';
-import { ConfigError, SourceError } from './util/errors.js';
+import { ConfigError } from './util/errors.js';
+import { SourceError } from './sources/source-error.js';
 import type { Logger } from './util/logger.js';
 import { mark } from './util/timing.js';
-
-// The result types live with the judge (reports depend on them only); re-exported for callers.
-export type { CheckResult, Mode, SourceResult };
 
 /** Inputs of {@link runCheck}. Effects come in as arguments so tests and the CLI share it. */
 export interface RunOptions {

@@ -5,14 +5,13 @@
  *
  * @module
  */
-import { pointerSegments, toPointer } from '../util/json-file.js';
+import { pointerSegments, toPointer } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
-import { loginKey } from '../review/approval.js';
+import { loginKey } from './reviewers.js';
 import { RULES, ruleById } from '../rules/catalog.js';
 import type { DenyEntry, Policy, PolicyLevel, RuleOverride } from './policy.js';
 import { displayPath } from '../util/display-path.js';
-import type { CommandSpec, HeaderFromEnv, SourceConfig } from './source-config.js';
-import { DEFAULT_CONTAINMENT, type Containment } from '../sources/sandbox.js';
+import { DEFAULT_CONTAINMENT, type CommandSpec, type Containment, type HeaderFromEnv, type SourceConfig } from './source-config.js';
 import type { SafetyField } from '../surface/safety-fields.js';
 
 /** One difference between the base and the head policy. */

@@ -4,23 +4,23 @@ import { policyValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
 import { displayPath } from '../util/display-path.js';
 import { CONTRACT_OUTSIDE_FIX, resolveInside } from '../util/safe-path.js';
-import { pointerSegments } from '../util/json-file.js';
+import { pointerSegments } from '../util/json.js';
 import { schemaError } from '../util/schema-errors.js';
 import { isRuleId, ruleById, RULES } from '../rules/catalog.js';
 import { didYouMean } from '../util/suggest.js';
-import { loginKey } from '../review/approval.js';
-import { parseTeamRef } from '../github/teams.js';
+import { loginKey, parseTeamRef } from './reviewers.js';
 import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import type { Level } from '../rules/types.js';
-import type { JsonObject } from '../surface/model.js';
+import type { JsonObject } from '../util/json.js';
 import type { SafetyField } from '../surface/safety-fields.js';
-import { DEFAULT_CONTAINMENT, type SandboxMode } from '../sources/sandbox.js';
 import {
+  DEFAULT_CONTAINMENT,
   DEFAULT_LIST_LIMITS,
   DEFAULT_TIMEOUTS,
   defaultContractPath,
   type CommandSpec,
   type HeaderFromEnv,
+  type SandboxMode,
   type SourceConfig,
 } from './source-config.js';
 

@@ -1,5 +1,4 @@
-import type { JsonObject } from '../surface/model.js';
-import type { Containment } from '../sources/sandbox.js';
+import type { JsonObject } from '../util/json.js';
 
 /** Time limits for an MCP source (ms). Every wait has one (docs/design.md §9). */
 export interface McpTimeouts {
@@ -52,6 +51,28 @@ export interface McpHttpConfig {
   start?: CommandSpec;
   headers: HeaderFromEnv[];
 }
+
+/** How the policy wants servers contained (`sandbox:` at the top of toolgate.yml). */
+export type SandboxMode = 'auto' | 'required';
+
+/** What a source asks of its sandbox (keys of its `mcp` block). */
+export interface Containment {
+  /** `off`: run this source's command unsandboxed (reported). */
+  sandbox: 'on' | 'off';
+  /** `loopback` (default): no network but the sandbox's own loopback; `open`: the host's network. */
+  network: 'loopback' | 'open';
+  /** Absolute paths the command may write besides its scratch HOME and /tmp. */
+  writable: string[];
+  /**
+   * Whether an HTTP source's `start` command gets the host's network (toolgate connects to its
+   * port from outside the sandbox). False while judging a pull request whose base branch does not
+   * already run that command: it is not started at all until the policy that adds it is merged.
+   */
+  startNetwork?: boolean;
+}
+
+/** The strictest containment: what a source gets unless its (base) policy says otherwise. */
+export const DEFAULT_CONTAINMENT: Containment = { sandbox: 'on', network: 'loopback', writable: [] };
 
 /** Settings shared by every MCP source. */
 export interface McpCommon {

@@ -1,5 +1,6 @@
-import type { Json, JsonObject, Surface, SurfaceTool } from '../surface/model.js';
-import { toPointer } from '../util/json-file.js';
+import type { Surface, SurfaceTool } from '../surface/model.js';
+import type { Json, JsonObject } from '../util/json.js';
+import { toPointer } from '../util/json.js';
 import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
 
 /** Contract text plus the 1-based line of every value, keyed by JSON pointer. */

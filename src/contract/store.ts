@@ -7,12 +7,12 @@ import { contractValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
 import { parseJsonDocumentSteps } from '../util/json-file.js';
 import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
-import { getOwn, isObject } from '../util/json.js';
+import { getOwn, isObject, type JsonObject } from '../util/json.js';
 import { jsonByteLength, TOOL_MAX_BYTES } from '../surface/depth-limit.js';
 import { schemaError } from '../util/schema-errors.js';
 import { assertReplaceable, CONTRACT_OUTSIDE_FIX, FILE_LIMITS, formatBytes, readBounded, resolveInside } from '../util/safe-path.js';
 import { assembleSurface, currentPinnedForm, deriveTool } from '../surface/normalize.js';
-import { SURFACE_FORMAT_VERSION, type Json, type JsonObject, type Surface, type SurfaceTool } from '../surface/model.js';
+import { SURFACE_FORMAT_VERSION, type Surface, type SurfaceTool } from '../surface/model.js';
 import { serializeContract, type SerializedContract } from './serialize.js';
 
 /** A contract read from disk, with the line of each value for annotations. */
@@ -324,6 +324,3 @@ async function removeStaleTemps(file: string): Promise<void> {
   }
 }
 
-
-/** Type guard used by callers handling plain JSON. */
-export type { Json };

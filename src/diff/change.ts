@@ -1,4 +1,5 @@
-import type { HintName, Json, ProtectedResource, SafetyClass, ServerInfo, SurfaceCounts, SurfaceTool, ToolOrigin } from '../surface/model.js';
+import type { HintName, ProtectedResource, SafetyClass, ServerInfo, SurfaceCounts, SurfaceTool, ToolOrigin } from '../surface/model.js';
+import type { Json } from '../util/json.js';
 
 /** One hint's state on one side of a comparison. */
 export interface HintState {

@@ -1,7 +1,7 @@
-import { HINT_NAMES, type HintName, type Json, type ProtectedResource, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
+import { HINT_NAMES, type HintName, type ProtectedResource, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
+import { canonicalJson, getOwn, pointerSegments, type Json } from '../util/json.js';
 import type { Change, HintState } from './change.js';
 import { newSchemaStrings, schemaTexts } from './schema-text.js';
-import { canonicalJson, getOwn, pointerSegments } from '../util/json.js';
 import { argumentsSchema, servedInputSchema } from '../surface/normalize.js';
 
 const same = (a: unknown, b: unknown) => canonicalJson((a ?? null) as Json) === canonicalJson((b ?? null) as Json);

@@ -5,8 +5,9 @@
  * not change what validates), yet a changed argument description can steer a model as surely as
  * a changed tool description, so the diff reports them as `text-changed`.
  */
-import type { Json } from '../surface/model.js';
+import type { Json } from '../util/json.js';
 import { escapePointerToken as esc, isObject as isObj, pointerSegments } from '../util/json.js';
+import { isDialectUri } from '../surface/pinned-schema.js';
 
 /** Keywords whose value is a map of name → subschema (draft-07 `dependencies` maps to a subschema or a list of names). */
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
@@ -74,11 +75,6 @@ export function describeSchemaTextPath(pointer: string): string {
  * `enum` values (the schema diff reports each value added or removed, quoting it).
  */
 const STRUCTURE_KEYS = new Set(['type', '$ref', 'enum']);
-
-/** A JSON Schema draft's meta-schema URI (a `$schema` that is structure, not text). */
-export function isDialectUri(v: unknown): boolean {
-  return typeof v === 'string' && /^https?:\/\/json-schema\.org\/(draft-0[3-7]\/schema|draft\/(2019-09|2020-12)\/schema)#?$/.test(v);
-}
 
 /**
  * Every string value in `head` that appears nowhere in `base`, by JSON pointer, except in the

@@ -38,8 +38,3 @@ export function firstDifference(committed: string, expected: string, comment?: s
   }
   return comment === undefined ? { line: a.length, expectedLine: b.length } : firstDifference(committed, expected);
 }
-
-/** The committed file's line of {@link firstDifference}. */
-export function firstDifferentLine(committed: string, expected: string): number | undefined {
-  return firstDifference(committed, expected)?.line;
-}

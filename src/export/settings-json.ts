@@ -4,7 +4,7 @@
  * other byte: comments, order, indentation), written ASCII only. Pure.
  */
 import { applyEdits, modify, parse, visit, type ParseError } from 'jsonc-parser';
-import type { Json } from '../surface/model.js';
+import type { Json } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
 import { asciiJson, quoted } from './literals.js';
 

@@ -8,7 +8,7 @@
  * Metadata: read, which the workflow's GITHUB_TOKEN always has.
  */
 import type { Review } from '../review/approval.js';
-import { loginKey } from '../review/approval.js';
+import { loginKey } from '../config/reviewers.js';
 import type { GitHubClient, RepoRef } from './client.js';
 
 /** Associations that may have write access; any other (`CONTRIBUTOR`, `NONE`, …) cannot. */

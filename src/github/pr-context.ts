@@ -6,7 +6,8 @@ import { readWriteAccess } from './permissions.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import type { PullRequestContext } from './event.js';
 import { listCommitters, listReviews } from './reviews.js';
-import { listTeamMembers, parseTeamRef } from './teams.js';
+import { listTeamMembers } from './teams.js';
+import { parseTeamRef } from '../config/reviewers.js';
 
 /** What decides whether an approval still covers the head: the files whose change re-opens the review. */
 export interface ApprovalScope {

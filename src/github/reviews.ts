@@ -3,7 +3,7 @@
  * `GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews` returns reviews in chronological order,
  * paginated (`per_page` at most 100, `Link` header); every page is read.
  */
-import type { Review, ReviewState } from '../review/approval.js';
+import type { GitHubReviewState, Review } from '../review/approval.js';
 import type { GitHubClient, RepoRef } from './client.js';
 
 const STATES: ReadonlySet<string> = new Set(['APPROVED', 'CHANGES_REQUESTED', 'COMMENTED', 'DISMISSED', 'PENDING']);
@@ -28,46 +28,13 @@ export async function listReviews(octokit: GitHubClient, repo: RepoRef, prNumber
     if (!STATES.has(state)) continue;
     reviews.push({
       user: r.user?.login ?? '',
-      state: state as ReviewState,
+      state: state as GitHubReviewState,
       commitId: r.commit_id ?? '',
       submittedAt: r.submitted_at ?? '',
       ...(typeof r.author_association === 'string' ? { authorAssociation: r.author_association } : {}),
     });
   }
   return reviews;
-}
-
-/** The facts toolgate needs about a pull request. */
-export interface PullRequestInfo {
-  number: number;
-  /** Login of the PR author. */
-  author: string;
-  headSha: string;
-  baseSha: string;
-  /** `owner/name` of the head repository; undefined when the fork was deleted. */
-  headRepo?: string;
-  baseRepo: string;
-  /** Head repository differs from the base repository (or is gone). */
-  fork: boolean;
-}
-
-/**
- * Reads a pull request (`GET /repos/{owner}/{repo}/pulls/{pull_number}`), e.g. to get the current
- * head SHA when the event payload may be stale (a `pull_request_review` on an older commit).
- */
-export async function getPullRequest(octokit: GitHubClient, repo: RepoRef, prNumber: number): Promise<PullRequestInfo> {
-  const { data } = await octokit.rest.pulls.get({ owner: repo.owner, repo: repo.repo, pull_number: prNumber });
-  const headRepo = data.head.repo?.full_name;
-  const baseRepo = data.base.repo.full_name;
-  return {
-    number: data.number,
-    author: data.user.login,
-    headSha: data.head.sha,
-    baseSha: data.base.sha,
-    ...(headRepo !== undefined ? { headRepo } : {}),
-    baseRepo,
-    fork: headRepo === undefined || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
-  };
 }
 
 /**

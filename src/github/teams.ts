@@ -6,20 +6,8 @@
  * workflow's `GITHUB_TOKEN` cannot read organization teams, so this needs a token with `read:org`
  * (a personal access token) or a GitHub App with the organization "Members: read" permission.
  */
+import type { TeamRef } from '../config/reviewers.js';
 import type { GitHubClient } from './client.js';
-
-/** An `org/team` reviewers entry, split. */
-export interface TeamRef {
-  org: string;
-  /** The team's slug as in its URL (`github.com/orgs/{org}/teams/{slug}`). */
-  slug: string;
-}
-
-/** `org/team` (optionally `@org/team`) as a {@link TeamRef}, or undefined for a user login. */
-export function parseTeamRef(entry: string): TeamRef | undefined {
-  const m = /^@?([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(entry);
-  return m ? { org: m[1]!, slug: m[2]!.toLowerCase() } : undefined;
-}
 
 /**
  * Logins of a team's members (lower case).

@@ -1,7 +1,7 @@
 /**
  * `toolgate init`, the detection half: what in a repository is an MCP server or an OpenAPI
  * document, and which toolgate.yml source each becomes. Pure: it works on the files the scan
- * read ({@link RepoFiles}, see `scan.ts`) and never touches the file system or runs anything.
+ * read ({@link ScannedRepo}, see `scan.ts`) and never touches the file system or runs anything.
  *
  * Every name and value read here is hostile input (a repository under review wrote it): a value
  * is copied into toolgate.yml only when {@link copyable} (no control, format, bidi or separator
@@ -17,7 +17,7 @@ import { parseSettings } from '../export/settings-json.js';
 import { quoted } from '../export/literals.js';
 
 /** What the scan of a repository found, paths relative to its root with `/` separators. */
-export interface RepoFiles {
+export interface ScannedRepo {
   /** Every regular file the scan listed (within its depth and count limits). */
   paths: readonly string[];
   /** Text of the files it read (each bounded), by path. */
@@ -38,7 +38,7 @@ export type SetupStep =
   | { kind: 'python'; dir: string; install: 'project' | 'requirements' };
 
 /** One thing found, and the source it becomes. */
-export interface Finding {
+export interface FoundSource {
   /** Source id, unique among the findings. */
   id: string;
   /** What it is, for the summary ("Node MCP server package"). */
@@ -55,7 +55,7 @@ export interface Finding {
 
 /** The result of {@link detect}. */
 export interface Detection {
-  findings: Finding[];
+  findings: FoundSource[];
   /** What was seen but not turned into a source, and why (one line each). */
   notes: string[];
   /** Branch the workflow runs on for pushes. */
@@ -128,7 +128,7 @@ function repoRelative(p: unknown): string | undefined {
  * @returns the findings (ids unique, in a stable order), notes on what was skipped and why, and
  *   the branch pushes are checked on.
  */
-export function detect(repo: RepoFiles): Detection {
+export function detect(repo: ScannedRepo): Detection {
   const notes: string[] = [];
   const paths = new Set(repo.paths);
   const found: Candidate[] = [];
@@ -188,7 +188,7 @@ function uniqueId(name: string, taken: Set<string>, alsoTaken: (id: string) => b
 }
 
 /** A finding before its id is chosen: `name` is what the id is made from. */
-type Candidate = Omit<Finding, 'id'> & { name: string };
+type Candidate = Omit<FoundSource, 'id'> & { name: string };
 
 const inDir = (dir: string, name: string) => (dir === '.' ? name : `${dir}/${name}`);
 

@@ -9,7 +9,7 @@
  */
 import { Document, Scalar, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { jsonDocument } from '../export/settings-json.js';
-import { copyable, type Detection, type Finding, type SetupStep, type SourceSpec } from './detect.js';
+import { copyable, type Detection, type FoundSource, type SetupStep, type SourceSpec } from './detect.js';
 
 /** The schema line README shows at the top of toolgate.yml (editors complete the file from it). */
 export const SCHEMA_COMMENT = ' yaml-language-server: $schema=https://raw.githubusercontent.com/toolgate/toolgate/main/schema/toolgate.schema.json';
@@ -73,7 +73,7 @@ function quoteStrings(node: unknown): void {
 }
 
 /** The toolgate.yml keys of one source. */
-function sourceValue(f: Finding): Record<string, unknown> {
+function sourceValue(f: FoundSource): Record<string, unknown> {
   const s: SourceSpec = f.source;
   if ('openapi' in s) return { id: f.id, openapi: s.openapi };
   const m = s.mcp;

@@ -9,7 +9,7 @@ import { lstat, opendir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import { readBounded, resolveInside } from '../util/safe-path.js';
-import { CLIENT_CONFIGS, copyable, specCandidate, type RepoFiles } from './detect.js';
+import { CLIENT_CONFIGS, copyable, specCandidate, type ScannedRepo } from './detect.js';
 
 /** Limits of one scan. */
 export const SCAN_LIMITS = {
@@ -42,7 +42,7 @@ export function readPriority(path: string, depth: number): { rank: number; max: 
 
 /** What a scan found: the files for {@link detect}, and what it could not read (one line each). */
 export interface Scan {
-  repo: RepoFiles;
+  repo: ScannedRepo;
   notes: string[];
 }
 

@@ -8,7 +8,8 @@ import type { Policy } from '../config/policy.js';
 import { diffSurfaces } from '../diff/diff-surfaces.js';
 import type { Change } from '../diff/change.js';
 import { classifySchemaChanges } from '../diff/schema/index.js';
-import type { CheckContext, ReviewState, SchemaVerdict } from '../rules/context.js';
+import type { CheckContext, ReviewState } from '../rules/context.js';
+import type { SchemaVerdict } from '../diff/schema/index.js';
 import { compareFindings, evaluate, evaluateInSlices, type Locate } from '../rules/evaluate.js';
 import type { Finding } from '../rules/types.js';
 import type { MalformedTool } from '../surface/normalize.js';
@@ -106,7 +107,7 @@ export async function judge(ctx: CheckContext, opts: JudgeOptions): Promise<Judg
   return settle(await evaluateInSlices(ctx, opts.locate, opts.prepare), ctx, opts);
 }
 
-/** {@link judge} in one go, for small surfaces (rule tests, `diff` of two files). */
+/** {@link judge} in one go, for small surfaces. @internal for the rule tests */
 export function judgeNow(ctx: CheckContext, opts: Omit<JudgeOptions, 'prepare'>): Judgement {
   return settle(evaluate(ctx, opts.locate), ctx, opts);
 }

@@ -15,7 +15,7 @@ export function designAnchor(n: number): string {
   return `section-${n}`;
 }
 
-/** Every section number cited in `text`, in order, repeats included. */
+/** Every section number cited in `text`, in order, repeats included. @internal for test/docs.test.ts */
 export function designSections(text: string): number[] {
   return [...text.matchAll(CITATION)].flatMap((m) => [...m[0].matchAll(/§(\d+)/g)].map((s) => Number(s[1])));
 }

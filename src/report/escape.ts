@@ -6,9 +6,9 @@
  *
  * 1. {@link sanitizeText}: control characters, ANSI sequences, bidi controls, invisible
  *    characters and lone surrogates become visible, inert text.
- * 2. {@link truncate}: bounded length with a visible mark (limits count code points of the
+ * 2. Truncation: bounded length with a visible mark (limits count code points of the
  *    sanitized text, so they measure what a reader sees).
- * 3. The medium's own rules (Markdown, HTML, workflow commands, terminal, JSON).
+ * 3. The medium's own rules (Markdown, workflow commands, terminal, JSON).
  *
  * Nothing here throws on any string input (a negative or NaN limit is the only error).
  *
@@ -47,8 +47,9 @@ export const MAX_INLINE = 200;
 export const MAX_BLOCK = 2000;
 
 /**
- * Upper bound, in code points, of the mark {@link truncate} appends (`… [truncated, N chars]`
- * with N up to 2^53).
+ * Upper bound, in code points, of the truncation mark (`… [truncated, N chars]` with N up to
+ * 2^53).
+ * @internal exported for the tests that hold the escapers' length bounds to it
  */
 export const TRUNCATION_MARK_MAX = 40;
 
@@ -106,29 +107,9 @@ function checkLimit(maxChars: number): number {
 // ---------------------------------------------------------------------------------------------
 // Truncation
 
-/** The visible mark appended by {@link truncate}; `total` is the input's length in code points. */
+/** The visible truncation mark; `total` is the input's length in code points. */
 function truncationMark(total: number): string {
   return `\u2026 [truncated, ${total} chars]`;
-}
-
-/**
- * Cuts `text` to at most `maxChars` code points and appends a visible mark
- * `… [truncated, N chars]`, N being the length of `text` in code points.
- *
- * Guarantees: a surrogate pair is never split; text within the limit is returned unchanged;
- * the result has at most `maxChars + TRUNCATION_MARK_MAX` code points. It does not sanitize:
- * the escapers call it after {@link sanitizeText}, so the cut never lands inside one of our
- * escapes (it may land inside a `<U+XXXX>` marker, which stays inert).
- *
- * @param maxChars - limit in code points (`Infinity` = no limit).
- * @throws RangeError when `maxChars` is negative or NaN.
- */
-export function truncate(text: string, maxChars: number): string {
-  const max = checkLimit(maxChars);
-  if (max === Infinity || text.length <= max) return text;
-  const cut = indexAfterCodePoints(text, max);
-  if (cut < 0) return text;
-  return text.slice(0, cut) + truncationMark(codePointLength(text));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,7 +188,9 @@ export function sanitizeText(text: string): string {
 }
 
 /**
- * sanitizeText + truncate, without sanitizing more of a huge input than can survive the cut:
+ * sanitizeText, then truncation to `maxChars` code points with a visible mark (a surrogate pair
+ * is never split; a negative or NaN limit is a RangeError), without sanitizing more of a huge
+ * input than can survive the cut:
  * sanitizing never shortens text except CR LF → LF (2 code points → 1), so the first
  * `2 × max + 2` raw code points always yield more than `max` sanitized ones. N in the mark is the
  * raw input's length in code points.
@@ -335,44 +318,6 @@ export function escapeMarkdownCode(text: string, max: number = MAX_BLOCK): strin
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTML
-
-/** ASCII punctuation, our U+200B, LF. */
-const HTML_RE = /[!-/:-@[-`{-~\u200B\n]/g;
-
-function htmlChar(c: string): string {
-  if (c === ZWSP) return '&#8203;';
-  if (c === '\n') return '&#10;';
-  return HTML_ENTITIES[c] ?? `&#${c.charCodeAt(0)};`;
-}
-
-/**
- * Escapes untrusted text for HTML text content or a quoted attribute value, including the HTML
- * that toolgate puts inside GitHub Markdown (`<details><summary>…</summary>`).
- *
- * Guarantees (for any input string):
- * - no `<`, `>`, `"`, `'` and no `&` that does not start one of our entities (`&amp;`, `&lt;`,
- *   `&gt;`, `&quot;`, `&#NN;`), so no tag, comment, attribute break or live entity;
- * - every other ASCII punctuation character is a numeric entity too, so the output is also
- *   inert as Markdown (entities never form Markdown syntax), in case it lands in Markdown
- *   context, and no `http://` / `www.` appears in it;
- * - one physical line: LF is written `&#10;` (whitespace in HTML). A blank line would end a GFM
- *   HTML block (§4.6, kinds 6 and 7) and hand the rest of the text to the Markdown parser; a
- *   leading space is written `&#32;` (no indented code block if it lands at a line start);
- * - no GitHub mention, reference or emoji shortcode (see {@link neutralizeMentions}: GitHub
- *   looks for them in the text of HTML blocks too);
- * - at most `max` code points of sanitized text plus the truncation mark, before escaping;
- *   escaping turns one code point into at most 12 UTF-16 units (`@` → `&#64;&#8203;`), so the
- *   output has at most `12 × (max + TRUNCATION_MARK_MAX)` UTF-16 units.
- *
- * @param max - limit in code points before escaping; default {@link MAX_BLOCK}.
- */
-export function escapeHtml(text: string, max: number = MAX_BLOCK): string {
-  const out = neutralizeMentions(clean(text, max)).replace(HTML_RE, htmlChar);
-  return out.startsWith(' ') ? `&#32;${out.slice(1)}` : out;
-}
-
-// ---------------------------------------------------------------------------------------------
 // GitHub Actions workflow commands
 
 /**
@@ -417,7 +362,7 @@ export function escapeWorkflowCommandProperty(text: string, max: number = MAX_BL
 // Terminal and JSON
 
 /**
- * Makes untrusted text safe to print to a terminal: {@link sanitizeText} + {@link truncate}.
+ * Makes untrusted text safe to print to a terminal: {@link sanitizeText}, then truncation.
  *
  * Guarantees: no ESC, no C0/C1 control character other than TAB and LF (so no cursor movement,
  * screen clearing, colour, hyperlink or window-title (OSC) sequence, and no CR overwriting the
@@ -473,8 +418,8 @@ export function guardLogOutput(text: string, kind: 'json' | 'text'): string {
 
 /**
  * Prepares untrusted text for a JSON string value (SARIF `message.text`, the JSON report) or
- * for an API that encodes by itself (`@actions/core`, the Checks API): {@link sanitizeText} +
- * {@link truncate}. `JSON.stringify` does the JSON escaping.
+ * for an API that encodes by itself (`@actions/core`, the Checks API): {@link sanitizeText}, then
+ * truncation. `JSON.stringify` does the JSON escaping.
  *
  * Guarantees: well-formed UTF-16 (no lone surrogate, which `JSON.stringify` would emit as a
  * `\udXXX` escape that strict UTF-8 consumers reject), no control or invisible characters

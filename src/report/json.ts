@@ -1,7 +1,8 @@
 import type { Change, HintState } from '../diff/change.js';
 import { failOnOf, type CheckResult, type SourceResult } from '../judge/result.js';
 import type { Finding } from '../rules/types.js';
-import type { Json, SurfaceTool } from '../surface/model.js';
+import type { SurfaceTool } from '../surface/model.js';
+import type { Json } from '../util/json.js';
 import { auditFacts } from './audit.js';
 import { verdictOf } from './review.js';
 

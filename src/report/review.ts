@@ -89,7 +89,7 @@ export interface CollapsedNotices {
 }
 
 /** The whole report, ready to lay out. */
-export interface Review {
+export interface ReviewReport {
   verdict: Verdict;
   attention: ToolBlock[];
   rest: ToolBlock[];
@@ -119,7 +119,7 @@ export interface ReviewOptions {
 }
 
 /** Builds the report's shape from a run's result. Pure. */
-export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Review {
+export function buildReview(result: CheckResult, opts: ReviewOptions = {}): ReviewReport {
   const failOn = failOnOf(result);
   const failing = (f: Finding) => failsOn(f.level, failOn);
   const toolsBySource = new Map(result.sources.map((s) => [s.id, riskiestByName(s.surface?.tools ?? [])]));

@@ -19,7 +19,10 @@ import { designAnchor, linkDesignCitations } from './design-links.js';
 export const DEFAULT_INFORMATION_URI = 'https://github.com/toolgate/toolgate';
 /** Schema URI written into `$schema` (the SARIF 2.1.0 schema as published by SchemaStore). */
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
-/** Key of toolgate's fingerprint in `partialFingerprints`; bump the version if the recipe changes. */
+/**
+ * Key of toolgate's fingerprint in `partialFingerprints`; bump the version if the recipe changes.
+ * @internal exported for the tests that read fingerprints
+ */
 export const FINGERPRINT_KEY = 'toolgate/v2';
 
 /** Options for {@link buildSarifLog}. */

@@ -417,8 +417,3 @@ export function changedTextsOf(f: Finding): ChangedText[] {
     return [{ ...(field !== undefined ? { field } : {}), ...(pointer !== undefined ? { pointer } : {}), ...(base !== undefined ? { base } : {}), ...(head !== undefined ? { head } : {}) }];
   });
 }
-
-/** The first of {@link changedTextsOf}, or undefined. */
-export function changedTextOf(f: Finding): ChangedText | undefined {
-  return changedTextsOf(f)[0];
-}

@@ -8,14 +8,16 @@
  * `CHANGES_REQUESTED` or a dismissal does. `PENDING` reviews are unsubmitted drafts and never count.
  */
 
+import { loginKey } from '../config/reviewers.js';
+
 /** Review state as the REST API spells it (`GET /repos/{o}/{r}/pulls/{n}/reviews`). */
-export type ReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING';
+export type GitHubReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING';
 
 /** One submitted (or pending) pull-request review. */
 export interface Review {
   /** Reviewer login (GitHub logins are case-insensitive). Empty for a deleted ("ghost") user. */
   user: string;
-  state: ReviewState;
+  state: GitHubReviewState;
   /** SHA of the commit the review was submitted on. */
   commitId: string;
   /** ISO 8601 time the review was submitted; empty for `PENDING`. */
@@ -47,8 +49,11 @@ export interface Eligibility {
   committers?: readonly string[];
 }
 
-/** The `review` block of the policy. */
-export interface ReviewPolicy {
+/**
+ * What {@link evaluateApproval} requires: the policy's `review` block (`ReviewPolicy` in
+ * config/policy.ts) with its `org/team` entries expanded to logins.
+ */
+export interface ApprovalRequirement {
   /** Logins whose approval counts (case-insensitive). Absent or empty: anyone but the author. */
   reviewers?: string[];
   /** How to name the allowed reviewers in `missing` (e.g. with `org/team` entries unexpanded); default `reviewers`. */
@@ -73,13 +78,8 @@ export interface ApprovalResult {
   rejected: { login: string; reason: string }[];
 }
 
-/** A login as compared: without a leading `@`, lower case (GitHub logins are case-insensitive). */
-export function loginKey(login: string): string {
-  return login.replace(/^@/, '').toLowerCase();
-}
-
 /** States that set a reviewer's standing; `COMMENTED` and `PENDING` leave it as it was. */
-const OPINIONATED: ReadonlySet<ReviewState> = new Set(['APPROVED', 'CHANGES_REQUESTED', 'DISMISSED']);
+const OPINIONATED: ReadonlySet<GitHubReviewState> = new Set(['APPROVED', 'CHANGES_REQUESTED', 'DISMISSED']);
 
 /**
  * Decides whether `reviews` approve the pull request under `policy`.
@@ -94,7 +94,7 @@ export function evaluateApproval(
   reviews: readonly Review[],
   prAuthor: string,
   headSha: string,
-  policy: ReviewPolicy = {},
+  policy: ApprovalRequirement = {},
   eligibility: Eligibility = {},
 ): ApprovalResult {
   const required = policy.required ?? 1;
@@ -162,7 +162,7 @@ function describeMissing(
   count: number,
   more: boolean,
   prAuthor: string,
-  policy: ReviewPolicy,
+  policy: ApprovalRequirement,
   writeAccess: boolean,
   rejected: readonly { login: string; reason: string }[],
 ): string {

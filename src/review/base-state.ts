@@ -4,7 +4,7 @@
  * (servers, specs), from the GitHub API at the base commit when a token can read contents, else
  * from the checkout's git with replace refs and grafts ignored (see `github/base-contract.ts`).
  */
-import { DEFAULT_CONTAINMENT } from '../sources/sandbox.js';
+import { DEFAULT_CONTAINMENT } from '../config/source-config.js';
 import type { SourceConfig } from '../config/source-config.js';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';

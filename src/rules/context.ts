@@ -6,8 +6,6 @@ import type { RuleId } from './catalog.js';
 import type { SchemaVerdict } from '../diff/schema/index.js';
 import type { TokenCost } from '../surface/tokens.js';
 
-export type { SchemaVerdict };
-
 /** Outcome of the review check for the current pull request (see review/approval). */
 export interface ReviewState {
   approved: boolean;

@@ -8,7 +8,8 @@
 import { minimatch } from 'minimatch';
 import type { RuntimePolicy } from '../config/policy.js';
 import { denies } from '../rules/checks/policy.js';
-import type { Json, Surface, SurfaceTool } from '../surface/model.js';
+import type { Surface, SurfaceTool } from '../surface/model.js';
+import type { Json } from '../util/json.js';
 import { normalizeTool } from '../surface/normalize.js';
 import { getOwn, isObject } from '../util/json.js';
 import { lessSafeFields } from '../surface/safety-fields.js';

@@ -8,7 +8,8 @@ import { Ajv, type ValidateFunction, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
-import type { Json, SurfaceTool } from '../surface/model.js';
+import type { SurfaceTool } from '../surface/model.js';
+import type { Json } from '../util/json.js';
 import { getOwn, isObject } from '../util/json.js';
 
 /** Whether the arguments may go to the server, and why not. */

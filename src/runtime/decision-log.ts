@@ -6,7 +6,7 @@
 import type { Writable } from 'node:stream';
 import { sha256 } from '../surface/canonical.js';
 import { canonicalJson } from '../util/json.js';
-import type { Json } from '../surface/model.js';
+import type { Json } from '../util/json.js';
 
 /** One decision. */
 export interface DecisionEntry {

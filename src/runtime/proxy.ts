@@ -18,7 +18,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RuntimePolicy } from '../config/policy.js';
-import type { Json, Surface } from '../surface/model.js';
+import type { Surface } from '../surface/model.js';
+import type { Json } from '../util/json.js';
 import { getOwn, isObject } from '../util/json.js';
 import { admit, type Admission } from './admission.js';
 import { ArgumentsChecker } from './arguments.js';

@@ -10,10 +10,11 @@
  */
 import { existsSync } from 'node:fs';
 import type { CommandSpec, McpCommon, McpStdioConfig } from '../config/source-config.js';
-import { SourceError } from '../util/errors.js';
+import { SourceError } from './source-error.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
 import { describeCommand, lookupCommand, ServerProcess, spawnFailed } from './mcp-process.js';
-import { DEFAULT_CONTAINMENT, MARKER_NAME, newMarker, SandboxRefusal, sandboxedCommand, sandboxSupport } from './sandbox.js';
+import { MARKER_NAME, newMarker, SandboxRefusal, sandboxedCommand, sandboxSupport } from './sandbox.js';
+import { DEFAULT_CONTAINMENT } from '../config/source-config.js';
 import type { SandboxUse } from './types.js';
 import { mark } from '../util/timing.js';
 

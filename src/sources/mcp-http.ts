@@ -5,7 +5,8 @@
  */
 import { connect } from 'node:net';
 import type { HeaderFromEnv } from '../config/source-config.js';
-import { ConfigError, SourceError } from '../util/errors.js';
+import { ConfigError } from '../util/errors.js';
+import { SourceError } from './source-error.js';
 import type { ServerProcess } from './mcp-process.js';
 
 /**

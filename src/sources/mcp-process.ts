@@ -16,7 +16,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { CommandSpec } from '../config/source-config.js';
-import { SourceError, type SourceFailure } from '../util/errors.js';
+import { SourceError, type SourceFailure } from './source-error.js';
 
 /** Bytes of stderr kept for messages (docs/design.md §9). */
 export const STDERR_TAIL_BYTES = 4096;

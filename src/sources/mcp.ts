@@ -19,12 +19,14 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-config.js';
-import type { Json } from '../surface/model.js';
-import { ConfigError, SourceError, type SourceFailure } from '../util/errors.js';
+import type { Json } from '../util/json.js';
+import { ConfigError } from '../util/errors.js';
+import { SourceError, type SourceFailure } from './source-error.js';
 import { makeScratchHome, type ScratchHome } from './mcp-env.js';
 import { launchStdio, startContained, takeEarly, type EarlyLaunch } from './launch.js';
 import { captureToolsList, guardFlood, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
-import { challengeOf, discoverProtectedResource, unauthenticatedChallenge, type Challenge, type Discovery } from './protected-resource.js';
+import { challengeOf, discoverProtectedResource, unauthenticatedChallenge, type Challenge } from './protected-resource.js';
+import type { Discovery } from '../surface/model.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
 import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
 import type { RawSnapshot, RawTool, SandboxUse } from './types.js';

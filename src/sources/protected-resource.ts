@@ -9,20 +9,11 @@
  * clients apply (`checkResourceAllowed`).
  */
 import { checkResourceAllowed, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams, resourceUrlFromServerUrl } from '@modelcontextprotocol/client';
-import type { ProtectedResource } from '../surface/model.js';
+import type { Discovery, ProtectedResource } from '../surface/model.js';
 import { countingFetch } from './mcp-http.js';
 
 /** A metadata document is a few hundred bytes; this is far above any real one. */
 export const METADATA_MAX_BYTES = 64 * 1024;
-
-/** What discovery found. */
-export type Discovery =
-  /** A usable document, reduced to what is pinned. */
-  | { state: 'found'; metadata: ProtectedResource; url: string }
-  /** No document (404 at every URL tried). */
-  | { state: 'absent' }
-  /** A document or an answer no client can use; `reason` says why. */
-  | { state: 'unusable'; reason: string };
 
 /** A 401 the server answered during the session, with its challenge's metadata URL, if any. */
 export interface Challenge {

@@ -2,7 +2,7 @@
  * Recorded source: a saved `tools/list` result, for servers that need credentials or cannot run
  * in CI. The same checks apply; the report says the surface was not live.
  */
-import type { Json } from '../surface/model.js';
+import type { Json } from '../util/json.js';
 import { jsonByteLength, TOOL_MAX_BYTES } from '../surface/depth-limit.js';
 import { ConfigError } from '../util/errors.js';
 import { FILE_LIMITS, readBounded } from '../util/safe-path.js';

@@ -28,30 +28,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve as resolvePath, isAbsolute } from 'node:path';
-import type { CommandSpec } from '../config/source-config.js';
+import type { CommandSpec, Containment } from '../config/source-config.js';
 import { findRepositoryRoot } from '../util/repository-root.js';
-
-/** How the policy wants servers contained (`sandbox:` at the top of toolgate.yml). */
-export type SandboxMode = 'auto' | 'required';
-
-/** What a source asks of its sandbox (keys of its `mcp` block). */
-export interface Containment {
-  /** `off`: run this source's command unsandboxed (reported). */
-  sandbox: 'on' | 'off';
-  /** `loopback` (default): no network but the sandbox's own loopback; `open`: the host's network. */
-  network: 'loopback' | 'open';
-  /** Absolute paths the command may write besides its scratch HOME and /tmp. */
-  writable: string[];
-  /**
-   * Whether an HTTP source's `start` command gets the host's network (toolgate connects to its
-   * port from outside the sandbox). False while judging a pull request whose base branch does not
-   * already run that command: it is not started at all until the policy that adds it is merged.
-   */
-  startNetwork?: boolean;
-}
-
-/** The strictest containment: what a source gets unless its (base) policy says otherwise. */
-export const DEFAULT_CONTAINMENT: Containment = { sandbox: 'on', network: 'loopback', writable: [] };
 
 /** Whether servers can be sandboxed here, and with what. */
 export type SandboxSupport = { available: true; bwrap: string } | { available: false; reason: string };
@@ -107,7 +85,7 @@ function verdict(bwrap: string, status: number | null, stderr: string, error?: E
   return { available: false, reason: `bubblewrap cannot create namespaces here (${why}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or AppArmor's kernel.apparmor_restrict_unprivileged_userns)` };
 }
 
-/** Forgets the probe (tests switch support on and off through the environment). */
+/** Forgets the probe. @internal tests switch support on and off through the environment */
 export function resetSandboxSupport(): void {
   support = undefined;
   probing = undefined;

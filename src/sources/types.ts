@@ -1,18 +1,11 @@
-import type { Json, JsonObject, ServerInfo, SourceKind, SurfaceSource, ToolOrigin } from '../surface/model.js';
-import type { Discovery } from './protected-resource.js';
+import type { ListedTool, Listing } from '../surface/normalize.js';
 import type { MarkedProcess } from './sandbox.js';
 
 /**
  * A tool as a source produced it, before normalization: the raw `tools/list` entry (MCP), or the
  * tool derived from an OpenAPI operation with its origin and safety class.
  */
-export interface RawTool {
-  /** The tool object exactly as listed (unknown keys kept; nothing validated yet). */
-  tool: Json;
-  /** OpenAPI tools only. */
-  origin?: ToolOrigin;
-  /** OpenAPI tools only: `read` or `disabled` as derived from the verb and `policies`. */
-  safetyClass?: 'read' | 'disabled';
+export interface RawTool extends ListedTool {
   /** Where this tool's entry is written by people (integration config line), for annotations. */
   location?: SourceLocation;
 }
@@ -54,10 +47,8 @@ export interface SnapshotDiagnostics {
 /** Whether a started command ran in the sandbox (and with which network), or why not. */
 export type SandboxUse = { sandboxed: true; network: 'loopback' | 'open' } | { sandboxed: false; reason: string };
 
-/** What a source returns: enough to build a {@link import('../surface/model.js').Surface}. */
-export interface RawSnapshot {
-  source: SurfaceSource;
-  server?: ServerInfo;
+/** What a source returns: a {@link Listing} to build the surface from, and what the run reports about it. */
+export interface RawSnapshot extends Listing {
   /** The server's tools in listing order. */
   tools: RawTool[];
   /** False for `recorded` surfaces: the report says the surface was not live. */
@@ -65,9 +56,4 @@ export interface RawSnapshot {
   diagnostics: SnapshotDiagnostics;
   /** File the surface was read from, for `recorded` and `openapi` sources. */
   file?: string;
-  /** HTTP sources: what RFC 9728 discovery found (see sources/protected-resource.ts). */
-  protectedResource?: Discovery;
 }
-
-/** Re-exported for source implementations. */
-export type { Json, JsonObject, SourceKind };

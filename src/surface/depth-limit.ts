@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { MAX_JSON_DEPTH } from '../util/json-file.js';
 import { setOwn, sortedKeys } from '../util/json.js';
-import type { Json, JsonObject } from './model.js';
+import type { Json, JsonObject } from '../util/json.js';
 
 /**
  * Deepest container nesting inside a tool, the tool object itself being level 1. A contract

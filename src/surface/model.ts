@@ -4,11 +4,7 @@
  * Names follow the MCP specification (2025-11-25, "Server Features › Tools"):
  * `tool`, `inputSchema`, `outputSchema`, `annotations`, and the four behaviour hints.
  */
-
-/** JSON value as parsed by `JSON.parse`. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-/** A JSON object. */
-export type JsonObject = { [key: string]: Json };
+import type { Json, JsonObject } from '../util/json.js';
 
 /** The four tool behaviour hints of the MCP spec (Tools › Tool annotations). */
 export const HINT_NAMES = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
@@ -173,6 +169,15 @@ export interface ProtectedResource {
   /** Human-readable name (shown on consent screens). */
   resource_name?: string;
 }
+
+/** What RFC 9728 discovery found for an HTTP server (sources/protected-resource.ts looks). */
+export type Discovery =
+  /** A usable document, reduced to what is pinned. */
+  | { state: 'found'; metadata: ProtectedResource; url: string }
+  /** No document (404 at every URL tried). */
+  | { state: 'absent' }
+  /** A document or an answer no client can use; `reason` says why. */
+  | { state: 'unusable'; reason: string };
 
 /** Current contract/surface format version. A newer one is refused with an upgrade hint. */
 export const SURFACE_FORMAT_VERSION = 1;

@@ -1,24 +1,49 @@
 import { sha256 } from './canonical.js';
-import { canonicalJson, getOwn, hasOwn, isObject, setOwn, sortKeys } from '../util/json.js';
+import { canonicalJson, getOwn, hasOwn, isObject, setOwn, sortKeys, type Json, type JsonObject } from '../util/json.js';
 import { hasTooDeepMarker, limitDepth, TOOL_MAX_DEPTH } from './depth-limit.js';
 import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
-import { normalizeEquivalentForms } from '../diff/schema/normalize.js';
-import { isDialectUri } from '../diff/schema-text.js';
+import { normalizeEquivalentForms, isDialectUri } from './pinned-schema.js';
 import {
   HINT_DEFAULTS,
   HINT_NAMES,
   SURFACE_FORMAT_VERSION,
   type DeclaredHints,
   type EffectiveHints,
-  type Json,
-  type JsonObject,
   type SafetyClass,
   type Surface,
   type SurfaceCounts,
+  type Discovery,
+  type ServerInfo,
+  type SurfaceSource,
   type SurfaceTool,
   type ToolOrigin,
 } from './model.js';
-import type { RawSnapshot, RawTool } from '../sources/types.js';
+
+/**
+ * A listed tool, before normalization: what {@link normalizeTool} reads of a source's `RawTool`
+ * (sources/types.ts, which adds where people wrote the tool).
+ */
+export interface ListedTool {
+  /** The tool object exactly as listed (unknown keys kept; nothing validated yet). */
+  tool: Json;
+  /** OpenAPI tools only. */
+  origin?: ToolOrigin;
+  /** OpenAPI tools only: `read` or `disabled` as derived from the verb and `policies`. */
+  safetyClass?: 'read' | 'disabled';
+}
+
+/**
+ * A listing, before normalization: what {@link normalizeSnapshot} reads of a source's
+ * `RawSnapshot` (sources/types.ts, which adds what the run reports about it).
+ */
+export interface Listing {
+  source: SurfaceSource;
+  server?: ServerInfo;
+  /** The server's tools in listing order. */
+  tools: readonly ListedTool[];
+  /** HTTP sources: what RFC 9728 discovery found (see sources/protected-resource.ts). */
+  protectedResource?: Discovery;
+}
 
 /**
  * A listed entry that is malformed (violates the MCP `Tool` shape). `pinned` says whether it is
@@ -49,9 +74,9 @@ export interface NormalizedSnapshot {
  * Schema draft dropped (SDK 1.x emits draft-07, 2.x emits 2020-12: noise, not a change; any
  * other value is kept), the spellings JSON Schema defines
  * as equal written one way (`required: []` is no `required`, `["string"]` is `"string"`...: the
- * list is in src/diff/schema/normalize.ts, {@link normalizeEquivalentForms}), keys sorted.
+ * list is in src/surface/pinned-schema.ts, {@link normalizeEquivalentForms}), keys sorted.
  */
-export function normalizeSchema(schema: JsonObject): Json {
+function pinSchema(schema: JsonObject): Json {
   // Only a draft's meta-schema URI is SDK noise; any other value is text a client may show the model.
   if (!isDialectUri(getOwn(schema, '$schema'))) return sortKeys(normalizeEquivalentForms(schema));
   const rest: JsonObject = {};
@@ -289,7 +314,7 @@ function describeType(v: Json): string {
  * ({@link deriveTool}). An entry that is not an object or has no string name cannot be keyed:
  * it is returned as an unpinned {@link MalformedTool}.
  */
-export function normalizeTool(raw: RawTool, index: number): SurfaceTool | MalformedTool {
+export function normalizeTool(raw: ListedTool, index: number): SurfaceTool | MalformedTool {
   if (!isObject(raw.tool)) return { index, problem: 'tool is not a JSON object', pinned: false };
   const name = getOwn(raw.tool, 'name');
   if (typeof name !== 'string') return { index, problem: 'tool has no string `name`', pinned: false };
@@ -310,14 +335,14 @@ export function normalizeTool(raw: RawTool, index: number): SurfaceTool | Malfor
     setOwn(extra, k, sortKeys(v));
   }
   const input = getOwn(t, 'inputSchema');
-  if (isObject(input)) pinned.inputSchema = normalizeSchema(input) as JsonObject;
+  if (isObject(input)) pinned.inputSchema = pinSchema(input) as JsonObject;
   const title = getOwn(t, 'title');
   const description = getOwn(t, 'description');
   const output = getOwn(t, 'outputSchema');
   const annotations = getOwn(t, 'annotations');
   if (typeof title === 'string') pinned.title = title;
   if (typeof description === 'string') pinned.description = description;
-  if (isObject(output)) pinned.outputSchema = normalizeSchema(output);
+  if (isObject(output)) pinned.outputSchema = pinSchema(output);
   if (isObject(annotations)) pinned.annotations = sortKeys(annotations) as JsonObject;
   if (hasOwn(t, 'icons')) pinned.icons = sortKeys(t.icons as Json);
   if (hasOwn(t, '_meta')) pinned._meta = sortKeys(t._meta as Json);
@@ -326,17 +351,17 @@ export function normalizeTool(raw: RawTool, index: number): SurfaceTool | Malfor
   return deriveTool(pinned, raw.safetyClass);
 }
 
-/** Raw listing → {@link Surface} plus its malformed entries. Pure. */
-export function normalizeSnapshot(raw: RawSnapshot): NormalizedSnapshot {
+/** Raw listing → {@link Surface} plus its malformed entries. Pure. @internal runs use {@link normalizeSnapshotInSlices}; tests this */
+export function normalizeSnapshot(raw: Listing): NormalizedSnapshot {
   return runToEnd(normalizeSteps(raw));
 }
 
 /** {@link normalizeSnapshot}, letting signals in between tools (100,000 tools take seconds). */
-export function normalizeSnapshotInSlices(raw: RawSnapshot): Promise<NormalizedSnapshot> {
+export function normalizeSnapshotInSlices(raw: Listing): Promise<NormalizedSnapshot> {
   return runInSlices(normalizeSteps(raw));
 }
 
-function* normalizeSteps(raw: RawSnapshot): Steps<NormalizedSnapshot> {
+function* normalizeSteps(raw: Listing): Steps<NormalizedSnapshot> {
   const tools: SurfaceTool[] = [];
   const malformed: MalformedTool[] = [];
   for (let i = 0; i < raw.tools.length; i++) {

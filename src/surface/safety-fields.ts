@@ -6,7 +6,8 @@
  * safe side, and so does a missing field unless the policy says what a missing field means
  * (`default`). Pure.
  */
-import type { Json, Surface, SurfaceTool } from './model.js';
+import type { Surface, SurfaceTool } from './model.js';
+import type { Json } from '../util/json.js';
 import { modelView } from './normalize.js';
 import { canonicalJson, getOwn, isObject, pointerSegments } from '../util/json.js';
 

@@ -1,6 +1,3 @@
-import type { MarkedProcess } from '../sources/sandbox.js';
-import type { SandboxUse } from '../sources/types.js';
-import type { Discovery } from '../sources/protected-resource.js';
 /**
  * Error classes that map to the CLI's exit codes (docs/design.md §10):
  * 2 = usage or configuration error, 3 = a source failed.
@@ -64,44 +61,5 @@ export class ConfigError extends Error {
     const lines = this.others.map((o) => `${o.location ? `${formatLocation(o.location)}: ` : ''}${o.message}`);
     if (this.othersOmitted > 0) lines.push(`… and ${this.othersOmitted} more`);
     return lines;
-  }
-}
-
-/** Why a source failed, for the `server-failed` message. */
-export type SourceFailure =
-  | 'spawn-failed'
-  | 'exited'
-  | 'startup-timeout'
-  | 'request-timeout'
-  | 'protocol-error'
-  | 'list-error'
-  | 'cursor-loop'
-  | 'page-cap'
-  | 'byte-cap'
-  | 'http-error'
-  | 'load-failed'
-  /** The server sent more requests or notifications than toolgate queues (it never reads the answers). */
-  | 'flood';
-
-/** A source could not be snapshotted: exit code 3 and a `server-failed` finding. */
-export class SourceError extends Error {
-  override readonly name = 'SourceError';
-  readonly exitCode = 3;
-  /** Processes of the server that outlived it and were killed (`server-escaped`). */
-  escaped?: MarkedProcess[];
-  /** How the server ran: sandboxed or not, and why not. */
-  sandbox?: SandboxUse;
-  /** HTTP: the server answered 401 (it wants credentials toolgate lacked). */
-  unauthorized?: boolean;
-  /** HTTP, after a 401: what RFC 9728 discovery found. */
-  protectedResource?: Discovery;
-  constructor(
-    message: string,
-    readonly reason: SourceFailure,
-    /** Last bytes of the server's stderr, when there is a process. */
-    readonly stderrTail?: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
   }
 }

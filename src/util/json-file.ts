@@ -1,6 +1,6 @@
 import { printParseErrorCode, visit } from 'jsonc-parser';
 import { ConfigError } from './errors.js';
-import type { Json } from '../surface/model.js';
+import type { Json } from './json.js';
 import { toPointer } from './json.js';
 import { runToEnd, type Steps } from './slices.js';
 
@@ -48,9 +48,6 @@ export interface JsonDocumentOptions {
 
 /** Deepest nesting accepted; deeper documents are refused instead of exhausting the stack. */
 export const MAX_JSON_DEPTH = 512;
-
-// RFC 6901 pointers live in the JSON toolkit; re-exported for existing importers.
-export { pointerSegments, toPointer } from './json.js';
 
 /** Line (1-based) and column (1-based) of a UTF-16 offset in `text`. */
 export function positionOf(text: string, offset: number): { line: number; column: number } {

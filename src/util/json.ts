@@ -11,9 +11,10 @@
  * {@link getOwn}, so `o["constructor"]` of an object without that key is `undefined`, not
  * `Object`.
  */
-import type { Json, JsonObject } from '../surface/model.js';
-
-export type { Json, JsonObject };
+/** JSON value as parsed by `JSON.parse`. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
 
 /** True for a plain JSON object: not `null`, not an array. */
 export function isObject(v: unknown): v is JsonObject {

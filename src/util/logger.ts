@@ -19,5 +19,5 @@ export function stderrLogger(quiet = false): Logger {
   };
 }
 
-/** Discards everything (tests). */
+/** Discards everything. @internal for tests */
 export const silentLogger: Logger = { info: () => {}, warn: () => {}, debug: () => {} };

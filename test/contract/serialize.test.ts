@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contractValue, serializeContract, writeJson } from '../../src/contract/serialize.js';
-import type { Json } from '../../src/surface/model.js';
-import { pointerSegments } from '../../src/util/json-file.js';
+import type { Json } from '../../src/util/json.js';
+import { pointerSegments } from '../../src/util/json.js';
 import { mcpSurface, mcpTool, openapiSurface, readTool, writeTool } from '../support/surface-builders.js';
 
 const surface = mcpSurface([

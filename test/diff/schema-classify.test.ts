@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifySchemaChange, classifySchemaChanges, closeSchemaWorkers } from '../../src/diff/schema/index.js';
 import { setSchemaWorkerUrl } from '../../src/diff/schema/json-schema-diff-adapter.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 
 afterAll(async () => {
   await closeSchemaWorkers();

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { classifySchemaChange, type SchemaVerdict } from '../../src/diff/schema/index.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 
 type Kind = SchemaVerdict['kind'];
 interface Case {

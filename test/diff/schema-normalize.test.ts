@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, normalizeSchema } from '../../src/diff/schema/normalize.js';
-import type { Json } from '../../src/surface/model.js';
+import { normalizeSchema } from '../../src/diff/schema/normalize.js';
+import { canonicalJson } from '../../src/util/json.js';
+import type { Json } from '../../src/util/json.js';
 
 const norm = (s: Json): Json => normalizeSchema(s).schema;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allowsUnknownArguments } from '../../src/diff/schema/index.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 
 const cases: [string, Json, boolean][] = [
   ['additionalProperties absent', { type: 'object', properties: { a: { type: 'string' } } }, true],

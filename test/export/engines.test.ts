@@ -21,7 +21,8 @@ import { envoyTarget, re2Literal } from '../../src/export/targets/envoy.js';
 import { exactPattern, toolgateTarget } from '../../src/export/targets/toolgate.js';
 import { toolhiveCedarTarget } from '../../src/export/targets/toolhive-cedar.js';
 import { runtimeRefusal } from '../../src/runtime/admission.js';
-import { HINT_NAMES, type Json, type Surface, type SurfaceTool } from '../../src/surface/model.js';
+import { HINT_NAMES, type Surface, type SurfaceTool } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import { CASES, filesystemContract, inputOf, policyOf } from './support.js';
 
@@ -29,7 +30,7 @@ const FS = CASES['server-filesystem'];
 
 /** A contract of the given tools (as a server would list them). */
 function contractOf(tools: Json[]): Surface {
-  return normalizeSnapshot({ source: { id: 'srv', kind: 'recorded' }, tools: tools.map((tool) => ({ tool })), live: false, diagnostics: { durationMs: 0 } }).surface;
+  return normalizeSnapshot({ source: { id: 'srv', kind: 'recorded' }, tools: tools.map((tool) => ({ tool })) }).surface;
 }
 
 /** Names a hostile server could serve: quotes, backslashes, Unicode, look-alikes, CEL/Cedar/RE2 syntax. */

@@ -11,7 +11,7 @@ import { exportSet } from '../../src/export/export-set.js';
 import { headerComment } from '../../src/export/header.js';
 import { celString, jsonAscii, tomlKey, tomlString } from '../../src/export/literals.js';
 import type { ExportInput } from '../../src/export/model.js';
-import { firstDifference, firstDifferentLine, renderExport } from '../../src/export/render.js';
+import { firstDifference, renderExport } from '../../src/export/render.js';
 import { claudeCodeTarget } from '../../src/export/targets/claude-code.js';
 import { codexTarget } from '../../src/export/targets/codex.js';
 import { dockerTarget } from '../../src/export/targets/docker.js';
@@ -20,12 +20,13 @@ import { geminiTarget } from '../../src/export/targets/gemini.js';
 import { EXPORT_TARGETS } from '../../src/export/targets/index.js';
 import { toolhiveTarget } from '../../src/export/targets/toolhive.js';
 import { toYaml, type YamlValue } from '../../src/export/yaml.js';
-import type { Json, Surface } from '../../src/surface/model.js';
+import type { Surface } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import { ConfigError } from '../../src/util/errors.js';
 
 function contractOf(tools: Json[]): Surface {
-  return normalizeSnapshot({ source: { id: 'fs', kind: 'recorded' }, tools: tools.map((tool) => ({ tool })), live: false, diagnostics: { durationMs: 0 } }).surface;
+  return normalizeSnapshot({ source: { id: 'fs', kind: 'recorded' }, tools: tools.map((tool) => ({ tool })) }).surface;
 }
 const tool = (name: string, annotations: Json = { readOnlyHint: true }) => ({ name, inputSchema: { type: 'object' }, annotations });
 function inputOf(names: string[], refusedNames: string[] = [], server = 'fs'): ExportInput {
@@ -193,10 +194,10 @@ describe('settings files the export shares with the user', () => {
     expect(() => codexTarget.merge!('mcp_servers = { fs = { command = "node" } }\n', expected, input)).toThrow(/not written as a table header/);
     expect(codexTarget.compare!(user, expected, input)?.why).toContain('enabled_tools has "x]", "y["');
   });
-  it('firstDifferentLine', () => {
-    expect(firstDifferentLine('a\nb\n', 'a\nb\n')).toBeUndefined();
-    expect(firstDifferentLine('a\nc\n', 'a\nb\n')).toBe(2);
-    expect(firstDifferentLine('a\nb', 'a\nb\n')).toBe(2);
+  it('firstDifference', () => {
+    expect(firstDifference('a\nb\n', 'a\nb\n')).toBeUndefined();
+    expect(firstDifference('a\nc\n', 'a\nb\n')?.line).toBe(2);
+    expect(firstDifference('a\nb', 'a\nb\n')?.line).toBe(2);
     // Headers of different lengths: the body line that differs, in each file.
     expect(firstDifference('# h\nx\ny\n', '# h\n# more\nx\nz\n', '#')).toEqual({ line: 3, expectedLine: 4 });
     // Only the headers differ: the header line.

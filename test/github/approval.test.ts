@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateApproval, type Review, type ReviewPolicy } from '../../src/review/approval.js';
+import { evaluateApproval, type Review, type ApprovalRequirement } from '../../src/review/approval.js';
 import { readFileSync } from 'node:fs';
 
 const HEAD = 'h'.repeat(40);
@@ -15,7 +15,7 @@ const r = (user: string, state: Review['state'], commitId = HEAD): Review => ({
 interface Case {
   name: string;
   reviews: Review[];
-  policy?: ReviewPolicy;
+  policy?: ApprovalRequirement;
   approved: boolean;
   approvers: string[];
   missing?: string;

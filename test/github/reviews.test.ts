@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { getPullRequest, listReviews } from '../../src/github/reviews.js';
+import { listReviews } from '../../src/github/reviews.js';
 import { evaluateApproval } from '../../src/review/approval.js';
 import { failures, TEST_REPO, useFakeGitHub, type FakeReview } from '../support/fake-github.js';
 
@@ -56,26 +56,5 @@ describe('listReviews', () => {
     fake.gh.fail({ method: 'GET', path: /\/reviews$/, ...failures.serverError() });
     expect(await listReviews(octokit(), REPO, 5)).toHaveLength(150);
     expect(fake.gh.requests).toHaveLength(3);
-  });
-});
-
-describe('getPullRequest', () => {
-  it('reads author, SHAs and whether the head is a fork', async () => {
-    fake.gh.addPull({ number: 9, author: 'mallory', headSha: 'h', baseSha: 'b', headRepo: 'mallory/widgets-mcp', baseRepo: 'acme/widgets-mcp' });
-    fake.gh.addPull({ number: 10, author: 'alice', headSha: 'h2', baseSha: 'b2', headRepo: 'acme/widgets-mcp', baseRepo: 'acme/widgets-mcp' });
-    fake.gh.addPull({ number: 11, author: 'gone', headSha: 'h3', baseSha: 'b3', headRepo: null, baseRepo: 'acme/widgets-mcp' });
-    expect(await getPullRequest(octokit(), REPO, 9)).toEqual({
-      number: 9,
-      author: 'mallory',
-      headSha: 'h',
-      baseSha: 'b',
-      headRepo: 'mallory/widgets-mcp',
-      baseRepo: 'acme/widgets-mcp',
-      fork: true,
-    });
-    expect((await getPullRequest(octokit(), REPO, 10)).fork).toBe(false);
-    const gone = await getPullRequest(octokit(), REPO, 11);
-    expect(gone.fork).toBe(true);
-    expect(gone.headRepo).toBeUndefined();
   });
 });

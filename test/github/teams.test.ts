@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import type { PullRequestContext } from '../../src/github/event.js';
 import { readReviewState } from '../../src/github/pr-context.js';
-import { parseTeamRef } from '../../src/github/teams.js';
+import { parseTeamRef } from '../../src/config/reviewers.js';
 import { TEST_REPO, useFakeGitHub } from '../support/fake-github.js';
 import { refusedPolicy } from '../support/config-error.js';
 

@@ -12,7 +12,7 @@ import { parsePolicy } from '../../src/config/policy.js';
 import { parseContract } from '../../src/contract/store.js';
 import { serializeContract } from '../../src/contract/serialize.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { ConfigError } from '../../src/util/errors.js';
 
 /** 300 in CI; set FUZZ_RUNS for a deeper local run. */
@@ -111,7 +111,7 @@ function validContract(): string {
     { name: 'delete_item', title: 'Delete', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } },
     { name: 'bare', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, _meta: { note: 'x' }, 'x-extra': [1, 2] },
   ];
-  const { surface } = normalizeSnapshot({ source: { id: 'fuzz', kind: 'recorded' }, tools: tools.map((tool) => ({ tool })), live: false, diagnostics: { durationMs: 0 } });
+  const { surface } = normalizeSnapshot({ source: { id: 'fuzz', kind: 'recorded' }, tools: tools.map((tool) => ({ tool })) });
   return serializeContract(surface).text;
 }
 

@@ -15,8 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer as createNetServer, type Server as NetServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,8 +24,10 @@ import { loadIntegrationConfig } from '../../src/sources/openapi/config.js';
 import { loadOpenApiDocument } from '../../src/sources/openapi/document.js';
 import { snapshotOpenApi } from '../../src/sources/openapi/index.js';
 import { fetchCapped, RemoteError } from '../../src/sources/openapi/remote.js';
-import { expandedSize, findRepositoryRoot, MAX_FILE_BYTES } from '../../src/sources/openapi/repo-files.js';
-import { ConfigError, SourceError } from '../../src/util/errors.js';
+import { expandedSize, MAX_FILE_BYTES } from '../../src/sources/openapi/repo-files.js';
+import { findRepositoryRoot } from '../../src/util/repository-root.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { SourceError } from '../../src/sources/source-error.js';
 
 const FIXTURES = resolve('test/fixtures/hostile-repo');
 const SECRET = 'SECRET-MARKER-123';

@@ -12,11 +12,12 @@ import '../support/unsandboxed.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
-import { runCheck, type CheckResult } from '../../src/run-check.js';
+import { runCheck } from '../../src/run-check.js';
+import type { CheckResult } from '../../src/judge/result.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import { STDERR_TAIL_BYTES } from '../../src/sources/mcp-process.js';
 import type { RawSnapshot } from '../../src/sources/types.js';
-import { SourceError, type SourceFailure } from '../../src/util/errors.js';
+import { SourceError, type SourceFailure } from '../../src/sources/source-error.js';
 import { silentLogger } from '../../src/util/logger.js';
 import {
   FIXTURES,

@@ -8,7 +8,7 @@ import { foldRestatements } from '../../src/judge/fold.js';
 import { tally } from '../../src/judge/result.js';
 import { ruleById } from '../../src/rules/catalog.js';
 import type { Finding, Level } from '../../src/rules/types.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { judgeCase, mcpSurface, mcpTool, readTool, WRITE_HINTS, writeTool } from '../support/surface-builders.js';
 
 const ids = (fs: readonly { ruleId: string; tool?: string }[]) => fs.map((f) => `${f.ruleId}${f.tool !== undefined ? `(${f.tool})` : ''}`).sort();

@@ -6,7 +6,6 @@ import {
   guardLogOutput,
   MAX_INLINE,
   TRUNCATION_MARK_MAX,
-  escapeHtml,
   escapeMarkdownCode,
   escapeMarkdownInline,
   escapeTerminal,
@@ -16,7 +15,6 @@ import {
   jsonSafe,
   neutralizeMentions,
   sanitizeText,
-  truncate,
 } from '../../src/report/escape.js';
 import { HOSTILE_STRINGS } from '../fixtures/hostile-strings.js';
 
@@ -35,9 +33,6 @@ const ZWSP = '\u200B';
  */
 const MD_INLINE_SHAPE = /^(?:\\[!-/:-@[-`{-~]|&(?:amp|lt|gt|quot|#39|#32|#8203);|[^!-/:-@[-`{-~\r\n])*$/;
 
-/** escapeHtml: only our entities, or characters that are not ASCII punctuation or line breaks. */
-const HTML_SHAPE = /^(?:&(?:amp|lt|gt|quot|#\d{1,5});|[^!-/:-@[-`{-~\r\n])*$/;
-
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
 
 function decodeEntity(_m: string, body: string): string {
@@ -52,10 +47,6 @@ function decodeMarkdownInline(md: string): string {
   return md.replace(/\\([!-/:-@[-`{-~])|&(#?\w+);/g, (m, esc: string | undefined, ent: string | undefined) =>
     esc !== undefined ? esc : decodeEntity(m, ent ?? ''),
   );
-}
-
-function decodeHtml(html: string): string {
-  return html.replace(/&(#?\w+);/g, (m, ent: string) => decodeEntity(m, ent));
 }
 
 /**
@@ -161,35 +152,36 @@ describe('hostile-strings corpus', () => {
   });
 });
 
-describe('truncate', () => {
+describe('truncation (shared by every escaper; tested through jsonSafe, which is sanitizing plus truncation)', () => {
   it('returns text within the limit unchanged', () => {
-    expect(truncate('abc', 3)).toBe('abc');
-    expect(truncate('', 0)).toBe('');
-    expect(truncate('abc', Infinity)).toBe('abc');
+    expect(jsonSafe('abc', 3)).toBe('abc');
+    expect(jsonSafe('', 0)).toBe('');
+    expect(jsonSafe('abc', Infinity)).toBe('abc');
   });
 
   it('cuts by code points and appends a visible mark with the original length', () => {
-    expect(truncate('abcdef', 2)).toBe('ab\u2026 [truncated, 6 chars]');
-    expect(truncate('abc', 0)).toBe('\u2026 [truncated, 3 chars]');
-    expect(truncate('\u{1F600}\u{1F600}\u{1F600}', 2)).toBe('\u{1F600}\u{1F600}\u2026 [truncated, 3 chars]');
-    expect(truncate('a\u{1F600}b', 1)).toBe('a\u2026 [truncated, 3 chars]');
+    expect(jsonSafe('abcdef', 2)).toBe('ab\u2026 [truncated, 6 chars]');
+    expect(jsonSafe('abc', 0)).toBe('\u2026 [truncated, 3 chars]');
+    expect(jsonSafe('\u{1F600}\u{1F600}\u{1F600}', 2)).toBe('\u{1F600}\u{1F600}\u2026 [truncated, 3 chars]');
+    expect(jsonSafe('a\u{1F600}b', 1)).toBe('a\u2026 [truncated, 3 chars]');
   });
 
   it('rejects a negative or NaN limit', () => {
-    expect(() => truncate('x', -1)).toThrow(RangeError);
-    expect(() => truncate('x', Number.NaN)).toThrow(RangeError);
+    expect(() => jsonSafe('x', -1)).toThrow(RangeError);
+    expect(() => jsonSafe('x', Number.NaN)).toThrow(RangeError);
   });
 
   it('never splits a surrogate pair and stays within max + mark (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 80 }), fc.integer({ min: 0, max: 90 }), (s, max) => {
-        const out = truncate(s, max);
+        const out = jsonSafe(s, max);
+        const whole = sanitizeText(s);
         expect(LONE_SURROGATE.test(out)).toBe(false);
         expect(codePoints(out)).toBeLessThanOrEqual(max + TRUNCATION_MARK_MAX);
-        if (codePoints(s) <= max) expect(out).toBe(s);
+        if (codePoints(whole) <= max) expect(out).toBe(whole);
         else {
           expect(out.endsWith(`\u2026 [truncated, ${codePoints(s)} chars]`)).toBe(true);
-          expect(s.startsWith(out.slice(0, out.lastIndexOf('\u2026')))).toBe(true);
+          expect(whole.startsWith(out.slice(0, out.lastIndexOf('\u2026')))).toBe(true);
         }
       }),
       { numRuns: RUNS },
@@ -197,7 +189,7 @@ describe('truncate', () => {
   });
 
   it('documents a mark that fits TRUNCATION_MARK_MAX', () => {
-    expect(codePoints(truncate('xx', 1).slice(1).replace('2', String(Number.MAX_SAFE_INTEGER)))).toBeLessThanOrEqual(
+    expect(codePoints(jsonSafe('xx', 1).slice(1).replace('2', String(Number.MAX_SAFE_INTEGER)))).toBeLessThanOrEqual(
       TRUNCATION_MARK_MAX,
     );
   });
@@ -363,44 +355,6 @@ describe('escapeMarkdownCode', () => {
   });
 });
 
-describe('escapeHtml', () => {
-  it.each([
-    ['<script>alert(1)</script>', '&lt;script&gt;alert&#40;1&#41;&lt;&#47;script&gt;'],
-    [`" onmouseover='x'`, '&quot; onmouseover&#61;&#39;x&#39;'],
-    ['&lt;b&gt;', '&amp;lt&#59;b&amp;gt&#59;'],
-    ['a\n\nb', 'a&#10;&#10;b'],
-    ['@octocat #1', '&#64;&#8203;octocat &#35;&#8203;1'],
-    ['https://evil', 'https&#58;&#47;&#47;evil'],
-    ['日本 \u{1F600}', '日本 \u{1F600}'],
-  ])('%j', (input, expected) => {
-    expect(escapeHtml(input)).toBe(expected);
-  });
-
-  function checkHtml(text: string, max: number): void {
-    const out = escapeHtml(text, max);
-    expect(out).toMatch(HTML_SHAPE);
-    expect(out).not.toMatch(/[<>"'\r\n]/);
-    // Every & starts one of our entities.
-    expect(out.replace(/&(?:amp|lt|gt|quot|#\d{1,5});/g, '')).not.toContain('&');
-    for (const re of AUTOLINK_TRIGGERS) expect(out).not.toMatch(re);
-    const shown = decodeHtml(out);
-    expect(shown).toBe(neutralizeMentions(jsonSafe(text, max)));
-    for (const [what, re] of GITHUB_TEXT_TRIGGERS) expect(re.test(shown), what).toBe(false);
-    expect(out.length).toBeLessThanOrEqual(12 * ((max === Infinity ? codePoints(sanitizeText(text)) : max) + TRUNCATION_MARK_MAX));
-  }
-
-  it.each(CORPUS.map((h) => [h.name, h.text] as const))('keeps structure: %s', (_name, text) => {
-    checkHtml(text, MAX_BLOCK);
-  });
-
-  it('keeps structure for arbitrary text (property)', () => {
-    fc.assert(
-      fc.property(hostile, limit, (s, max) => checkHtml(s, max)),
-      { numRuns: RUNS },
-    );
-  });
-});
-
 describe('workflow commands', () => {
   it('encodes like @actions/core, after sanitizing', () => {
     expect(escapeWorkflowCommandData('100% a\nb')).toBe('100%25 a%0Ab');
@@ -520,12 +474,11 @@ describe('length bounds on a 1 MiB input', () => {
 
   it('every escaper truncates with the visible mark', () => {
     expect(decodeMarkdownInline(escapeMarkdownInline(big))).toBe('A'.repeat(MAX_INLINE) + mark);
-    expect(decodeHtml(escapeHtml(big))).toBe('A'.repeat(MAX_BLOCK) + mark);
     expect(escapeMarkdownCode(big)).toBe('```\n' + 'A'.repeat(MAX_BLOCK) + mark + '\n```');
     expect(escapeTerminal(big)).toBe('A'.repeat(MAX_BLOCK) + mark);
     expect(jsonSafe(big)).toBe('A'.repeat(MAX_BLOCK) + mark);
     expect(unescapeData(escapeWorkflowCommandData(big))).toBe('A'.repeat(MAX_BLOCK) + mark);
-    expect(truncate(big, 10)).toBe('A'.repeat(10) + mark);
+    expect(jsonSafe(big, 10)).toBe('A'.repeat(10) + mark);
   });
 
   it('counts code points, not UTF-16 units', () => {

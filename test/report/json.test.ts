@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/report/json.js';
-import type { CheckResult } from '../../src/run-check.js';
+import type { CheckResult } from '../../src/judge/result.js';
 import { evaluateCase, mcpSurface, mcpTool } from '../support/surface-builders.js';
 
 function result(): CheckResult {

@@ -11,7 +11,6 @@ import { renderFindingLine } from '../../src/report/terminal.js';
 import {
   CONTEXT_CHARS,
   DEFAULT_MAX_CHARS,
-  changedTextOf,
   changedTextsOf,
   renderWordDiffMarkdown,
   renderWordDiffTerminal,
@@ -19,7 +18,7 @@ import {
   type DiffSegment,
 } from '../../src/report/text-diff.js';
 import type { Finding } from '../../src/rules/types.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { HOSTILE_STRINGS } from '../fixtures/hostile-strings.js';
 import { evaluateCase, mcpSurface, readTool } from '../support/surface-builders.js';
 
@@ -354,7 +353,6 @@ describe('changed text in the reports', () => {
     expect(texts).toContainEqual({ field: 'description', base: LISTS, head: `${LISTS} ${INJECTION}` });
     expect(texts).toContainEqual({ field: 'title', head: 'List | <b>items</b> @octocat' });
     expect(texts).toContainEqual({ field: 'inputSchema', pointer: '/properties/q/description', base: 'Search words.' });
-    expect(changedTextOf(f)).toEqual(texts[0]);
     expect(changedTextsOf({ ...f, ruleId: 'unlisted-tool' })).toEqual([]);
     expect(changedTextsOf({ ...f, data: { field: 'description', base: 3 } })).toEqual([]);
     expect(changedTextsOf({ ...f, data: { texts: [{ field: 'description', base: 3 }, null, 'x'] } })).toEqual([]);

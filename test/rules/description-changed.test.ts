@@ -1,6 +1,6 @@
 /** description-changed: the text a model reads changed (description or title, the tool's or inside its inputSchema). */
 import { expect } from 'vitest';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { readTool, ruleTests, READ_HINTS } from '../support/surface-builders.js';
 
 /** An object schema whose argument `a` nests `depth` levels of objects, the last with `text` as its description. */

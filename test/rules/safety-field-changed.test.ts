@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { readRecorded } from '../../src/sources/recorded.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { ROOT } from '../support/mcp-fixtures.js';
 import { safetyFieldChanges } from '../../src/rules/checks/safety.js';
 import { contextFor, ruleTests, writeTool } from '../support/surface-builders.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
-import { DEFAULT_CONTAINMENT } from '../../src/sources/sandbox.js';
+import { DEFAULT_CONTAINMENT } from '../../src/config/source-config.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { nodeFixture, ROOT, tempDir } from '../support/mcp-fixtures.js';
 import { withoutSandboxForThisTest } from '../support/sandbox-mode.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUNTIME, type RuntimePolicy } from '../../src/config/policy.js';
 import { admit } from '../../src/runtime/admission.js';
 import { ArgumentsChecker } from '../../src/runtime/arguments.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { mcpSurface, mcpTool, readTool, writeTool } from '../support/surface-builders.js';
 
 const runtime = (over: Partial<RuntimePolicy> = {}): RuntimePolicy => ({ ...DEFAULT_RUNTIME, ...over });

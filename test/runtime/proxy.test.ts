@@ -9,7 +9,7 @@ import { DEFAULT_RUNTIME } from '../../src/config/policy.js';
 import { DecisionLog } from '../../src/runtime/decision-log.js';
 import { Proxy } from '../../src/runtime/proxy.js';
 import type { Message } from '../../src/runtime/client-stdio.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { mcpSurface, readTool, writeTool } from '../support/surface-builders.js';
 
 const TOOLS: Json[] = [readTool('get'), writeTool('put')];

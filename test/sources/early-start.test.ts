@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import { discardEarly, startEarly, takeEarly } from '../../src/sources/launch.js';
-import { SourceError } from '../../src/util/errors.js';
+import { SourceError } from '../../src/sources/source-error.js';
 import { fixture, livePidsInGroup, NODE, ROOT, tempDir, type StdioCfg, COMMON } from '../support/mcp-fixtures.js';
 
 const cleanups: (() => void)[] = [];

@@ -1,7 +1,8 @@
 /** MCP over HTTP: Streamable HTTP, legacy SSE fallback, headers from the environment. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { snapshotMcp } from '../../src/sources/mcp.js';
-import { ConfigError, SourceError } from '../../src/util/errors.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { SourceError } from '../../src/sources/source-error.js';
 import { COMMON, NODE, ROOT, fixture, freePort, type HttpCfg } from '../support/mcp-fixtures.js';
 
 async function httpFixture(name: string, path: string, over: Partial<HttpCfg> = {}): Promise<HttpCfg> {

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { McpCommon } from '../../src/config/source-config.js';
 import { snapshotOverTransport, type OverTransportOptions } from '../../src/sources/mcp.js';
 import type { RawSnapshot } from '../../src/sources/types.js';
-import { SourceError } from '../../src/util/errors.js';
+import { SourceError } from '../../src/sources/source-error.js';
 
 type Json = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { snapshotMcp } from '../../src/sources/mcp.js';
-import { SourceError } from '../../src/util/errors.js';
+import { SourceError } from '../../src/sources/source-error.js';
 import { livePidsInGroup, nodeFixture, pidAlive, readPids, shFixture, tempDir } from '../support/mcp-fixtures.js';
 
 const cleanups: (() => void)[] = [];

@@ -8,8 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parserOptions } from '../../src/sources/openapi/document.js';
 import { snapshotOpenApi } from '../../src/sources/openapi/index.js';
 import { indexOperations } from '../../src/sources/openapi/operations.js';
-import { cloneJson, pruneForValidation } from '../../src/sources/openapi/prune.js';
-import { ConfigError, SourceError } from '../../src/util/errors.js';
+import { pruneForValidation } from '../../src/sources/openapi/prune.js';
+import { cloneJson } from '../../src/util/json.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { SourceError } from '../../src/sources/source-error.js';
 
 const FIX = resolve('test/fixtures/openapi/pruned');
 const OAS30 = join(FIX, 'openapi.yaml');

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { snapshotOpenApi } from '../../src/sources/openapi/index.js';
 import type { RawSnapshot, RawTool } from '../../src/sources/types.js';
-import { ConfigError, SourceError } from '../../src/util/errors.js';
+import { ConfigError } from '../../src/util/errors.js';
+import { SourceError } from '../../src/sources/source-error.js';
 
 const FIX = resolve('test/fixtures/openapi');
 const fx = (p: string) => join(FIX, p);

@@ -11,13 +11,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parsePolicy, type Policy } from '../../src/config/policy.js';
-import type { CheckContext, ReviewState, SchemaVerdict, Target } from '../../src/rules/context.js';
+import type { CheckContext, ReviewState, Target } from '../../src/rules/context.js';
+import type { SchemaVerdict } from '../../src/diff/schema/index.js';
 import { evaluate, type Locate } from '../../src/rules/evaluate.js';
 import { assembleContext, buildContext, judgeNow, type ContextInput, type Judgement } from '../../src/judge/judge.js';
 import type { Finding, Level } from '../../src/rules/types.js';
 import type { RuleId } from '../../src/rules/catalog.js';
 import type { RawTool } from '../../src/sources/types.js';
-import type { Json, JsonObject, ServerInfo, Surface, SurfaceSource, SurfaceTool, ToolOrigin } from '../../src/surface/model.js';
+import type { ServerInfo, Surface, SurfaceSource, SurfaceTool, ToolOrigin } from '../../src/surface/model.js';
+import type { Json, JsonObject } from '../../src/util/json.js';
 import { normalizeSnapshot, normalizeTool, type MalformedTool } from '../../src/surface/normalize.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { diffPolicies, judgingPolicy } from '../../src/config/policy-diff.js';
@@ -93,7 +95,7 @@ export interface Built {
 /** Raw tools → Surface through the real `normalizeSnapshot` (malformed entries listed, those with a name pinned). */
 export function buildSurface(raw: RawTool[], o: SurfaceOptions = {}, kind: SurfaceSource['kind'] = 'mcp'): Built {
   const server = o.server ?? (kind === 'openapi' ? { name: 'Test API', version: '1.0.0', protocolVersion: 'openapi-3.1.0' } : { name: 'test-server', version: '1.0.0', protocolVersion: '2025-11-25' });
-  return normalizeSnapshot({ source: sourceOf(o, kind), server, tools: raw, live: true, diagnostics: { durationMs: 0 } });
+  return normalizeSnapshot({ source: sourceOf(o, kind), server, tools: raw });
 }
 
 /** MCP tool objects → Surface (throws when one is malformed). */

@@ -1,6 +1,7 @@
 /** Canonical JSON and digests. */
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, sha256, sortKeys } from '../../src/surface/canonical.js';
+import { sha256 } from '../../src/surface/canonical.js';
+import { canonicalJson, sortKeys } from '../../src/util/json.js';
 
 describe('canonical JSON', () => {
   it('sorts keys at every depth and keeps array order', () => {

@@ -9,7 +9,7 @@ import { parseContract } from '../../src/contract/store.js';
 import { serializeContract } from '../../src/contract/serialize.js';
 import { canonicalDigest, jsonByteLength, limitDepth, TOO_DEEP_MARKER, TOOL_MAX_DEPTH } from '../../src/surface/depth-limit.js';
 import { sha256 } from '../../src/surface/canonical.js';
-import type { Json } from '../../src/surface/model.js';
+import type { Json } from '../../src/util/json.js';
 import { canonicalJson } from '../../src/util/json.js';
 import { MAX_JSON_DEPTH } from '../../src/util/json-file.js';
 import { buildSurface, pin } from '../support/surface-builders.js';

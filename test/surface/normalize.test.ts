@@ -1,6 +1,7 @@
 /** Surface normalization: effective hints, safety class, counts, noise, malformed tools, name order. */
 import { describe, expect, it } from 'vitest';
-import { HINT_DEFAULTS, type JsonObject } from '../../src/surface/model.js';
+import { HINT_DEFAULTS } from '../../src/surface/model.js';
+import type { JsonObject } from '../../src/util/json.js';
 import { compareNames, modelView, normalizeSnapshot, normalizeTool } from '../../src/surface/normalize.js';
 import { buildSurface, CLOSED, mcpSurface, mcpTool, openapiSurface, pin, READ_HINTS, readTool, WRITE_HINTS, writeTool } from '../support/surface-builders.js';
 
@@ -224,8 +225,6 @@ describe('malformed tools', () => {
     const r = normalizeSnapshot({
       source: { id: 's', kind: 'mcp' },
       tools: [{ tool: { name: 'x' } }, { tool: readTool('y') }],
-      live: true,
-      diagnostics: { durationMs: 1 },
     });
     expect(r.surface.tools.map((t) => t.name)).toEqual(['x', 'y']);
     expect(r.malformed).toEqual([{ index: 0, name: 'x', problem: '`inputSchema` is missing', pinned: true }]);

@@ -8,9 +8,9 @@ import { serializeContract } from '../../src/contract/serialize.js';
 import { parseContract } from '../../src/contract/store.js';
 import { diffSurfaces } from '../../src/diff/diff-surfaces.js';
 import { classifySchemaChange } from '../../src/diff/schema/index.js';
-import { deriveTool as deriveOpenApiTool } from '../../src/sources/openapi/tools.js';
-import { HINT_DEFAULTS, type Json, type JsonObject, type Surface } from '../../src/surface/model.js';
-import { getOwn } from '../../src/util/json.js';
+import { toolFromOperation } from '../../src/sources/openapi/tools.js';
+import { HINT_DEFAULTS, type Surface } from '../../src/surface/model.js';
+import { getOwn, type Json, type JsonObject } from '../../src/util/json.js';
 import { evaluateCase, mcpSurface, mcpTool, pin, READ_HINTS, readTool } from '../support/surface-builders.js';
 
 /** Parses JSON text (so `__proto__` is an own key, as a server's JSON-RPC message gives it). */
@@ -161,7 +161,7 @@ describe('OpenAPI: parameters and schema properties named __proto__ or construct
     const paths = doc.paths as JsonObject;
     const pathItem = paths['/run'] as JsonObject;
     const op = { method: 'POST', path: '/run', operationId: 'run', operation: pathItem.post as JsonObject, pathItem };
-    const { tool } = deriveOpenApiTool({ doc, major: 3, is31: true }, op);
+    const { tool } = toolFromOperation({ doc, major: 3, is31: true }, op);
     const input = tool.inputSchema as JsonObject;
     expect(Object.keys(propertiesOf(input))).toEqual(['__proto__', 'constructor', 'body']);
     expect(getOwn(propertiesOf(input), '__proto__')).toEqual({ type: 'string' });

@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { visit } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, parseJsonDocument, pointerSegments, positionOf, toPointer } from '../../src/util/json-file.js';
+import { MAX_JSON_DEPTH, parseJsonDocument, positionOf } from '../../src/util/json-file.js';
+import { pointerSegments, toPointer } from '../../src/util/json.js';
 import { ConfigError } from '../../src/util/errors.js';
 
 const FIX = 'fix it here';

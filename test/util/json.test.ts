@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Json, JsonObject } from '../../src/surface/model.js';
+import type { Json, JsonObject } from '../../src/util/json.js';
 import {
   canonicalJson,
   cloneJson,

@@ -4,7 +4,7 @@
  * worker with a time budget (json-schema-diff-adapter.ts). Anything still undecided makes the
  * verdict `unclassified`, so that callers fail closed.
  */
-import type { Json, JsonObject } from '../../surface/model.js';
+import type { Json, JsonObject } from '../../util/json.js';
 import { compareSchemas, type Undecided } from './compare.js';
 import { runJsonSchemaDiff, type JsdTask } from './json-schema-diff-adapter.js';
 import { normalizeSchema } from './normalize.js';

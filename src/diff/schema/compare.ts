@@ -9,7 +9,7 @@
  * not solved (e.g. a new enum value of a type the schema does not allow is still "added"); that
  * errs towards reporting a change, never towards hiding one.
  */
-import type { Json, JsonObject } from '../../surface/model.js';
+import type { Json, JsonObject } from '../../util/json.js';
 import { canonicalJson, escapePointerToken, getOwn, isObject, jsonEqual } from '../../util/json.js';
 import type { SchemaDelta } from './types.js';
 

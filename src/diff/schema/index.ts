@@ -6,8 +6,12 @@
  * const v = await classifySchemaChange(base.inputSchema, head.inputSchema);
  * if (v.kind === 'widened' || v.kind === 'both' || v.kind === 'unclassified') // schema-widened
  */
-export type { ClassifyOptions, SchemaDelta, SchemaVerdict } from './types.js';
-export { classifySchemaChange, classifySchemaChanges, DEFAULT_BUDGET_MS } from './classify.js';
+export type { SchemaVerdict } from './types.js';
+export { classifySchemaChanges } from './classify.js';
 export { allowsUnknownArguments } from './open-arguments.js';
-export { normalizeSchema, canonicalJson, type NormalizedSchema, type NormalizeOptions } from './normalize.js';
-export { setSchemaWorkerUrl, closeSchemaWorkers } from './json-schema-diff-adapter.js';
+/** @internal one pair at a time: tests and bench/schema-ghes.mjs */
+export { classifySchemaChange } from './classify.js';
+/** @internal the comparison form: bench/schema-ghes.mjs */
+export { normalizeSchema } from './normalize.js';
+/** @internal tests and bench/schema-ghes.mjs end the worker pool */
+export { closeSchemaWorkers } from './json-schema-diff-adapter.js';

@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Json } from '../../surface/model.js';
+import type { Json } from '../../util/json.js';
 
 /** One pair of subschemas to diff. */
 export interface JsdTask {
@@ -47,6 +47,7 @@ let workerUrlOverride: URL | undefined;
 /**
  * Overrides where the worker script is loaded from (a `file:` URL or path), e.g. for a bundle
  * laid out differently from `dist/schema-worker.mjs`. Pass `undefined` to restore the default.
+ * @internal used by the tests only
  */
 export function setSchemaWorkerUrl(url: URL | string | undefined): void {
   if (url === undefined || url instanceof URL) workerUrlOverride = url;
@@ -205,7 +206,7 @@ export function runJsonSchemaDiff(tasks: JsdTask[], budgetMs: number): Promise<J
   });
 }
 
-/** Terminates all pooled workers (tests, or a host that wants a clean exit). */
+/** Terminates all pooled workers. @internal for tests and bench/schema-ghes.mjs (runs end without it) */
 export async function closeSchemaWorkers(): Promise<void> {
   const all = slots.splice(0);
   await Promise.all(all.map((s) => s.worker.terminate()));

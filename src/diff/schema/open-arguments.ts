@@ -2,7 +2,7 @@
  * Support for the `open-arguments` rule: does an `inputSchema` let a caller pass arguments the
  * schema does not declare?
  */
-import type { Json, JsonObject } from '../../surface/model.js';
+import type { Json, JsonObject } from '../../util/json.js';
 import { normalizeSchema } from './normalize.js';
 import { isObject } from '../../util/json.js';
 

@@ -10,7 +10,7 @@
  * `.codex/config.toml` is read only in a trusted project.
  */
 import { parse as parseToml } from 'smol-toml';
-import type { Json } from '../../surface/model.js';
+import type { Json } from '../../util/json.js';
 import { ConfigError } from '../../util/errors.js';
 import { quoted, tomlKey, tomlString } from '../literals.js';
 import { assertNames, type NameRule } from '../names.js';

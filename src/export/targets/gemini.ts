@@ -9,7 +9,7 @@
  * file of higher precedence replaces the whole entry of a lower one, so the lists belong in the
  * file that defines the server.
  */
-import type { Json } from '../../surface/model.js';
+import type { Json } from '../../util/json.js';
 import { NAME_ONLY, type ExportTarget } from '../model.js';
 import { assertNames, type NameRule } from '../names.js';
 import { quoted } from '../literals.js';

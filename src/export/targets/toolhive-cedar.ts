@@ -16,8 +16,8 @@
  *
  * The file is YAML (ToolHive reads `.yaml`/`.yml` as YAML), so the header can be comments.
  */
-import { HINT_NAMES, type Json, type SurfaceTool } from '../../surface/model.js';
-import { getOwn, isObject } from '../../util/json.js';
+import { HINT_NAMES, type SurfaceTool } from '../../surface/model.js';
+import { getOwn, isObject, type Json } from '../../util/json.js';
 import { cedarString } from '../literals.js';
 import type { ExportTarget } from '../model.js';
 import { toYaml } from '../yaml.js';

@@ -58,7 +58,7 @@ export const toolAdditions: Check = (ctx) => {
         effectiveHints: t.effectiveHints,
         declaredHints: t.declaredHints,
         ...(t.origin ? { origin: t.origin } : {}),
-        // What the model will be told about it: reports show it whole (text-diff `changedTextOf`).
+        // What the model will be told about it: reports show it whole (text-diff `changedTextsOf`).
         ...(t.description !== undefined ? { description: t.description } : {}),
       },
     });

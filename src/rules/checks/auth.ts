@@ -3,7 +3,7 @@
  * `auth-metadata-unavailable` about the discovery itself (see sources/protected-resource.ts).
  */
 import { authChangeWidens, describeAuthChange, type Change } from '../../diff/change.js';
-import type { Discovery } from '../../sources/protected-resource.js';
+import type { Discovery } from '../../surface/model.js';
 import type { Check, RawFinding } from '../context.js';
 
 type AuthChange = Extract<Change, { kind: 'auth-metadata-changed' }>;

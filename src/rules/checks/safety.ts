@@ -3,7 +3,8 @@
  * metadata changes it judges in place of `description-changed`.
  */
 import type { Change } from '../../diff/change.js';
-import type { Json, SurfaceTool } from '../../surface/model.js';
+import type { SurfaceTool } from '../../surface/model.js';
+import type { Json } from '../../util/json.js';
 import { describeValue, fieldValue, sideOf, splitPointer, withoutPaths, type SafetyField } from '../../surface/safety-fields.js';
 import { canonicalJson } from '../../util/json.js';
 import type { Check, RawFinding } from '../context.js';

@@ -9,7 +9,8 @@
  * on every run; a changed one rides on the approval `description-changed` already needs.
  */
 import { describeSchemaTextPath, schemaTexts } from '../../diff/schema-text.js';
-import type { Json, SurfaceTool } from '../../surface/model.js';
+import type { SurfaceTool } from '../../surface/model.js';
+import type { Json } from '../../util/json.js';
 import { getOwn, isObject } from '../../util/json.js';
 import type { Check, RawFinding } from '../context.js';
 import { EXFILTRATION_ARGUMENT, findSuspicious, SUSPICIOUS_PATTERNS } from '../suspicious-patterns.js';

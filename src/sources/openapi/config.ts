@@ -8,14 +8,14 @@ import { dirname, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { ConfigError } from '../../util/errors.js';
 import { FILE_LIMITS, readBounded } from '../../util/safe-path.js';
-import type { Json } from '../types.js';
-import { parseJsonDocument, pointerSegments, toPointer, type JsonDocument } from '../../util/json-file.js';
-import { getOwn, isObject } from '../../util/json.js';
+import { pointerSegments, toPointer, getOwn, isObject, type Json } from '../../util/json.js';
+import { parseJsonDocument, type JsonDocument } from '../../util/json-file.js';
 import { didYouMean } from '../../util/suggest.js';
 import { schemaError, type SchemaProblem } from '../../util/schema-errors.js';
 import { integrationValidator } from '../../util/validators.js';
 import integrationSchema from '../../../schema/integration.schema.json' with { type: 'json' };
-import { confinementProblem, findRepositoryRoot } from './repo-files.js';
+import { confinementProblem } from './repo-files.js';
+import { findRepositoryRoot } from '../../util/repository-root.js';
 
 /**
  * Keys an integration config may have (the schema's `properties`). `$schema` is accepted so

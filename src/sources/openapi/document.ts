@@ -43,10 +43,12 @@
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle, compileErrors, validate, type ParserOptions } from '@readme/openapi-parser';
-import { ConfigError, SourceError } from '../../util/errors.js';
-import { escapePointerToken, pointerSegments } from '../../util/json.js';
-import { cloneJson, pruneForValidation, type KeptOperation } from './prune.js';
-import { expandedSize, findRepositoryRoot, MAX_TOTAL_BYTES, RepoFiles, shown } from './repo-files.js';
+import { ConfigError } from '../../util/errors.js';
+import { SourceError } from '../source-error.js';
+import { escapePointerToken, pointerSegments, cloneJson } from '../../util/json.js';
+import { pruneForValidation, type KeptOperation } from './prune.js';
+import { expandedSize, MAX_TOTAL_BYTES, RepoFiles, shown } from './repo-files.js';
+import { findRepositoryRoot } from '../../util/repository-root.js';
 
 /** A loaded document: one JSON tree whose `$ref`s are all internal (`#/...`). */
 export interface LoadedDocument {

@@ -12,12 +12,13 @@
  * operation by `operationId` or as `"METHOD /path"`.
  */
 import { performance } from 'node:perf_hooks';
-import { ConfigError, SourceError } from '../../util/errors.js';
+import { ConfigError } from '../../util/errors.js';
+import { SourceError } from '../source-error.js';
 import type { RawSnapshot, RawTool } from '../types.js';
 import { loadIntegrationConfig, type IncludeEntry, type IntegrationConfig } from './config.js';
 import { loadOpenApiDocument, validateOpenApiDocument, type LoadedDocument } from './document.js';
 import { describeOperation, findOperation, indexOperations, type Operation, type OperationIndex } from './operations.js';
-import { deriveTool, toolName } from './tools.js';
+import { toolFromOperation, toolName } from './tools.js';
 
 export { integrationLines, loadIntegrationConfig, type IntegrationConfig } from './config.js';
 export { MAX_TOOL_NAME_LENGTH, toolNameFromMethodPath, toolNameFromOperationId } from './names.js';
@@ -105,7 +106,7 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
   const notes = [...loaded.notes];
   if (opts.validate !== false) notes.push(...(await validateOpenApiDocument(loaded, included, docOpts)));
   const tools: RawTool[] = resolved.map(({ entry, op }) => {
-    const derived = deriveTool(loaded, op);
+    const derived = toolFromOperation(loaded, op);
     notes.push(...derived.notes);
     return rawTool(cfg.file, entry, op, derived.tool, promotedOps.get(op));
   });

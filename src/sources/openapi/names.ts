@@ -42,8 +42,3 @@ export function toolNameFromMethodPath(method: string, path: string): string {
   const name = pathPart === '' ? method.toLowerCase() : `${method.toLowerCase()}_${pathPart}`;
   return fitLength(name, `${method.toUpperCase()} ${path}`);
 }
-
-/** True when `name` is already a valid tool name under the rule above (1..64 of `[A-Za-z0-9_.-]`). */
-export function isSafeToolName(name: string): boolean {
-  return /^[A-Za-z0-9_.-]{1,64}$/.test(name);
-}

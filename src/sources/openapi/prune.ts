@@ -20,14 +20,11 @@
  *   anywhere in kept content (3.1 schema resources can be addressed other than by pointer) makes
  *   the closure unreliable: then the whole document is kept.
  *
- * The result shares subtrees with the input: clone it ({@link cloneJson}) before giving it to
+ * The result shares subtrees with the input: clone it (`cloneJson`, util/json.ts) before giving it to
  * anything that mutates (the parser's `validate()` dereferences in place).
  */
 import { isObject as isJsonObject, setOwn, unescapePointerToken } from '../../util/json.js';
 import { METHODS } from './operations.js';
-
-/** Deep copy of a JSON tree; shared subtrees are copied apart (the JSON toolkit's). */
-export { cloneJson } from '../../util/json.js';
 
 type Obj = Record<string, unknown>;
 

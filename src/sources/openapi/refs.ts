@@ -1,7 +1,7 @@
 /**
  * Internal `$ref` lookup in a bundled document (every ref is `#/...` after bundling).
  */
-import { SourceError } from '../../util/errors.js';
+import { SourceError } from '../source-error.js';
 import { hasOwn, unescapePointerToken } from '../../util/json.js';
 
 /** A node of the parsed document. */

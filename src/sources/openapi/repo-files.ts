@@ -54,13 +54,12 @@ import { dirname, isAbsolute, join, parse as parsePath, relative, resolve, sep }
 import { fileURLToPath } from 'node:url';
 import { parse, type ParserOptions } from '@readme/openapi-parser';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import { ConfigError, SourceError, type ErrorLocation } from '../../util/errors.js';
+import { ConfigError, type ErrorLocation } from '../../util/errors.js';
+import { SourceError } from '../source-error.js';
 import { MAX_JSON_DEPTH } from '../../util/json-file.js';
 import { pointerSegments } from '../../util/json.js';
 import { fetchCapped, RemoteError } from './remote.js';
 import { within } from '../../util/repository-root.js';
-
-export { findRepositoryRoot } from '../../util/repository-root.js';
 
 /** Largest file (document or referenced file) toolgate reads: 64 MiB. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -72,13 +71,13 @@ export const MAX_FILES = 10_000;
  * Largest size of a parsed file with YAML aliases expanded, in units of one per value plus one per
  * character of every key and string. Text without aliases never exceeds its byte count.
  */
-export const MAX_EXPANDED_SIZE = MAX_FILE_BYTES;
+const MAX_EXPANDED_SIZE = MAX_FILE_BYTES;
 /** Time for loading one document with everything it references (and, separately, validating it). */
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
 /** Time for fetching one remote `$ref` target (`allow-remote-refs`), redirects included. */
 export const REMOTE_TIMEOUT_MS = 20_000;
 /** Largest remote `$ref` target. */
-export const MAX_REMOTE_BYTES = MAX_FILE_BYTES;
+const MAX_REMOTE_BYTES = MAX_FILE_BYTES;
 /** Referring files up to this size are indexed to give a refused `$ref`'s line. */
 const MAX_LINE_INDEX_BYTES = 4 * 1024 * 1024;
 /** Symbolic links followed for one path before it is refused as a loop (Linux's limit). */

@@ -20,9 +20,9 @@
  * OpenAPI 3.1 (shallow: siblings win, the common use being a local `description`).
  * OpenAPI 3.0 `nullable`, Swagger `x-nullable` and `discriminator` are kept as written.
  */
-import { SourceError } from '../../util/errors.js';
-import { cloneJson as cloneTree, compareUtf16, isObject, setOwn, unescapePointerToken } from '../../util/json.js';
-import type { Json } from '../types.js';
+import { SourceError } from '../source-error.js';
+import { cloneJson, compareUtf16, isObject, setOwn, unescapePointerToken } from '../../util/json.js';
+import type { Json } from '../../util/json.js';
 import { getByRef } from './refs.js';
 
 /** Most JSON nodes one tool's inlined schema may have before falling back to `$defs` for all refs. */
@@ -36,9 +36,6 @@ const SCHEMA_ARRAY_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
 
 class BudgetExceeded extends Error {}
-
-/** Deep copy of plain JSON data (so the tool never aliases the document), keys as own data properties. */
-const cloneJson = (v: unknown): Json => cloneTree(v as Json);
 
 /**
  * Builds the schemas of one tool: call {@link SchemaBuilder.schema} for each part, then read
@@ -72,7 +69,7 @@ export class SchemaBuilder {
   /** Expands one schema (a schema object, a boolean, or a `$ref`). */
   schema(node: unknown): Json {
     if (this.inline && ++this.nodes > INLINE_NODE_BUDGET) throw new BudgetExceeded();
-    if (!isObject(node)) return cloneJson(node);
+    if (!isObject(node)) return cloneJson(node as Json);
     if (typeof node.$ref === 'string') return this.ref(node as Record<string, unknown> & { $ref: string });
     if (this.active.has(node)) {
       // Reached again without a $ref: a YAML alias that loops. Same treatment as a recursive ref.
@@ -125,12 +122,12 @@ export class SchemaBuilder {
     const ref = node.$ref;
     // After bundling every ref is internal; anything else (a remote ref the caller allowed, a
     // `$id`-relative ref) is kept as written rather than guessed at.
-    if (!ref.startsWith('#')) return cloneJson(node);
+    if (!ref.startsWith('#')) return cloneJson(node as Json);
     const target = getByRef(this.doc, ref);
     if (target === undefined) throw new SourceError(`unresolvable $ref ${JSON.stringify(ref)}`, 'load-failed');
     let result: Json;
     if (!isObject(target)) {
-      result = cloneJson(target);
+      result = cloneJson(target as Json);
     } else if (this.recursive.has(target) || this.active.has(target)) {
       // A schema that reaches itself: emitted once under $defs when its expansion finishes.
       this.recursive.add(target);

@@ -31,7 +31,7 @@
  * `summary` only when both exist and differ (MCP `title` is a display name; the summary fits,
  * and is not repeated when it already is the description).
  */
-import type { Json, JsonObject } from '../types.js';
+import type { Json, JsonObject } from '../../util/json.js';
 import { toolNameFromMethodPath, toolNameFromOperationId } from './names.js';
 import type { Operation } from './operations.js';
 import { resolveLocalRef } from './refs.js';
@@ -44,7 +44,7 @@ const SWAGGER_PARAM_META = new Set(['in', 'name', 'required', 'collectionFormat'
 
 const isObject = (v: unknown): v is Record<string, unknown> => isJsonObject(v);
 
-/** What {@link deriveTool} needs to know about the document. */
+/** What {@link toolFromOperation} needs to know about the document. */
 export interface DocumentContext {
   doc: Record<string, unknown>;
   major: 2 | 3;
@@ -185,9 +185,9 @@ function build(ctx: DocumentContext, op: Operation, b: SchemaBuilder): DerivedTo
 
 /**
  * Derives the tool of one operation.
- * @throws {@link import('../../util/errors.js').SourceError} `load-failed` on a dangling `$ref`.
+ * @throws {@link import('../source-error.js').SourceError} `load-failed` on a dangling `$ref`.
  */
-export function deriveTool(ctx: DocumentContext, op: Operation): DerivedTool {
+export function toolFromOperation(ctx: DocumentContext, op: Operation): DerivedTool {
   return withSchemaBuilder(ctx.doc, ctx.is31, (b) => build(ctx, op, b));
 }
 

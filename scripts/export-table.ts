@@ -1,6 +1,6 @@
 /** The README's table of export targets, generated from the targets (`npm run docs`). Pure. */
-import type { Coverage } from './model.js';
-import { EXPORT_TARGETS } from './targets/index.js';
+import type { Coverage } from '../src/export/model.js';
+import { EXPORT_TARGETS } from '../src/export/targets/index.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const mark: Record<Coverage, string> = { yes: 'yes', partial: 'partly', no: 'no' };

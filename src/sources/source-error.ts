@@ -1,0 +1,46 @@
+/**
+ * The error of a source that could not be snapshotted: exit code 3 (util/errors.ts has the
+ * configuration errors, exit code 2).
+ */
+import type { Discovery } from '../surface/model.js';
+import type { MarkedProcess } from './sandbox.js';
+import type { SandboxUse } from './types.js';
+
+/** Why a source failed, for the `server-failed` message. */
+export type SourceFailure =
+  | 'spawn-failed'
+  | 'exited'
+  | 'startup-timeout'
+  | 'request-timeout'
+  | 'protocol-error'
+  | 'list-error'
+  | 'cursor-loop'
+  | 'page-cap'
+  | 'byte-cap'
+  | 'http-error'
+  | 'load-failed'
+  /** The server sent more requests or notifications than toolgate queues (it never reads the answers). */
+  | 'flood';
+
+/** A source could not be snapshotted: exit code 3 and a `server-failed` finding. */
+export class SourceError extends Error {
+  override readonly name = 'SourceError';
+  readonly exitCode = 3;
+  /** Processes of the server that outlived it and were killed (`server-escaped`). */
+  escaped?: MarkedProcess[];
+  /** How the server ran: sandboxed or not, and why not. */
+  sandbox?: SandboxUse;
+  /** HTTP: the server answered 401 (it wants credentials toolgate lacked). */
+  unauthorized?: boolean;
+  /** HTTP, after a 401: what RFC 9728 discovery found. */
+  protectedResource?: Discovery;
+  constructor(
+    message: string,
+    readonly reason: SourceFailure,
+    /** Last bytes of the server's stderr, when there is a process. */
+    readonly stderrTail?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

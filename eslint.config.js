@@ -24,7 +24,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
  * | rules          | rules/                                                    | rule checks and their evaluation                        |
  * | judge          | judge/                                                    | one source's findings, the run's result types           |
  * | review         | review/                                                   | approvals, the pull request's base state                |
- * | runtime        | runtime/                                                  | the proxy's admission and decision log                  |
+ * | runtime        | runtime/                                                  | `toolgate proxy`: admission, relay, decision log        |
  * | export         | export/                                                   | gateway and client configs from a contract              |
  * | init           | init/                                                     | `toolgate init`: detect and render starter files        |
  * | report         | report/                                                   | terminal, Markdown, JSON, SARIF, annotations            |

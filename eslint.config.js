@@ -30,10 +30,10 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
  * | report         | report/                                                   | terminal, Markdown, JSON, SARIF, annotations            |
  * | github         | github/                                                   | GitHub API: PR facts in, check runs and comments out    |
  * | orchestration  | run-check.ts, run-diff.ts                                 | one run over every source                               |
- * | commands       | action-check.ts, action-inputs.ts, action-outputs.ts,     | the Action's and the CLI's commands                     |
- * |                | cli-commands.ts, cli-export.ts, cli-init.ts,              |                                                         |
- * |                | cli-prepare.ts, cli-proxy.ts, cli-types.ts                |                                                         |
- * | entry points   | main.ts, cli.ts, action.ts, bin.ts                        | what the bundles start                                  |
+ * | commands       | action/ (check, inputs, outputs), cli/ (commands, export, | the Action's and the CLI's commands                     |
+ * |                | init, prepare, proxy, types)                              |                                                         |
+ * | entry points   | action/index.ts, action/main.ts, cli/bin.ts,              | what the bundles start                                  |
+ * |                | cli/program.ts                                            |                                                         |
  */
 export const LAYERS = [
   ['util', ['util', 'version.ts']],
@@ -52,8 +52,8 @@ export const LAYERS = [
   ['report', ['report']],
   ['github', ['github']],
   ['orchestration', ['run-check.ts', 'run-diff.ts']],
-  ['commands', ['action-check.ts', 'action-inputs.ts', 'action-outputs.ts', 'cli-commands.ts', 'cli-export.ts', 'cli-init.ts', 'cli-prepare.ts', 'cli-proxy.ts', 'cli-types.ts']],
-  ['entry points', ['main.ts', 'cli.ts', 'action.ts', 'bin.ts']],
+  ['commands', ['action/check.ts', 'action/inputs.ts', 'action/outputs.ts', 'cli/commands.ts', 'cli/export.ts', 'cli/init.ts', 'cli/prepare.ts', 'cli/proxy.ts', 'cli/types.ts']],
+  ['entry points', ['action/index.ts', 'action/main.ts', 'cli/bin.ts', 'cli/program.ts']],
 ].map(([name, paths]) => ({ name, paths: paths.map((p) => `src/${p}`) }));
 
 /** `import-x/no-restricted-paths` zones: each layer's paths may not import a path of a higher layer. */

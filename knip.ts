@@ -7,8 +7,8 @@ import type { KnipConfig } from 'knip';
 const config: KnipConfig = {
   entry: [
     // The bundles' entry points (scripts/bundles.mjs) and the schema-diff worker thread.
-    'src/action.ts!',
-    'src/bin.ts!',
+    'src/action/index.ts!',
+    'src/cli/bin.ts!',
     'src/diff/schema/worker.mjs!',
     'scripts/*.{mjs,ts}',
     'bench/*.mjs',

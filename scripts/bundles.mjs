@@ -120,7 +120,7 @@ export async function bundleOptions() {
   const out = [
     {
       ...common,
-      entryPoints: { index: 'src/action.ts', cli: 'src/bin.ts' },
+      entryPoints: { index: 'src/action/index.ts', cli: 'src/cli/bin.ts' },
       outdir: 'dist',
       splitting: true,
       entryNames: '[name]',

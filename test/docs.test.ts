@@ -31,7 +31,7 @@ describe('action.yml', () => {
   });
 
   it('documents every input the code reads and every output it sets', () => {
-    const code = read('src/action-inputs.ts') + read('src/main.ts') + read('src/action-check.ts') + read('src/action-outputs.ts');
+    const code = read('src/action/inputs.ts') + read('src/action/main.ts') + read('src/action/check.ts') + read('src/action/outputs.ts');
     const read_ = [...code.matchAll(/getInput\('([a-z-]+)'/g)].map((m) => m[1]);
     const bool = [...code.matchAll(/bool\('([a-z-]+)'/g)].map((m) => m[1]);
     for (const name of [...read_, ...bool]) expect(Object.keys(action.inputs), name).toContain(name);

@@ -27,9 +27,9 @@ describe('the release version agrees', () => {
     const r = await runCli(['audit', '--tools-json', FIXTURE, '--format', 'json'], { cwd: REPO });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { toolgate: string }).toolgate).toBe(version);
-    // The Action (src/action.ts) and the CLI are one build, which defines the version for both.
+    // The Action (src/action/index.ts) and the CLI are one build, which defines the version for both.
     const [main] = await bundleOptions();
-    expect(main!.entryPoints).toEqual({ index: 'src/action.ts', cli: 'src/bin.ts' });
+    expect(main!.entryPoints).toEqual({ index: 'src/action/index.ts', cli: 'src/cli/bin.ts' });
     expect(main!.define).toEqual({ __TOOLGATE_VERSION__: JSON.stringify(version) });
   });
 

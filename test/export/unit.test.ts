@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { EXPORT_TARGET_IDS } from '../../src/cli.js';
+import { EXPORT_TARGET_IDS } from '../../src/cli/program.js';
 import { DEFAULT_RUNTIME, parsePolicy } from '../../src/config/policy.js';
 import { exportSet } from '../../src/export/export-set.js';
 import { headerComment } from '../../src/export/header.js';

@@ -5,18 +5,18 @@
  */
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpHttpConfig, type McpStdioConfig } from './config/source-config.js';
-import { type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from './config/policy.js';
-import { loadPolicy } from './config/policy-file.js';
-import { displayPath } from './util/display-path.js';
-import { readContract } from './contract/store.js';
-import { ClientStdio } from './runtime/client-stdio.js';
-import { DecisionLog } from './runtime/decision-log.js';
-import { runRelay } from './runtime/relay.js';
-import { openHttpServer, startStdioServer } from './sources/mcp.js';
+import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpHttpConfig, type McpStdioConfig } from '../config/source-config.js';
+import { type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from '../config/policy.js';
+import { loadPolicy } from '../config/policy-file.js';
+import { displayPath } from '../util/display-path.js';
+import { readContract } from '../contract/store.js';
+import { ClientStdio } from '../runtime/client-stdio.js';
+import { DecisionLog } from '../runtime/decision-log.js';
+import { runRelay } from '../runtime/relay.js';
+import { openHttpServer, startStdioServer } from '../sources/mcp.js';
 import type { Transport } from '@modelcontextprotocol/client';
-import type { Surface } from './surface/model.js';
-import { ConfigError } from './util/errors.js';
+import type { Surface } from '../surface/model.js';
+import { ConfigError } from '../util/errors.js';
 
 /** Flags of `toolgate proxy`. */
 export interface ProxyFlags {

@@ -2,17 +2,17 @@
  * `toolgate export`: writes a contract's admitted set for a gateway or client (docs/design.md §12), to
  * stdout or a file; with no `--to`, every `exports:` entry of toolgate.yml.
  */
-import type { ExportEntry, Policy } from './config/policy.js';
-import { loadPolicy } from './config/policy-file.js';
-import { displayPath } from './util/display-path.js';
-import { contractFor, exportInput, notePath, readExportFile, writablePath, writeExportFile } from './export/files.js';
-import { entryFrom } from './export/entries.js';
-import { headerLines, siblingNote } from './export/header.js';
-import { renderExport } from './export/render.js';
-import { targetById } from './export/targets/index.js';
-import { escapeTerminalInline } from './report/escape.js';
-import { EXIT } from './cli-types.js';
-import { ConfigError } from './util/errors.js';
+import type { ExportEntry, Policy } from '../config/policy.js';
+import { loadPolicy } from '../config/policy-file.js';
+import { displayPath } from '../util/display-path.js';
+import { contractFor, exportInput, notePath, readExportFile, writablePath, writeExportFile } from '../export/files.js';
+import { entryFrom } from '../export/entries.js';
+import { headerLines, siblingNote } from '../export/header.js';
+import { renderExport } from '../export/render.js';
+import { targetById } from '../export/targets/index.js';
+import { escapeTerminalInline } from '../report/escape.js';
+import { EXIT } from './types.js';
+import { ConfigError } from '../util/errors.js';
 
 /** Flags of `toolgate export`. */
 export interface ExportFlags {

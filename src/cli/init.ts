@@ -7,14 +7,14 @@
  */
 import { lstat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { writeFileAtomic } from './contract/store.js';
-import { escapeTerminalInline, guardLogOutput } from './report/escape.js';
-import { ConfigError } from './util/errors.js';
-import { resolveInside } from './util/safe-path.js';
-import { EXIT } from './cli-types.js';
-import { detect, LOOKED_FOR } from './init/detect.js';
-import { POLICY_FILE, render, WORKFLOW_FILE } from './init/render.js';
-import { scanRepository } from './init/scan.js';
+import { writeFileAtomic } from '../contract/store.js';
+import { escapeTerminalInline, guardLogOutput } from '../report/escape.js';
+import { ConfigError } from '../util/errors.js';
+import { resolveInside } from '../util/safe-path.js';
+import { EXIT } from './types.js';
+import { detect, LOOKED_FOR } from '../init/detect.js';
+import { POLICY_FILE, render, WORKFLOW_FILE } from '../init/render.js';
+import { scanRepository } from '../init/scan.js';
 
 /** Flags of `toolgate init`. */
 export interface InitFlags {

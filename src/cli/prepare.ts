@@ -8,21 +8,21 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Policy } from './config/policy.js';
-import { loadPolicy } from './config/policy-file.js';
-import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, defaultContractPath, SOURCE_ID_PATTERN, type SourceConfig } from './config/source-config.js';
-import { sandboxSupportAsync } from './sources/sandbox.js';
-import type { JsonObject } from './util/json.js';
-import { ConfigError } from './util/errors.js';
-import { mark } from './util/timing.js';
-import type { SourceFlags } from './cli-types.js';
+import type { Policy } from '../config/policy.js';
+import { loadPolicy } from '../config/policy-file.js';
+import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, defaultContractPath, SOURCE_ID_PATTERN, type SourceConfig } from '../config/source-config.js';
+import { sandboxSupportAsync } from '../sources/sandbox.js';
+import type { JsonObject } from '../util/json.js';
+import { ConfigError } from '../util/errors.js';
+import { mark } from '../util/timing.js';
+import type { SourceFlags } from './types.js';
 
 /** Set once a server may have been started early: {@link discardEarlyIfStarted} then has one to look for. */
 let startingEarly = false;
 
 /** Ends a server started early that no snapshot took (the run stopped first). Idempotent. */
 export async function discardEarlyIfStarted(): Promise<void> {
-  if (startingEarly) await (await import('./sources/launch.js')).discardEarly();
+  if (startingEarly) await (await import('../sources/launch.js')).discardEarly();
 }
 
 /**
@@ -39,7 +39,7 @@ export async function prepareRun(flags: SourceFlags & { base?: string }, command
   mark('policy loaded');
   if (flags.base === undefined) {
     // A policy given as flags (no toolgate.yml) names what its user typed; a file must not hand the runner's secrets on.
-    const [{ assertNoRunnerSecrets }, { startFirstServer }] = await Promise.all([import('./config/policy-diff.js'), import('./sources/select.js')]);
+    const [{ assertNoRunnerSecrets }, { startFirstServer }] = await Promise.all([import('../config/policy-diff.js'), import('../sources/select.js')]);
     if (policy.file) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
     startingEarly = true;
     await startFirstServer(policy, flags.source, cwd);
@@ -92,7 +92,7 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
     throw new ConfigError(`${flags.config !== undefined ? '--config' : '--source'} selects from toolgate.yml, but a source was also given on the command line`, undefined, 'Use either toolgate.yml (with --config/--source) or one source on the command line.');
   }
   if (adhoc[0]) {
-    const { adHocPolicy, checkContractPaths } = await import('./config/policy.js');
+    const { adHocPolicy, checkContractPaths } = await import('../config/policy.js');
     const p = adHocPolicy(adhoc[0], cwd);
     // The contract goes to .toolgate/<id>.surface.json: inside the working directory, links resolved.
     await checkContractPaths(p);

@@ -1,15 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
-import { ConfigError, formatLocation } from './util/errors.js';
-import { VERSION } from './version.js';
-import { mark } from './util/timing.js';
-import { EXIT, type Format, type RulesFormat, type SourceFlags } from './cli-types.js';
-import { FAIL_ON_VALUES, type FailOn, type Mode } from './judge/result.js';
+import { ConfigError, formatLocation } from '../util/errors.js';
+import { VERSION } from '../version.js';
+import { mark } from '../util/timing.js';
+import { EXIT, type Format, type RulesFormat, type SourceFlags } from './types.js';
+import { FAIL_ON_VALUES, type FailOn, type Mode } from '../judge/result.js';
 
 /** `--to` values (kept here so `--help` loads no export code; a test keeps it equal to the targets). */
 export const EXPORT_TARGET_IDS = ['toolgate', 'toolhive', 'toolhive-cedar', 'agentgateway', 'agentgateway-k8s', 'docker', 'envoy', 'claude-code', 'gemini', 'codex'] as const;
 
 /** The heavy part of the CLI, loaded when a command needs it (keeps `--help` fast). */
-const commands = () => import('./cli-commands.js');
+const commands = () => import('./commands.js');
 
 const FORMAT = () => new Option('-f, --format <format>', 'output format (sarif: SARIF 2.1.0 for code scanning)').choices(['text', 'json', 'markdown', 'sarif']).default('text');
 const FAIL_ON = () => new Option('--fail-on <level>', 'lowest finding level that fails (exit 1); never: report only (a failed source or a configuration error still fails)').choices(FAIL_ON_VALUES);
@@ -81,7 +81,7 @@ existing file is never replaced without --force (exit 2). README, "toolgate init
 Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx toolgate check.`,
     )
     .action(async function (this: Command) {
-      const { init } = await import('./cli-init.js');
+      const { init } = await import('./init.js');
       setExit(await init(this.opts<{ force?: boolean; dryRun?: boolean }>()));
     });
 
@@ -89,14 +89,14 @@ Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx t
 
 /**
  * The commands that run sources: `audit`, `check` and `update` (which read the policy and start the
- * first server before the pipeline loads, cli-prepare.ts) and `snapshot`.
+ * first server before the pipeline loads, cli/prepare.ts) and `snapshot`.
  */
 function addSourceCommands(program: Command, setExit: (code: number) => void): void {
   const action = (mode: Mode) =>
     async function (this: Command) {
       const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }>();
       requireDashDash(this);
-      const { prepareRun, discardEarlyIfStarted } = await import('./cli-prepare.js');
+      const { prepareRun, discardEarlyIfStarted } = await import('./prepare.js');
       try {
         const policy = await prepareRun(opts, this.args, process.cwd());
         const pipeline = await commands();
@@ -169,7 +169,7 @@ inputSchema rejects or does not declare, are refused without reaching the server
     )
     .action(async function (this: Command) {
       requireDashDash(this);
-      const { proxy } = await import('./cli-proxy.js');
+      const { proxy } = await import('./proxy.js');
       setExit(await proxy(this.opts<{ config?: string; source?: string[]; contract?: string; env?: string[]; log?: string }>(), this.args));
     });
 
@@ -194,7 +194,7 @@ Each export says, in its header (or a sibling .toolgate.md note), what the targe
 README, "Exports".`,
     )
     .action(async function (this: Command) {
-      const { runExport } = await import('./cli-export.js');
+      const { runExport } = await import('./export.js');
       setExit(await runExport(this.opts()));
     });
 
@@ -219,7 +219,7 @@ function addFileCommands(program: Command, setExit: (code: number) => void): voi
     .description('print the rule catalog')
     .addOption(RULES_FORMAT)
     .action(async function (this: Command) {
-      const { renderRules } = await import('./report/rules.js');
+      const { renderRules } = await import('../report/rules.js');
       process.stdout.write(renderRules(this.opts<{ format: RulesFormat }>().format));
       setExit(EXIT.clean);
     });
@@ -257,7 +257,7 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof ConfigError) {
       // One line each: the message quotes file content (a policy key, an operationId), which in
       // a CI log could otherwise start a line of its own (`::set-output ...`) or carry escapes.
-      const { escapeTerminalInline } = await import('./report/escape.js');
+      const { escapeTerminalInline } = await import('../report/escape.js');
       const where = e.location ? `${formatLocation(e.location)}: ` : '';
       process.stderr.write(`toolgate: error: ${escapeTerminalInline(where + e.message, 2000)}\n${e.fix ? `  fix: ${escapeTerminalInline(e.fix, 2000)}\n` : ''}`);
       for (const line of e.alsoLines()) process.stderr.write(`  also: ${escapeTerminalInline(line, 2000)}\n`);

@@ -1,8 +1,8 @@
 import * as core from '@actions/core';
 import { existsSync, realpathSync } from 'node:fs';
 import { relative, resolve, isAbsolute, sep } from 'node:path';
-import { ConfigError } from './util/errors.js';
-import { FAIL_ON_VALUES, type FailOn, type Mode } from './judge/result.js';
+import { ConfigError } from '../util/errors.js';
+import { FAIL_ON_VALUES, type FailOn, type Mode } from '../judge/result.js';
 
 /** The Action's inputs, validated (see action.yml for their documentation). */
 export interface ActionInputs {

@@ -1,6 +1,6 @@
-import { main } from './cli.js';
-import { mark } from './util/timing.js';
-import { installInterruptHandlers, runInterruptCleanups } from './util/cleanup.js';
+import { main } from './program.js';
+import { mark } from '../util/timing.js';
+import { installInterruptHandlers, runInterruptCleanups } from '../util/cleanup.js';
 
 mark('modules loaded');
 // A cancelled run (Ctrl-C, a cancelled job) must not leave servers or temp files behind.

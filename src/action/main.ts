@@ -1,16 +1,16 @@
 import * as core from '@actions/core';
 import { resolve } from 'node:path';
-import { loadPolicy } from './config/policy-file.js';
-import { displayPath } from './util/display-path.js';
-import { sandboxSupportAsync } from './sources/sandbox.js';
-import { mark } from './util/timing.js';
-import { readActionInputs } from './action-inputs.js';
-import { ConfigError } from './util/errors.js';
-import { breakRunnerCommands, escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty, sanitizeText } from './report/escape.js';
-import { readEventContext } from './github/event.js';
-import { setActionOutputs } from './action-outputs.js';
-import { assertPullRequestTargetAllowed } from './github/pr-target.js';
-import type { Logger } from './util/logger.js';
+import { loadPolicy } from '../config/policy-file.js';
+import { displayPath } from '../util/display-path.js';
+import { sandboxSupportAsync } from '../sources/sandbox.js';
+import { mark } from '../util/timing.js';
+import { readActionInputs } from './inputs.js';
+import { ConfigError } from '../util/errors.js';
+import { breakRunnerCommands, escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty, sanitizeText } from '../report/escape.js';
+import { readEventContext } from '../github/event.js';
+import { setActionOutputs } from './outputs.js';
+import { assertPullRequestTargetAllowed } from '../github/pr-target.js';
+import type { Logger } from '../util/logger.js';
 
 const logger: Logger = { info: (m) => core.info(m), warn: (m) => core.warning(m), debug: (m) => core.debug(m) };
 
@@ -48,13 +48,13 @@ export async function runAction(): Promise<void> {
     // first starts now and boots while the pipeline loads (issue 18). In a pull request the base
     // branch's policy decides how servers are contained, so nothing starts before it is read.
     if (!(event.pullRequest && inputs.mode === 'check')) {
-      const [{ assertNoRunnerSecrets }, { startFirstServer }] = await Promise.all([import('./config/policy-diff.js'), import('./sources/select.js')]);
+      const [{ assertNoRunnerSecrets }, { startFirstServer }] = await Promise.all([import('../config/policy-diff.js'), import('../sources/select.js')]);
       assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
       startingEarly = true;
       await startFirstServer(policy, inputs.sources, inputs.workspace);
     }
     // The pipeline (MCP SDK, OpenAPI parser, GitHub client) loads only once the inputs are good.
-    const { check } = await import('./action-check.js');
+    const { check } = await import('./check.js');
     mark('pipeline loaded');
     await check(inputs, event, policy, policyPath, logger);
   } catch (e) {
@@ -79,6 +79,6 @@ export async function runAction(): Promise<void> {
     core.setFailed(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}`);
   } finally {
     // A server started early that no snapshot took (the run stopped first) is ended here.
-    if (startingEarly) await (await import('./sources/launch.js')).discardEarly();
+    if (startingEarly) await (await import('../sources/launch.js')).discardEarly();
   }
 }

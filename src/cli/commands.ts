@@ -1,32 +1,32 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { policyInputs, type Policy } from './config/policy.js';
-import { FILE_LIMITS, readBounded, resolveInside } from './util/safe-path.js';
-import { parseContract, writeFileAtomic } from './contract/store.js';
-import { serializeContractInSlices } from './contract/serialize.js';
-import { sandboxSupportAsync } from './sources/sandbox.js';
-import type { Surface } from './surface/model.js';
-import { runCheck, unpinnableMessage } from './run-check.js';
-import type { CheckResult, FailOn, Mode } from './judge/result.js';
-import { selectSources } from './sources/select.js';
-import { policyFrom } from './cli-prepare.js';
-import { escapeTerminalInline, guardLogOutput } from './report/escape.js';
-import { runDiff } from './run-diff.js';
-import { renderJson } from './report/json.js';
-import { renderSummary } from './report/summary.js';
-import { renderTerminal } from './report/terminal.js';
-import { ConfigError } from './util/errors.js';
-import { stderrLogger } from './util/logger.js';
-import { VERSION } from './version.js';
-import { mark } from './util/timing.js';
-import { EXIT, type Format, type SourceFlags } from './cli-types.js';
-import { resolveRef } from './github/base-contract.js';
-import { gitBaseReader } from './github/base-files.js';
-import { readBaseState, type BaseState } from './review/base-state.js';
-import { entryFrom, pairExports } from './export/entries.js';
+import { policyInputs, type Policy } from '../config/policy.js';
+import { FILE_LIMITS, readBounded, resolveInside } from '../util/safe-path.js';
+import { parseContract, writeFileAtomic } from '../contract/store.js';
+import { serializeContractInSlices } from '../contract/serialize.js';
+import { sandboxSupportAsync } from '../sources/sandbox.js';
+import type { Surface } from '../surface/model.js';
+import { runCheck, unpinnableMessage } from '../run-check.js';
+import type { CheckResult, FailOn, Mode } from '../judge/result.js';
+import { selectSources } from '../sources/select.js';
+import { policyFrom } from './prepare.js';
+import { escapeTerminalInline, guardLogOutput } from '../report/escape.js';
+import { runDiff } from '../run-diff.js';
+import { renderJson } from '../report/json.js';
+import { renderSummary } from '../report/summary.js';
+import { renderTerminal } from '../report/terminal.js';
+import { ConfigError } from '../util/errors.js';
+import { stderrLogger } from '../util/logger.js';
+import { VERSION } from '../version.js';
+import { mark } from '../util/timing.js';
+import { EXIT, type Format, type SourceFlags } from './types.js';
+import { resolveRef } from '../github/base-contract.js';
+import { gitBaseReader } from '../github/base-files.js';
+import { readBaseState, type BaseState } from '../review/base-state.js';
+import { entryFrom, pairExports } from '../export/entries.js';
 
 // The CLI's commands that touch sources, contracts and reports. `cli.ts` loads this module only
 // when such a command runs, so `--help`, `--version` and `rules` start without the MCP SDK,
-// YAML, Ajv and the OpenAPI parser; and `audit`/`check`/`update` load it after cli-prepare.ts
+// YAML, Ajv and the OpenAPI parser; and `audit`/`check`/`update` load it after prepare.ts
 // has read the policy and started the first server, so that it loads while the server boots.
 
 const isJson = (f: Format): 'json' | 'text' => (f === 'json' || f === 'sarif' ? 'json' : 'text');
@@ -34,7 +34,7 @@ const isJson = (f: Format): 'json' | 'text' => (f === 'json' || f === 'sarif' ? 
 async function render(result: CheckResult, format: Format, listTools: boolean, verbose = false, changes = false): Promise<string> {
   if (format === 'json') return renderJson(result, VERSION);
   if (format === 'sarif') {
-    const [{ buildSarifLog }, { RULES }] = await Promise.all([import('./report/sarif.js'), import('./rules/catalog.js')]);
+    const [{ buildSarifLog }, { RULES }] = await Promise.all([import('../report/sarif.js'), import('../rules/catalog.js')]);
     return JSON.stringify(buildSarifLog(result.findings, RULES, { version: VERSION }), null, 2) + '\n';
   }
   // What the PR comment holds, so it fits GitHub's 65,536 characters too.
@@ -44,7 +44,7 @@ async function render(result: CheckResult, format: Format, listTools: boolean, v
 }
 
 /**
- * audit | check | update: runs the pipeline on the policy `prepareRun` (cli-prepare.ts) read (which may have
+ * audit | check | update: runs the pipeline on the policy `prepareRun` (prepare.ts) read (which may have
  * started the first server already) and prints the report; returns the exit code.
  */
 export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; base?: string; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }, policy: Policy): Promise<number> {

@@ -52,7 +52,20 @@ export const LAYERS = [
   ['report', ['report']],
   ['github', ['github']],
   ['orchestration', ['run-check.ts', 'run-diff.ts']],
-  ['commands', ['action/check.ts', 'action/inputs.ts', 'action/outputs.ts', 'cli/commands.ts', 'cli/export.ts', 'cli/init.ts', 'cli/prepare.ts', 'cli/proxy.ts', 'cli/types.ts']],
+  [
+    'commands',
+    [
+      'action/check.ts',
+      'action/inputs.ts',
+      'action/outputs.ts',
+      'cli/commands.ts',
+      'cli/export.ts',
+      'cli/init.ts',
+      'cli/prepare.ts',
+      'cli/proxy.ts',
+      'cli/types.ts',
+    ],
+  ],
   ['entry points', ['action/index.ts', 'action/main.ts', 'cli/bin.ts', 'cli/program.ts']],
 ].map(([name, paths]) => ({ name, paths: paths.map((p) => `src/${p}`) }));
 
@@ -65,7 +78,12 @@ function layerZones() {
       for (const from of higher.paths) {
         // A lower-layer file inside a higher layer's directory (rules/catalog.ts in rules/) stays importable.
         const except = allowed.filter((p) => p.startsWith(`${from}/`)).map((p) => p.slice(from.length + 1));
-        zones.push({ target: layer.paths, from, except, message: `Layer "${layer.name}" may not import layer "${higher.name}" (the layer table is in eslint.config.js).` });
+        zones.push({
+          target: layer.paths,
+          from,
+          except,
+          message: `Layer "${layer.name}" may not import layer "${higher.name}" (the layer table is in eslint.config.js).`,
+        });
       }
     }
   });
@@ -79,7 +97,10 @@ export default tseslint.config(
   {
     rules: {
       // `_`-prefixed names mark what a destructuring leaves out on purpose.
-      '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { varsIgnorePattern: '^_', argsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
   {
@@ -110,6 +131,26 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', performance: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', setImmediate: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        performance: 'readonly',
+        structuredClone: 'readonly',
+        queueMicrotask: 'readonly',
+        setImmediate: 'readonly',
+      },
+    },
   },
 );

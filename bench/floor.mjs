@@ -54,7 +54,8 @@ mark('tools listed');
 await client.close();
 mark('closed');
 process.stdout.write(`${count}\n`);
-if (timing) process.on('exit', () => {
-  mark('exit');
-  process.stderr.write(`floor-timing ${JSON.stringify(t)}\n`);
-});
+if (timing)
+  process.on('exit', () => {
+    mark('exit');
+    process.stderr.write(`floor-timing ${JSON.stringify(t)}\n`);
+  });

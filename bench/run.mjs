@@ -183,7 +183,8 @@ async function prepareContract(dir, policyForUpdate) {
 }
 
 const yamlArgs = (xs) => `[${xs.map((x) => JSON.stringify(String(x))).join(', ')}]`;
-const mcpPolicy = (id, args, extra = '') => `sources:\n  - id: ${id}\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${yamlArgs(args)}\n${extra}`;
+const mcpPolicy = (id, args, extra = '') =>
+  `sources:\n  - id: ${id}\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${yamlArgs(args)}\n${extra}`;
 const stripId = (k) => k.replace(/^[a-z0-9._-]+: /, '').replace(/ \(.*\)$/, '');
 
 async function caseMcp() {
@@ -196,10 +197,15 @@ async function caseMcp() {
     { label: 'raw floor (bench/raw-floor.mjs, no client library)', args: [join(BENCH, 'raw-floor.mjs'), '--timing', '--', process.execPath, ...server] },
     { label: 'toolgate check (dist/cli.js)', args: [CLI, 'check'], cwd: dir, expect: [0] },
     { label: 'SDK 2.x floor (@modelcontextprotocol/client), context', args: [join(BENCH, 'floor.mjs'), '--timing', '--', process.execPath, ...server] },
-    { label: 'SDK 1.x floor (@modelcontextprotocol/sdk), context', args: [join(BENCH, 'floor.mjs'), '--sdk', 'v1', '--timing', '--', process.execPath, ...server] },
+    {
+      label: 'SDK 1.x floor (@modelcontextprotocol/sdk), context',
+      args: [join(BENCH, 'floor.mjs'), '--sdk', 'v1', '--timing', '--', process.execPath, ...server],
+    },
   ]);
   const toRaw = pairRatio(tg, raw);
-  const rows = [raw, tg, v2, v1].map((r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} | ${fmtMB(r.rssKB)} | ${r === raw ? '1.00' : pairRatio(r, raw).text} |`);
+  const rows = [raw, tg, v2, v1].map(
+    (r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} | ${fmtMB(r.rssKB)} | ${r === raw ? '1.00' : pairRatio(r, raw).text} |`,
+  );
   const phaseRows = (ph) => {
     let prev = 0;
     return ph.map(([k, t]) => {
@@ -222,7 +228,9 @@ async function caseMcp() {
       `| raw floor phase | at | step |\n|---|---|---|\n${phaseRows(medianPhases(raw.runs)).join('\n')}\n\n` +
       `| SDK 2.x floor phase | at | step |\n|---|---|---|\n${phaseRows(medianPhases(v2.runs)).join('\n')}\n`,
   );
-  summary.push(`| 1 | server-everything: toolgate check / raw floor | ${toRaw.text}; ${fmtMs(tg.ms)} / ${fmtMs(raw.ms)} | ≤ 1.1 | ${verdict(toRaw.value <= 1.1)} |`);
+  summary.push(
+    `| 1 | server-everything: toolgate check / raw floor | ${toRaw.text}; ${fmtMs(tg.ms)} / ${fmtMs(raw.ms)} | ≤ 1.1 | ${verdict(toRaw.value <= 1.1)} |`,
+  );
 }
 
 /**
@@ -246,13 +254,32 @@ Not measured: bubblewrap ${bwrap ? 'cannot create namespaces here' : 'is not ins
   const server = [EVERYTHING, 'stdio'];
   await prepareContract(dir, mcpPolicy('everything', server));
   writeFileSync(join(dir, 'toolgate.yml'), mcpPolicy('everything', server));
-  const nsArgs = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--'];
+  const nsArgs = [
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--',
+  ];
   const [sandboxed, plain] = await interleave([
     { label: 'toolgate check, server sandboxed (default)', args: [CLI, 'check'], cwd: dir, expect: [0] },
     { label: 'toolgate check, server unsandboxed', args: [CLI, 'check'], cwd: dir, expect: [0], env: benchEnv({ TOOLGATE_SANDBOX_UNAVAILABLE: 'bench' }) },
   ]);
   // The sandbox alone: a Node process that spawns `node -e 0` inside bwrap, and one that spawns it bare.
-  const spawnIn = (cmd) => ['-e', `const { spawnSync } = require('node:child_process'); const r = spawnSync(${JSON.stringify(cmd[0])}, ${JSON.stringify(cmd.slice(1))}); process.exit(r.status);`];
+  const spawnIn = (cmd) => [
+    '-e',
+    `const { spawnSync } = require('node:child_process'); const r = spawnSync(${JSON.stringify(cmd[0])}, ${JSON.stringify(cmd.slice(1))}); process.exit(r.status);`,
+  ];
   const [inBwrap, bare] = await interleave([
     { label: 'spawn `bwrap … node -e 0`', args: spawnIn([bwrap, ...nsArgs, process.execPath, '-e', '0']) },
     { label: 'spawn `node -e 0`', args: spawnIn([process.execPath, '-e', '0']) },
@@ -267,7 +294,9 @@ Not measured: bubblewrap ${bwrap ? 'cannot create namespaces here' : 'is not ins
       [sandboxed, plain, inBwrap, bare].map((r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} |`).join('\n') +
       `\n\nExtra per start: ${Math.round(delta)} ms in \`toolgate check\`, ${Math.round(own)} ms for bubblewrap alone.\n`,
   );
-  summary.push(`| 6 | sandbox: extra ms per server start (toolgate check; bwrap alone) | ${Math.round(delta)} ms; ${Math.round(own)} ms | ≤ 30 ms | ${verdict(delta <= 30)} |`);
+  summary.push(
+    `| 6 | sandbox: extra ms per server start (toolgate check; bwrap alone) | ${Math.round(delta)} ms; ${Math.round(own)} ms | ≤ 30 ms | ${verdict(delta <= 30)} |`,
+  );
 }
 
 async function caseScale() {
@@ -291,7 +320,9 @@ async function caseScale() {
     const ph = Object.fromEntries(medianPhases(tg.runs, stripId));
     const afterListing = ph['rules evaluated'] !== undefined && ph['tools listed'] !== undefined ? ph['rules evaluated'] - ph['tools listed'] : undefined;
     results.push({ n, fl, tg, r: pairRatio(tg, fl) });
-    rows.push(`| ${n} | ${fmtMs(fl.ms)} | ${fmtMs(tg.ms)} | ${pairRatio(tg, fl).text} | ${fmtMs(ph['tools listed'] - ph['initialized'])} | ${fmtMs(afterListing)} | ${fmtMB(fl.rssKB)} | ${fmtMB(tg.rssKB)} | ${typeof findings === 'number' ? findings : 'n/a'} |`);
+    rows.push(
+      `| ${n} | ${fmtMs(fl.ms)} | ${fmtMs(tg.ms)} | ${pairRatio(tg, fl).text} | ${fmtMs(ph['tools listed'] - ph['initialized'])} | ${fmtMs(afterListing)} | ${fmtMB(fl.rssKB)} | ${fmtMB(tg.rssKB)} | ${typeof findings === 'number' ? findings : 'n/a'} |`,
+    );
   }
   const big = results.at(-1);
   const small = results.find((r) => r.n >= 100) ?? results[0];
@@ -306,10 +337,14 @@ async function caseScale() {
       `Floor: \`bench/raw-floor.mjs\` (no client library; ratios round by round, median and min–max). ` +
       `"listing" is toolgate's initialize→listed step, "after listing" everything from the last page to rules evaluated (normalize, diff, schema classification, rules).\n\n` +
       `| tools | raw floor | toolgate check | ratio | toolgate listing | after listing | floor peak RSS | toolgate peak RSS | findings |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` +
-      (big && small && big !== small ? `\nGrowth: toolgate adds ${perTool(big, small)} ms per tool between ${small.n} and ${big.n} tools (floor: ${((big.fl.ms - small.fl.ms) / (big.n - small.n)).toFixed(2)} ms).\n` : ''),
+      (big && small && big !== small
+        ? `\nGrowth: toolgate adds ${perTool(big, small)} ms per tool between ${small.n} and ${big.n} tools (floor: ${((big.fl.ms - small.fl.ms) / (big.n - small.n)).toFixed(2)} ms).\n`
+        : ''),
   );
   if (big) {
-    summary.push(`| 2 | ${big.n} tools: toolgate check / raw floor | ${big.r.text}; ${fmtMs(big.tg.ms)} / ${fmtMs(big.fl.ms)} | ≤ 2 | ${verdict(big.r.value <= 2)} |`);
+    summary.push(
+      `| 2 | ${big.n} tools: toolgate check / raw floor | ${big.r.text}; ${fmtMs(big.tg.ms)} / ${fmtMs(big.fl.ms)} | ≤ 2 | ${verdict(big.r.value <= 2)} |`,
+    );
     summary.push(`| 2 | ${big.n} tools: toolgate peak RSS | ${fmtMB(big.tg.rssKB)} | ≤ 300 MB | ${verdict(big.tg.rssKB <= 300 * 1024)} |`);
   }
 }
@@ -341,10 +376,15 @@ async function caseCold() {
     visit(entry);
     return [...seen];
   };
-  const size = (entry) => reach(entry).filter((f) => !isData(f)).reduce((n, f) => n + statSync(f).size, 0);
+  const size = (entry) =>
+    reach(entry)
+      .filter((f) => !isData(f))
+      .reduce((n, f) => n + statSync(f).size, 0);
   const dataSize = [...new Set(['index.js', 'cli.js'].flatMap((f) => reach(join(work, 'dist', f))))].filter(isData).reduce((n, f) => n + statSync(f).size, 0);
   const files = ['index.js', 'cli.js', 'schema-worker.mjs'].map((f) => join(work, 'dist', f)).filter(existsSync);
-  const rows = [bare, action, help, missing].map((r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} | ${r === bare ? '' : pairDelta(r, bare).text} | ${fmtMB(r.rssKB)} |`);
+  const rows = [bare, action, help, missing].map(
+    (r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} | ${r === bare ? '' : pairDelta(r, bare).text} | ${fmtMB(r.rssKB)} |`,
+  );
   const phase = (r) => median(r.runs.map((x) => x.timing?.['modules loaded']));
   sections.push(
     `## 3. Cold start\n\n"Over bare Node" is taken round by round against \`node -e 0\` run beside it (median, min–max).\n\n| command | median | min–max | over bare Node | peak RSS |\n|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
@@ -352,7 +392,11 @@ async function caseCold() {
       `| bundle (entry + every chunk it can load) | size |\n|---|---|\n${files.map((f) => `| dist/${f.split('/').pop()} | ${(size(f) / 1024 / 1024).toFixed(2)} MB |`).join('\n')}\n\n` +
       `Not counted above: the tokenizer's tables (\`o200k_base\` chunk, ${(dataSize / 1024 / 1024).toFixed(2)} MB of data), loaded only when tokens are counted (case 8).\n`,
   );
-  for (const [r, what] of [[action, '`node dist/index.js` (Action, missing config)'], [help, '`node dist/cli.js --help`'], [missing, '`node dist/cli.js check` (missing config)']]) {
+  for (const [r, what] of [
+    [action, '`node dist/index.js` (Action, missing config)'],
+    [help, '`node dist/cli.js --help`'],
+    [missing, '`node dist/cli.js check` (missing config)'],
+  ]) {
     const d = pairDelta(r, bare);
     summary.push(`| 3 | ${what}: cold start over bare \`node -e 0\` | ${d.text}; ${fmtMs(r.ms)} | ≤ 30 ms | ${verdict(d.value <= 30)} |`);
   }
@@ -387,13 +431,21 @@ async function caseOpenApi() {
       { label: 'toolgate check', args: [CLI, 'check', '--format', 'json'], cwd: dir, expect: [0, 1] },
     ]);
     s.tg = tg;
-    rows.push(`| ${s.include.length} | ${fmtMs(fl.ms)} | ${fmtMs(tg.ms)} | ${spread(tg)} | ${pairRatio(tg, fl).text} | ${fmtMB(fl.rssKB)} | ${fmtMB(tg.rssKB)} |`);
+    rows.push(
+      `| ${s.include.length} | ${fmtMs(fl.ms)} | ${fmtMs(tg.ms)} | ${spread(tg)} | ${pairRatio(tg, fl).text} | ${fmtMB(fl.rssKB)} | ${fmtMB(tg.rssKB)} |`,
+    );
     if (existsSync(TSX)) {
       // The loader alone, in process, with and without the parser's document validation.
-      const [on, off] = await interleave([
-        { label: 'validate', args: [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(BENCH, 'openapi-load.mjs'), join(dir, 'integration.json')] },
-        { label: 'no validate', args: [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(BENCH, 'openapi-load.mjs'), join(dir, 'integration.json'), '--no-validate'] },
-      ], Math.min(RUNS, 3));
+      const [on, off] = await interleave(
+        [
+          { label: 'validate', args: [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(BENCH, 'openapi-load.mjs'), join(dir, 'integration.json')] },
+          {
+            label: 'no validate',
+            args: [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(BENCH, 'openapi-load.mjs'), join(dir, 'integration.json'), '--no-validate'],
+          },
+        ],
+        Math.min(RUNS, 3),
+      );
       const inner = (r) => median(r.runs.map((x) => JSON.parse(x.stdout.trim().split('\n').pop()).ms));
       loaderRows.push(`| ${s.include.length} | ${fmtMs(inner(on))} | ${fmtMs(inner(off))} | ${fmtMs(inner(on) - inner(off))} |`);
     }
@@ -409,8 +461,12 @@ async function caseOpenApi() {
           `| operations | validate (default) | no validation | validation costs |\n|---|---|---|---|\n${loaderRows.join('\n')}\n`
         : ''),
   );
-  summary.push(`| 4 | OpenAPI, ${sets[0].include.length} operations: toolgate check | ${fmtMs(sets[0].tg.ms)}, ${fmtMB(sets[0].tg.rssKB)} | ≤ 3 s | ${verdict(sets[0].tg.ms <= 3000)} |`);
-  summary.push(`| 4 | OpenAPI, ${sets[1].include.length} operations: toolgate check | ${fmtMs(sets[1].tg.ms)}, ${fmtMB(sets[1].tg.rssKB)} | ≤ 10 s | ${verdict(sets[1].tg.ms <= 10_000)} |`);
+  summary.push(
+    `| 4 | OpenAPI, ${sets[0].include.length} operations: toolgate check | ${fmtMs(sets[0].tg.ms)}, ${fmtMB(sets[0].tg.rssKB)} | ≤ 3 s | ${verdict(sets[0].tg.ms <= 3000)} |`,
+  );
+  summary.push(
+    `| 4 | OpenAPI, ${sets[1].include.length} operations: toolgate check | ${fmtMs(sets[1].tg.ms)}, ${fmtMB(sets[1].tg.rssKB)} | ≤ 10 s | ${verdict(sets[1].tg.ms <= 10_000)} |`,
+  );
 }
 
 /**
@@ -427,7 +483,11 @@ async function caseSchema() {
   log('bench: case 5, schema diffs (bench/schema-ghes.mjs)');
   const t0 = performance.now();
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), script, '--no-baseline'], {
-    cwd: ROOT, env: benchEnv({ TOOLGATE_TIMING: '' }), encoding: 'utf8', timeout: 180_000, maxBuffer: 16 * 1024 * 1024,
+    cwd: ROOT,
+    env: benchEnv({ TOOLGATE_TIMING: '' }),
+    encoding: 'utf8',
+    timeout: 180_000,
+    maxBuffer: 16 * 1024 * 1024,
   });
   const ms = performance.now() - t0;
   const status = r.error ? `failed: ${r.error.message}` : `exit ${r.status}`;
@@ -477,11 +537,14 @@ async function caseTokens() {
   ]);
   const perTurn = JSON.parse(counted.runs[0].stdout).sources[0]?.tokens?.perTurn;
   // The tokens step: from "normalized" to the "tokens …" mark of the same run.
-  const step = (r) => median(r.runs.map((x) => {
-    const t = Object.entries(x.timing ?? {}).map(([k, v]) => [stripId(k), v]);
-    const at = (name) => t.find(([k]) => k.startsWith(name))?.[1];
-    return at('tokens') !== undefined && at('normalized') !== undefined ? at('tokens') - at('normalized') : undefined;
-  }));
+  const step = (r) =>
+    median(
+      r.runs.map((x) => {
+        const t = Object.entries(x.timing ?? {}).map(([k, v]) => [stripId(k), v]);
+        const at = (name) => t.find(([k]) => k.startsWith(name))?.[1];
+        return at('tokens') !== undefined && at('normalized') !== undefined ? at('tokens') - at('normalized') : undefined;
+      }),
+    );
   const extra = counted.ms - pinned.ms;
   sections.push(
     `## 8. Counting tokens per turn\n\n` +
@@ -491,7 +554,9 @@ async function caseTokens() {
       [pinned, counted].map((r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} | ${fmtMs(step(r))} | ${fmtMB(r.rssKB)} |`).join('\n') +
       `\n\nCounting adds ${Math.round(extra)} ms (ratio ${pairRatio(counted, pinned).text}).\n`,
   );
-  summary.push(`| 8 | ${n} tools: extra time to count tokens per turn | ${Math.round(extra)} ms (ratio ${pairRatio(counted, pinned).text}) | ≤ 1,000 ms | ${verdict(extra <= 1000)} |`);
+  summary.push(
+    `| 8 | ${n} tools: extra time to count tokens per turn | ${Math.round(extra)} ms (ratio ${pairRatio(counted, pinned).text}) | ≤ 1,000 ms | ${verdict(extra <= 1000)} |`,
+  );
 }
 
 async function caseProxy() {
@@ -500,7 +565,11 @@ async function caseProxy() {
   const dir = join(work, 'proxy');
   await prepareContract(dir, mcpPolicy('target', [target]));
   writeFileSync(join(dir, 'toolgate.yml'), mcpPolicy('target', [target]));
-  const r = spawnSync(process.execPath, [join(BENCH, 'proxy-calls.mjs'), '--cli', CLI, '--dir', dir, '--target', target, '--calls', '10000', '--total', '300000'], { encoding: 'utf8', env: benchEnv({ TOOLGATE_TIMING: '' }), maxBuffer: 1 << 20 });
+  const r = spawnSync(
+    process.execPath,
+    [join(BENCH, 'proxy-calls.mjs'), '--cli', CLI, '--dir', dir, '--target', target, '--calls', '10000', '--total', '300000'],
+    { encoding: 'utf8', env: benchEnv({ TOOLGATE_TIMING: '' }), maxBuffer: 1 << 20 },
+  );
   if (r.status !== 0) throw new Error(`bench: proxy-calls failed\n${r.stderr.slice(-3000)}`);
   const m = JSON.parse(r.stdout.trim().split('\n').at(-1));
   const added = { median: m.proxied.median - m.direct.median, p99: m.proxied.p99 - m.direct.p99 };
@@ -517,12 +586,27 @@ async function caseProxy() {
       `| added by the proxy | ${f(added.median)} | ${f(added.p99)} | |\n\n` +
       `Proxy RSS: ${fmtMB(m.rssKB.after10k)} after 10,000 calls, ${fmtMB(m.rssKB.atHalf)} after about ${half.toLocaleString('en')}, ${fmtMB(m.rssKB.afterTotal)} after ${m.rssKB.total.toLocaleString('en')} (${growth >= 0 ? '+' : ''}${(growth / 1024).toFixed(1)} MB over the second half).\n`,
   );
-  summary.push(`| 7 | proxy: added latency per call, median / p99 | ${f(added.median)} / ${f(added.p99)} | ≤ 1 ms / ≤ 5 ms | ${verdict(added.median <= 1 && added.p99 <= 5)} |`);
-  summary.push(`| 7 | proxy: calls per second (32 in flight) | ${Math.round(m.callsPerSecond.proxied).toLocaleString('en')} | ≥ 1,000 | ${verdict(m.callsPerSecond.proxied >= 1000)} |`);
-  summary.push(`| 7 | proxy: RSS growth over the second half of ${m.rssKB.total.toLocaleString('en')} calls | ${(growth / 1024).toFixed(1)} MB | ≤ 5 MB (flat) | ${verdict(growth <= 5 * 1024)} |`);
+  summary.push(
+    `| 7 | proxy: added latency per call, median / p99 | ${f(added.median)} / ${f(added.p99)} | ≤ 1 ms / ≤ 5 ms | ${verdict(added.median <= 1 && added.p99 <= 5)} |`,
+  );
+  summary.push(
+    `| 7 | proxy: calls per second (32 in flight) | ${Math.round(m.callsPerSecond.proxied).toLocaleString('en')} | ≥ 1,000 | ${verdict(m.callsPerSecond.proxied >= 1000)} |`,
+  );
+  summary.push(
+    `| 7 | proxy: RSS growth over the second half of ${m.rssKB.total.toLocaleString('en')} calls | ${(growth / 1024).toFixed(1)} MB | ≤ 5 MB (flat) | ${verdict(growth <= 5 * 1024)} |`,
+  );
 }
 
-const cases = { mcp: caseMcp, scale: caseScale, cold: caseCold, openapi: caseOpenApi, schema: caseSchema, sandbox: caseSandbox, proxy: caseProxy, tokens: caseTokens };
+const cases = {
+  mcp: caseMcp,
+  scale: caseScale,
+  cold: caseCold,
+  openapi: caseOpenApi,
+  schema: caseSchema,
+  sandbox: caseSandbox,
+  proxy: caseProxy,
+  tokens: caseTokens,
+};
 try {
   for (const [name, fn] of Object.entries(cases)) if (ONLY.has(name)) await fn();
 } catch (e) {

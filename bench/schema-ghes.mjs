@@ -14,9 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import {
-  classifySchemaChange, classifySchemaChanges, closeSchemaWorkers, normalizeSchema,
-} from '../src/diff/schema/index.ts';
+import { classifySchemaChange, classifySchemaChanges, closeSchemaWorkers, normalizeSchema } from '../src/diff/schema/index.ts';
 import { canonicalJson } from '../src/util/json.ts';
 import { runJsonSchemaDiff } from '../src/diff/schema/json-schema-diff-adapter.ts';
 import { toDraft07 } from '../src/diff/schema/classify.ts';
@@ -48,7 +46,10 @@ function requestSchemas(version) {
 
 const ms = (x) => `${x.toFixed(1)} ms`;
 const cache = new Map();
-const load = (v) => { if (!cache.has(v)) cache.set(v, requestSchemas(v)); return cache.get(v); };
+const load = (v) => {
+  if (!cache.has(v)) cache.set(v, requestSchemas(v));
+  return cache.get(v);
+};
 
 for (let i = 0; i + 1 < versions.length; i++) {
   const [va, vb] = [versions[i], versions[i + 1]];
@@ -59,7 +60,9 @@ for (let i = 0; i + 1 < versions.length; i++) {
     const after = B.byId.get(id);
     if (after !== undefined && canonicalJson(before) !== canonicalJson(after)) pairs.push({ id, before, after });
   }
-  console.log(`\n== ghes-${va} → ghes-${vb}: ${A.byId.size} / ${B.byId.size} operations with a JSON body, ${pairs.length} changed (load ${ms(A.loadMs + B.loadMs)}) ==`);
+  console.log(
+    `\n== ghes-${va} → ghes-${vb}: ${A.byId.size} / ${B.byId.size} operations with a JSON body, ${pairs.length} changed (load ${ms(A.loadMs + B.loadMs)}) ==`,
+  );
 
   // Warm the worker pool so that a cold start is not billed to one pair.
   await classifySchemaChange({ anyOf: [{ type: 'string' }, { type: 'number' }] }, { anyOf: [{ type: 'string' }] });
@@ -84,7 +87,11 @@ for (let i = 0; i + 1 < versions.length; i++) {
 
   console.log(`classify, one at a time: total ${ms(sequentialMs)}, slowest ${ms(timings[0]?.ms ?? 0)} (${timings[0]?.id ?? '-'})`);
   console.log(`classifySchemaChanges batch: total ${ms(batchMs)} (same verdicts: ${agree})`);
-  console.log(`verdicts: ${Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  console.log(
+    `verdicts: ${Object.entries(counts)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
   for (const t of timings) {
     if (t.v.kind === 'unchanged') continue;
     const detail = t.v.kind === 'unclassified' ? t.v.reason : t.v.deltas.map((d) => `${d.direction} ${d.path}`).join('; ');
@@ -94,11 +101,15 @@ for (let i = 0; i + 1 < versions.length; i++) {
   if (baseline) {
     // json-schema-diff alone on the whole schemas. They are normalized first (nullable, $schema,
     // draft-07 form), as json-schema-diff would otherwise ignore `nullable` and reject 2020-12.
-    let jsdSlowest = { ms: 0, id: '-' }; const jsdCounts = { additions: 0, removals: 0, neither: 0, failed: 0 };
+    let jsdSlowest = { ms: 0, id: '-' };
+    const jsdCounts = { additions: 0, removals: 0, neither: 0, failed: 0 };
     const j0 = performance.now();
     for (const p of pairs) {
       const s = performance.now();
-      const o = await runJsonSchemaDiff([{ path: '', before: toDraft07(normalizeSchema(p.before).schema), after: toDraft07(normalizeSchema(p.after).schema) }], budgetMs);
+      const o = await runJsonSchemaDiff(
+        [{ path: '', before: toDraft07(normalizeSchema(p.before).schema), after: toDraft07(normalizeSchema(p.after).schema) }],
+        budgetMs,
+      );
       const d = performance.now() - s;
       if (d > jsdSlowest.ms) jsdSlowest = { ms: d, id: p.id };
       if (!o.ok) jsdCounts.failed++;
@@ -110,7 +121,9 @@ for (let i = 0; i + 1 < versions.length; i++) {
       }
     }
     const jsdTotal = performance.now() - j0;
-    console.log(`baseline json-schema-diff alone (budget ${budgetMs} ms): total ${ms(jsdTotal)}, slowest ${ms(jsdSlowest.ms)} (${jsdSlowest.id}); additions ${jsdCounts.additions}, removals ${jsdCounts.removals}, neither ${jsdCounts.neither}, timed out/failed ${jsdCounts.failed}`);
+    console.log(
+      `baseline json-schema-diff alone (budget ${budgetMs} ms): total ${ms(jsdTotal)}, slowest ${ms(jsdSlowest.ms)} (${jsdSlowest.id}); additions ${jsdCounts.additions}, removals ${jsdCounts.removals}, neither ${jsdCounts.neither}, timed out/failed ${jsdCounts.failed}`,
+    );
   }
 }
 await closeSchemaWorkers();

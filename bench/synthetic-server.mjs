@@ -70,7 +70,14 @@ function generateTool(i, r) {
     else if (kind === 2) properties[key] = { type: 'integer', minimum: 0, maximum: 1000, default: 10, description: desc };
     else if (kind === 3) properties[key] = { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 50, description: desc };
     else if (kind === 4) properties[key] = { type: 'boolean', default: false, description: desc };
-    else properties[key] = { type: 'object', properties: { id: { type: 'string' }, note: { type: 'string', maxLength: 500 } }, required: ['id'], additionalProperties: false, description: desc };
+    else
+      properties[key] = {
+        type: 'object',
+        properties: { id: { type: 'string' }, note: { type: 'string', maxLength: 500 } },
+        required: ['id'],
+        additionalProperties: false,
+        description: desc,
+      };
     if (r() < 0.4) required.push(key);
   }
   const inputSchema = { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
@@ -78,7 +85,11 @@ function generateTool(i, r) {
     inputSchema.$defs = {
       filter: {
         type: 'object',
-        properties: { field: { type: 'string' }, op: { type: 'string', enum: ['eq', 'ne', 'lt', 'gt', 'in'] }, value: { type: ['string', 'number', 'boolean'] } },
+        properties: {
+          field: { type: 'string' },
+          op: { type: 'string', enum: ['eq', 'ne', 'lt', 'gt', 'in'] },
+          value: { type: ['string', 'number', 'boolean'] },
+        },
         required: ['field', 'op'],
         additionalProperties: false,
       },
@@ -131,11 +142,14 @@ function handle(msg) {
   switch (msg.method) {
     case 'initialize': {
       const asked = msg.params?.protocolVersion;
-      return reply(msg.id, JSON.stringify({
-        protocolVersion: SUPPORTED.includes(asked) ? asked : SUPPORTED[0],
-        capabilities: { tools: { listChanged: false } },
-        serverInfo: { name: 'toolgate-bench-synthetic', version: `${N}.${seed}.${changeSeed}` },
-      }));
+      return reply(
+        msg.id,
+        JSON.stringify({
+          protocolVersion: SUPPORTED.includes(asked) ? asked : SUPPORTED[0],
+          capabilities: { tools: { listChanged: false } },
+          serverInfo: { name: 'toolgate-bench-synthetic', version: `${N}.${seed}.${changeSeed}` },
+        }),
+      );
     }
     case 'ping':
       return reply(msg.id, '{}');

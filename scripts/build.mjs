@@ -23,7 +23,10 @@ await writeFile(join(dist, 'package.json'), JSON.stringify({ type: 'module' }) +
 
 // The published package has no runtime dependencies: a bundle that loads a package from
 // node_modules would fail where toolgate is installed.
-const outputs = metafiles.flatMap((m) => Object.keys(m.outputs)).filter((f) => /\.m?js$/.test(f)).sort();
+const outputs = metafiles
+  .flatMap((m) => Object.keys(m.outputs))
+  .filter((f) => /\.m?js$/.test(f))
+  .sort();
 const bare = await bareImports(outputs.map((f) => join(ROOT, f)));
 if (bare.size > 0) {
   for (const [name, files] of bare) console.error(`dist/ imports ${name} from node_modules (${files.join(', ')}): bundle it`);

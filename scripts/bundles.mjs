@@ -54,7 +54,11 @@ const precompiledValidators = {
     }));
     b.onResolve({ filter: /^toolgate-validator:/ }, (args) => ({ path: args.path.slice('toolgate-validator:'.length), namespace: 'toolgate-validator' }));
     // The standalone code imports Ajv's small runtime helpers (ucs2length, equal, ...).
-    b.onLoad({ filter: /.*/, namespace: 'toolgate-validator' }, async (args) => ({ contents: await modules[args.path](), loader: 'js', resolveDir: fileURLToPath(repo('src/util')) }));
+    b.onLoad({ filter: /.*/, namespace: 'toolgate-validator' }, async (args) => ({
+      contents: await modules[args.path](),
+      loader: 'js',
+      resolveDir: fileURLToPath(repo('src/util')),
+    }));
   },
 };
 
@@ -83,7 +87,8 @@ const unusedActionsCoreParts = {
 const refParserUndici = {
   name: 'ref-parser-undici',
   setup(b) {
-    const files = /[\\/]node_modules[\\/](@readme[\\/]openapi-parser[\\/]dist[\\/]index|@apidevtools[\\/]json-schema-ref-parser[\\/]dist[\\/]lib[\\/]resolvers[\\/]http)\.js$/;
+    const files =
+      /[\\/]node_modules[\\/](@readme[\\/]openapi-parser[\\/]dist[\\/]index|@apidevtools[\\/]json-schema-ref-parser[\\/]dist[\\/]lib[\\/]resolvers[\\/]http)\.js$/;
     b.onLoad({ filter: files }, async (args) => {
       const text = await readFile(args.path, 'utf8');
       const from = 'await import(undiciModuleName)';

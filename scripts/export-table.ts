@@ -7,6 +7,13 @@ const mark: Record<Coverage, string> = { yes: 'yes', partial: 'partly', no: 'no'
 
 /** Markdown: one row per target, what it enforces and how the tests check it. */
 export function exportTargetsMarkdown(): string {
-  const rows = EXPORT_TARGETS.map((t) => `| \`${t.id}\` | ${cell(t.product)}: ${cell(t.artifact)} | ${mark[t.enforces.names]} | ${mark[t.enforces.arguments]} | ${mark[t.enforces.annotations]} | ${mark[t.enforces.schemaPin]} | ${cell(t.verifiedBy)} |`);
-  return ['| `--to` | what is written | names | arguments | annotations | pinned definitions | checked in the tests by |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  const rows = EXPORT_TARGETS.map(
+    (t) =>
+      `| \`${t.id}\` | ${cell(t.product)}: ${cell(t.artifact)} | ${mark[t.enforces.names]} | ${mark[t.enforces.arguments]} | ${mark[t.enforces.annotations]} | ${mark[t.enforces.schemaPin]} | ${cell(t.verifiedBy)} |`,
+  );
+  return [
+    '| `--to` | what is written | names | arguments | annotations | pinned definitions | checked in the tests by |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }

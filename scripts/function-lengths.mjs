@@ -78,9 +78,7 @@ function tsFiles(dir) {
 /** Every function over `max` lines in the .ts files under the given folders, with its file. */
 export function longFunctions(dirs, max = MAX_LINES) {
   return dirs.flatMap((dir) =>
-    tsFiles(dir).flatMap((file) =>
-      longFunctionsIn(file, readFileSync(file, 'utf8'), max).map((f) => ({ file: relative(ROOT, file), ...f })),
-    ),
+    tsFiles(dir).flatMap((file) => longFunctionsIn(file, readFileSync(file, 'utf8'), max).map((f) => ({ file: relative(ROOT, file), ...f }))),
   );
 }
 

@@ -30,12 +30,25 @@ function importsOf(file) {
     if (to.endsWith('.js') && !existsSync(to) && existsSync(`${to.slice(0, -3)}.ts`)) to = `${to.slice(0, -3)}.ts`;
     out.push({ to: relative(ROOT, to).split('\\').join('/'), kind });
   };
-  const typeOnly = (clause) => clause.isTypeOnly || (!clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly));
+  const typeOnly = (clause) =>
+    clause.isTypeOnly ||
+    (!clause.name &&
+      clause.namedBindings &&
+      ts.isNamedImports(clause.namedBindings) &&
+      clause.namedBindings.elements.length > 0 &&
+      clause.namedBindings.elements.every((e) => e.isTypeOnly));
   const visit = (node) => {
     if (ts.isImportDeclaration(node)) add(node.moduleSpecifier.text, node.importClause && typeOnly(node.importClause) ? 'type' : 'value');
     else if (ts.isExportDeclaration(node) && node.moduleSpecifier) add(node.moduleSpecifier.text, node.isTypeOnly ? 'type' : 'value');
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) add(node.arguments[0].text, 'dynamic');
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node.argument.literal.text, 'type');
+    else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    )
+      add(node.arguments[0].text, 'dynamic');
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal))
+      add(node.argument.literal.text, 'type');
     ts.forEachChild(node, visit);
   };
   visit(sf);

@@ -16,7 +16,13 @@ const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?$/;
 export function readRelease(root) {
   const read = (p) => readFileSync(join(root, p), 'utf8');
   const lock = JSON.parse(read('package-lock.json'));
-  const docs = ['README.md', ...readdirSync(join(root, 'examples/workflows')).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => `examples/workflows/${f}`)];
+  const docs = [
+    'README.md',
+    ...readdirSync(join(root, 'examples/workflows'))
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()
+      .map((f) => `examples/workflows/${f}`),
+  ];
   return {
     version: JSON.parse(read('package.json')).version,
     lockVersions: { 'package-lock.json version': lock.version, 'package-lock.json packages[""].version': lock.packages?.['']?.version },
@@ -36,12 +42,16 @@ export function agreementProblems(r, tag) {
   const m = SEMVER.exec(r.version ?? '');
   if (!m) return [`package.json version ${JSON.stringify(r.version)} is not a semantic version X.Y.Z`];
   const major = `v${m[1]}`;
-  if (tag !== undefined && tag !== `v${r.version}`) out.push(`the tag ${tag} is not v${r.version}, package.json's version: run \`npm version\` first (docs/RELEASING.md)`);
-  for (const [where, v] of Object.entries(r.lockVersions)) if (v !== r.version) out.push(`${where} is ${v}, package.json says ${r.version}: run \`npm install\` (or \`npm version\`)`);
-  if (r.cliVersion !== r.version) out.push(`dist/cli.js --version says ${r.cliVersion}, package.json says ${r.version}: run \`npm run build\` and commit dist/`);
+  if (tag !== undefined && tag !== `v${r.version}`)
+    out.push(`the tag ${tag} is not v${r.version}, package.json's version: run \`npm version\` first (docs/RELEASING.md)`);
+  for (const [where, v] of Object.entries(r.lockVersions))
+    if (v !== r.version) out.push(`${where} is ${v}, package.json says ${r.version}: run \`npm install\` (or \`npm version\`)`);
+  if (r.cliVersion !== r.version)
+    out.push(`dist/cli.js --version says ${r.cliVersion}, package.json says ${r.version}: run \`npm run build\` and commit dist/`);
   // src/version.ts holds no version of its own: the build injects package.json's.
   if (!r.versionTs.includes('__TOOLGATE_VERSION__')) out.push('src/version.ts no longer reads __TOOLGATE_VERSION__, which the build defines from package.json');
-  for (const v of r.versionTs.match(/\d+\.\d+\.\d+[0-9A-Za-z.-]*/g) ?? []) if (v !== '0.0.0-dev') out.push(`src/version.ts names a version (${v}): the build injects package.json's`);
+  for (const v of r.versionTs.match(/\d+\.\d+\.\d+[0-9A-Za-z.-]*/g) ?? [])
+    if (v !== '0.0.0-dev') out.push(`src/version.ts names a version (${v}): the build injects package.json's`);
   // action.yml has no version: the tag of the commit it is in is its version.
   const action = parse(r.actionYml);
   if (action?.runs?.main !== 'dist/index.js') out.push(`action.yml runs ${action?.runs?.main}, not dist/index.js, which the build makes`);
@@ -53,7 +63,8 @@ export function agreementProblems(r, tag) {
       if (p[2] !== major) out.push(`${path} pins toolgate/toolgate${p[1]}${p[2]}, not ${p[1]}${major} (the major of ${r.version})`);
     }
   }
-  if (!Object.entries(r.docs).some(([path, text]) => path === 'README.md' && text.includes(`uses: toolgate/toolgate@${major}`))) out.push(`README.md has no \`uses: toolgate/toolgate@${major}\``);
+  if (!Object.entries(r.docs).some(([path, text]) => path === 'README.md' && text.includes(`uses: toolgate/toolgate@${major}`)))
+    out.push(`README.md has no \`uses: toolgate/toolgate@${major}\``);
   if (pins === 0) out.push('README.md and examples/workflows pin no toolgate/toolgate version');
   return out;
 }
@@ -71,7 +82,8 @@ async function main(argv) {
   else {
     // The same check as CI's: dist/ is what the build makes from this commit.
     execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
-    if (git('status', '--porcelain', '--', 'dist') !== '') problems.push('dist/ differs from what `npm run build` makes: rebuild, commit and release that commit');
+    if (git('status', '--porcelain', '--', 'dist') !== '')
+      problems.push('dist/ differs from what `npm run build` makes: rebuild, commit and release that commit');
   }
   problems.push(...agreementProblems(readRelease(root), tag));
   try {

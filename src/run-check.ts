@@ -78,7 +78,15 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
   const failOn = opts.failOn ?? (opts.exact ? 'warning' : 'error');
   const failing = findings.some((f) => failsOn(f.level, failOn));
   const exact = opts.exact === true && failOn === 'warning';
-  return { mode: opts.mode, sources: results, findings, counts, exitCode: failed ? 3 : failing ? 1 : 0, ...(exact ? { exact: true } : {}), ...(failOn !== 'error' && !exact ? { failOn } : {}) };
+  return {
+    mode: opts.mode,
+    sources: results,
+    findings,
+    counts,
+    exitCode: failed ? 3 : failing ? 1 : 0,
+    ...(exact ? { exact: true } : {}),
+    ...(failOn !== 'error' && !exact ? { failOn } : {}),
+  };
 }
 
 /**
@@ -114,8 +122,6 @@ async function verifyExports(opts: RunOptions, results: SourceResult[]): Promise
   }
 }
 
-
-
 /** Contracts up to this many characters (~1 MB) have their line index built while the server starts. */
 const EAGER_LINE_INDEX_CHARS = 1 << 20;
 
@@ -132,7 +138,6 @@ export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges'
   }));
   return finalize(raw, { sourceId: POLICY_SOURCE, policy: opts.policy, ...(opts.review ? { review: opts.review } : {}) }, policyLocator(opts, ''));
 }
-
 
 /** What one source's run works on: its config, where its entry and contract are, and the run. */
 interface SourceRun {
@@ -171,7 +176,8 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
     result.failure = { message: unpinnableMessage(unpinnable, raw.tools.length), reason: 'unpinnable' };
   } else if (opts.mode === 'update') pinned = await writeUpdatedContract(run, surface);
 
-  const base = opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
+  const base =
+    opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
   const { tokens, tokensPerTurn } = opts.mode === 'update' ? { tokens: pinned, tokensPerTurn: undefined } : await tokensForJudging(run, surface, loaded, base);
   const ctx = await buildContext({
     sourceId: cfg.id,
@@ -240,7 +246,12 @@ function sourceFailure(run: SourceRun, e: unknown): SourceError {
   if (e instanceof ConfigError && opts.policy.file && (!e.location || !existsSync(e.location.file))) {
     const pointer = `${sourcePointer}/${cfg.kind}`;
     const named = e.location ? `${displayPath(opts.root, e.location.file)}: ` : '';
-    throw new ConfigError(`${named}${e.message}`, { file: displayPath(opts.root, opts.policy.file), line: opts.policy.lineOf(pointer), pointer }, e.fix, e.ruleId);
+    throw new ConfigError(
+      `${named}${e.message}`,
+      { file: displayPath(opts.root, opts.policy.file), line: opts.policy.lineOf(pointer), pointer },
+      e.fix,
+      e.ruleId,
+    );
   }
   // Sources name their files as configured (absolute); messages and annotations (`file=`)
   // need the path relative to the workspace, as every other location has.
@@ -306,7 +317,12 @@ async function writeUpdatedContract(run: SourceRun, surface: Surface): Promise<T
  * from the author's contract). Drift outside a pull request shows no delta: `contract-stale`
  * sends the author to `update`.
  */
-async function tokensForJudging(run: SourceRun, surface: Surface, loaded: LoadedContract | undefined, base: Surface | undefined): Promise<{ tokens?: TokenCost; tokensPerTurn?: number }> {
+async function tokensForJudging(
+  run: SourceRun,
+  surface: Surface,
+  loaded: LoadedContract | undefined,
+  base: Surface | undefined,
+): Promise<{ tokens?: TokenCost; tokensPerTurn?: number }> {
   const { cfg, opts, result } = run;
   const { maxTokens, maxTokensPerTool } = opts.policy.limits;
   const countHead = opts.mode === 'audit' || maxTokens !== undefined || maxTokensPerTool !== undefined;
@@ -320,10 +336,17 @@ async function tokensForJudging(run: SourceRun, surface: Surface, loaded: Loaded
 
 /** Findings about the source itself: containment, authorization discovery, stdout noise. */
 function sourceFindings(raw: RawSnapshot, sourcePointer: string): RawFinding[] {
-  const out = [...containmentFindings(raw.diagnostics, sourcePointer), ...authDiscoveryFindings(raw.protectedResource, raw.diagnostics.unauthorized === true, sourcePointer)];
+  const out = [
+    ...containmentFindings(raw.diagnostics, sourcePointer),
+    ...authDiscoveryFindings(raw.protectedResource, raw.diagnostics.unauthorized === true, sourcePointer),
+  ];
   const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
   if (noise > 0) {
-    out.push({ ruleId: 'stdout-noise', target: { in: 'policy', sub: sourcePointer }, message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}` });
+    out.push({
+      ruleId: 'stdout-noise',
+      target: { in: 'policy', sub: sourcePointer },
+      message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}`,
+    });
   }
   return out;
 }
@@ -335,9 +358,13 @@ function sourceFindings(raw: RawSnapshot, sourcePointer: string): RawFinding[] {
 export function containmentFindings(d: Pick<RawSnapshot['diagnostics'], 'sandbox' | 'escaped' | 'networkBlocked'>, sourcePointer: string): RawFinding[] {
   const out: RawFinding[] = [];
   const target = { in: 'policy' as const, sub: `${sourcePointer}/mcp` };
-  if (d.sandbox && !d.sandbox.sandboxed) out.push({ ruleId: 'server-unsandboxed', target, message: `the server ran unsandboxed: ${d.sandbox.reason}`, data: { reason: d.sandbox.reason } });
+  if (d.sandbox && !d.sandbox.sandboxed)
+    out.push({ ruleId: 'server-unsandboxed', target, message: `the server ran unsandboxed: ${d.sandbox.reason}`, data: { reason: d.sandbox.reason } });
   if (d.escaped?.length) {
-    const shown = d.escaped.slice(0, 5).map((p) => `pid ${p.pid} \`${p.command.slice(0, 200)}\``).join(', ');
+    const shown = d.escaped
+      .slice(0, 5)
+      .map((p) => `pid ${p.pid} \`${p.command.slice(0, 200)}\``)
+      .join(', ');
     out.push({
       ruleId: 'server-escaped',
       target,
@@ -361,7 +388,10 @@ export function containmentFindings(d: Pick<RawSnapshot['diagnostics'], 'sandbox
  * string name): the contract would hold fewer tools than the server listed.
  */
 export function unpinnableMessage(unpinnable: readonly MalformedTool[], listed: number): string {
-  const which = unpinnable.slice(0, 5).map((m) => `#${m.index + 1} (${m.problem})`).join(', ');
+  const which = unpinnable
+    .slice(0, 5)
+    .map((m) => `#${m.index + 1} (${m.problem})`)
+    .join(', ');
   const more = unpinnable.length > 5 ? ` and ${unpinnable.length - 5} more` : '';
   return `${unpinnable.length} of the ${listed} listed entries cannot be pinned: ${which}${more}; no contract is written, since it would hold fewer tools than the server lists`;
 }

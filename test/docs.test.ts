@@ -24,7 +24,11 @@ describe('generated docs', () => {
 });
 
 describe('action.yml', () => {
-  const action = parse(read('action.yml')) as { runs: { using: string; main: string }; inputs: Record<string, { description: string }>; outputs: Record<string, unknown> };
+  const action = parse(read('action.yml')) as {
+    runs: { using: string; main: string };
+    inputs: Record<string, { description: string }>;
+    outputs: Record<string, unknown>;
+  };
 
   it('runs dist/index.js on node24', () => {
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
@@ -105,11 +109,15 @@ describe('docs/design.md citations', () => {
 
   it('rule sources cite sections as links in docs/rules.md and in the SARIF help, as text in the SARIF help text', () => {
     expect(RULES.filter((r) => designSections(r.source).length > 0).length).toBeGreaterThan(10);
-    expect(read('docs/rules.md')).toContain(`- **Source:** [docs/design.md §3](design.md#${designAnchor(3)}) (drift), [§6](design.md#${designAnchor(6)}) (folding)`);
+    expect(read('docs/rules.md')).toContain(
+      `- **Source:** [docs/design.md §3](design.md#${designAnchor(3)}) (drift), [§6](design.md#${designAnchor(6)}) (folding)`,
+    );
     const log = buildSarifLog([], RULES, { version: '0.0.0', informationUri: 'https://github.com/acme/toolgate' });
     const stale = log.runs[0]!.tool.driver.rules!.find((r) => r.id === 'contract-stale')!;
     expect(stale.help!.text).toContain('Source: docs/design.md §3 (drift), §6 (folding)');
-    expect(stale.help!.markdown).toContain('[docs/design.md §3](https://github.com/acme/toolgate/blob/main/docs/design.md#section-3) (drift), [§6](https://github.com/acme/toolgate/blob/main/docs/design.md#section-6) (folding)');
+    expect(stale.help!.markdown).toContain(
+      '[docs/design.md §3](https://github.com/acme/toolgate/blob/main/docs/design.md#section-3) (drift), [§6](https://github.com/acme/toolgate/blob/main/docs/design.md#section-6) (folding)',
+    );
   });
 
   it('linkDesignCitations links each section of a citation and leaves other text alone', () => {

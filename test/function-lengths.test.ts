@@ -29,7 +29,15 @@ describe('function lengths', () => {
       'declare function overload(x: string): void;',
     ].join('\n');
     const found = longFunctionsIn('a.ts', text, 4).map((f) => `${f.kind} ${f.name}`);
-    expect(found).toEqual(['constructor constructor', 'method m', 'getter g', 'arrow function a', 'function expression p', 'function outer', 'arrow function inner']);
+    expect(found).toEqual([
+      'constructor constructor',
+      'method m',
+      'getter g',
+      'arrow function a',
+      'function expression p',
+      'function outer',
+      'arrow function inner',
+    ]);
   });
 
   it('a one-line `// long: <reason>` comment just above lets a function stay long, and is reported', () => {

@@ -35,9 +35,22 @@ const UPGRADES = join(REPO, 'test/fixtures/upgrades');
 const COMMENT_LIMIT = 65_536;
 /** Rules that judge a change (the rest are hygiene of the live surface, not about the upgrade). */
 const CHANGE_RULES = new Set([
-  'tool-added', 'unlisted-tool', 'tool-removed', 'description-changed', 'schema-widened', 'schema-narrowed', 'schema-unclassified',
-  'output-schema-changed', 'risk-claim-lowered', 'annotation-dropped', 'annotation-now-implicit', 'read-promotion-unreviewed',
-  'read-tool-became-write', 'promoted-operation-moved', 'count-mismatch', 'contract-stale',
+  'tool-added',
+  'unlisted-tool',
+  'tool-removed',
+  'description-changed',
+  'schema-widened',
+  'schema-narrowed',
+  'schema-unclassified',
+  'output-schema-changed',
+  'risk-claim-lowered',
+  'annotation-dropped',
+  'annotation-now-implicit',
+  'read-promotion-unreviewed',
+  'read-tool-became-write',
+  'promoted-operation-moved',
+  'count-mismatch',
+  'contract-stale',
 ]);
 
 interface Upgrade {
@@ -119,7 +132,10 @@ describe.each(Object.entries(EXPECTED))('golden reports: %s', (slug, u) => {
 
   it('every new write or open-world tool and every read → write flip is in "Needs your attention" of every human format', () => {
     const surface = result.sources[0]!.surface!;
-    const risky = u.added.map((a) => surface.tools.find((t) => t.name === a.name)!).filter((t) => !t.effectiveHints.readOnlyHint || t.effectiveHints.openWorldHint).map((t) => t.name);
+    const risky = u.added
+      .map((a) => surface.tools.find((t) => t.name === a.name)!)
+      .filter((t) => !t.effectiveHints.readOnlyHint || t.effectiveHints.openWorldHint)
+      .map((t) => t.name);
     const flips = u.readOnlyChanged.filter((c) => c.base && !c.head).map((c) => c.name);
     expect(risky.length + flips.length).toBeGreaterThan(0);
     const terminal = attentionOf(files['terminal.txt']!, 'terminal');
@@ -138,7 +154,13 @@ describe.each(Object.entries(EXPECTED))('golden reports: %s', (slug, u) => {
     // Real changes, counted from the recordings by the script that wrote expected.json (not by
     // toolgate): per tool, added, removed, annotations, description, inputSchema (beyond $schema),
     // and each other key (title, outputSchema, _meta…).
-    const real = u.added.length + u.removed.length + u.annotationsChanged.length + u.descriptionChanged.length + u.inputSchemaChangedBeyondDollarSchema.length + u.otherKeysChanged.reduce((n, o) => n + o.keys.length, 0);
+    const real =
+      u.added.length +
+      u.removed.length +
+      u.annotationsChanged.length +
+      u.descriptionChanged.length +
+      u.inputSchemaChangedBeyondDollarSchema.length +
+      u.otherKeysChanged.reduce((n, o) => n + o.keys.length, 0);
     const judged = report.findings.filter((f) => CHANGE_RULES.has(f.ruleId)).length;
     expect(judged / real, `${judged} findings for ${real} changes`).toBeLessThanOrEqual(1.2);
   });
@@ -149,7 +171,12 @@ describe('golden reports: hostile surface', () => {
     const ws = tempWorkspace('tg-golden-hostile-');
     workspaces.push(ws);
     const cut = (s: string) => s.slice(0, 2000);
-    const base = HOSTILE_STRINGS.filter((_, i) => i % 2 === 0).map((h) => ({ name: cut(h.text), description: 'plain', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }));
+    const base = HOSTILE_STRINGS.filter((_, i) => i % 2 === 0).map((h) => ({
+      name: cut(h.text),
+      description: 'plain',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: true },
+    }));
     const head = HOSTILE_STRINGS.map((h) => ({
       name: cut(h.text),
       title: cut(h.text),

@@ -13,7 +13,11 @@ import { bareImports, bundleOptions } from '../scripts/bundles.mjs';
 import { REPO } from './support/run-dist.js';
 
 const read = (p: string) => readFileSync(join(REPO, p), 'utf8');
-const normalize = (text: string) => text.replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').trim();
+const normalize = (text: string) =>
+  text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .trim();
 const pkg = JSON.parse(read('package.json')) as Record<string, unknown> & { version: string; files: string[]; devDependencies: Record<string, string> };
 
 /** `…node_modules/name` or `…node_modules/@scope/name` of a path inside a package. */
@@ -33,7 +37,9 @@ beforeAll(async () => {
   const metafiles: Metafile[] = [];
   for (const options of await bundleOptions()) metafiles.push((await build({ ...options, write: false, metafile: true, logLevel: 'silent' })).metafile);
   const files = new Set<string>();
-  for (const m of metafiles) for (const o of Object.values(m.outputs)) for (const [input, { bytesInOutput }] of Object.entries(o.inputs)) if (bytesInOutput > 0 && packageDir(input)) files.add(input);
+  for (const m of metafiles)
+    for (const o of Object.values(m.outputs))
+      for (const [input, { bytesInOutput }] of Object.entries(o.inputs)) if (bytesInOutput > 0 && packageDir(input)) files.add(input);
   bundledFiles = [...files].sort();
 }, 120_000);
 
@@ -56,8 +62,10 @@ describe('LICENSE', () => {
 
 describe('dependencies', () => {
   it('the package declares no runtime dependencies: every library is bundled (a devDependency)', () => {
-    for (const key of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies', 'bundledDependencies']) expect(pkg[key], key).toBeUndefined();
-    for (const name of ['@actions/core', '@modelcontextprotocol/client', '@readme/openapi-parser', 'ajv', 'commander', 'yaml']) expect(pkg.devDependencies[name], name).toBeDefined();
+    for (const key of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies', 'bundledDependencies'])
+      expect(pkg[key], key).toBeUndefined();
+    for (const name of ['@actions/core', '@modelcontextprotocol/client', '@readme/openapi-parser', 'ajv', 'commander', 'yaml'])
+      expect(pkg.devDependencies[name], name).toBeDefined();
   });
 
   it('dist/ loads nothing from node_modules: every import of the bundles is a Node built-in', async () => {

@@ -34,7 +34,12 @@ import { entryFrom } from '../export/entries.js';
 export function combinedDigest(result: CheckResult): string {
   if (result.sources.length === 0 || result.sources.some((s) => !s.surface)) return '';
   if (result.sources.length === 1) return result.sources[0]?.surface?.digest ?? '';
-  return sha256(result.sources.map((s) => `${s.id}=${s.surface?.digest}`).sort().join('\n'));
+  return sha256(
+    result.sources
+      .map((s) => `${s.id}=${s.surface?.digest}`)
+      .sort()
+      .join('\n'),
+  );
 }
 
 /**
@@ -58,14 +63,22 @@ function outputPath(workspace: string, path: string, what: string, policy: Polic
  * differs. Read from the GitHub API at the base commit when there is a token, else with git; the
  * base commit must be in the checkout either way (approvals are compared with git).
  */
-async function readPullRequestBase(pr: PullRequestContext, policy: Policy, workspace: string, octokit: GitHubClient | undefined, event: EventContext, logger: Logger): Promise<BaseState> {
+async function readPullRequestBase(
+  pr: PullRequestContext,
+  policy: Policy,
+  workspace: string,
+  octokit: GitHubClient | undefined,
+  event: EventContext,
+  logger: Logger,
+): Promise<BaseState> {
   await resolveCommit({ cwd: workspace, sha: pr.baseSha });
   const git = gitBaseReader(workspace, pr.baseSha);
   // working-directory may be a folder of the repository: the API reads from the repository's root.
   const prefix = (await repositoryPrefix(workspace)) ?? '';
   const read = octokit && event.repo ? apiBaseReader(octokit, event.repo, pr.baseSha, git, logger, prefix) : git;
   const base = await readBaseState(policy, workspace, read, `base ${pr.baseSha.slice(0, 7)}`);
-  if (!base.basePolicy) logger.info(`toolgate: no ${displayPath(workspace, policy.file)} at the base commit: first adoption, the head policy applies and is one change to approve`);
+  if (!base.basePolicy)
+    logger.info(`toolgate: no ${displayPath(workspace, policy.file)} at the base commit: first adoption, the head policy applies and is one change to approve`);
   const firsts = [...base.contracts].filter(([, s]) => s === null).map(([id]) => id);
   if (firsts.length) logger.info(`toolgate: no contract at the base commit for ${firsts.join(', ')}: first adoption: every tool is new in this pull request`);
   return base;
@@ -86,7 +99,9 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
   const base = pr && inputs.mode === 'check' ? await readPullRequestBase(pr, policy, inputs.workspace, octokit, event, logger) : undefined;
   if (!base) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
   const judging = base?.policy ?? policy;
-  const review = pr ? await readReviewState(octokit, event.repo, pr, judging, base ? { workspace: inputs.workspace, watched: base.watched } : undefined) : undefined;
+  const review = pr
+    ? await readReviewState(octokit, event.repo, pr, judging, base ? { workspace: inputs.workspace, watched: base.watched } : undefined)
+    : undefined;
   const result = await runCheck({
     policy: judging,
     mode: inputs.mode,
@@ -98,7 +113,13 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
     ...(review ? { review } : {}),
     // Exports are made from the head's contracts and runtime block, even when the base judges.
-    exports: { policy, entries: [...policy.exports, ...inputs.exports.map((e) => entryFrom(policy, inputs.workspace, { ...e, ...(inputs.sources.length === 1 ? { source: inputs.sources[0] } : {}) }))] },
+    exports: {
+      policy,
+      entries: [
+        ...policy.exports,
+        ...inputs.exports.map((e) => entryFrom(policy, inputs.workspace, { ...e, ...(inputs.sources.length === 1 ? { source: inputs.sources[0] } : {}) })),
+      ],
+    },
   });
 
   process.stdout.write(guardLogOutput(renderTerminal(result, { color: false, listTools: false }), 'text'));
@@ -117,7 +138,8 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
   await writeJobSummary(renderSummary(result, { maxBytes: SUMMARY_MAX_BYTES }), logger);
   if (pr && inputs.comment) {
     if (pr.fork) logger.warn(`toolgate: not commenting on a fork pull request. ${FORK_HINT}`);
-    else if (octokit && event.repo) await publishComment(octokit, event.repo, pr.number, result, inputs.sources.join(',') || 'all', logger, inputs.commentAuthor);
+    else if (octokit && event.repo)
+      await publishComment(octokit, event.repo, pr.number, result, inputs.sources.join(',') || 'all', logger, inputs.commentAuthor);
   }
 
   await writeFileAtomic(reportPath, renderJson(result, VERSION), { what: 'the report (report-path)' });
@@ -146,4 +168,3 @@ export function failureText(counts: CheckResult['counts'], failOn: FailOn, exact
   const why = exact && failOn === 'warning' ? 'exact mode: release gating' : `fail-on: ${failOn}`;
   return `${n(counts.error, 'error-level finding')}${more.length ? ` and ${more.join(' and ')} (${why})` : ''}`;
 }
-

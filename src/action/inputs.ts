@@ -49,7 +49,12 @@ export function parseExportsInput(text: string): { to: string; file: string }[] 
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => {
       const m = /^(\S+)\s+(.+)$/.exec(l);
-      if (!m) throw new ConfigError(`input "exports": ${JSON.stringify(l)} is not "TARGET FILE"`, undefined, 'Write one export a line, its target then its file, e.g. `claude-code .claude/settings.json`.');
+      if (!m)
+        throw new ConfigError(
+          `input "exports": ${JSON.stringify(l)} is not "TARGET FILE"`,
+          undefined,
+          'Write one export a line, its target then its file, e.g. `claude-code .claude/settings.json`.',
+        );
       return { to: m[1] as string, file: m[2] as string };
     });
 }
@@ -89,7 +94,11 @@ function inWorkspace(workspace: string, name: string, value: string): string {
   };
   const [realRoot, realPath] = [real(workspace), real(abs)];
   if (leaves(rel) || (realRoot !== undefined && realPath !== undefined && leaves(relative(realRoot, realPath)))) {
-    throw new ConfigError(`input "${name}" points outside the workspace: ${value}`, undefined, `Give a path inside ${workspace} (symbolic links are followed).`);
+    throw new ConfigError(
+      `input "${name}" points outside the workspace: ${value}`,
+      undefined,
+      `Give a path inside ${workspace} (symbolic links are followed).`,
+    );
   }
   return rel;
 }
@@ -103,22 +112,38 @@ export function readActionInputs(): ActionInputs {
   const workingDirectory = core.getInput('working-directory') || '.';
   const workspace = resolve(runnerWorkspace, inWorkspace(runnerWorkspace, 'working-directory', workingDirectory));
   if (!existsSync(workspace)) {
-    throw new ConfigError(`input "working-directory": ${workingDirectory} does not exist in the workspace`, undefined, 'Give the `path:` the repository was checked out to with actions/checkout.');
+    throw new ConfigError(
+      `input "working-directory": ${workingDirectory} does not exist in the workspace`,
+      undefined,
+      'Give the `path:` the repository was checked out to with actions/checkout.',
+    );
   }
   const mode = core.getInput('mode') || 'check';
   if (mode !== 'check' && mode !== 'audit') {
-    throw new ConfigError(`input "mode" must be check or audit, not "${mode}"`, undefined, 'Set `mode: check` (default) or `mode: audit` in the workflow step.');
+    throw new ConfigError(
+      `input "mode" must be check or audit, not "${mode}"`,
+      undefined,
+      'Set `mode: check` (default) or `mode: audit` in the workflow step.',
+    );
   }
   const exactInput = (core.getInput('exact') || 'auto').toLowerCase();
   if (!['auto', 'true', 'false'].includes(exactInput)) {
-    throw new ConfigError(`input "exact" must be auto, true or false, not "${exactInput}"`, undefined, 'Leave it unset (auto: exact on tag pushes and releases).');
+    throw new ConfigError(
+      `input "exact" must be auto, true or false, not "${exactInput}"`,
+      undefined,
+      'Leave it unset (auto: exact on tag pushes and releases).',
+    );
   }
   const event = process.env.GITHUB_EVENT_NAME ?? '';
   const isRelease = event === 'release' || (event === 'push' && (process.env.GITHUB_REF ?? '').startsWith('refs/tags/'));
   const exact = exactInput === 'auto' ? isRelease : exactInput === 'true';
   const failOnInput = core.getInput('fail-on').toLowerCase();
   if (failOnInput && !(FAIL_ON_VALUES as readonly string[]).includes(failOnInput)) {
-    throw new ConfigError(`input "fail-on" must be ${FAIL_ON_VALUES.slice(0, -1).join(', ')} or ${FAIL_ON_VALUES.at(-1)}, not "${failOnInput}"`, undefined, 'Leave it unset (errors fail; with `exact`, warnings too), or set one of those levels.');
+    throw new ConfigError(
+      `input "fail-on" must be ${FAIL_ON_VALUES.slice(0, -1).join(', ')} or ${FAIL_ON_VALUES.at(-1)}, not "${failOnInput}"`,
+      undefined,
+      'Leave it unset (errors fail; with `exact`, warnings too), or set one of those levels.',
+    );
   }
   const checkName = core.getInput('check-name').trim();
   return {

@@ -26,7 +26,9 @@ function relativeTo(workspace: string, e: ConfigError): ConfigError {
 /** Prints a workflow-command error annotation for one configuration problem, on its file and line. */
 function annotateConfigError(e: ConfigError): void {
   const loc = e.location;
-  const props = loc ? ` file=${escapeWorkflowCommandProperty(loc.file)}${loc.line ? `,line=${loc.line}` : ''},title=toolgate configuration error` : ' title=toolgate configuration error';
+  const props = loc
+    ? ` file=${escapeWorkflowCommandProperty(loc.file)}${loc.line ? `,line=${loc.line}` : ''},title=toolgate configuration error`
+    : ' title=toolgate configuration error';
   process.stdout.write(`::error${props}::${escapeWorkflowCommandData(e.headline())}\n`);
 }
 
@@ -66,7 +68,10 @@ export async function runAction(): Promise<void> {
       // The message quotes the policy file, which the pull request controls: show it verbatim in
       // a code block, where no Markdown, HTML or mention is live.
       if (process.env.GITHUB_STEP_SUMMARY) {
-        await core.summary.addRaw(`## toolgate: ❌ configuration error\n\n${escapeMarkdownCode(err.describe())}\n`, true).write().catch(() => undefined);
+        await core.summary
+          .addRaw(`## toolgate: ❌ configuration error\n\n${escapeMarkdownCode(err.describe())}\n`, true)
+          .write()
+          .catch(() => undefined);
       }
       // What is known: one error, no surface (so no digest to pin).
       setActionOutputs({ result: 'error', errorCount: 1, warningCount: 0, noticeCount: 0, digest: '' });

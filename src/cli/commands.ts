@@ -47,11 +47,36 @@ async function render(result: CheckResult, format: Format, listTools: boolean, v
  * audit | check | update: runs the pipeline on the policy `prepareRun` (prepare.ts) read (which may have
  * started the first server already) and prints the report; returns the exit code.
  */
-export async function run(mode: Mode, flags: SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; base?: string; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }, policy: Policy): Promise<number> {
+export async function run(
+  mode: Mode,
+  flags: SourceFlags & {
+    format: Format;
+    list?: boolean;
+    exact?: boolean;
+    failOn?: FailOn;
+    base?: string;
+    verbose?: boolean;
+    export?: string[];
+    to?: string[];
+    server?: string;
+    gateway?: string;
+  },
+  policy: Policy,
+): Promise<number> {
   const cwd = process.cwd();
-  if ((flags.server !== undefined || flags.gateway !== undefined) && !flags.export?.length) throw new ConfigError('--server and --gateway go with --export FILE', undefined, 'Add --export FILE --to TARGET, or set them on the entry in toolgate.yml (`exports:`).');
+  if ((flags.server !== undefined || flags.gateway !== undefined) && !flags.export?.length)
+    throw new ConfigError(
+      '--server and --gateway go with --export FILE',
+      undefined,
+      'Add --export FILE --to TARGET, or set them on the entry in toolgate.yml (`exports:`).',
+    );
   const extra = pairExports(flags.export ?? [], flags.to ?? []).map((p) =>
-    entryFrom(policy, cwd, { ...p, ...(flags.source?.length === 1 ? { source: flags.source[0] } : {}), ...(flags.server !== undefined ? { server: flags.server } : {}), ...(flags.gateway !== undefined ? { gateway: flags.gateway } : {}) }),
+    entryFrom(policy, cwd, {
+      ...p,
+      ...(flags.source?.length === 1 ? { source: flags.source[0] } : {}),
+      ...(flags.server !== undefined ? { server: flags.server } : {}),
+      ...(flags.gateway !== undefined ? { gateway: flags.gateway } : {}),
+    }),
   );
   const base = flags.base !== undefined ? await readBaseAt(policy, cwd, flags.base) : undefined;
   const result = await runCheck({
@@ -70,19 +95,26 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
   mark('report written');
   if (mode === 'update') {
     for (const r of result.sources) {
-      if (r.failure) process.stderr.write(`toolgate: source "${r.id}" failed: ${escapeTerminalInline(r.failure.message, 1000)}; its contract ${r.contractFile} was not touched\n`);
+      if (r.failure)
+        process.stderr.write(
+          `toolgate: source "${r.id}" failed: ${escapeTerminalInline(r.failure.message, 1000)}; its contract ${r.contractFile} was not touched\n`,
+        );
       else {
-        process.stderr.write(`toolgate: ${r.wrote ? 'wrote' : 'unchanged'} ${r.contractFile} (${r.surface?.counts.toolCount ?? 0} tools, sha256:${r.surface?.digest.slice(0, 12)}${r.tokens ? `, ${r.tokens.perTurn.toLocaleString('en-US')} tokens per turn` : ''})\n`);
+        process.stderr.write(
+          `toolgate: ${r.wrote ? 'wrote' : 'unchanged'} ${r.contractFile} (${r.surface?.counts.toolCount ?? 0} tools, sha256:${r.surface?.digest.slice(0, 12)}${r.tokens ? `, ${r.tokens.perTurn.toLocaleString('en-US')} tokens per turn` : ''})\n`,
+        );
         if (r.malformed.length) process.stderr.write(`toolgate: ${malformedNote(r.malformed.length, r.surface?.tools.length ?? 0)}\n`);
       }
     }
     // The exports are made from the contracts just written: say so, `check` would fail on them.
-    if (policy.exports.length && result.sources.some((r) => r.wrote)) process.stderr.write(`toolgate: toolgate.yml lists ${policy.exports.length} export${policy.exports.length === 1 ? '' : 's'}: run \`toolgate export\` to write them from the new contract\n`);
+    if (policy.exports.length && result.sources.some((r) => r.wrote))
+      process.stderr.write(
+        `toolgate: toolgate.yml lists ${policy.exports.length} export${policy.exports.length === 1 ? '' : 's'}: run \`toolgate export\` to write them from the new contract\n`,
+      );
     return result.exitCode === 3 ? EXIT.sourceFailed : EXIT.clean;
   }
   return result.exitCode;
 }
-
 
 /**
  * `check --base REF`: the change review a pull request into REF would get (docs/design.md §7), read with
@@ -90,7 +122,12 @@ export async function run(mode: Mode, flags: SourceFlags & { format: Format; lis
  * widening change is an error that says it needs an approval.
  */
 async function readBaseAt(policy: Policy, cwd: string, ref: string): Promise<BaseState> {
-  if (!policy.file) throw new ConfigError('--base compares with the policy and contracts at a git ref, so it needs toolgate.yml', undefined, 'Run it in a repository with toolgate.yml, without a source on the command line.');
+  if (!policy.file)
+    throw new ConfigError(
+      '--base compares with the policy and contracts at a git ref, so it needs toolgate.yml',
+      undefined,
+      'Run it in a repository with toolgate.yml, without a source on the command line.',
+    );
   const sha = await resolveRef(cwd, ref);
   return readBaseState(policy, cwd, gitBaseReader(cwd, sha), ref);
 }
@@ -109,13 +146,18 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
   // One source, decided before any server starts: a partial result must never look like success.
   const selected = selectSources(policy, flags.source);
   if (selected.length !== 1) {
-    throw new ConfigError(`snapshot writes one source; ${selected.length} were selected (${selected.map((s) => s.id).join(', ')})`, undefined, 'Select one with --source ID.');
+    throw new ConfigError(
+      `snapshot writes one source; ${selected.length} were selected (${selected.map((s) => s.id).join(', ')})`,
+      undefined,
+      'Select one with --source ID.',
+    );
   }
   const result = await runCheck({ policy, mode: 'audit', root: cwd, logger: stderrLogger(true), sourceIds: [selected[0]!.id] });
   const only = result.sources[0]?.surface;
   const malformed = result.sources[0]?.malformed ?? [];
   const unpinnable = malformed.filter((m) => !m.pinned);
-  const failure = result.sources[0]?.failure ?? (unpinnable.length && only ? { message: unpinnableMessage(unpinnable, only.tools.length + unpinnable.length) } : undefined);
+  const failure =
+    result.sources[0]?.failure ?? (unpinnable.length && only ? { message: unpinnableMessage(unpinnable, only.tools.length + unpinnable.length) } : undefined);
   if (failure || !only) {
     process.stderr.write(`toolgate: source "${selected[0]!.id}" failed: ${escapeTerminalInline(failure?.message ?? 'no surface', 2000)}\n`);
     return EXIT.sourceFailed;
@@ -126,13 +168,17 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
     const out = flags.output;
     // A relative path stays inside the working directory; an absolute one goes where it was asked.
     // Never through a link, onto a special file, or over an input of the run.
-    const target = await resolveInside(cwd, out, { what: '--output', notOnto: policyInputs(policy), display: out, allowedRoots: isAbsolute(out) ? [dirname(out)] : [] });
+    const target = await resolveInside(cwd, out, {
+      what: '--output',
+      notOnto: policyInputs(policy),
+      display: out,
+      allowedRoots: isAbsolute(out) ? [dirname(out)] : [],
+    });
     await writeFileAtomic(target, text, { what: '--output' }).catch((e: Error) => {
       if (e instanceof ConfigError) throw e;
       throw new ConfigError(`cannot write ${out}: ${e.message}`, { file: out }, 'Choose a path in a writable directory.');
     });
-  }
-  else process.stdout.write(guardLogOutput(text, 'json'));
+  } else process.stdout.write(guardLogOutput(text, 'json'));
   return EXIT.clean;
 }
 
@@ -142,9 +188,11 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
  */
 export function unrelatedSides(base: Surface, head: Surface): string[] {
   const out: string[] = [];
-  if (base.source.id !== head.source.id) out.push(`the two surfaces are of different sources ("${base.source.id}" and "${head.source.id}"); tools are compared by name across them`);
+  if (base.source.id !== head.source.id)
+    out.push(`the two surfaces are of different sources ("${base.source.id}" and "${head.source.id}"); tools are compared by name across them`);
   const [b, h] = [base.server?.name, head.server?.name];
-  if (b !== undefined && h !== undefined && b !== h) out.push(`the two surfaces are of different servers ("${b}" and "${h}"); tools are compared by name across them`);
+  if (b !== undefined && h !== undefined && b !== h)
+    out.push(`the two surfaces are of different servers ("${b}" and "${h}"); tools are compared by name across them`);
   return out;
 }
 

@@ -37,7 +37,13 @@ async function produce(policy: Policy, entry: ExportEntry): Promise<{ text: stri
   if (target.merge && before !== undefined) ({ text, notes } = target.merge(before, text, input));
   // A merged file keeps no header of ours: what the target cannot enforce goes beside it.
   const note = siblingNote(target, input, shown, target.merge !== undefined && before !== undefined);
-  return { text, ...(before !== undefined ? { before } : {}), notes, ...(note ? { note } : {}), count: `${input.admitted.length} of ${input.admitted.length + input.refused.length} pinned tools` };
+  return {
+    text,
+    ...(before !== undefined ? { before } : {}),
+    notes,
+    ...(note ? { note } : {}),
+    count: `${input.admitted.length} of ${input.admitted.length + input.refused.length} pinned tools`,
+  };
 }
 
 /**
@@ -46,12 +52,26 @@ async function produce(policy: Policy, entry: ExportEntry): Promise<{ text: stri
  */
 export async function runExport(flags: ExportFlags): Promise<number> {
   const policy = await loadPolicy(flags.config ?? 'toolgate.yml');
-  if ((flags.source?.length ?? 0) > 1) throw new ConfigError('export writes one source at a time: give one --source', undefined, 'Run it once per source, or list the exports in toolgate.yml (`exports:`) and run `toolgate export`.');
+  if ((flags.source?.length ?? 0) > 1)
+    throw new ConfigError(
+      'export writes one source at a time: give one --source',
+      undefined,
+      'Run it once per source, or list the exports in toolgate.yml (`exports:`) and run `toolgate export`.',
+    );
   if (flags.to === undefined) {
-    if (flags.output !== undefined || flags.server !== undefined || flags.gateway !== undefined) throw new ConfigError('-o, --server and --gateway go with --to TARGET', undefined, 'Add --to TARGET, or set them on the entry in toolgate.yml (`exports:`).');
+    if (flags.output !== undefined || flags.server !== undefined || flags.gateway !== undefined)
+      throw new ConfigError(
+        '-o, --server and --gateway go with --to TARGET',
+        undefined,
+        'Add --to TARGET, or set them on the entry in toolgate.yml (`exports:`).',
+      );
     const entries = policy.exports.filter((e) => !flags.source?.length || flags.source.includes(e.source));
     if (entries.length === 0) {
-      throw new ConfigError('toolgate.yml lists no exports (`exports:`)', policy.file ? { file: displayPath(policy.root, policy.file) } : undefined, 'Print one with `toolgate export --to TARGET`, or add entries such as `exports: [{to: claude-code, file: .claude/settings.json}]` (README, "Exports").');
+      throw new ConfigError(
+        'toolgate.yml lists no exports (`exports:`)',
+        policy.file ? { file: displayPath(policy.root, policy.file) } : undefined,
+        'Print one with `toolgate export --to TARGET`, or add entries such as `exports: [{to: claude-code, file: .claude/settings.json}]` (README, "Exports").',
+      );
     }
     for (const e of entries) await writeOne(policy, e);
     return EXIT.clean;
@@ -66,7 +86,10 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   // `-o` onto a file toolgate.yml lists: its entry's server and gateway, unless given here, so
   // the file written is the one `check` expects.
   const listed = policy.exports.find((e) => e.file === given.file && e.to === given.to && e.source === given.source);
-  const entry = listed && flags.output !== undefined ? { ...listed, ...(flags.server !== undefined ? { server: flags.server } : {}), ...(flags.gateway !== undefined ? { gateway: flags.gateway } : {}) } : given;
+  const entry =
+    listed && flags.output !== undefined
+      ? { ...listed, ...(flags.server !== undefined ? { server: flags.server } : {}), ...(flags.gateway !== undefined ? { gateway: flags.gateway } : {}) }
+      : given;
   if (flags.output === undefined) {
     const target = targetById(entry.to);
     const { surface, file } = await contractFor(policy, entry.source);
@@ -91,6 +114,8 @@ async function writeOne(policy: Policy, entry: ExportEntry): Promise<void> {
     const nf = notePath(entry.file);
     if ((await readExportFile(policy, nf)) !== note) await writeExportFile(policy, nf, note);
   }
-  process.stderr.write(`toolgate: ${before === text ? 'unchanged' : 'wrote'} ${shown} (${entry.to}, ${count})${note !== undefined ? `; what it cannot enforce: ${displayPath(policy.root, notePath(entry.file))}` : ''}\n`);
+  process.stderr.write(
+    `toolgate: ${before === text ? 'unchanged' : 'wrote'} ${shown} (${entry.to}, ${count})${note !== undefined ? `; what it cannot enforce: ${displayPath(policy.root, notePath(entry.file))}` : ''}\n`,
+  );
   for (const n of notes) process.stderr.write(`toolgate:   ${shown}: ${escapeTerminalInline(n, 2000)}\n`);
 }

@@ -43,20 +43,23 @@ export async function init(flags: InitFlags, root = process.cwd()): Promise<numb
   // Where each write lands, checked before anything is written: inside the repository, not
   // through a link (also none planted at the target), not onto a directory or special file.
   const targets = await Promise.all(
-    files.map((f) => resolveInside(root, f.path, { what: f.what, display: f.path, fix: `Remove or replace ${f.path} (toolgate init writes only regular files inside the repository, never through a symbolic link).` })),
+    files.map((f) =>
+      resolveInside(root, f.path, {
+        what: f.what,
+        display: f.path,
+        fix: `Remove or replace ${f.path} (toolgate init writes only regular files inside the repository, never through a symbolic link).`,
+      }),
+    ),
   );
-  const taken = [...(await Promise.all(files.map(async (f, i) => ((await exists(targets[i] as string)) ? f.path : undefined)))).filter((p): p is string => p !== undefined)];
+  const taken = [
+    ...(await Promise.all(files.map(async (f, i) => ((await exists(targets[i] as string)) ? f.path : undefined)))).filter((p): p is string => p !== undefined),
+  ];
   const yaml = await exists(join(root, 'toolgate.yaml'));
 
   const stdout: string[] = [];
   for (const n of [...scan.notes, ...detection.notes]) process.stderr.write(`toolgate: note: ${line(n)}\n`);
   await warnIfNotRepositoryRoot(root);
-  if (detection.findings.length === 0) {
-    stdout.push(`Found nothing to check. Looked for:`, ...LOOKED_FOR.map((l) => `  - ${l}`), `${POLICY_FILE} gets a placeholder source: replace it with how your server starts.`);
-  } else {
-    stdout.push(`Found ${detection.findings.length} source${detection.findings.length === 1 ? '' : 's'}:`);
-    for (const f of detection.findings) stdout.push(line(`  ${f.id}  ${f.what} (${f.file})${f.integration ? `, starter config ${f.integration.path}` : ''}`));
-  }
+  stdout.push(...foundLines(detection.findings));
 
   if (flags.dryRun) {
     stdout.push('', 'Would write (--dry-run: nothing written):');
@@ -64,13 +67,7 @@ export async function init(flags: InitFlags, root = process.cwd()): Promise<numb
     process.stdout.write(guardLogOutput(`${stdout.join('\n')}\n`, 'text'));
     return EXIT.clean;
   }
-  if ((taken.length || yaml) && !flags.force) {
-    const all = [...taken, ...(yaml ? ['toolgate.yaml'] : [])];
-    const errors = all.map((p) => new ConfigError('it already exists; toolgate init does not replace a file without --force', { file: p }, 'Pass --force to replace it (--dry-run shows what init would write), or edit your files by hand (README, "toolgate init").'));
-    const [first, ...others] = errors as [ConfigError, ...ConfigError[]];
-    first.others = others;
-    throw first;
-  }
+  if ((taken.length || yaml) && !flags.force) throw existingFiles([...taken, ...(yaml ? ['toolgate.yaml'] : [])]);
   for (const [i, f] of files.entries()) {
     await writeFileAtomic(targets[i] as string, f.text, { what: f.what, display: f.path }).catch((e: Error) => {
       if (e instanceof ConfigError) throw e;
@@ -82,7 +79,11 @@ export async function init(flags: InitFlags, root = process.cwd()): Promise<numb
   // A bare `npx toolgate` where the project has not installed it fetches whatever npm package
   // holds that name (toolgate is installed from its repository).
   if (!(await exists(join(root, 'node_modules', 'toolgate')))) {
-    stdout.push('', 'toolgate is not installed in this project: install it first (README, "Use it on your server"):', '  npm install --save-dev github:toolgate/toolgate#v0');
+    stdout.push(
+      '',
+      'toolgate is not installed in this project: install it first (README, "Use it on your server"):',
+      '  npm install --save-dev github:toolgate/toolgate#v0',
+    );
   }
   stdout.push(
     '',
@@ -92,6 +93,36 @@ export async function init(flags: InitFlags, root = process.cwd()): Promise<numb
   );
   process.stdout.write(guardLogOutput(`${stdout.join('\n')}\n`, 'text'));
   return EXIT.clean;
+}
+
+/** The refusal of `init` without --force: one error per existing file (the first carries the others). */
+function existingFiles(paths: string[]): ConfigError {
+  const errors = paths.map(
+    (p) =>
+      new ConfigError(
+        'it already exists; toolgate init does not replace a file without --force',
+        { file: p },
+        'Pass --force to replace it (--dry-run shows what init would write), or edit your files by hand (README, "toolgate init").',
+      ),
+  );
+  const [first, ...others] = errors as [ConfigError, ...ConfigError[]];
+  first.others = others;
+  return first;
+}
+
+/** What `init` found, as the lines it prints first. */
+function foundLines(findings: ReturnType<typeof detect>['findings']): string[] {
+  if (findings.length === 0) {
+    return [
+      `Found nothing to check. Looked for:`,
+      ...LOOKED_FOR.map((l) => `  - ${l}`),
+      `${POLICY_FILE} gets a placeholder source: replace it with how your server starts.`,
+    ];
+  }
+  return [
+    `Found ${findings.length} source${findings.length === 1 ? '' : 's'}:`,
+    ...findings.map((f) => line(`  ${f.id}  ${f.what} (${f.file})${f.integration ? `, starter config ${f.integration.path}` : ''}`)),
+  ];
 }
 
 /** GitHub runs workflows from the repository root only: say so when the working directory is below it. */

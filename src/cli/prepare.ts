@@ -65,31 +65,61 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
   const id = flags.id ?? 'cli';
   // The id names the contract file (.toolgate/<id>.surface.json): the policy's own id rule keeps it a file name.
   if (!SOURCE_ID_PATTERN.test(id)) {
-    throw new ConfigError(`--id ${JSON.stringify(id)} is not a valid source id`, undefined, 'Use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. --id my-server).');
+    throw new ConfigError(
+      `--id ${JSON.stringify(id)} is not a valid source id`,
+      undefined,
+      'Use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit (e.g. --id my-server).',
+    );
   }
   const contract = resolve(cwd, defaultContractPath(id));
   const adhoc: SourceConfig[] = [];
   const common = { capabilities: parseCapabilities(flags.capabilities), timeouts: DEFAULT_TIMEOUTS, limits: DEFAULT_LIST_LIMITS };
   if (command.length > 0) {
-    adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'stdio', command: command[0] as string, args: command.slice(1), cwd, env: flags.env ?? [], ...common } });
+    adhoc.push({
+      id,
+      kind: 'mcp',
+      contract,
+      mcp: { transport: 'stdio', command: command[0] as string, args: command.slice(1), cwd, env: flags.env ?? [], ...common },
+    });
   }
   for (const name of flags.env ?? []) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ConfigError(`--env ${JSON.stringify(name)} is not an environment variable name`, undefined, 'Pass names only (e.g. --env API_BASE), never NAME=value: values are read from your environment.');
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new ConfigError(
+        `--env ${JSON.stringify(name)} is not an environment variable name`,
+        undefined,
+        'Pass names only (e.g. --env API_BASE), never NAME=value: values are read from your environment.',
+      );
   }
   if (flags.url && !/^https?:\/\/[^\s/]+/.test(flags.url)) {
-    throw new ConfigError(`--url ${JSON.stringify(flags.url)} is not an http(s) URL`, undefined, 'Pass the Streamable HTTP endpoint, e.g. --url http://127.0.0.1:3000/mcp.');
+    throw new ConfigError(
+      `--url ${JSON.stringify(flags.url)} is not an http(s) URL`,
+      undefined,
+      'Pass the Streamable HTTP endpoint, e.g. --url http://127.0.0.1:3000/mcp.',
+    );
   }
   if (flags.url) adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'http', url: flags.url, headers: [], ...common } });
-  for (const [flag, path] of [['--tools-json', flags.toolsJson], ['--openapi', flags.openapi]] as const) {
+  for (const [flag, path] of [
+    ['--tools-json', flags.toolsJson],
+    ['--openapi', flags.openapi],
+  ] as const) {
     if (path !== undefined && !existsSync(resolve(cwd, path))) {
       throw new ConfigError(`${flag} ${path}: no such file`, undefined, `Check the path (relative to the current directory, ${cwd}).`);
     }
   }
   if (flags.toolsJson) adhoc.push({ id, kind: 'recorded', file: resolve(cwd, flags.toolsJson), contract });
   if (flags.openapi) adhoc.push({ id, kind: 'openapi', integration: resolve(cwd, flags.openapi), contract });
-  if (adhoc.length > 1) throw new ConfigError('give one source: a command after --, --url, --tools-json or --openapi', undefined, 'Pick one of them, or list several sources in toolgate.yml.');
+  if (adhoc.length > 1)
+    throw new ConfigError(
+      'give one source: a command after --, --url, --tools-json or --openapi',
+      undefined,
+      'Pick one of them, or list several sources in toolgate.yml.',
+    );
   if (adhoc.length === 1 && (flags.config !== undefined || flags.source !== undefined)) {
-    throw new ConfigError(`${flags.config !== undefined ? '--config' : '--source'} selects from toolgate.yml, but a source was also given on the command line`, undefined, 'Use either toolgate.yml (with --config/--source) or one source on the command line.');
+    throw new ConfigError(
+      `${flags.config !== undefined ? '--config' : '--source'} selects from toolgate.yml, but a source was also given on the command line`,
+      undefined,
+      'Use either toolgate.yml (with --config/--source) or one source on the command line.',
+    );
   }
   if (adhoc[0]) {
     const { adHocPolicy, checkContractPaths } = await import('../config/policy.js');
@@ -99,7 +129,12 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
     return p;
   }
   const stray = flags.id !== undefined && flags.id !== 'cli' ? '--id' : flags.env !== undefined ? '--env' : undefined;
-  if (stray) throw new ConfigError(`${stray} applies to a source given on the command line, and none was given`, undefined, 'Put the server after -- (e.g. toolgate audit --env API_BASE -- node server.js), or set it in toolgate.yml.');
+  if (stray)
+    throw new ConfigError(
+      `${stray} applies to a source given on the command line, and none was given`,
+      undefined,
+      'Put the server after -- (e.g. toolgate audit --env API_BASE -- node server.js), or set it in toolgate.yml.',
+    );
   const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
   return loadPolicy(file);
 }

@@ -6,13 +6,29 @@ import { EXIT, type Format, type RulesFormat, type SourceFlags } from './types.j
 import { FAIL_ON_VALUES, type FailOn, type Mode } from '../judge/result.js';
 
 /** `--to` values (kept here so `--help` loads no export code; a test keeps it equal to the targets). */
-export const EXPORT_TARGET_IDS = ['toolgate', 'toolhive', 'toolhive-cedar', 'agentgateway', 'agentgateway-k8s', 'docker', 'envoy', 'claude-code', 'gemini', 'codex'] as const;
+export const EXPORT_TARGET_IDS = [
+  'toolgate',
+  'toolhive',
+  'toolhive-cedar',
+  'agentgateway',
+  'agentgateway-k8s',
+  'docker',
+  'envoy',
+  'claude-code',
+  'gemini',
+  'codex',
+] as const;
 
 /** The heavy part of the CLI, loaded when a command needs it (keeps `--help` fast). */
 const commands = () => import('./commands.js');
 
-const FORMAT = () => new Option('-f, --format <format>', 'output format (sarif: SARIF 2.1.0 for code scanning)').choices(['text', 'json', 'markdown', 'sarif']).default('text');
-const FAIL_ON = () => new Option('--fail-on <level>', 'lowest finding level that fails (exit 1); never: report only (a failed source or a configuration error still fails)').choices(FAIL_ON_VALUES);
+const FORMAT = () =>
+  new Option('-f, --format <format>', 'output format (sarif: SARIF 2.1.0 for code scanning)').choices(['text', 'json', 'markdown', 'sarif']).default('text');
+const FAIL_ON = () =>
+  new Option(
+    '--fail-on <level>',
+    'lowest finding level that fails (exit 1); never: report only (a failed source or a configuration error still fails)',
+  ).choices(FAIL_ON_VALUES);
 const RULES_FORMAT = new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
 
 function addSourceFlags(cmd: Command): Command {
@@ -84,7 +100,6 @@ Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx t
       const { init } = await import('./init.js');
       setExit(await init(this.opts<{ force?: boolean; dryRun?: boolean }>()));
     });
-
 }
 
 /**
@@ -94,7 +109,19 @@ Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx t
 function addSourceCommands(program: Command, setExit: (code: number) => void): void {
   const action = (mode: Mode) =>
     async function (this: Command) {
-      const opts = this.opts<SourceFlags & { format: Format; list?: boolean; exact?: boolean; failOn?: FailOn; verbose?: boolean; export?: string[]; to?: string[]; server?: string; gateway?: string }>();
+      const opts = this.opts<
+        SourceFlags & {
+          format: Format;
+          list?: boolean;
+          exact?: boolean;
+          failOn?: FailOn;
+          verbose?: boolean;
+          export?: string[];
+          to?: string[];
+          server?: string;
+          gateway?: string;
+        }
+      >();
       requireDashDash(this);
       const { prepareRun, discardEarlyIfStarted } = await import('./prepare.js');
       try {
@@ -123,7 +150,10 @@ function addSourceCommands(program: Command, setExit: (code: number) => void): v
     .addOption(FAIL_ON())
     .option('--list', 'list every tool')
     .option('-v, --verbose', 'list every notice (not one line per rule) and, in text, every change')
-    .option('--base <ref>', "also review the change against a git ref, as on a pull request: that ref's toolgate.yml judges, its contracts are the base (e.g. --base origin/main)")
+    .option(
+      '--base <ref>',
+      "also review the change against a git ref, as on a pull request: that ref's toolgate.yml judges, its contracts are the base (e.g. --base origin/main)",
+    )
     .option('--export <file...>', 'also check that this committed export matches the contract (export-stale), besides the exports listed in toolgate.yml')
     .option('--to <target...>', 'the export target of each --export file (one for all, or one each)')
     .option('--server <name>', "with --export: the server's name in the target's configuration (default: the source id)")
@@ -143,7 +173,6 @@ function addSourceCommands(program: Command, setExit: (code: number) => void): v
       requireDashDash(this);
       setExit(await (await commands()).snapshot(this.opts<SourceFlags & { output?: string }>(), this.args));
     });
-
 }
 
 /** The commands that carry the contract to where agents run: `proxy` and `export`. */
@@ -175,7 +204,9 @@ inputSchema rejects or does not declare, are refused without reaching the server
 
   program
     .command('export')
-    .description("write a contract's admitted tools for a gateway or client (ToolHive, agentgateway, Docker MCP Gateway, Envoy AI Gateway, Claude Code, Gemini CLI, Codex, toolgate proxy)")
+    .description(
+      "write a contract's admitted tools for a gateway or client (ToolHive, agentgateway, Docker MCP Gateway, Envoy AI Gateway, Claude Code, Gemini CLI, Codex, toolgate proxy)",
+    )
     .option('-c, --config <file>', 'policy file (default: ./toolgate.yml)')
     .option('--to <target>', `target format: ${EXPORT_TARGET_IDS.join(', ')} (without it: every entry of \`exports:\` in toolgate.yml)`)
     .option('-s, --source <id...>', 'the source whose contract to export (needed when toolgate.yml has several)')
@@ -197,7 +228,6 @@ README, "Exports".`,
       const { runExport } = await import('./export.js');
       setExit(await runExport(this.opts()));
     });
-
 }
 
 /** The commands on files alone: `diff` of two surfaces, `rules` (the catalog). */
@@ -223,7 +253,6 @@ function addFileCommands(program: Command, setExit: (code: number) => void): voi
       process.stdout.write(renderRules(this.opts<{ format: RulesFormat }>().format));
       setExit(EXIT.clean);
     });
-
 }
 
 /**
@@ -259,7 +288,9 @@ export async function main(argv: string[]): Promise<number> {
       // a CI log could otherwise start a line of its own (`::set-output ...`) or carry escapes.
       const { escapeTerminalInline } = await import('../report/escape.js');
       const where = e.location ? `${formatLocation(e.location)}: ` : '';
-      process.stderr.write(`toolgate: error: ${escapeTerminalInline(where + e.message, 2000)}\n${e.fix ? `  fix: ${escapeTerminalInline(e.fix, 2000)}\n` : ''}`);
+      process.stderr.write(
+        `toolgate: error: ${escapeTerminalInline(where + e.message, 2000)}\n${e.fix ? `  fix: ${escapeTerminalInline(e.fix, 2000)}\n` : ''}`,
+      );
       for (const line of e.alsoLines()) process.stderr.write(`  also: ${escapeTerminalInline(line, 2000)}\n`);
       return EXIT.usage;
     }

@@ -38,8 +38,18 @@ interface Resolved {
 /** The source, its contract and the runtime policy, from toolgate.yml or from `--contract FILE -- CMD`. */
 async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): Promise<Resolved> {
   if (command.length > 0) {
-    if (flags.contract === undefined) throw new ConfigError('a server after -- needs --contract FILE: the contract to enforce', undefined, 'Pass the contract `toolgate update` wrote, e.g. toolgate proxy --contract .toolgate/my-server.surface.json -- node server.js.');
-    if (flags.config !== undefined || flags.source !== undefined) throw new ConfigError('--config/--source select a source from toolgate.yml, but a server was also given after --', undefined, 'Use either toolgate.yml (--config, --source) or --contract with a server after --.');
+    if (flags.contract === undefined)
+      throw new ConfigError(
+        'a server after -- needs --contract FILE: the contract to enforce',
+        undefined,
+        'Pass the contract `toolgate update` wrote, e.g. toolgate proxy --contract .toolgate/my-server.surface.json -- node server.js.',
+      );
+    if (flags.config !== undefined || flags.source !== undefined)
+      throw new ConfigError(
+        '--config/--source select a source from toolgate.yml, but a server was also given after --',
+        undefined,
+        'Use either toolgate.yml (--config, --source) or --contract with a server after --.',
+      );
     const contract = await loadContract(resolve(cwd, flags.contract), flags.contract);
     const cfg: McpStdioConfig & McpCommon = {
       transport: 'stdio',
@@ -53,21 +63,35 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): 
     };
     return { id: contract.source.id, cfg, contract, runtime: DEFAULT_RUNTIME, root: cwd };
   }
-  if (flags.contract !== undefined) throw new ConfigError('--contract goes with a server after --', undefined, 'Add the server command after -- (e.g. -- node server.js), or use --source ID to take both from toolgate.yml.');
+  if (flags.contract !== undefined)
+    throw new ConfigError(
+      '--contract goes with a server after --',
+      undefined,
+      'Add the server command after -- (e.g. -- node server.js), or use --source ID to take both from toolgate.yml.',
+    );
   const policy: Policy = await loadPolicy(flags.config ?? 'toolgate.yml');
   const ids = flags.source ?? [];
   const candidates = policy.sources.filter((s) => s.kind === 'mcp');
   const chosen = ids.length === 1 ? policy.sources.find((s) => s.id === ids[0]) : candidates.length === 1 && ids.length === 0 ? candidates[0] : undefined;
   if (!chosen) {
     throw new ConfigError(
-      ids.length > 1 ? 'proxy serves one source: give one --source' : ids.length === 1 ? `unknown source id "${ids[0]}"` : 'toolgate.yml has more than one MCP source (or none): say which with --source ID',
+      ids.length > 1
+        ? 'proxy serves one source: give one --source'
+        : ids.length === 1
+          ? `unknown source id "${ids[0]}"`
+          : 'toolgate.yml has more than one MCP source (or none): say which with --source ID',
       policy.file ? { file: displayPath(policy.root, policy.file), line: policy.lineOf('/sources') } : undefined,
       `Use one of: ${candidates.map((s) => s.id).join(', ') || '(no mcp source)'}.`,
     );
   }
   if (chosen.kind !== 'mcp') throw new ConfigError(`source "${chosen.id}" is ${chosen.kind}: the proxy serves MCP servers`, undefined, 'Pick an mcp source.');
   const contract = await loadContract(chosen.contract, displayPath(policy.root, chosen.contract));
-  if (contract.source.id !== chosen.id) throw new ConfigError(`the contract ${displayPath(policy.root, chosen.contract)} is for source "${contract.source.id}", not "${chosen.id}"`, undefined, `Run \`toolgate update --source ${chosen.id}\`.`);
+  if (contract.source.id !== chosen.id)
+    throw new ConfigError(
+      `the contract ${displayPath(policy.root, chosen.contract)} is for source "${contract.source.id}", not "${chosen.id}"`,
+      undefined,
+      `Run \`toolgate update --source ${chosen.id}\`.`,
+    );
   return { id: chosen.id, cfg: chosen.mcp, contract, runtime: policy.runtime, root: policy.root };
 }
 
@@ -107,7 +131,12 @@ async function openUpstream(r: Resolved): Promise<Upstream> {
 
 async function loadContract(abs: string, shown: string): Promise<Surface> {
   const loaded = await readContract(abs, shown);
-  if (!loaded) throw new ConfigError(`no contract at ${shown}: the proxy admits only what a reviewed contract pins`, undefined, 'Run `toolgate update` and have the contract reviewed and committed first.');
+  if (!loaded)
+    throw new ConfigError(
+      `no contract at ${shown}: the proxy admits only what a reviewed contract pins`,
+      undefined,
+      'Run `toolgate update` and have the contract reviewed and committed first.',
+    );
   return loaded.surface;
 }
 

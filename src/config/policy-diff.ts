@@ -88,7 +88,8 @@ export function judgingPolicy(base: Policy, head: Policy): Policy {
     const b = base.sources.find((x) => x.id === s.id);
     const containment = b?.kind === 'mcp' ? (b.mcp.containment ?? DEFAULT_CONTAINMENT) : DEFAULT_CONTAINMENT;
     // An HTTP start command runs with the host's network; only one the base already runs may.
-    const startNetwork = s.mcp.transport === 'http' && s.mcp.start !== undefined && b?.kind === 'mcp' && b.mcp.transport === 'http' && sameCommand(b.mcp.start, s.mcp.start);
+    const startNetwork =
+      s.mcp.transport === 'http' && s.mcp.start !== undefined && b?.kind === 'mcp' && b.mcp.transport === 'http' && sameCommand(b.mcp.start, s.mcp.start);
     return { ...s, mcp: { ...s.mcp, containment: { ...containment, startNetwork } } };
   });
   return { ...base, deny, sources, file, root, lineOf: (p) => head.lineOf(p), has: (p) => head.has(p) };
@@ -244,7 +245,11 @@ function diffLimits(ctx: Ctx): void {
     if (from === to) continue;
     const relaxed = to === undefined || (from !== undefined && to > from);
     const what =
-      from === undefined ? `is added: ${to}` : to === undefined ? `is removed (was ${from}): no limit` : `is ${relaxed ? 'raised' : 'lowered'} from ${from} to ${to}`;
+      from === undefined
+        ? `is added: ${to}`
+        : to === undefined
+          ? `is removed (was ${from}): no limit`
+          : `is ${relaxed ? 'raised' : 'lowered'} from ${from} to ${to}`;
     push(ctx, relaxed, 'limit', `/limits/${name}`, `limits.${name} ${what}`);
   }
 }
@@ -260,23 +265,40 @@ function diffRuntime(ctx: Ctx): void {
   const at = (k: string) => `/runtime/${k}`;
   const id = (x: string) => x;
   // missingFrom(a, b): the items of a that b lacks, with their index in a.
-  for (const { item, index } of missingFrom(h.allow, b.allow, id)) push(ctx, true, 'runtime', `${at('allow')}/${index}`, `runtime.allow admits ${q(item)} tools`);
+  for (const { item, index } of missingFrom(h.allow, b.allow, id))
+    push(ctx, true, 'runtime', `${at('allow')}/${index}`, `runtime.allow admits ${q(item)} tools`);
   for (const { item } of missingFrom(b.allow, h.allow, id)) push(ctx, false, 'runtime', at('allow'), `runtime.allow no longer admits ${q(item)} tools`);
   for (const { item } of missingFrom(b.deny, h.deny, id)) push(ctx, true, 'runtime', at('deny'), `runtime.deny pattern ${q(item)} is removed`);
-  for (const { item } of missingFrom(b.requireSafer ?? [], h.requireSafer ?? [], fieldKey)) push(ctx, true, 'runtime', at('require-safer'), `runtime.require-safer no longer requires the safer side of ${q(item.name)}`);
-  for (const { item, index } of missingFrom(h.requireSafer ?? [], b.requireSafer ?? [], fieldKey)) push(ctx, false, 'runtime', `${at('require-safer')}/${index}`, `runtime.require-safer requires the safer side of ${q(item.name)}`);
-  for (const { item, index } of missingFrom(h.deny, b.deny, id)) push(ctx, false, 'runtime', `${at('deny')}/${index}`, `runtime.deny pattern ${q(item)} is added`);
+  for (const { item } of missingFrom(b.requireSafer ?? [], h.requireSafer ?? [], fieldKey))
+    push(ctx, true, 'runtime', at('require-safer'), `runtime.require-safer no longer requires the safer side of ${q(item.name)}`);
+  for (const { item, index } of missingFrom(h.requireSafer ?? [], b.requireSafer ?? [], fieldKey))
+    push(ctx, false, 'runtime', `${at('require-safer')}/${index}`, `runtime.require-safer requires the safer side of ${q(item.name)}`);
+  for (const { item, index } of missingFrom(h.deny, b.deny, id))
+    push(ctx, false, 'runtime', `${at('deny')}/${index}`, `runtime.deny pattern ${q(item)} is added`);
   if (b.allowTools && !h.allowTools) push(ctx, true, 'runtime', '/runtime', 'runtime.allow-tools is removed: every pinned tool may be admitted');
   else if (!b.allowTools && h.allowTools) push(ctx, false, 'runtime', at('allow-tools'), `runtime.allow-tools is added: ${qList(h.allowTools)}`);
   else if (b.allowTools && h.allowTools) {
-    for (const { item, index } of missingFrom(h.allowTools, b.allowTools, id)) push(ctx, true, 'runtime', `${at('allow-tools')}/${index}`, `runtime.allow-tools pattern ${q(item)} is added`);
-    for (const { item } of missingFrom(b.allowTools, h.allowTools, id)) push(ctx, false, 'runtime', at('allow-tools'), `runtime.allow-tools pattern ${q(item)} is removed`);
+    for (const { item, index } of missingFrom(h.allowTools, b.allowTools, id))
+      push(ctx, true, 'runtime', `${at('allow-tools')}/${index}`, `runtime.allow-tools pattern ${q(item)} is added`);
+    for (const { item } of missingFrom(b.allowTools, h.allowTools, id))
+      push(ctx, false, 'runtime', at('allow-tools'), `runtime.allow-tools pattern ${q(item)} is removed`);
   }
-  for (const [key, name] of [['maxResultBytes', 'max-result-bytes'], ['maxMessageBytes', 'max-message-bytes']] as const) {
-    if (b[key] !== h[key]) push(ctx, h[key] > b[key], 'runtime', at(name), `runtime.${name} is ${h[key] > b[key] ? 'raised' : 'lowered'} from ${b[key]} to ${h[key]}`);
+  for (const [key, name] of [
+    ['maxResultBytes', 'max-result-bytes'],
+    ['maxMessageBytes', 'max-message-bytes'],
+  ] as const) {
+    if (b[key] !== h[key])
+      push(ctx, h[key] > b[key], 'runtime', at(name), `runtime.${name} is ${h[key] > b[key] ? 'raised' : 'lowered'} from ${b[key]} to ${h[key]}`);
   }
   if (b.onDrift !== h.onDrift) push(ctx, h.onDrift === 'hide', 'runtime', at('on-drift'), `runtime.on-drift is ${h.onDrift} (was ${b.onDrift})`);
-  if (b.logArguments !== h.logArguments) push(ctx, h.logArguments, 'runtime', at('log-arguments'), `runtime.log-arguments is ${h.logArguments ? 'on: argument values (secrets among them) are written to the decision log' : 'off'}`);
+  if (b.logArguments !== h.logArguments)
+    push(
+      ctx,
+      h.logArguments,
+      'runtime',
+      at('log-arguments'),
+      `runtime.log-arguments is ${h.logArguments ? 'on: argument values (secrets among them) are written to the decision log' : 'off'}`,
+    );
 }
 
 /**
@@ -287,8 +309,10 @@ function diffRuntime(ctx: Ctx): void {
 function diffExports(ctx: Ctx): void {
   const key = (e: Policy['exports'][number]) => JSON.stringify([e.to, displayPath(ctx.head.root, e.file), e.source, e.server, e.gateway ?? null]);
   const what = (e: Policy['exports'][number]) => `exports entry (to ${e.to}, file ${q(displayPath(ctx.head.root, e.file))})`;
-  for (const { item } of missingFrom(ctx.base.exports, ctx.head.exports, key)) push(ctx, true, 'exports', nearest(ctx.head, '/exports'), `${what(item)} is removed or changed: that export is no longer checked against the contract`);
-  for (const { item, index } of missingFrom(ctx.head.exports, ctx.base.exports, key)) push(ctx, false, 'exports', `/exports/${index}`, `${what(item)} is added`);
+  for (const { item } of missingFrom(ctx.base.exports, ctx.head.exports, key))
+    push(ctx, true, 'exports', nearest(ctx.head, '/exports'), `${what(item)} is removed or changed: that export is no longer checked against the contract`);
+  for (const { item, index } of missingFrom(ctx.head.exports, ctx.base.exports, key))
+    push(ctx, false, 'exports', `/exports/${index}`, `${what(item)} is added`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,9 +337,12 @@ function fieldKey(f: SafetyField): string {
  * field added is tightened.
  */
 function diffSafetyFields(ctx: Ctx): void {
-  const describe = (f: SafetyField) => `safety field ${q(f.name)} (${f.pointer}, safer: ${JSON.stringify(f.safer)}${f.default !== undefined ? `, default: ${JSON.stringify(f.default)}` : ''})`;
-  for (const { item } of missingFrom(ctx.base.safetyFields, ctx.head.safetyFields, fieldKey)) push(ctx, true, 'safety-fields', '/safety-fields', `${describe(item)} is removed or redefined`);
-  for (const { item, index } of missingFrom(ctx.head.safetyFields, ctx.base.safetyFields, fieldKey)) push(ctx, false, 'safety-fields', `/safety-fields/${index}`, `${describe(item)} is added`);
+  const describe = (f: SafetyField) =>
+    `safety field ${q(f.name)} (${f.pointer}, safer: ${JSON.stringify(f.safer)}${f.default !== undefined ? `, default: ${JSON.stringify(f.default)}` : ''})`;
+  for (const { item } of missingFrom(ctx.base.safetyFields, ctx.head.safetyFields, fieldKey))
+    push(ctx, true, 'safety-fields', '/safety-fields', `${describe(item)} is removed or redefined`);
+  for (const { item, index } of missingFrom(ctx.head.safetyFields, ctx.base.safetyFields, fieldKey))
+    push(ctx, false, 'safety-fields', `/safety-fields/${index}`, `${describe(item)} is added`);
 }
 
 function diffDeny(ctx: Ctx): void {
@@ -353,11 +380,23 @@ function diffReview(ctx: Ctx): void {
   const { base, head } = ctx;
   if (base.review.fresh !== head.review.fresh) {
     const relaxed = !head.review.fresh;
-    push(ctx, relaxed, 'review', '/review/fresh', relaxed ? 'review.fresh is turned off: an approval of an earlier commit counts' : 'review.fresh is turned on: the approval must be on the head commit');
+    push(
+      ctx,
+      relaxed,
+      'review',
+      '/review/fresh',
+      relaxed ? 'review.fresh is turned off: an approval of an earlier commit counts' : 'review.fresh is turned on: the approval must be on the head commit',
+    );
   }
   if (base.review.required !== head.review.required) {
     const relaxed = head.review.required < base.review.required;
-    push(ctx, relaxed, 'review', '/review/required', `review.required is ${relaxed ? 'lowered' : 'raised'} from ${base.review.required} to ${head.review.required}`);
+    push(
+      ctx,
+      relaxed,
+      'review',
+      '/review/required',
+      `review.required is ${relaxed ? 'lowered' : 'raised'} from ${base.review.required} to ${head.review.required}`,
+    );
   }
 }
 
@@ -375,7 +414,15 @@ function diffFlags(ctx: Ctx): void {
   flag(ctx, 'allow', 'allow-remote-refs', (p) => p.allowRemoteRefs);
   if (ctx.base.sandbox !== ctx.head.sandbox) {
     const relaxed = ctx.head.sandbox === 'auto';
-    push(ctx, relaxed, 'sandbox', '/sandbox', relaxed ? 'sandbox is no longer required: servers may run unsandboxed where the machine has no sandbox' : 'sandbox is now required: no server runs unsandboxed');
+    push(
+      ctx,
+      relaxed,
+      'sandbox',
+      '/sandbox',
+      relaxed
+        ? 'sandbox is no longer required: servers may run unsandboxed where the machine has no sandbox'
+        : 'sandbox is now required: no server runs unsandboxed',
+    );
   }
 }
 
@@ -447,17 +494,30 @@ function diffMcp(ctx: Ctx, id: string, b: Mcp, h: Mcp, at: string): void {
 function diffContainment(ctx: Ctx, id: string, b: Containment, h: Containment, at: string): void {
   if (b.sandbox !== h.sandbox) {
     const relaxed = h.sandbox === 'off';
-    push(ctx, relaxed, 'sandbox', `${at}/sandbox`, relaxed ? `source "${id}" now runs its server outside the sandbox` : `source "${id}" runs its server in the sandbox again`);
+    push(
+      ctx,
+      relaxed,
+      'sandbox',
+      `${at}/sandbox`,
+      relaxed ? `source "${id}" now runs its server outside the sandbox` : `source "${id}" runs its server in the sandbox again`,
+    );
   }
   if (b.network !== h.network) {
     const relaxed = h.network === 'open';
-    push(ctx, relaxed, 'sandbox', `${at}/network`, relaxed ? `source "${id}" now gives its server the host's network` : `source "${id}" no longer gives its server the host's network`);
+    push(
+      ctx,
+      relaxed,
+      'sandbox',
+      `${at}/network`,
+      relaxed ? `source "${id}" now gives its server the host's network` : `source "${id}" no longer gives its server the host's network`,
+    );
   }
   const path = (abs: string) => q(displayPath(ctx.head.root, abs) || '.');
   h.writable.forEach((w, i) => {
     if (!b.writable.includes(w)) push(ctx, true, 'sandbox', `${at}/writable/${i}`, `source "${id}" now lets its server write ${path(w)}`);
   });
-  for (const w of b.writable) if (!h.writable.includes(w)) push(ctx, false, 'sandbox', `${at}/writable`, `source "${id}" no longer lets its server write ${path(w)}`);
+  for (const w of b.writable)
+    if (!h.writable.includes(w)) push(ctx, false, 'sandbox', `${at}/writable`, `source "${id}" no longer lets its server write ${path(w)}`);
 }
 
 function diffStart(ctx: Ctx, id: string, b: CommandSpec | undefined, h: CommandSpec | undefined, at: string): void {
@@ -494,7 +554,13 @@ function diffEnv(ctx: Ctx, id: string, b: readonly string[], h: readonly string[
   const removed = missingFrom(b, h, (n) => n).map((r) => r.item);
   if (added.length > 0) {
     const names = added.map((a) => a.item);
-    push(ctx, true, 'source-env', `${at}/${added[0]!.index}`, `source "${id}" passes ${plural(names.length, 'more environment variable')} to ${what}: ${names.join(', ')}`);
+    push(
+      ctx,
+      true,
+      'source-env',
+      `${at}/${added[0]!.index}`,
+      `source "${id}" passes ${plural(names.length, 'more environment variable')} to ${what}: ${names.join(', ')}`,
+    );
   }
   if (removed.length > 0) {
     push(ctx, false, 'source-env', at, `source "${id}" no longer passes ${plural(removed.length, 'environment variable')} to ${what}: ${removed.join(', ')}`);

@@ -139,7 +139,6 @@ export const DEFAULT_RUNTIME: RuntimePolicy = {
 
 const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see README, "Policy file").';
 
-
 /**
  * Validates policy text read from `file` ({@link parsePolicy}) and checks where its contracts
  * really are ({@link checkContractPaths}). `loadPolicy` (config/policy-file.ts) reads the file.
@@ -215,11 +214,7 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
   if (yamlError) {
     // With prettyErrors off, `linePos` is not filled in: compute it from the offset.
     const pos = yamlError.linePos?.[0] ?? lineCounter.linePos(yamlError.pos[0]);
-    throw new ConfigError(
-      `YAML syntax error: ${yamlError.message.split('\n')[0]}`,
-      { file, line: pos?.line, column: pos?.col },
-      FIX,
-    );
+    throw new ConfigError(`YAML syntax error: ${yamlError.message.split('\n')[0]}`, { file, line: pos?.line, column: pos?.col }, FIX);
   }
   const lineOf = yamlLines(doc, lineCounter);
   const has = (pointer: string) => pointer === '' || doc.hasIn(yamlPath(pointer));
@@ -229,7 +224,11 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
   } catch (e) {
     // `yaml` resolves aliases here and throws (ReferenceError) for an alias to an anchor that is
     // not defined before it, and for an alias bomb ("billion laughs"): a user error, not a bug.
-    throw new ConfigError(`YAML error: ${(e as Error).message}`, { file, line: aliasLine(doc, lineCounter) }, `${FIX} Anchors and aliases (&name / *name) are not needed in toolgate.yml: write the values out.`);
+    throw new ConfigError(
+      `YAML error: ${(e as Error).message}`,
+      { file, line: aliasLine(doc, lineCounter) },
+      `${FIX} Anchors and aliases (&name / *name) are not needed in toolgate.yml: write the values out.`,
+    );
   }
   const validate = policyValidator();
   if (!validate(value)) throw schemaError(validate.errors ?? [], file, lineOf, FIX, policySchema);
@@ -419,7 +418,10 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     sandbox: raw.sandbox ?? 'auto',
     allowRunnerEnv: raw['allow-runner-env'] ?? [],
     schemaBudgetMs: raw['schema-budget-ms'] ?? 2000,
-    runtime: { ...resolveRuntime(raw.runtime), ...(raw.runtime?.['require-safer'] ? { requireSafer: pickFields(raw.runtime['require-safer'], '/runtime/require-safer') } : {}) },
+    runtime: {
+      ...resolveRuntime(raw.runtime),
+      ...(raw.runtime?.['require-safer'] ? { requireSafer: pickFields(raw.runtime['require-safer'], '/runtime/require-safer') } : {}),
+    },
     exports: resolveExports(raw.exports ?? [], sources, root, err),
     lineOf,
   };
@@ -435,22 +437,38 @@ function checkReview(review: RawPolicy['review'], err: PolicyError): void {
     throw err(
       `/review/reviewers/${i}`,
       `review.reviewers: "${login}" is neither a GitHub login nor an org/team`,
-      'Write a login as on the user\'s profile (e.g. alice, @alice) or a team as org/team-slug (e.g. acme/security).',
+      "Write a login as on the user's profile (e.g. alice, @alice) or a team as org/team-slug (e.g. acme/security).",
     );
   });
   const reviewers = review?.reviewers;
   const people = new Set((reviewers ?? []).map(loginKey)).size;
   if (reviewers && reviewers.length > 0 && !reviewers.some((r) => parseTeamRef(r)) && (review?.required ?? 1) > people) {
-    throw err('/review/required', `review.required is ${review?.required} but review.reviewers names only ${people} ${people === 1 ? 'person' : 'people'}: it can never be met`, 'Lower `required`, or add reviewers (a team, org/team, counts all its members).');
+    throw err(
+      '/review/required',
+      `review.required is ${review?.required} but review.reviewers names only ${people} ${people === 1 ? 'person' : 'people'}: it can never be met`,
+      'Lower `required`, or add reviewers (a team, org/team, counts all its members).',
+    );
   }
 }
 
 /** The rule ids of a `rules:` map (at pointer `at`) exist, and none is a configuration error's. */
 function checkRuleIds(rules: Record<string, PolicyLevel> | undefined, at: string, err: PolicyError): void {
   for (const id of Object.keys(rules ?? {})) {
-    if (!isRuleId(id)) throw err(`${at}/${id}`, `unknown rule id "${id}"${didYouMean(id, RULES.map((r) => r.id))}`, 'Use an id listed by `toolgate rules` (docs/rules.md).');
+    if (!isRuleId(id))
+      throw err(
+        `${at}/${id}`,
+        `unknown rule id "${id}"${didYouMean(
+          id,
+          RULES.map((r) => r.id),
+        )}`,
+        'Use an id listed by `toolgate rules` (docs/rules.md).',
+      );
     if (ruleById(id)?.configError) {
-      throw err(`${at}/${id}`, `rule "${id}" is a configuration error; its level cannot be changed`, 'Remove this entry and fix the integration config instead: the run stops while loading it (exit 2).');
+      throw err(
+        `${at}/${id}`,
+        `rule "${id}" is a configuration error; its level cannot be changed`,
+        'Remove this entry and fix the integration config instead: the run stops while loading it (exit 2).',
+      );
     }
   }
 }
@@ -461,7 +479,14 @@ function fieldPicker(safetyFields: readonly SafetyField[], err: PolicyError): (n
     names.map((n, i) => {
       const f = safetyFields.find((x) => x.name === n);
       if (!f) {
-        throw err(`${at}/${i}`, `"${n}" is not a safety field${didYouMean(n, safetyFields.map((x) => x.name))}`, `Declare it under \`safety-fields\` (pointer and safer value), or use one of: ${safetyFields.map((x) => x.name).join(', ') || '(none declared)'}.`);
+        throw err(
+          `${at}/${i}`,
+          `"${n}" is not a safety field${didYouMean(
+            n,
+            safetyFields.map((x) => x.name),
+          )}`,
+          `Declare it under \`safety-fields\` (pointer and safer value), or use one of: ${safetyFields.map((x) => x.name).join(', ') || '(none declared)'}.`,
+        );
       }
       return f;
     });
@@ -495,7 +520,11 @@ function resolveSources(raw: RawPolicy, root: string, err: PolicyError): SourceC
     const contract = resolve(root, s.contract ?? defaultContractPath(s.id));
     const owner = contracts.get(contract);
     if (owner !== undefined) {
-      throw err(`${at}/${s.contract !== undefined ? 'contract' : 'id'}`, `sources "${owner}" and "${s.id}" would share the contract ${displayPath(root, contract)}`, 'Give each source its own `contract` file (the default is .toolgate/<source-id>.surface.json).');
+      throw err(
+        `${at}/${s.contract !== undefined ? 'contract' : 'id'}`,
+        `sources "${owner}" and "${s.id}" would share the contract ${displayPath(root, contract)}`,
+        'Give each source its own `contract` file (the default is .toolgate/<source-id>.surface.json).',
+      );
     }
     contracts.set(contract, s.id);
     if (s.openapi !== undefined) return { id: s.id, kind: 'openapi', integration: resolve(root, s.openapi), contract };
@@ -508,7 +537,11 @@ function resolveSources(raw: RawPolicy, root: string, err: PolicyError): SourceC
 function resolveMcpSource(id: string, m: RawMcp, at: string, contract: string, root: string, sandbox: SandboxMode | undefined, err: PolicyError): SourceConfig {
   const common = mcpSettings(m, root);
   if (m.sandbox === 'off' && sandbox === 'required') {
-    throw err(`${at}/mcp/sandbox`, `source "${id}" turns the sandbox off, but \`sandbox: required\` asks for every server to be sandboxed`, 'Remove `sandbox: off` from the source, or set `sandbox: auto` at the top of toolgate.yml.');
+    throw err(
+      `${at}/mcp/sandbox`,
+      `source "${id}" turns the sandbox off, but \`sandbox: required\` asks for every server to be sandboxed`,
+      'Remove `sandbox: off` from the source, or set `sandbox: auto` at the top of toolgate.yml.',
+    );
   }
   if ((m.command === undefined) === (m.url === undefined)) {
     throw err(`${at}/mcp`, `mcp source "${id}" needs exactly one of command (stdio) or url (HTTP)`);
@@ -518,8 +551,13 @@ function resolveMcpSource(id: string, m: RawMcp, at: string, contract: string, r
     if (m.start || m.headers) throw err(`${at}/mcp/${m.headers ? 'headers' : 'start'}`, '`start` and `headers` only apply to an HTTP source (url)');
     return { id, kind: 'mcp', contract, mcp: { transport: 'stdio', ...command(m as RawCommand, root), ...common } };
   }
-  if (m.args || m.env || m.cwd) throw err(`${at}/mcp/${m.args ? 'args' : m.env ? 'env' : 'cwd'}`, '`args`, `env` and `cwd` belong to a stdio source or to `start`');
-  const headers: HeaderFromEnv[] = Object.entries(m.headers ?? {}).map(([name, h]) => ({ name, env: h.env, ...(h.prefix !== undefined ? { prefix: h.prefix } : {}) }));
+  if (m.args || m.env || m.cwd)
+    throw err(`${at}/mcp/${m.args ? 'args' : m.env ? 'env' : 'cwd'}`, '`args`, `env` and `cwd` belong to a stdio source or to `start`');
+  const headers: HeaderFromEnv[] = Object.entries(m.headers ?? {}).map(([name, h]) => ({
+    name,
+    env: h.env,
+    ...(h.prefix !== undefined ? { prefix: h.prefix } : {}),
+  }));
   return {
     id,
     kind: 'mcp',
@@ -558,10 +596,23 @@ function resolveExports(raw: NonNullable<RawPolicy['exports']>, sources: readonl
   return raw.map((e, i) => {
     const at = `/exports/${i}`;
     const ids = sources.map((s) => s.id);
-    if (e.source === undefined && ids.length !== 1) throw err(at, `export ${i + 1} (to ${e.to}) needs \`source\`: toolgate.yml has ${ids.length} sources`, `Add \`source: <id>\` with one of: ${ids.join(', ') || '(none)'}.`);
+    if (e.source === undefined && ids.length !== 1)
+      throw err(
+        at,
+        `export ${i + 1} (to ${e.to}) needs \`source\`: toolgate.yml has ${ids.length} sources`,
+        `Add \`source: <id>\` with one of: ${ids.join(', ') || '(none)'}.`,
+      );
     const source = e.source ?? ids[0] ?? '';
-    if (!ids.includes(source)) throw err(`${at}/source`, `export ${i + 1} names source "${source}", which toolgate.yml does not have`, `Use one of: ${ids.join(', ')}.`);
-    return { to: e.to, file: resolve(root, e.file), source, server: e.server ?? source, ...(e.gateway !== undefined ? { gateway: e.gateway } : {}), pointer: at };
+    if (!ids.includes(source))
+      throw err(`${at}/source`, `export ${i + 1} names source "${source}", which toolgate.yml does not have`, `Use one of: ${ids.join(', ')}.`);
+    return {
+      to: e.to,
+      file: resolve(root, e.file),
+      source,
+      server: e.server ?? source,
+      ...(e.gateway !== undefined ? { gateway: e.gateway } : {}),
+      pointer: at,
+    };
   });
 }
 
@@ -573,11 +624,26 @@ function resolveSafetyFields(raw: NonNullable<RawPolicy['safety-fields']>, err: 
   const byName = new Map<string, number>();
   return raw.map((f, i) => {
     const at = `/safety-fields/${i}`;
-    if (/~(?![01])/.test(f.pointer)) throw err(`${at}/pointer`, `safety field pointer ${JSON.stringify(f.pointer)} has a "~" that is neither "~0" nor "~1"`, 'Write "~" in a key as "~0" and "/" as "~1" (RFC 6901).');
+    if (/~(?![01])/.test(f.pointer))
+      throw err(
+        `${at}/pointer`,
+        `safety field pointer ${JSON.stringify(f.pointer)} has a "~" that is neither "~0" nor "~1"`,
+        'Write "~" in a key as "~0" and "/" as "~1" (RFC 6901).',
+      );
     const name = f.name ?? pointerSegments(f.pointer).at(-1) ?? '';
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name)) throw err(at, `safety field ${JSON.stringify(f.pointer)} needs a \`name\`: its last token ${JSON.stringify(name)} is not one`, 'Add `name:` (letters, digits, `_`, `.`, `-`).');
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name))
+      throw err(
+        at,
+        `safety field ${JSON.stringify(f.pointer)} needs a \`name\`: its last token ${JSON.stringify(name)} is not one`,
+        'Add `name:` (letters, digits, `_`, `.`, `-`).',
+      );
     const dup = byName.get(name);
-    if (dup !== undefined) throw err(`${at}${f.name !== undefined ? '/name' : ''}`, `safety fields ${dup + 1} and ${i + 1} are both named "${name}"`, 'Give each safety field its own `name`.');
+    if (dup !== undefined)
+      throw err(
+        `${at}${f.name !== undefined ? '/name' : ''}`,
+        `safety fields ${dup + 1} and ${i + 1} are both named "${name}"`,
+        'Give each safety field its own `name`.',
+      );
     byName.set(name, i);
     return { name, pointer: f.pointer, safer: f.safer, ...(f.default !== undefined ? { default: f.default } : {}), at };
   });

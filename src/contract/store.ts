@@ -33,7 +33,6 @@ const FIX_HAND_EDIT = 'Do not edit the contract by hand: restore it with `git ch
 const FIX_SIZE = `Contracts are limited to ${formatBytes(FILE_LIMITS.contract)} (README, "Security"): point \`contract\` at the contract toolgate wrote, or make the source list fewer tools (an OpenAPI integration's \`include\`) or split it into several sources.`;
 const FIX_WRITE = 'Point `contract` in toolgate.yml at a file path in a writable directory (default: .toolgate/<source-id>.surface.json).';
 
-
 /**
  * Reads and verifies a contract. Each tool's derived values (effective hints, class, digests) are
  * recomputed and must match what is stored: a hand edit cannot make a tool say two things.
@@ -79,7 +78,11 @@ export function parseContract(text: string, file: string): LoadedContract {
 function* parseSteps(text: string, file: string): Steps<LoadedContract> {
   // Findings point at tools and their keys (`/tools/3/annotations/readOnlyHint`): 4 levels.
   // A key given twice means what the last parser to read it decides: refused at its line.
-  const doc = yield* parseJsonDocumentSteps(text, file, FIX_HAND_EDIT, { lineDepth: 4, duplicateKeys: 'error', duplicateKeyText: { what: 'contract', fix: FIX_HAND_EDIT } });
+  const doc = yield* parseJsonDocumentSteps(text, file, FIX_HAND_EDIT, {
+    lineDepth: 4,
+    duplicateKeys: 'error',
+    duplicateKeyText: { what: 'contract', fix: FIX_HAND_EDIT },
+  });
   const raw = doc.value as JsonObject;
   notAContract(raw, file, doc.lineOf);
   if (raw && typeof raw === 'object' && typeof raw.formatVersion === 'number' && raw.formatVersion > SURFACE_FORMAT_VERSION) {
@@ -98,7 +101,11 @@ function* parseSteps(text: string, file: string): Steps<LoadedContract> {
     // Before the tool's own (longer) verification, so a huge entry is refused in one step.
     const bytes = jsonByteLength(stored.tools[i]);
     if (bytes > TOOL_MAX_BYTES) {
-      throw new ConfigError(`contract tool #${i + 1} is ${bytes} bytes, more than one tool may be (${TOOL_MAX_BYTES} bytes, 4 MiB)`, { file, line: doc.lineOf(`/tools/${i}`), pointer: `/tools/${i}` }, FIX_HAND_EDIT);
+      throw new ConfigError(
+        `contract tool #${i + 1} is ${bytes} bytes, more than one tool may be (${TOOL_MAX_BYTES} bytes, 4 MiB)`,
+        { file, line: doc.lineOf(`/tools/${i}`), pointer: `/tools/${i}` },
+        FIX_HAND_EDIT,
+      );
     }
     yield;
     written.push(verifyTool(stored.tools[i]!, i, file, doc.lineOf));
@@ -167,12 +174,16 @@ function verifyTool(entry: StoredTool, i: number, file: string, lineOf: (p: stri
     );
   if (t.safetyClass !== entry.safetyClass) throw at('safetyClass', `has safetyClass "${entry.safetyClass}" but its annotations give "${t.safetyClass}"`);
   for (const [h, v] of Object.entries(t.effectiveHints)) {
-    if ((entry.effectiveHints as Record<string, boolean>)[h] !== v) throw at(`effectiveHints/${h}`, `has effective ${h} ${String(!v)} but its annotations give ${String(v)}`);
+    if ((entry.effectiveHints as Record<string, boolean>)[h] !== v)
+      throw at(`effectiveHints/${h}`, `has effective ${h} ${String(!v)} but its annotations give ${String(v)}`);
   }
   const misplaced = misplacedExtraKey(entry);
   if (misplaced) throw at(`extra/${misplaced}`, `keeps "${misplaced}" in \`extra\`, where only a value of the wrong type is kept (a malformed tool as served)`);
   if (t.malformed !== entry.malformed) {
-    throw at('malformed', t.malformed === undefined ? 'is marked malformed but its definition is well formed' : `is malformed (${t.malformed}) but not marked so`);
+    throw at(
+      'malformed',
+      t.malformed === undefined ? 'is marked malformed but its definition is well formed' : `is malformed (${t.malformed}) but not marked so`,
+    );
   }
   if (t.inputSchemaDigest !== entry.inputSchemaDigest) throw at('inputSchemaDigest', 'inputSchemaDigest does not match its inputSchema');
   if (t.digest !== entry.digest) throw at('digest', 'digest does not match its definition');
@@ -222,13 +233,21 @@ function inCurrentForm(t: SurfaceTool): SurfaceTool {
  *   is not a contract), or when it would be over {@link FILE_LIMITS}.contract (it could not be
  *   read back).
  */
-export async function writeContract(file: string, surface: Surface, opts: { root?: string; serialized?: SerializedContract } = {}): Promise<SerializedContract> {
+export async function writeContract(
+  file: string,
+  surface: Surface,
+  opts: { root?: string; serialized?: SerializedContract } = {},
+): Promise<SerializedContract> {
   // A caller that compared the text with the file already (`update`) passes it: serializing a
   // 100,000-tool contract is seconds of work.
   const out = opts.serialized ?? serializeContract(surface);
   const bytes = Buffer.byteLength(out.text, 'utf8');
   if (bytes > FILE_LIMITS.contract) {
-    throw new ConfigError(`cannot write the contract: it would be ${formatBytes(bytes)} (${bytes} bytes), over the limit of ${formatBytes(FILE_LIMITS.contract)}`, { file }, FIX_SIZE);
+    throw new ConfigError(
+      `cannot write the contract: it would be ${formatBytes(bytes)} (${bytes} bytes), over the limit of ${formatBytes(FILE_LIMITS.contract)}`,
+      { file },
+      FIX_SIZE,
+    );
   }
   try {
     const target = opts.root === undefined ? file : await resolveInside(opts.root, file, { what: 'the contract', display: file, fix: CONTRACT_OUTSIDE_FIX });
@@ -323,4 +342,3 @@ async function removeStaleTemps(file: string): Promise<void> {
     await rm(join(dirname(file), name), { force: true }).catch(() => undefined);
   }
 }
-

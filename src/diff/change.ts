@@ -66,7 +66,6 @@ export type Change =
    */
   | { kind: 'auth-metadata-changed'; field: keyof ProtectedResource; base?: string; head?: string; added?: string[]; removed?: string[] };
 
-
 /**
  * Whether an `auth-metadata-changed` change lets tokens reach further (issue 16 §3): an added
  * authorization server or scope (the fallbacks clients use when none is listed count as added),

@@ -50,14 +50,23 @@ function schemaTextChanges(tool: string, base: Json, head: Json, field: 'inputSc
   const pointers = [...new Set([...b.keys(), ...h.keys()])].filter((p) => b.get(p) !== h.get(p) && (h.has(p) || holderExists(head, p))).sort();
   const texts = pointers.map((pointer) => ({ kind: 'text-changed' as const, tool, field, pointer, base: b.get(pointer), head: h.get(pointer) }));
   // New strings anywhere else in the schema (a `format`, a `const`, an `$id`...) are text too.
-  const others = [...newSchemaStrings(base, head, new Set(h.keys()), MAX_NEW_STRINGS)].map(([pointer, text]) => ({ kind: 'text-changed' as const, tool, field, pointer, head: text }));
+  const others = [...newSchemaStrings(base, head, new Set(h.keys()), MAX_NEW_STRINGS)].map(([pointer, text]) => ({
+    kind: 'text-changed' as const,
+    tool,
+    field,
+    pointer,
+    head: text,
+  }));
   const all: Change[] = [...texts, ...others];
   if (all.length <= MAX_SCHEMA_TEXT_CHANGES) return all;
   // Past the bound the rest is one change, never dropped: decoy edits must not push a poisoned
   // text out of sight. Its old and new text list each remaining text as `pointer: text`.
   const rest = all.slice(MAX_SCHEMA_TEXT_CHANGES - 1) as Extract<Change, { kind: 'text-changed' }>[];
   const lines = (side: 'base' | 'head') => rest.map((c) => `${c.pointer ?? ''}: ${c[side] ?? '(none)'}`).join('\n');
-  return [...all.slice(0, MAX_SCHEMA_TEXT_CHANGES - 1), { kind: 'text-changed', tool, field, pointer: '/…', more: rest.length, base: lines('base'), head: lines('head') }];
+  return [
+    ...all.slice(0, MAX_SCHEMA_TEXT_CHANGES - 1),
+    { kind: 'text-changed', tool, field, pointer: '/…', more: rest.length, base: lines('base'), head: lines('head') },
+  ];
 }
 
 /** One hint of a tool as declared, with the default applied, and as sent when that is not a boolean. */
@@ -78,7 +87,8 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   for (const hint of HINT_NAMES) {
     const b = hintState(base, hint);
     const h = hintState(head, hint);
-    if (b.declared !== h.declared || b.effective !== h.effective || !same(b.invalid, h.invalid)) out.push({ kind: 'hint-changed', tool, hint, base: b, head: h });
+    if (b.declared !== h.declared || b.effective !== h.effective || !same(b.invalid, h.invalid))
+      out.push({ kind: 'hint-changed', tool, hint, base: b, head: h });
   }
   if (base.safetyClass !== head.safetyClass) {
     out.push({ kind: 'class-changed', tool, base: base.safetyClass, head: head.safetyClass, baseTool: base, headTool: head });
@@ -101,7 +111,7 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   if (!same(base.origin, head.origin)) out.push({ kind: 'origin-changed', tool, base: base.origin, head: head.origin });
   const metadata = (field: 'annotations' | 'icons' | '_meta' | 'extra', b: Json | undefined, h: Json | undefined): void => {
     if (same(b, h)) return;
-    const text = (v: Json | undefined) => (v === undefined || (isEmptyObject(v)) ? undefined : canonicalJson(v));
+    const text = (v: Json | undefined) => (v === undefined || isEmptyObject(v) ? undefined : canonicalJson(v));
     out.push({ kind: 'metadata-changed', tool, field, ...withText(text(b), text(h)) });
   };
   metadata('annotations', otherAnnotationKeys(base), otherAnnotationKeys(head));
@@ -144,7 +154,8 @@ export function diffSurfaces(base: Surface, head: Surface): Change[] {
   for (const field of ['name', 'protocolVersion'] as const) {
     if (base.server?.[field] !== head.server?.[field]) out.push({ kind: 'server-changed', field, base: base.server?.[field], head: head.server?.[field] });
   }
-  if (base.server?.instructions !== head.server?.instructions) out.push({ kind: 'instructions-changed', base: base.server?.instructions, head: head.server?.instructions });
+  if (base.server?.instructions !== head.server?.instructions)
+    out.push({ kind: 'instructions-changed', base: base.server?.instructions, head: head.server?.instructions });
   if (base.source.kind !== head.source.kind) out.push({ kind: 'source-changed', field: 'kind' });
   if (base.source.transport !== head.source.transport) out.push({ kind: 'source-changed', field: 'transport' });
   if (!same(base.source.clientCapabilities, head.source.clientCapabilities)) out.push({ kind: 'source-changed', field: 'clientCapabilities' });
@@ -158,7 +169,7 @@ export function diffSurfaces(base: Surface, head: Surface): Change[] {
  */
 export const FALLBACK_AUTHORIZATION_SERVER = "(none listed: clients use the MCP server's own origin)";
 /** What a client does where the metadata lists no scopes: asks for none in particular. */
-export const UNLISTED_SCOPES = "(none listed: clients ask the authorization server for its default scopes)";
+export const UNLISTED_SCOPES = '(none listed: clients ask the authorization server for its default scopes)';
 
 /**
  * The changes between two sides' protected resource metadata, one per field that differs, as a
@@ -175,7 +186,10 @@ export function diffProtectedResource(base: ProtectedResource | undefined, head:
   }
   const servers = (p: ProtectedResource | undefined) => (p?.authorization_servers?.length ? p.authorization_servers : [FALLBACK_AUTHORIZATION_SERVER]);
   const scopes = (p: ProtectedResource | undefined) => p?.scopes_supported ?? [UNLISTED_SCOPES];
-  for (const [field, of] of [['authorization_servers', servers], ['scopes_supported', scopes]] as const) {
+  for (const [field, of] of [
+    ['authorization_servers', servers],
+    ['scopes_supported', scopes],
+  ] as const) {
     const [bl, hl] = [of(base), of(head)];
     const [b, h] = [new Set(bl), new Set(hl)];
     const added = hl.filter((x) => !b.has(x));

@@ -14,7 +14,20 @@ const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 
 /** Keywords whose value a model may be shown as text besides title and description, compared as JSON text. */
 const TEXT_AS_JSON = ['default', 'examples', 'example', '$comment', 'externalDocs'];
 /** Keywords whose value is one subschema. */
-const SCHEMA_ONE = ['contentSchema', 'items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems'];
+const SCHEMA_ONE = [
+  'contentSchema',
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+];
 /** Keywords whose value is a list of subschemas. */
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 

@@ -17,7 +17,12 @@ import type { ExportInput } from './model.js';
 export const EXPORT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** What an export of `contract` contains, under the policy's runtime block. Pure. */
-export function exportInput(policy: Pick<Policy, 'runtime' | 'sources'>, contract: Surface, entry: Pick<ExportEntry, 'source' | 'server' | 'gateway'>, contractFile: string): ExportInput {
+export function exportInput(
+  policy: Pick<Policy, 'runtime' | 'sources'>,
+  contract: Surface,
+  entry: Pick<ExportEntry, 'source' | 'server' | 'gateway'>,
+  contractFile: string,
+): ExportInput {
   const { admitted, refused } = exportSet(contract, policy.runtime);
   const cfg = policy.sources.find((s) => s.id === entry.source);
   const transport = cfg?.kind !== 'mcp' ? undefined : cfg.mcp.transport === 'stdio' ? { command: cfg.mcp.command, args: cfg.mcp.args } : { url: cfg.mcp.url };
@@ -43,9 +48,18 @@ export async function contractFor(policy: Policy, sourceId: string): Promise<{ s
   if (!cfg) throw new ConfigError(`unknown source id "${sourceId}"`, undefined, `Use one of: ${policy.sources.map((s) => s.id).join(', ')}.`);
   const file = displayPath(policy.root, cfg.contract);
   const loaded = await readContract(cfg.contract, file);
-  if (!loaded) throw new ConfigError(`no contract at ${file}: an export writes only what a reviewed contract pins`, { file }, `Run \`toolgate update --source ${sourceId}\`, have the contract reviewed and committed, then export.`);
+  if (!loaded)
+    throw new ConfigError(
+      `no contract at ${file}: an export writes only what a reviewed contract pins`,
+      { file },
+      `Run \`toolgate update --source ${sourceId}\`, have the contract reviewed and committed, then export.`,
+    );
   if (loaded.surface.source.id !== sourceId) {
-    throw new ConfigError(`the contract ${file} is for source "${loaded.surface.source.id}", not "${sourceId}"`, { file, line: loaded.lineOf('/source/id') }, `Run \`toolgate update --source ${sourceId}\`.`);
+    throw new ConfigError(
+      `the contract ${file} is for source "${loaded.surface.source.id}", not "${sourceId}"`,
+      { file, line: loaded.lineOf('/source/id') },
+      `Run \`toolgate update --source ${sourceId}\`.`,
+    );
   }
   return { surface: loaded.surface, file };
 }
@@ -64,8 +78,16 @@ export async function writablePath(policy: Policy, file: string): Promise<string
   // Inside the repository, but git's own files are no place for an export (a hostile `exports:`
   // entry could otherwise overwrite .git/config or a hook for whoever runs `toolgate export`):
   // checked on the path as written and on where its links lead.
-  const inGit = (root: string, p: string) => relative(root, p).split(sep).some((seg) => seg.toLowerCase() === '.git');
-  const refuse = () => new ConfigError('cannot write the export: it is inside .git, which is git\'s, not the repository\'s content', { file: displayPath(policy.root, file) }, 'Write exports to a tracked path, e.g. deploy/toolhive/tools.yaml.');
+  const inGit = (root: string, p: string) =>
+    relative(root, p)
+      .split(sep)
+      .some((seg) => seg.toLowerCase() === '.git');
+  const refuse = () =>
+    new ConfigError(
+      "cannot write the export: it is inside .git, which is git's, not the repository's content",
+      { file: displayPath(policy.root, file) },
+      'Write exports to a tracked path, e.g. deploy/toolhive/tools.yaml.',
+    );
   if (inGit(policy.root, resolve(policy.root, file))) throw refuse();
   const real = await resolveInside(policy.root, file, {
     what: 'the export',

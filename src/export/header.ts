@@ -39,7 +39,11 @@ const inert = (line: string) => line.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.cha
 /** The header as comments in the target's syntax, ending with a newline; '' for a format without comments. */
 export function headerComment(target: ExportTarget, input: ExportInput): string {
   if (!target.comment) return '';
-  return headerLines(target, input).map((l) => `${target.comment} ${inert(l)}`.trimEnd()).join('\n') + '\n';
+  return (
+    headerLines(target, input)
+      .map((l) => `${target.comment} ${inert(l)}`.trimEnd())
+      .join('\n') + '\n'
+  );
 }
 
 /** The sibling note (Markdown) of a format without comments, or of an export merged into a file of the user's; else undefined. */

@@ -13,5 +13,11 @@ export const DNS_SUBDOMAIN: NameRule = {
 
 /** Refuses a server name that cannot be a resource's `metadata.name`. */
 export function assertResourceName(target: string, server: string): void {
-  assertNames(target, 'resource name (the server name)', [server], DNS_SUBDOMAIN, 'Set `server:` on the export entry in toolgate.yml (or --server) to a DNS subdomain name, e.g. my-server.');
+  assertNames(
+    target,
+    'resource name (the server name)',
+    [server],
+    DNS_SUBDOMAIN,
+    'Set `server:` on the export entry in toolgate.yml (or --server) to a DNS subdomain name, e.g. my-server.',
+  );
 }

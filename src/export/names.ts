@@ -27,7 +27,11 @@ export function assertNames(target: string, what: string, names: readonly string
   if (bad.length === 0) return;
   const shown = bad.slice(0, 5).map(quoted).join(', ');
   const more = bad.length > 5 ? ` and ${bad.length - 5} more` : '';
-  throw new ConfigError(`cannot export to ${target}: ${what}${bad.length === 1 ? '' : 's'} ${shown}${more} break${bad.length === 1 ? 's' : ''} its rule ${rule.rule} (${rule.source}); toolgate never rewrites a name, since the target would then allow something other than what was reviewed`, undefined, fix);
+  throw new ConfigError(
+    `cannot export to ${target}: ${what}${bad.length === 1 ? '' : 's'} ${shown}${more} break${bad.length === 1 ? 's' : ''} its rule ${rule.rule} (${rule.source}); toolgate never rewrites a name, since the target would then allow something other than what was reviewed`,
+    undefined,
+    fix,
+  );
 }
 
 /** Refuses an empty allowlist: ToolHive reads an empty `toolsFilter` (or no `--tools`) as every tool. */

@@ -13,7 +13,14 @@ export function renderExport(target: ExportTarget, input: ExportInput): string {
   // Cedar, TOML) would reject or replace it, so no export can name that tool exactly.
   const broken = [...input.admitted, ...input.refused.map((r) => r.tool)].filter((t) => /\p{Cs}/u.test(t.name));
   if (broken.length) {
-    throw new ConfigError(`cannot export to ${target.id}: ${broken.length === 1 ? 'a tool name is' : `${broken.length} tool names are`} not valid Unicode (${broken.slice(0, 3).map((t) => quoted(t.name)).join(', ')}: a lone UTF-16 surrogate), which no gateway or client can name exactly`, undefined, 'Serve this server through toolgate proxy, which compares names as served; or fix the server.');
+    throw new ConfigError(
+      `cannot export to ${target.id}: ${broken.length === 1 ? 'a tool name is' : `${broken.length} tool names are`} not valid Unicode (${broken
+        .slice(0, 3)
+        .map((t) => quoted(t.name))
+        .join(', ')}: a lone UTF-16 surrogate), which no gateway or client can name exactly`,
+      undefined,
+      'Serve this server through toolgate proxy, which compares names as served; or fix the server.',
+    );
   }
   const body = target.render(input);
   return headerComment(target, input) + (body.endsWith('\n') ? body : `${body}\n`);
@@ -30,7 +37,13 @@ export function firstDifference(committed: string, expected: string, comment?: s
   if (committed === expected) return undefined;
   const a = committed.split('\n');
   const b = expected.split('\n');
-  const skip = (xs: string[]) => (comment === undefined ? 0 : Math.max(0, xs.findIndex((l) => !l.startsWith(comment))));
+  const skip = (xs: string[]) =>
+    comment === undefined
+      ? 0
+      : Math.max(
+          0,
+          xs.findIndex((l) => !l.startsWith(comment)),
+        );
   const [i, j] = [skip(a), skip(b)];
   for (let k = 0; i + k < a.length || j + k < b.length; k++) {
     // Past the end of the committed file (cut short, or no final newline): its last line.

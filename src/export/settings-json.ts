@@ -26,11 +26,20 @@ export function parseSettings(text: string, what: string, opts: { strict?: boole
       deepSafe(what, () => JSON.parse(text.replace(/^\uFEFF/, '')) as unknown);
     } catch (e) {
       if (e instanceof ConfigError) throw e;
-      throw new ConfigError(`cannot read ${what}: it is not strict JSON (${(e as Error).message}), and Claude Code ignores such a file whole, the export's rules with it`, undefined, 'Remove comments and trailing commas (`claude doctor` lists what Claude Code rejects), then export again.');
+      throw new ConfigError(
+        `cannot read ${what}: it is not strict JSON (${(e as Error).message}), and Claude Code ignores such a file whole, the export's rules with it`,
+        undefined,
+        'Remove comments and trailing commas (`claude doctor` lists what Claude Code rejects), then export again.',
+      );
     }
   }
   const twice = deepSafe(what, () => duplicateKey(text));
-  if (twice) throw new ConfigError(`cannot read ${what}: the key ${quoted(twice)} is given twice in one object, and readers disagree on which one counts`, undefined, 'Keep one of them, then export again.');
+  if (twice)
+    throw new ConfigError(
+      `cannot read ${what}: the key ${quoted(twice)} is given twice in one object, and readers disagree on which one counts`,
+      undefined,
+      'Keep one of them, then export again.',
+    );
   const errors: ParseError[] = [];
   const value = deepSafe(what, () => parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as Json);
   if (errors.length) {
@@ -49,7 +58,8 @@ function deepSafe<T>(what: string, run: () => T): T {
   try {
     return run();
   } catch (e) {
-    if (e instanceof RangeError) throw new ConfigError(`cannot read ${what}: it is nested too deeply to be a settings file`, undefined, 'Fix the file, or remove it and export again.');
+    if (e instanceof RangeError)
+      throw new ConfigError(`cannot read ${what}: it is nested too deeply to be a settings file`, undefined, 'Fix the file, or remove it and export again.');
     throw e;
   }
 }
@@ -58,15 +68,19 @@ function deepSafe<T>(what: string, run: () => T): T {
 function duplicateKey(text: string): string | undefined {
   const stack: Set<string>[] = [];
   let found: string | undefined;
-  visit(text, {
-    onObjectBegin: () => void stack.push(new Set()),
-    onObjectEnd: () => void stack.pop(),
-    onObjectProperty: (name) => {
-      const keys = stack[stack.length - 1];
-      if (keys?.has(name)) found ??= name;
-      keys?.add(name);
+  visit(
+    text,
+    {
+      onObjectBegin: () => void stack.push(new Set()),
+      onObjectEnd: () => void stack.pop(),
+      onObjectProperty: (name) => {
+        const keys = stack[stack.length - 1];
+        if (keys?.has(name)) found ??= name;
+        keys?.add(name);
+      },
     },
-  }, { allowTrailingComma: true, disallowComments: false });
+    { allowTrailingComma: true, disallowComments: false },
+  );
   return found;
 }
 
@@ -80,7 +94,11 @@ export function assertObjectsOn(doc: Json, path: readonly string[], what: string
     if (v === undefined) return;
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       const key = i === 0 ? 'the document' : `\`${path.slice(0, i).join('.')}\``;
-      throw new ConfigError(`cannot merge into ${what}: ${key} is ${v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`}, not an object`, undefined, 'Fix the file (or remove it), then export again.');
+      throw new ConfigError(
+        `cannot merge into ${what}: ${key} is ${v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`}, not an object`,
+        undefined,
+        'Fix the file (or remove it), then export again.',
+      );
     }
     if (i === path.length) return;
     v = Object.hasOwn(v, path[i] as string) ? (v as Record<string, Json>)[path[i] as string] : undefined;
@@ -91,7 +109,9 @@ export function assertObjectsOn(doc: Json, path: readonly string[], what: string
 export function setInSettings(text: string, edits: readonly { path: (string | number)[]; value: Json | undefined }[]): string {
   let out = text;
   for (const e of edits) {
-    const changes = deepSafe('the settings file', () => modify(out, e.path, e.value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } })).map((c) => ({ ...c, content: asciiJson(c.content) }));
+    const changes = deepSafe('the settings file', () => modify(out, e.path, e.value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } })).map(
+      (c) => ({ ...c, content: asciiJson(c.content) }),
+    );
     out = applyEdits(out, changes);
   }
   return out.endsWith('\n') ? out : `${out}\n`;

@@ -20,7 +20,13 @@ const lineAt = (text: string, line: number) => text.split('\n')[line - 1] ?? '';
 const excerpt = (s: string) => quoted(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
 /** Why an export differs, and where in it; undefined when it matches. Pure. */
-export function staleness(entry: ExportEntry, committed: string | undefined, contract: Surface, policy: Pick<Policy, 'runtime' | 'sources'>, contractFile: string): { line?: number; why: string } | undefined {
+export function staleness(
+  entry: ExportEntry,
+  committed: string | undefined,
+  contract: Surface,
+  policy: Pick<Policy, 'runtime' | 'sources'>,
+  contractFile: string,
+): { line?: number; why: string } | undefined {
   const target = targetById(entry.to);
   if (!target) return { why: `unknown export target "${entry.to}"` };
   let expected: string;

@@ -20,7 +20,12 @@ export function yamlString(s: string): string {
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0) as number;
-    if (cp >= 0xd800 && cp <= 0xdfff) throw new ConfigError(`cannot write ${JSON.stringify(s)} as YAML: it holds a lone UTF-16 surrogate, which is no Unicode character`, undefined, 'Such a name cannot be exported; deny it in the runtime block.');
+    if (cp >= 0xd800 && cp <= 0xdfff)
+      throw new ConfigError(
+        `cannot write ${JSON.stringify(s)} as YAML: it holds a lone UTF-16 surrogate, which is no Unicode character`,
+        undefined,
+        'Such a name cannot be exported; deny it in the runtime block.',
+      );
     if (ch === '"' || ch === '\\') out += `\\${ch}`;
     else if (cp >= 0x20 && cp <= 0x7e) out += ch;
     else out += cp > 0xffff ? `\\U${cp.toString(16).toUpperCase().padStart(8, '0')}` : `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;

@@ -54,19 +54,13 @@ export async function resolveCommit(options: Pick<ReadAtCommitOptions, 'cwd' | '
       );
     }
     if (/dubious ownership/i.test(commit.stderr)) {
-      throw new ConfigError(
-        `git refuses to read ${cwd}: ${commit.stderr.trim()}`,
-        undefined,
-        `run \`git config --global --add safe.directory ${cwd}\` first`,
-      );
+      throw new ConfigError(`git refuses to read ${cwd}: ${commit.stderr.trim()}`, undefined, `run \`git config --global --add safe.directory ${cwd}\` first`);
     }
     const shallow = (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true';
     throw new ConfigError(
-      `the pull request's base commit ${sha} is not in the checkout${shallow ? ' (it is a shallow clone)' : ''}, ` +
-        'so the base contract cannot be read',
+      `the pull request's base commit ${sha} is not in the checkout${shallow ? ' (it is a shallow clone)' : ''}, ` + 'so the base contract cannot be read',
       undefined,
-      'set `fetch-depth: 0` on actions/checkout, or fetch the base commit first ' +
-        `(\`git fetch --no-tags --depth=1 origin ${sha}\`)`,
+      'set `fetch-depth: 0` on actions/checkout, or fetch the base commit first ' + `(\`git fetch --no-tags --depth=1 origin ${sha}\`)`,
     );
   }
   return commit.stdout.trim();
@@ -99,7 +93,11 @@ export async function resolveRef(cwd: string, ref: string, git = 'git'): Promise
   }
   const r = await runGit(git, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], { cwd, sha: ref, path: '.' });
   if (r.code !== 0) {
-    throw new ConfigError(`--base ${ref}: git knows no such commit here${/not a git repository/i.test(r.stderr) ? ` (${cwd} is not a git checkout)` : ''}`, undefined, 'Fetch it first (e.g. `git fetch origin main`), or pass another ref.');
+    throw new ConfigError(
+      `--base ${ref}: git knows no such commit here${/not a git repository/i.test(r.stderr) ? ` (${cwd} is not a git checkout)` : ''}`,
+      undefined,
+      'Fetch it first (e.g. `git fetch origin main`), or pass another ref.',
+    );
   }
   return r.stdout.trim();
 }
@@ -159,7 +157,16 @@ export async function readFileAtCommit(options: ReadAtCommitOptions): Promise<st
  */
 function gitEnv(): NodeJS.ProcessEnv {
   const pass = (k: string) => (process.env[k] !== undefined ? { [k]: process.env[k] } : {});
-  return { ...pass('PATH'), ...pass('HOME'), ...pass('SystemRoot'), LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' };
+  return {
+    ...pass('PATH'),
+    ...pass('HOME'),
+    ...pass('SystemRoot'),
+    LC_ALL: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_GRAFT_FILE: '/dev/null',
+  };
 }
 
 /**
@@ -173,7 +180,11 @@ export async function changedPaths(cwd: string, from: string, to: string, paths:
   if (![from, to].every((sha) => /^[0-9a-f]{4,64}$/i.test(sha))) return undefined;
   if (paths.length === 0) return [];
   const o: ReadAtCommitOptions = { cwd, sha: to, path: '.' };
-  const r = await runGit(git, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--relative', `${from}^{commit}`, `${to}^{commit}`, '--', ...paths.map((p) => `:(literal)${p}`)], o);
+  const r = await runGit(
+    git,
+    ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--relative', `${from}^{commit}`, `${to}^{commit}`, '--', ...paths.map((p) => `:(literal)${p}`)],
+    o,
+  );
   if (r.code !== 0) return undefined;
   return r.stdout.split('\n').filter((l) => l !== '');
 }

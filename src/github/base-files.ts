@@ -36,7 +36,13 @@ export function apiBaseReader(octokit: GitHubClient, repo: RepoRef, sha: string,
     if (useGit) return fallback(path);
     try {
       // The API knows the repository's root; `path` is relative to the run's directory in it.
-      const { data } = await octokit.rest.repos.getContent({ owner: repo.owner, repo: repo.repo, path: `${prefix}${path}`, ref: sha, mediaType: { format: 'raw' } });
+      const { data } = await octokit.rest.repos.getContent({
+        owner: repo.owner,
+        repo: repo.repo,
+        path: `${prefix}${path}`,
+        ref: sha,
+        mediaType: { format: 'raw' },
+      });
       if (typeof data !== 'string') throw new ConfigError(`${path} is a directory at the base commit ${sha}, not a file`, { file: path });
       return data;
     } catch (e) {
@@ -44,15 +50,25 @@ export function apiBaseReader(octokit: GitHubClient, repo: RepoRef, sha: string,
       const status = (e as { status?: number }).status;
       // A ref GitHub does not know is not "no such file": never read it as a first adoption.
       if (status === 404 && /no commit found/i.test((e as Error).message)) {
-        throw new ConfigError(`the base commit ${sha} is not in ${repo.owner}/${repo.repo} (GitHub API: ${(e as Error).message})`, undefined, 'Re-run the job from the pull request; the event payload names the base commit.');
+        throw new ConfigError(
+          `the base commit ${sha} is not in ${repo.owner}/${repo.repo} (GitHub API: ${(e as Error).message})`,
+          undefined,
+          'Re-run the job from the pull request; the event payload names the base commit.',
+        );
       }
       if (status === 404) return confirmAbsent(path);
       if (status === 401 || status === 403) {
-        logger.warn(`toolgate: the token cannot read repository contents (${status}); reading the base commit with git instead. Give the workflow \`permissions: contents: read\` so that code from the pull request cannot forge the base.`);
+        logger.warn(
+          `toolgate: the token cannot read repository contents (${status}); reading the base commit with git instead. Give the workflow \`permissions: contents: read\` so that code from the pull request cannot forge the base.`,
+        );
         useGit = true;
         return fallback(path);
       }
-      throw new ConfigError(`${path} could not be read at the base commit ${sha} from the GitHub API: ${(e as Error).message}`, { file: path }, 'Re-run the job; if it persists, check the API status and the token.');
+      throw new ConfigError(
+        `${path} could not be read at the base commit ${sha} from the GitHub API: ${(e as Error).message}`,
+        { file: path },
+        'Re-run the job; if it persists, check the API status and the token.',
+      );
     }
   };
 }

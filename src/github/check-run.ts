@@ -86,12 +86,7 @@ export function findingsToAnnotations(findings: readonly Finding[], fallbackPath
  *   failures throw.
  * @throws GitHubApiError for any failure other than 403.
  */
-export async function publishCheckRun(
-  octokit: GitHubClient,
-  repo: RepoRef,
-  headSha: string,
-  input: CheckRunInput,
-): Promise<CheckRunResult> {
+export async function publishCheckRun(octokit: GitHubClient, repo: RepoRef, headSha: string, input: CheckRunInput): Promise<CheckRunResult> {
   const max = input.maxAnnotations ?? 1000;
   const all = input.annotations.slice(0, max).map(toApiAnnotation);
   const dropped = input.annotations.length - all.length;

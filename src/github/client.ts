@@ -174,9 +174,7 @@ function installRetry(octokit: GitHubClient, baseUrl: string, o: GitHubClientOpt
             { cause: raw },
           );
         }
-        o.onRetry?.(
-          `GitHub API ${endpoint}: ${status} (${decision.why}); retry ${attempt}/${retries} in ${Math.ceil(decision.waitMs / 1000)} s`,
-        );
+        o.onRetry?.(`GitHub API ${endpoint}: ${status} (${decision.why}); retry ${attempt}/${retries} in ${Math.ceil(decision.waitMs / 1000)} s`);
         await sleep(decision.waitMs);
       }
     }

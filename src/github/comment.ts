@@ -26,8 +26,7 @@ export function stickyMarker(key: string): string {
  */
 export function capCommentBody(body: string, max: number = MAX_COMMENT_CHARS, where = 'the job summary'): string {
   if (body.length <= max) return body;
-  const note = (omitted: number): string =>
-    `\n\n> [!WARNING]\n> This comment was truncated: ${omitted} more characters are in ${where}.\n`;
+  const note = (omitted: number): string => `\n\n> [!WARNING]\n> This comment was truncated: ${omitted} more characters are in ${where}.\n`;
   // Reserve room for the note (with a generous digit count) and a closing fence.
   const reserve = note(body.length).length + 5;
   let cut = Math.max(0, max - reserve);

@@ -13,12 +13,7 @@ import { ConfigError } from '../util/errors.js';
 import type { RepoRef } from './client.js';
 
 /** Events that carry a `pull_request` object in their payload. */
-const PR_EVENTS: ReadonlySet<string> = new Set([
-  'pull_request',
-  'pull_request_target',
-  'pull_request_review',
-  'pull_request_review_comment',
-]);
+const PR_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
 
 /** The pull request an event is about. */
 export interface PullRequestContext {
@@ -89,11 +84,7 @@ export function readEventContext(env: Readonly<Record<string, string | undefined
 }
 
 /** Pure core of {@link readEventContext}. */
-export function parseEventContext(
-  eventName: string,
-  payload: unknown,
-  env: Readonly<Record<string, string | undefined>> = {},
-): EventContext {
+export function parseEventContext(eventName: string, payload: unknown, env: Readonly<Record<string, string | undefined>> = {}): EventContext {
   const p = asObject(payload);
   const ctx: EventContext = { eventName, pullRequestTarget: eventName === 'pull_request_target' };
   const action = str(p['action']);

@@ -24,7 +24,13 @@ export interface ApprovalScope {
  * changed between the approved commit and the head. An API failure is not a pass: the state says
  * the review could not be read, so reviewable findings stay errors.
  */
-export async function readReviewState(octokit: GitHubClient | undefined, repo: RepoRef | undefined, pr: PullRequestContext, policy: Policy, scope?: ApprovalScope): Promise<ReviewState> {
+export async function readReviewState(
+  octokit: GitHubClient | undefined,
+  repo: RepoRef | undefined,
+  pr: PullRequestContext,
+  policy: Policy,
+  scope?: ApprovalScope,
+): Promise<ReviewState> {
   if (!octokit || !repo) {
     return { approved: false, approvers: [], missing: 'an approving review, which could not be checked (no GitHub token)' };
   }
@@ -48,18 +54,28 @@ export async function readReviewState(octokit: GitHubClient | undefined, repo: R
   try {
     committers = candidates.length ? await listCommitters(octokit, repo, pr.number) : [];
   } catch (e) {
-    return { approved: false, approvers: [], missing: `an approving review, which could not be checked: the pull request's commits could not be read (${(e as Error).message})` };
+    return {
+      approved: false,
+      approvers: [],
+      missing: `an approving review, which could not be checked: the pull request's commits could not be read (${(e as Error).message})`,
+    };
   }
   const eligibility: Eligibility = {
     committers,
     ...(reviewers ? {} : { writeAccess: await readWriteAccess(octokit, repo, candidates) }),
     ...(scope ? { stale: await staleApprovals(scope, candidates, pr.headSha) } : {}),
   };
-  const r = evaluateApproval(reviews, pr.author, pr.headSha, {
-    fresh: policy.review.fresh,
-    required: policy.review.required,
-    ...(reviewers && entries ? { reviewers, describedAs: entries } : {}),
-  }, eligibility);
+  const r = evaluateApproval(
+    reviews,
+    pr.author,
+    pr.headSha,
+    {
+      fresh: policy.review.fresh,
+      required: policy.review.required,
+      ...(reviewers && entries ? { reviewers, describedAs: entries } : {}),
+    },
+    eligibility,
+  );
   return { approved: r.approved, approvers: r.approvers, missing: r.missing };
 }
 
@@ -72,8 +88,13 @@ async function staleApprovals(scope: ApprovalScope, approvals: readonly Review[]
   for (const commit of commits) {
     const links = [...(await symlinksAt(scope.workspace, commit)), ...headLinks];
     const changed = await changedPaths(scope.workspace, commit, headSha, [...new Set([...scope.watched, ...links])]);
-    if (changed === undefined) out.set(commit, `approved ${commit.slice(0, 7) || 'a commit'}, which is not in the checkout, so it cannot be shown to cover the head`);
-    else if (changed.length > 0) out.set(commit, `approved ${commit.slice(0, 7)}; ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed since`);
+    if (changed === undefined)
+      out.set(commit, `approved ${commit.slice(0, 7) || 'a commit'}, which is not in the checkout, so it cannot be shown to cover the head`);
+    else if (changed.length > 0)
+      out.set(
+        commit,
+        `approved ${commit.slice(0, 7)}; ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''} changed since`,
+      );
   }
   return out;
 }

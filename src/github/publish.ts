@@ -24,7 +24,15 @@ function droppedNote(n: number): string {
  * @returns true when the check run carries the annotations (workflow-command annotations are then
  *   not needed); false when the token may not (`checks: write` missing, fork PR).
  */
-export async function publishChecks(octokit: GitHubClient, repo: RepoRef, headSha: string, result: CheckResult, fallbackFile: string, logger: Logger, name = 'toolgate'): Promise<boolean> {
+export async function publishChecks(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  headSha: string,
+  result: CheckResult,
+  fallbackFile: string,
+  logger: Logger,
+  name = 'toolgate',
+): Promise<boolean> {
   const { error, warning, notice } = result.counts;
   const dropped = Math.max(0, result.findings.length - MAX_CHECK_ANNOTATIONS);
   try {
@@ -41,7 +49,9 @@ export async function publishChecks(octokit: GitHubClient, repo: RepoRef, headSh
       if (r.annotationsDropped > 0) logger.warn(`toolgate: ${droppedNote(r.annotationsDropped)}`);
       return true;
     }
-    logger.info(`toolgate: no check run (${r.reason}); using workflow-command annotations instead. Grant \`checks: write\` to get every finding as an annotation.`);
+    logger.info(
+      `toolgate: no check run (${r.reason}); using workflow-command annotations instead. Grant \`checks: write\` to get every finding as an annotation.`,
+    );
     return false;
   } catch (e) {
     logger.warn(`toolgate: check run failed: ${(e as Error).message}; using workflow-command annotations instead`);
@@ -50,7 +60,15 @@ export async function publishChecks(octokit: GitHubClient, repo: RepoRef, headSh
 }
 
 /** Creates or updates the one sticky PR comment; a 403 degrades to a hint, never a crash. */
-export async function publishComment(octokit: GitHubClient, repo: RepoRef, prNumber: number, result: CheckResult, key: string, logger: Logger, author = 'github-actions[bot]'): Promise<void> {
+export async function publishComment(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  prNumber: number,
+  result: CheckResult,
+  key: string,
+  logger: Logger,
+  author = 'github-actions[bot]',
+): Promise<void> {
   try {
     // `author` is the login the token comments as (the `comment-author` input for an App or a PAT):
     // only its comments are searched for the marker, so every run edits one comment.

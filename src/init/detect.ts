@@ -106,7 +106,26 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * and the like itself (a copy would be overridden, or break the run when set from a secret), and
  * loader variables change what code the server runs.
  */
-const NOT_COPIED_ENV = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'TMPDIR', 'PWD', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'BASH_ENV', 'ENV']);
+const NOT_COPIED_ENV = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TERM',
+  'TMPDIR',
+  'PWD',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'DYLD_INSERT_LIBRARIES',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'BASH_ENV',
+  'ENV',
+]);
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 const ownObject = (o: Record<string, unknown>, k: string): Record<string, unknown> => {
@@ -159,7 +178,8 @@ export function detect(repo: ScannedRepo): Detection {
   });
   const setup = [...new Map(findings.flatMap((f) => (f.setup ? [[`${f.setup.kind}:${f.setup.dir}`, f.setup] as const] : []))).values()];
   // Servers from client configs and specs may still need the root package's dependencies.
-  if (!setup.some((s) => s.kind === 'node' && s.dir === '.') && paths.has('package.json')) setup.unshift({ kind: 'node', dir: '.', ...nodeManager('.', paths), build: false });
+  if (!setup.some((s) => s.kind === 'node' && s.dir === '.') && paths.has('package.json'))
+    setup.unshift({ kind: 'node', dir: '.', ...nodeManager('.', paths), build: false });
   const branch = repo.defaultBranch;
   return { findings, notes, defaultBranch: branch !== undefined && /^[A-Za-z0-9._/-]{1,100}$/.test(branch) ? branch : 'main', setup };
 }
@@ -225,7 +245,10 @@ function nodePackage(file: string, text: string | undefined, paths: ReadonlySet<
   const scripts = ownObject(pkg, 'scripts');
   const build = typeof own(scripts, 'build') === 'string';
   const missing = !paths.has(inDir(dir, entry));
-  if (missing) comments.push(`${entry} is not in the repository: it is built${build ? ' (the workflow runs `npm run build` first)' : ''}; build it before \`toolgate update\``);
+  if (missing)
+    comments.push(
+      `${entry} is not in the repository: it is built${build ? ' (the workflow runs `npm run build` first)' : ''}; build it before \`toolgate update\``,
+    );
   if (field === 'default') comments.push('TODO: package.json names no bin or main: check that this starts the server');
   return {
     name: pkgName,
@@ -257,7 +280,11 @@ function pythonProject(dir: string, textOf: (p: string) => string | undefined, n
       const toml = parseToml(pyText) as Record<string, unknown>;
       project = ownObject(toml, 'project');
       poetry = ownObject(ownObject(toml, 'tool'), 'poetry');
-      const lists = [own(project, 'dependencies'), ...Object.values(ownObject(project, 'optional-dependencies')), ...Object.values(ownObject(toml, 'dependency-groups'))];
+      const lists = [
+        own(project, 'dependencies'),
+        ...Object.values(ownObject(project, 'optional-dependencies')),
+        ...Object.values(ownObject(toml, 'dependency-groups')),
+      ];
       for (const l of lists) if (Array.isArray(l)) deps.push(...l.map(requirementName).filter((n): n is string => n !== undefined));
       deps.push(...Object.keys(ownObject(poetry, 'dependencies')).map((k) => k.toLowerCase()));
     } catch {
@@ -326,7 +353,9 @@ function clientServer(file: string, name: string, s: Record<string, unknown>, la
   if (typeof command === 'string') {
     const args = own(s, 'args') ?? [];
     if (!Array.isArray(args) || args.length > MAX_ARGS || !copyable(command) || !args.every((a) => copyable(a) || a === '')) {
-      notes.push(`${label}: its command or args are not plain strings (control or invisible characters, or over ${MAX_ARGS} args of ${MAX_VALUE} characters): not copied`);
+      notes.push(
+        `${label}: its command or args are not plain strings (control or invisible characters, or over ${MAX_ARGS} args of ${MAX_VALUE} characters): not copied`,
+      );
       return undefined;
     }
     const strArgs = args as string[];
@@ -334,11 +363,20 @@ function clientServer(file: string, name: string, s: Record<string, unknown>, la
       notes.push(`${label}: already runs through \`toolgate proxy\`; not copied`);
       return undefined;
     }
-    if ([command, ...strArgs].some((a) => a.includes('${'))) comments.push('TODO: toolgate does not expand ${...} variables as the client does: write the value out');
+    if ([command, ...strArgs].some((a) => a.includes('${')))
+      comments.push('TODO: toolgate does not expand ${...} variables as the client does: write the value out');
     if (/^(npx|uvx|bunx|pnpx)$/.test(posix.basename(command)) || (/^(pnpm|yarn)$/.test(command) && strArgs[0] === 'dlx')) {
-      comments.push(`${command} installs the server when it starts, with an empty HOME and no network in the sandbox: see README "A server published on npm" (an npm cache in the repository through \`env\` and \`writable\`, or \`network: open\`)`);
+      comments.push(
+        `${command} installs the server when it starts, with an empty HOME and no network in the sandbox: see README "A server published on npm" (an npm cache in the repository through \`env\` and \`writable\`, or \`network: open\`)`,
+      );
     }
-    return { name, what: 'stdio server in an MCP client config', file, source: { mcp: { command, args: strArgs, env: envNames(own(s, 'env'), label, comments, notes) } }, comments };
+    return {
+      name,
+      what: 'stdio server in an MCP client config',
+      file,
+      source: { mcp: { command, args: strArgs, env: envNames(own(s, 'env'), label, comments, notes) } },
+      comments,
+    };
   }
   if (typeof url === 'string') {
     const clean = cleanUrl(url);
@@ -352,7 +390,10 @@ function clientServer(file: string, name: string, s: Record<string, unknown>, la
       // `${VAR}` (Claude Code) or `${env:VAR}` (VS Code), after an optional scheme word: the variable's name is copied, never a value.
       const m = typeof v === 'string' ? /^([A-Za-z]+ )?\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(v) : null;
       if (m && /^[A-Za-z0-9-]{1,100}$/.test(h) && !isRunnerSecretName(m[2] as string)) headers[h] = { env: m[2] as string, ...(m[1] ? { prefix: m[1] } : {}) };
-      else comments.push(`TODO: header ${quoted(h.slice(0, 100))} not copied: toolgate takes a header's value from an environment variable (headers: {Name: {env: VAR, prefix: "Bearer "}})`);
+      else
+        comments.push(
+          `TODO: header ${quoted(h.slice(0, 100))} not copied: toolgate takes a header's value from an environment variable (headers: {Name: {env: VAR, prefix: "Bearer "}})`,
+        );
     }
     return { name, what: 'HTTP server in an MCP client config', file, source: { mcp: { url: clean, headers } }, comments };
   }
@@ -367,7 +408,10 @@ function envNames(env: unknown, label: string, comments: string[], notes: string
   const kept = names.filter((n) => ENV_NAME.test(n) && n.length <= 200 && !isRunnerSecretName(n) && !NOT_COPIED_ENV.has(n.toUpperCase())).slice(0, 100);
   if (kept.length) comments.push(`the client sets ${kept.join(', ')} (values not copied): set them in CI too`);
   const dropped = names.filter((n) => !kept.includes(n));
-  if (dropped.length) notes.push(`${label}: env ${dropped.map((n) => quoted(n.slice(0, 100))).join(', ')} not copied (not a variable name, the runner's own secret, one the sandbox sets itself, or one that changes how programs load)`);
+  if (dropped.length)
+    notes.push(
+      `${label}: env ${dropped.map((n) => quoted(n.slice(0, 100))).join(', ')} not copied (not a variable name, the runner's own secret, one the sandbox sets itself, or one that changes how programs load)`,
+    );
   return kept;
 }
 
@@ -406,7 +450,12 @@ const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'tr
 export function specCandidate(p: string): 'name' | 'folder' | undefined {
   if (!/\.(json|ya?ml)$/i.test(p)) return undefined;
   if (/^(openapi|swagger)|[._-](openapi|swagger)\./i.test(posix.basename(p))) return 'name';
-  return posix.dirname(p).split('/').some((seg) => (SPEC_FOLDERS as readonly string[]).includes(seg.toLowerCase())) ? 'folder' : undefined;
+  return posix
+    .dirname(p)
+    .split('/')
+    .some((seg) => (SPEC_FOLDERS as readonly string[]).includes(seg.toLowerCase()))
+    ? 'folder'
+    : undefined;
 }
 
 /**
@@ -426,7 +475,13 @@ function openApi(paths: readonly string[], textOf: (p: string) => string | undef
     if (own(value, 'type') === 'openapi' && typeof own(value, 'spec') === 'string' && Array.isArray(own(value, 'include'))) {
       const spec = repoRelative(posix.join(posix.dirname(file), own(value, 'spec') as string));
       if (spec) covered.add(spec);
-      out.push({ name: posix.basename(file).replace(/\.json$/i, ''), what: 'OpenAPI integration config', file, source: { openapi: file }, comments: [`${file}: an existing integration config`] });
+      out.push({
+        name: posix.basename(file).replace(/\.json$/i, ''),
+        what: 'OpenAPI integration config',
+        file,
+        source: { openapi: file },
+        comments: [`${file}: an existing integration config`],
+      });
       continue;
     }
     if (!specCandidate(file)) continue;
@@ -443,7 +498,10 @@ function openApi(paths: readonly string[], textOf: (p: string) => string | undef
       `${doc.file} (OpenAPI ${doc.version.slice(0, 10)}): a starter integration config with an empty \`include\`: agents reach no operation until you list some`,
       'TODO: add the operationIds (or "METHOD /path") agents may call to `include` in the integration config; README, "OpenAPI integrations"',
     ];
-    if (shown.length) comments.push(`its operations include: ${shown.map((o) => (o.operationId ? o.operationId : `${o.method.toUpperCase()} ${o.path}`)).join(', ')}${ops.length > shown.length ? `, ... (${ops.length} in all)` : ''}`);
+    if (shown.length)
+      comments.push(
+        `its operations include: ${shown.map((o) => (o.operationId ? o.operationId : `${o.method.toUpperCase()} ${o.path}`)).join(', ')}${ops.length > shown.length ? `, ... (${ops.length} in all)` : ''}`,
+      );
     const stem = posix.basename(doc.file).replace(/\.(json|ya?ml)$/i, '');
     const name = /^(openapi|swagger)$/i.test(stem) ? (posix.dirname(doc.file) === '.' ? 'api' : posix.basename(posix.dirname(doc.file))) : stem;
     out.push({ name, what: 'OpenAPI document', file: doc.file, source: { openapi: '' }, comments, integration: { path: '', spec: doc.file } });

@@ -113,7 +113,14 @@ export function renderPolicy(d: Detection): string {
     // Each header on one line: `Authorization: {env: TOKEN, prefix: "Bearer "}`.
     const headers = doc.getIn(['sources', i, 'mcp', 'headers'], true);
     if (isMap(headers)) for (const h of headers.items) if (isMap(h.value)) h.value.flow = true;
-    item.commentBefore = comment(f ? f.comments : ['TODO: toolgate init found nothing to check. Replace this placeholder with the command that', 'starts your MCP server over stdio (or another kind of source, below).']);
+    item.commentBefore = comment(
+      f
+        ? f.comments
+        : [
+            'TODO: toolgate init found nothing to check. Replace this placeholder with the command that',
+            'starts your MCP server over stdio (or another kind of source, below).',
+          ],
+    );
     if (i > 0) item.spaceBefore = true;
   });
   if (!d.findings.length) doc.comment = comment(OTHER_KINDS);
@@ -130,7 +137,11 @@ function setupSteps(steps: readonly SetupStep[]): Record<string, unknown>[] {
       out.push({ run: s.install === 'project' ? 'pip install .' : 'pip install -r requirements.txt', ...wd(s.dir) });
       continue;
     }
-    const install = { npm: s.lockfile ? 'npm ci' : 'npm install', pnpm: 'corepack enable && pnpm install --frozen-lockfile', yarn: 'corepack enable && yarn install --immutable' }[s.manager];
+    const install = {
+      npm: s.lockfile ? 'npm ci' : 'npm install',
+      pnpm: 'corepack enable && pnpm install --frozen-lockfile',
+      yarn: 'corepack enable && yarn install --immutable',
+    }[s.manager];
     out.push({ run: install, ...wd(s.dir) });
     if (s.build) out.push({ run: `${s.manager === 'npm' ? 'npm' : s.manager} run build`, ...wd(s.dir) });
   }
@@ -145,7 +156,11 @@ function setupSteps(steps: readonly SetupStep[]): Record<string, unknown>[] {
  */
 export function renderWorkflow(d: Detection): string {
   const installSteps = setupSteps(d.setup);
-  const env = [...new Set(d.findings.flatMap((f) => ('mcp' in f.source ? ('env' in f.source.mcp ? f.source.mcp.env : Object.values(f.source.mcp.headers).map((h) => h.env)) : [])))];
+  const env = [
+    ...new Set(
+      d.findings.flatMap((f) => ('mcp' in f.source ? ('env' in f.source.mcp ? f.source.mcp.env : Object.values(f.source.mcp.headers).map((h) => h.env)) : [])),
+    ),
+  ];
   const doc = new Document({
     name: 'toolgate',
     on: { pull_request: null, pull_request_review: { types: ['submitted', 'dismissed'] }, push: { branches: [d.defaultBranch] } },
@@ -177,7 +192,7 @@ export function renderWorkflow(d: Detection): string {
   flow(['on', 'pull_request_review', 'types']);
   flow(['on', 'push', 'branches']);
   at(['on', 'pull_request_review']).commentBefore = ' an approval re-runs the check';
-  at(['permissions', 'contents']).comment = ' the base commit\'s policy and contracts are read from the API';
+  at(['permissions', 'contents']).comment = " the base commit's policy and contracts are read from the API";
   at(['permissions', 'checks']).comment = ' one check run with every finding as an annotation';
   at(['permissions', 'pull-requests']).comment = ' read: reviews (approvals); write: the sticky comment';
   const steps = ['jobs', 'toolgate', 'steps'];

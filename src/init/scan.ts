@@ -27,7 +27,18 @@ export const SCAN_LIMITS = {
 } as const;
 
 /** Directories never listed: dependencies, build caches, virtual environments, VCS data, test fixtures. */
-const SKIP_DIRS = new Set(['node_modules', 'bower_components', 'vendor', 'venv', '__pycache__', 'site-packages', 'target', 'coverage', 'fixtures', '__fixtures__']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  'bower_components',
+  'vendor',
+  'venv',
+  '__pycache__',
+  'site-packages',
+  'target',
+  'coverage',
+  'fixtures',
+  '__fixtures__',
+]);
 
 /** How a listed file is read, in priority order (lower first), or undefined when it is not read. */
 export function readPriority(path: string, depth: number): { rank: number; max: number } | undefined {

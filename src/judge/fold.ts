@@ -125,7 +125,8 @@ function foldAddedTexts(state: FoldState, findings: readonly Finding[]): void {
     const added = addedPropertyPaths(widened);
     if (added.length === 0) return;
     const texts = (f.data?.texts as TextEntry[] | undefined) ?? [];
-    const arrived = (t: TextEntry) => t.field === 'inputSchema' && t.base === undefined && typeof t.pointer === 'string' && added.some((p) => (t.pointer as string).startsWith(p));
+    const arrived = (t: TextEntry) =>
+      t.field === 'inputSchema' && t.base === undefined && typeof t.pointer === 'string' && added.some((p) => (t.pointer as string).startsWith(p));
     const moved = texts.filter(arrived);
     if (moved.length === 0) return;
     slots[c] = { ...widened, data: { ...widened.data, texts: [...((widened.data?.texts as TextEntry[] | undefined) ?? []), ...moved] } };
@@ -135,7 +136,11 @@ function foldAddedTexts(state: FoldState, findings: readonly Finding[]): void {
       return;
     }
     const { what: _w, ...top } = left[0] as TextEntry;
-    const message = textsMessage(f.tool, left.map((t) => ({ what: String(t.what) }))) + (f.reviewClause ?? '');
+    const message =
+      textsMessage(
+        f.tool,
+        left.map((t) => ({ what: String(t.what) })),
+      ) + (f.reviewClause ?? '');
     slots[i] = { ...f, message, data: { ...top, texts: left } };
   });
 }
@@ -144,7 +149,9 @@ function foldAddedTexts(state: FoldState, findings: readonly Finding[]): void {
 function addedPropertyPaths(widened: Finding): string[] {
   const deltas = (widened.data?.deltas as { path?: unknown; what?: unknown }[] | undefined) ?? [];
   // Only a property the schema change adds (`property "x" added …`), not an enum value added to one.
-  return deltas.filter((d) => typeof d.path === 'string' && typeof d.what === 'string' && /^property ".*" added\b/s.test(d.what)).map((d) => `${String(d.path)}/`);
+  return deltas
+    .filter((d) => typeof d.path === 'string' && typeof d.what === 'string' && /^property ".*" added\b/s.test(d.what))
+    .map((d) => `${String(d.path)}/`);
 }
 
 /**

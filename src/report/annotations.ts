@@ -40,7 +40,9 @@ export function renderAnnotations(findings: readonly Finding[], reserved: Partia
     lines.push(annotationCommand(f));
   }
   if (dropped > 0) {
-    lines.push(`toolgate: ${dropped} more finding${dropped === 1 ? ' is' : 's are'} not shown as annotations (GitHub shows ${ANNOTATIONS_PER_LEVEL} per level per step); all are in the job summary.`);
+    lines.push(
+      `toolgate: ${dropped} more finding${dropped === 1 ? ' is' : 's are'} not shown as annotations (GitHub shows ${ANNOTATIONS_PER_LEVEL} per level per step); all are in the job summary.`,
+    );
   }
   return lines;
 }

@@ -11,7 +11,8 @@ export function describeChange(c: Change): string {
     case 'tool-removed':
       return `- tool ${c.tool} removed`;
     case 'hint-changed': {
-      const side = (h: { declared?: boolean; effective: boolean }) => (h.declared === undefined ? `not declared (effective ${h.effective})` : String(h.declared));
+      const side = (h: { declared?: boolean; effective: boolean }) =>
+        h.declared === undefined ? `not declared (effective ${h.effective})` : String(h.declared);
       return `~ ${c.tool}: ${c.hint} ${side(c.base)} → ${side(c.head)}`;
     }
     case 'class-changed':
@@ -38,4 +39,3 @@ export function describeChange(c: Change): string {
       return `~ protected resource metadata: ${describeAuthChange(c)}`;
   }
 }
-

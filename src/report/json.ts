@@ -119,8 +119,13 @@ function sourceChanges(r: SourceResult): { changes?: ChangeRecord[]; drift?: Cha
     if (!kinds) return [];
     const m = DRIFT_RULES.has(f.ruleId) ? driftByTool : byTool;
     // One auth-metadata-changed finding judges the changes of every field of the metadata.
-    if (f.ruleId === 'auth-metadata-changed') return [...m].flatMap(([k, list]) => (k.startsWith('#/protectedResource/') ? list : [])).filter((c) => kinds.includes(c.kind)).map((c) => c.id);
-    const key = f.ruleId === 'count-mismatch' ? `#/counts/${String(f.data?.count)}` : f.ruleId === 'instructions-changed' ? '#/server/instructions' : (f.tool ?? '');
+    if (f.ruleId === 'auth-metadata-changed')
+      return [...m]
+        .flatMap(([k, list]) => (k.startsWith('#/protectedResource/') ? list : []))
+        .filter((c) => kinds.includes(c.kind))
+        .map((c) => c.id);
+    const key =
+      f.ruleId === 'count-mismatch' ? `#/counts/${String(f.data?.count)}` : f.ruleId === 'instructions-changed' ? '#/server/instructions' : (f.tool ?? '');
     return (m.get(key) ?? []).filter((c) => kinds.includes(c.kind)).map((c) => c.id);
   };
   return { ...(changes ? { changes } : {}), ...(drift ? { drift } : {}), idsOf };

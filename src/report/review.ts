@@ -241,15 +241,23 @@ export function verdictOf(result: CheckResult): Verdict {
   const tail = `${plural(warning, 'warning')}, ${plural(notice, 'notice')}`;
   const stale = result.sources.some((s) => s.findings.concat(s.folded ?? []).some((f) => f.ruleId === 'contract-stale'));
   const staleNote = stale ? '; the contract is stale: run `toolgate update` and commit it' : '';
-  if (failed.length) return { outcome: 'error', text: `${plural(failed.length, 'source')} failed: ${failed.map((s) => s.id).join(', ')} · ${plural(error, 'error')}, ${tail}` };
+  if (failed.length)
+    return { outcome: 'error', text: `${plural(failed.length, 'source')} failed: ${failed.map((s) => s.id).join(', ')} · ${plural(error, 'error')}, ${tail}` };
   const failOn = failOnOf(result);
   const failing = (failsOn('error', failOn) ? error : 0) + (failsOn('warning', failOn) ? warning : 0) + (failsOn('notice', failOn) ? notice : 0);
   if (failing > 0) {
     const reviewable = waitingForReview(result);
     const clause = commonClause(result);
     const needs = clause?.slice(NEEDS.length);
-    const waits = reviewable.length === error && needs ? `: waits for ${needs}` : reviewable.length ? `; ${reviewable.length} of them ${reviewable.length === 1 ? 'waits' : 'wait'} for ${needs ?? 'a review'}` : '';
-    const also = [failOn !== 'error' && warning ? plural(warning, 'warning') : '', failOn === 'notice' && notice ? plural(notice, 'notice') : ''].filter(Boolean);
+    const waits =
+      reviewable.length === error && needs
+        ? `: waits for ${needs}`
+        : reviewable.length
+          ? `; ${reviewable.length} of them ${reviewable.length === 1 ? 'waits' : 'wait'} for ${needs ?? 'a review'}`
+          : '';
+    const also = [failOn !== 'error' && warning ? plural(warning, 'warning') : '', failOn === 'notice' && notice ? plural(notice, 'notice') : ''].filter(
+      Boolean,
+    );
     const gate = result.exact ? 'exact' : `fail-on: ${failOn}`;
     return { outcome: 'fail', text: `${plural(error, 'error')}${also.length ? ` and ${also.join(' and ')} (${gate})` : ''}${waits}${staleNote} · ${tail}` };
   }

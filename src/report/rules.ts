@@ -26,7 +26,10 @@ export function rulesMarkdown(): string {
     '',
     '| id | default level | fires when |',
     '|---|---|---|',
-    ...RULES.map((r) => `| [\`${r.id}\`](#${r.id}) | ${r.level}${'reviewable' in r && r.reviewable ? ' unless reviewed' : ''}${'configError' in r && r.configError ? ' (configuration error)' : ''} | ${r.title} |`),
+    ...RULES.map(
+      (r) =>
+        `| [\`${r.id}\`](#${r.id}) | ${r.level}${'reviewable' in r && r.reviewable ? ' unless reviewed' : ''}${'configError' in r && r.configError ? ' (configuration error)' : ''} | ${r.title} |`,
+    ),
     '',
   ];
   for (const r of RULES) {

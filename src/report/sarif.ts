@@ -77,36 +77,38 @@ export function buildSarifLog(findings: readonly Finding[], rules: readonly Rule
     };
   });
 
-  const results: sarif.Result[] = findings.filter((f) => !quietSecurityNotice(f)).map((f) => {
-    const ruleIndex = index.get(f.ruleId);
-    if (ruleIndex === undefined) throw new Error(`finding for unknown rule id ${JSON.stringify(f.ruleId)}`);
-    const file = f.location?.file ?? options.fallbackFile;
-    const result: sarif.Result = {
-      ruleId: f.ruleId,
-      ruleIndex,
-      level: sarifLevel(f.level),
-      message: { text: jsonSafe(f.message) },
-      partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
-      properties: {
-        source: f.source,
-        ...(f.tool !== undefined ? { tool: jsonSafe(f.tool, 200) } : {}),
-        pointer: f.pointer,
-        fix: f.fix,
-      },
-    };
-    if (file !== undefined) {
-      const line = f.location?.file !== undefined ? f.location.line : undefined;
-      result.locations = [
-        {
-          physicalLocation: {
-            artifactLocation: { uri: toRelativeUri(file), uriBaseId: '%SRCROOT%' },
-            ...(line !== undefined && line >= 1 ? { region: { startLine: line } } : {}),
-          },
+  const results: sarif.Result[] = findings
+    .filter((f) => !quietSecurityNotice(f))
+    .map((f) => {
+      const ruleIndex = index.get(f.ruleId);
+      if (ruleIndex === undefined) throw new Error(`finding for unknown rule id ${JSON.stringify(f.ruleId)}`);
+      const file = f.location?.file ?? options.fallbackFile;
+      const result: sarif.Result = {
+        ruleId: f.ruleId,
+        ruleIndex,
+        level: sarifLevel(f.level),
+        message: { text: jsonSafe(f.message) },
+        partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
+        properties: {
+          source: f.source,
+          ...(f.tool !== undefined ? { tool: jsonSafe(f.tool, 200) } : {}),
+          pointer: f.pointer,
+          fix: f.fix,
         },
-      ];
-    }
-    return result;
-  });
+      };
+      if (file !== undefined) {
+        const line = f.location?.file !== undefined ? f.location.line : undefined;
+        result.locations = [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: toRelativeUri(file), uriBaseId: '%SRCROOT%' },
+              ...(line !== undefined && line >= 1 ? { region: { startLine: line } } : {}),
+            },
+          },
+        ];
+      }
+      return result;
+    });
 
   return {
     $schema: SARIF_SCHEMA_URI,

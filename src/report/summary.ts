@@ -77,8 +77,14 @@ class Bounded {
   text(): string {
     if (this.cut) {
       for (; this.open > 0; this.open--) this.parts.push('', '</details>');
-      const what = this.cutFindings ? `${this.cutFindings} more finding${this.cutFindings === 1 ? '' : 's'} and the rest of the report` : 'the rest of the report';
-      this.parts.push('', `> [!WARNING]`, `> Cut to fit GitHub's size limit: ${what} are in the JSON report (\`toolgate check --format json\`; in the Action, the file at \`report-path\`).`);
+      const what = this.cutFindings
+        ? `${this.cutFindings} more finding${this.cutFindings === 1 ? '' : 's'} and the rest of the report`
+        : 'the rest of the report';
+      this.parts.push(
+        '',
+        `> [!WARNING]`,
+        `> Cut to fit GitHub's size limit: ${what} are in the JSON report (\`toolgate check --format json\`; in the Action, the file at \`report-path\`).`,
+      );
     }
     return this.parts.join('\n') + '\n';
   }
@@ -97,9 +103,13 @@ function nameList(names: string[]): string {
 function sourceLine(r: SourceResult): string {
   const s = r.surface;
   const kind = `${r.kind}${r.live ? '' : r.kind === 'recorded' ? ': not live' : ', not live'}`;
-  const server = s?.server ? ` · server ${md(s.server.name ?? '?', 80)} ${md(s.server.version ?? '', 40)} · protocol ${md(s.server.protocolVersion ?? '?', 40)}` : '';
+  const server = s?.server
+    ? ` · server ${md(s.server.name ?? '?', 80)} ${md(s.server.version ?? '', 40)} · protocol ${md(s.server.protocolVersion ?? '?', 40)}`
+    : '';
   const sb = r.diagnostics?.sandbox;
-  const sandbox = sb ? ` · sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${md(sb.reason, 200)})`}` : '';
+  const sandbox = sb
+    ? ` · sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${md(sb.reason, 200)})`}`
+    : '';
   const tools = s ? ` · ${s.counts.toolCount} tool${s.counts.toolCount === 1 ? '' : 's'} · \`sha256:${s.digest.slice(0, 12)}\`` : '';
   const delta = r.tokens ? tokenDelta(r.tokens) : undefined;
   const tokens = r.tokens ? ` · ${grouped(r.tokens.perTurn)} tokens per turn${delta ? ` (${delta})` : ''}` : '';
@@ -110,7 +120,10 @@ function sourceLine(r: SourceResult): string {
 function findingItem(f: Finding, withFix: boolean, clause: string | undefined, diff: Differ): string {
   const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(withoutClause(f, clause), 600)}${where(f)}`];
   for (const c of changedTextsOf(f)) {
-    const what = [c.field ?? 'text', c.pointer].filter((x) => x !== undefined).map((x) => md(x, 200)).join(' ');
+    const what = [c.field ?? 'text', c.pointer]
+      .filter((x) => x !== undefined)
+      .map((x) => md(x, 200))
+      .join(' ');
     lines.push(`  - ${what}: ${renderWordDiffMarkdown(diff(c.base, c.head))}`);
   }
   if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);
@@ -127,20 +140,32 @@ function auditSection(r: SourceResult): string {
   const s = r.surface;
   if (r.failure) {
     const out = [`**${md(r.id)} failed:** ${md(r.failure.message, 1000)}`];
-    if (r.failure.stderrTail) out.push('', '<details><summary>stderr (last lines)</summary>', '', escapeMarkdownCode(r.failure.stderrTail, 4096), '', '</details>');
+    if (r.failure.stderrTail)
+      out.push('', '<details><summary>stderr (last lines)</summary>', '', escapeMarkdownCode(r.failure.stderrTail, 4096), '', '</details>');
     return out.join('\n');
   }
   if (!s) return '';
   const a = auditFacts(s);
   const cols = COUNT_LABELS.filter(([k]) => k !== 'disabledToolCount' || a.counts.disabledToolCount > 0);
-  const out = [`**Source ${md(r.id)}**`, '', `| ${cols.map(([, l]) => l).join(' | ')} |`, `|${cols.map(() => '---:').join('|')}|`, `| ${cols.map(([k]) => a.counts[k]).join(' | ')} |`, ''];
+  const out = [
+    `**Source ${md(r.id)}**`,
+    '',
+    `| ${cols.map(([, l]) => l).join(' | ')} |`,
+    `|${cols.map(() => '---:').join('|')}|`,
+    `| ${cols.map(([k]) => a.counts[k]).join(' | ')} |`,
+    '',
+  ];
   out.push(`- Writes that declare themselves additive: ${nameList(a.additiveWrites)}`);
   out.push(`- Open-world tools: ${nameList(a.openWorld)}`);
   out.push(`- Unannotated tools: ${nameList(a.unannotated)}`);
-  if (a.promotions.length) out.push(`- **Read promotions** (non-GET/HEAD operations classed read by a policy): ${nameList(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
+  if (a.promotions.length)
+    out.push(
+      `- **Read promotions** (non-GET/HEAD operations classed read by a policy): ${nameList(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`,
+    );
   if (a.malformed.length) out.push(`- **Malformed tools** (pinned as served; strict clients drop them, lenient ones offer them): ${nameList(a.malformed)}`);
   if (a.disabled.length) out.push(`- Disabled operations (pinned, not reachable): ${nameList(a.disabled.map((t) => t.name))}`);
-  for (const f of r.safety ?? []) out.push(`- Safety field ${md(f.name, 80)} (${md(f.pointer, 200)}, safer: ${md(JSON.stringify(f.safer), 80)}): less safe: ${nameList(f.lessSafe)}`);
+  for (const f of r.safety ?? [])
+    out.push(`- Safety field ${md(f.name, 80)} (${md(f.pointer, 200)}, safer: ${md(JSON.stringify(f.safer), 80)}): less safe: ${nameList(f.lessSafe)}`);
   if (s.protectedResource) out.push(`- Who authorizes (RFC 9728 metadata): ${authParts(s.protectedResource, (x) => md(x, 200)).join(' · ')}`);
   if (r.tokens) {
     const delta = tokenDelta(r.tokens);
@@ -171,23 +196,45 @@ export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): s
     // Each rule's fix once: the same words under every block bury the blocks.
     const fixed = new Set<string>();
     for (const b of review.attention) {
-      const facts = [b.hints ? md(b.hints, 300) : undefined, b.location ? `contract ${md(`${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`)}` : undefined].filter(Boolean).join(' · ');
-      out.add(() => [blockHeading(b, '####'), ...(facts ? [facts, ''] : ['']), ...b.findings.map((f) => findingItem(f, !fixed.has(f.ruleId) && fixed.add(f.ruleId) !== undefined, review.clause, diff)), ''].join('\n'), b.findings.length);
+      const facts = [
+        b.hints ? md(b.hints, 300) : undefined,
+        b.location ? `contract ${md(`${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`)}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · ');
+      out.add(
+        () =>
+          [
+            blockHeading(b, '####'),
+            ...(facts ? [facts, ''] : ['']),
+            ...b.findings.map((f) => findingItem(f, !fixed.has(f.ruleId) && fixed.add(f.ruleId) !== undefined, review.clause, diff)),
+            '',
+          ].join('\n'),
+        b.findings.length,
+      );
     }
   }
   if (review.rest.length) {
     const n = review.rest.reduce((k, b) => k + b.findings.length, 0);
     out.add(`<details><summary>Everything else: ${n} finding${n === 1 ? '' : 's'}, by tool</summary>\n`, 0, 'open');
-    for (const b of review.rest) out.add(() => [blockHeading(b, '#####'), '', ...b.findings.map((f) => findingItem(f, false, review.clause, diff)), ''].join('\n'), b.findings.length);
+    for (const b of review.rest)
+      out.add(() => [blockHeading(b, '#####'), '', ...b.findings.map((f) => findingItem(f, false, review.clause, diff)), ''].join('\n'), b.findings.length);
     out.add('</details>\n', 0, 'close');
   }
   if (review.notices.length) {
     const n = review.notices.reduce((k, x) => k + x.count, 0);
     out.add(`<details><summary>Notices: ${n}, one line per rule</summary>\n`, 0, 'open');
-    for (const x of review.notices) out.add(`- ℹ️ \`${x.ruleId}\`: ${x.count} ${x.tools.length ? `tool${x.count === 1 ? '' : 's'}: ${nameList(x.tools)}` : `finding${x.count === 1 ? '' : 's'}`}`, x.count);
+    for (const x of review.notices)
+      out.add(
+        `- ℹ️ \`${x.ruleId}\`: ${x.count} ${x.tools.length ? `tool${x.count === 1 ? '' : 's'}: ${nameList(x.tools)}` : `finding${x.count === 1 ? '' : 's'}`}`,
+        x.count,
+      );
     out.add('\n</details>\n', 0, 'close');
   }
-  if (review.foldedCount) out.add(`_${review.foldedCount} finding${review.foldedCount === 1 ? '' : 's'} that only restated another ${review.foldedCount === 1 ? 'is' : 'are'} folded into ${review.foldedCount === 1 ? 'it' : 'them'} (listed in the JSON report)._\n`);
+  if (review.foldedCount)
+    out.add(
+      `_${review.foldedCount} finding${review.foldedCount === 1 ? '' : 's'} that only restated another ${review.foldedCount === 1 ? 'is' : 'are'} folded into ${review.foldedCount === 1 ? 'it' : 'them'} (listed in the JSON report)._\n`,
+    );
   out.add('<details><summary>Audit and digest</summary>\n', 0, 'open');
   for (const r of result.sources) out.add(auditSection(r) + '\n');
   out.add('</details>\n', 0, 'close');

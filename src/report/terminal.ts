@@ -87,10 +87,15 @@ function renderSourceFacts(r: SourceResult, style: TerminalStyle): string[] {
   if (!s) return out;
   if (s.server) {
     const sv = s.server;
-    out.push(`  server: ${escapeTerminalInline(sv.name ?? '?', 80)} ${escapeTerminalInline(sv.version ?? '', 40)}  protocol ${escapeTerminalInline(sv.protocolVersion ?? '?', 40)}`);
+    out.push(
+      `  server: ${escapeTerminalInline(sv.name ?? '?', 80)} ${escapeTerminalInline(sv.version ?? '', 40)}  protocol ${escapeTerminalInline(sv.protocolVersion ?? '?', 40)}`,
+    );
   }
   const sb = r.diagnostics?.sandbox;
-  if (sb) out.push(`  sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${escapeTerminalInline(sb.reason, 200)})`}`);
+  if (sb)
+    out.push(
+      `  sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${escapeTerminalInline(sb.reason, 200)})`}`,
+    );
   if (r.diagnostics?.stdoutNoiseLines) out.push(`  stdout noise: ${r.diagnostics.stdoutNoiseLines} non-JSON lines`);
   return out;
 }
@@ -99,11 +104,16 @@ function renderAudit(r: SourceResult, style: TerminalStyle, mode: CheckResult['m
   const s = r.surface;
   if (!s) return [];
   const a = auditFacts(s);
-  const out = [`  [${escapeTerminalInline(r.id, 80)}] ${COUNT_LABELS.filter(([k]) => k !== 'disabledToolCount' || a.counts.disabledToolCount > 0).map(([k, label]) => `${label}: ${a.counts[k]}`).join('  ')}`];
+  const out = [
+    `  [${escapeTerminalInline(r.id, 80)}] ${COUNT_LABELS.filter(([k]) => k !== 'disabledToolCount' || a.counts.disabledToolCount > 0)
+      .map(([k, label]) => `${label}: ${a.counts[k]}`)
+      .join('  ')}`,
+  ];
   out.push(`    writes that declare themselves additive: ${names(a.additiveWrites)}`);
   out.push(`    open-world: ${names(a.openWorld)}`);
   out.push(`    unannotated: ${names(a.unannotated)}`);
-  if (a.promotions.length) out.push(`    read promotions (need review): ${names(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
+  if (a.promotions.length)
+    out.push(`    read promotions (need review): ${names(a.promotions.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
   if (a.malformed.length) out.push(`    malformed (pinned as served): ${names(a.malformed)}`);
   if (a.disabled.length) out.push(`    disabled operations: ${names(a.disabled.map((t) => `${t.name} (${t.origin?.method} ${t.origin?.path})`))}`);
   if (style.listTools) {
@@ -115,15 +125,24 @@ function renderAudit(r: SourceResult, style: TerminalStyle, mode: CheckResult['m
         .filter(([h, v]) => v && !(ro && (h === 'destructiveHint' || h === 'idempotentHint')))
         .map(([h]) => h.replace('Hint', ''))
         .join(',');
-      out.push(`      ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}${t.malformed ? ' (malformed)' : ''}`);
+      out.push(
+        `      ${t.safetyClass.padEnd(8)} ${escapeTerminalInline(t.name, 80)}  [${hints}]${Object.keys(t.declaredHints).length === 0 && !t.origin ? ' (unannotated)' : ''}${t.malformed ? ' (malformed)' : ''}`,
+      );
     }
   }
-  for (const f of r.safety ?? []) out.push(`    safety field ${escapeTerminalInline(f.name, 80)} (${escapeTerminalInline(f.pointer, 200)}, safer: ${JSON.stringify(f.safer)}): less safe: ${names(f.lessSafe)}`);
+  for (const f of r.safety ?? [])
+    out.push(
+      `    safety field ${escapeTerminalInline(f.name, 80)} (${escapeTerminalInline(f.pointer, 200)}, safer: ${JSON.stringify(f.safer)}): less safe: ${names(f.lessSafe)}`,
+    );
   if (s.protectedResource) out.push(`    who authorizes (RFC 9728): ${authParts(s.protectedResource, (x) => escapeTerminalInline(x, 200)).join('; ')}`);
   if (r.tokens) {
     const delta = tokenDelta(r.tokens);
-    const top = r.tokens.top?.length ? `; most expensive: ${r.tokens.top.map((t) => `${escapeTerminalInline(t.name, 80)} ${grouped(t.tokens)}`).join(', ')}` : '';
-    out.push(`    tokens per turn: ${grouped(r.tokens.perTurn)}${delta ? ` (${delta} from the ${mode === 'update' ? 'contract it replaces' : 'base'})` : ''} (${TOKENS_CAVEAT})${top}`);
+    const top = r.tokens.top?.length
+      ? `; most expensive: ${r.tokens.top.map((t) => `${escapeTerminalInline(t.name, 80)} ${grouped(t.tokens)}`).join(', ')}`
+      : '';
+    out.push(
+      `    tokens per turn: ${grouped(r.tokens.perTurn)}${delta ? ` (${delta} from the ${mode === 'update' ? 'contract it replaces' : 'base'})` : ''} (${TOKENS_CAVEAT})${top}`,
+    );
   }
   out.push(`    payload: ${a.payloadBytes} bytes  digest: sha256:${a.digest}`);
   return out;
@@ -148,10 +167,14 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
   for (const r of result.sources) out.push(...renderSourceFacts(r, style));
   // What `update` wrote is what the reviewer will be asked to approve: first, and whole.
   if (result.mode === 'update') {
-    for (const r of result.sources) if (r.changes?.length) out.push('', ...renderChanges(`[${r.id}] what a reviewer will be asked to approve: contract changes`, r.changes));
+    for (const r of result.sources)
+      if (r.changes?.length) out.push('', ...renderChanges(`[${r.id}] what a reviewer will be asked to approve: contract changes`, r.changes));
   }
   if (review.attention.length) {
-    out.push('', paint(style.color, '1', `Needs your attention: ${review.attention.length} ${review.attention.length === 1 ? 'entry' : 'entries'}, riskiest first`));
+    out.push(
+      '',
+      paint(style.color, '1', `Needs your attention: ${review.attention.length} ${review.attention.length === 1 ? 'entry' : 'entries'}, riskiest first`),
+    );
     const fixed = new Set<string>();
     for (const b of review.attention) out.push(...renderAttention(b, style, review.clause, fixed, diff));
   }
@@ -164,9 +187,14 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
   }
   if (review.notices.length) {
     out.push('', paint(style.color, '1', 'Notices, one line per rule (--verbose lists each)'));
-    for (const n of review.notices) out.push(`  ${n.ruleId}: ${n.count} ${n.tools.length ? `tool${n.count === 1 ? '' : 's'}: ${names(n.tools)}` : `finding${n.count === 1 ? '' : 's'}`}`);
+    for (const n of review.notices)
+      out.push(`  ${n.ruleId}: ${n.count} ${n.tools.length ? `tool${n.count === 1 ? '' : 's'}: ${names(n.tools)}` : `finding${n.count === 1 ? '' : 's'}`}`);
   }
-  if (review.foldedCount) out.push('', `${review.foldedCount} finding${review.foldedCount === 1 ? ' that restates another is' : 's that restate others are'} folded into ${review.foldedCount === 1 ? 'it' : 'them'} (--format json lists them)`);
+  if (review.foldedCount)
+    out.push(
+      '',
+      `${review.foldedCount} finding${review.foldedCount === 1 ? ' that restates another is' : 's that restate others are'} folded into ${review.foldedCount === 1 ? 'it' : 'them'} (--format json lists them)`,
+    );
   const audits = result.sources.flatMap((r) => renderAudit(r, style, result.mode));
   if (audits.length) out.push('', paint(style.color, '1', 'Audit'), ...audits);
   for (const r of result.sources) {

@@ -156,7 +156,8 @@ function commonPrefix(a: string, b: string): number {
   if (p === a.length && p === b.length) return p;
   if (p > 0 && isHigh(a.charCodeAt(p - 1))) p--;
   let q = p;
-  while (q > 0 && p - q < BOUNDARY_BACKOFF && wordBefore(a, q) && (wordAt(a, q) || wordAt(b, q))) q -= q >= 2 && isLow(a.charCodeAt(q - 1)) && isHigh(a.charCodeAt(q - 2)) ? 2 : 1;
+  while (q > 0 && p - q < BOUNDARY_BACKOFF && wordBefore(a, q) && (wordAt(a, q) || wordAt(b, q)))
+    q -= q >= 2 && isLow(a.charCodeAt(q - 1)) && isHigh(a.charCodeAt(q - 2)) ? 2 : 1;
   return wordBefore(a, q) && (wordAt(a, q) || wordAt(b, q)) ? p : q;
 }
 
@@ -414,6 +415,13 @@ export function changedTextsOf(f: Finding): ChangedText[] {
     const d = t as Record<string, unknown>;
     const [field, pointer, base, head] = [str(d.field), str(d.pointer), str(d.base), str(d.head)];
     if (base === undefined && head === undefined) return [];
-    return [{ ...(field !== undefined ? { field } : {}), ...(pointer !== undefined ? { pointer } : {}), ...(base !== undefined ? { base } : {}), ...(head !== undefined ? { head } : {}) }];
+    return [
+      {
+        ...(field !== undefined ? { field } : {}),
+        ...(pointer !== undefined ? { pointer } : {}),
+        ...(base !== undefined ? { base } : {}),
+        ...(head !== undefined ? { head } : {}),
+      },
+    ];
   });
 }

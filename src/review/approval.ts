@@ -106,13 +106,21 @@ export function evaluateApproval(
   const rejected: { login: string; reason: string }[] = [];
   for (const review of latestApprovals(reviews, prAuthor)) {
     // Without the author's login nobody can be shown not to be the author: nothing counts.
-    const reason = loginKey(prAuthor) === '' ? 'the pull request has no author login to tell reviewers from' : ineligibility(review, headSha, policy.fresh === true, allowed, eligibility);
+    const reason =
+      loginKey(prAuthor) === ''
+        ? 'the pull request has no author login to tell reviewers from'
+        : ineligibility(review, headSha, policy.fresh === true, allowed, eligibility);
     if (reason === undefined) approvers.push(review.user);
     else rejected.push({ login: review.user, reason });
   }
   const approved = approvers.length >= required;
   const writeAccess = !allowed && eligibility.writeAccess !== undefined;
-  return { approved, approvers, rejected, missing: approved ? '' : describeMissing(required - approvers.length, approvers.length > 0, prAuthor, policy, writeAccess, rejected) };
+  return {
+    approved,
+    approvers,
+    rejected,
+    missing: approved ? '' : describeMissing(required - approvers.length, approvers.length > 0, prAuthor, policy, writeAccess, rejected),
+  };
 }
 
 /**

@@ -51,7 +51,14 @@ export async function readBaseState(head: Policy, root: string, read: BaseFileRe
   const policy = basePolicy ? judgingPolicy(basePolicy, head) : withGateClosed(head);
   const policyChanges: PolicyChange[] = basePolicy
     ? diffPolicies(basePolicy, head)
-    : [{ relaxed: true, pointer: '', kind: 'policy-added', message: `${policyPath} is new in this pull request (first adoption): the whole policy is one change to approve` }];
+    : [
+        {
+          relaxed: true,
+          pointer: '',
+          kind: 'policy-added',
+          message: `${policyPath} is new in this pull request (first adoption): the whole policy is one change to approve`,
+        },
+      ];
   const contracts = new Map<string, Surface | null>();
   for (const s of head.sources) {
     // A source whose contract moved is compared with the contract the base really had.
@@ -70,7 +77,10 @@ export async function readBaseState(head: Policy, root: string, read: BaseFileRe
  * resolves it now (a file reached through a symlinked directory changes under its real path).
  */
 async function watchedPaths(root: string, head: Policy, base: Policy | null): Promise<string[]> {
-  const files = [head.file, ...[head, ...(base ? [base] : [])].flatMap((p) => p.sources.flatMap((s) => [s.contract, ...(s.kind === 'openapi' ? [s.integration] : [])]))];
+  const files = [
+    head.file,
+    ...[head, ...(base ? [base] : [])].flatMap((p) => p.sources.flatMap((s) => [s.contract, ...(s.kind === 'openapi' ? [s.integration] : [])])),
+  ];
   const out = new Set<string>();
   const inside = (rel: string) => rel !== '' && !rel.startsWith('/') && !rel.startsWith('..');
   const realRoot = await realpath(root).catch(() => root);
@@ -94,10 +104,13 @@ async function watchedPaths(root: string, head: Policy, base: Policy | null): Pr
  * itself through, nor name its own reviewers, nor run its servers outside the strictest sandbox.
  */
 function withGateClosed(p: Policy): Policy {
-  const keep = (rules: Record<string, PolicyLevel>) => Object.fromEntries(Object.entries(rules).filter(([id, level]) => !ruleById(id)?.reviewable || level === 'error'));
+  const keep = (rules: Record<string, PolicyLevel>) =>
+    Object.fromEntries(Object.entries(rules).filter(([id, level]) => !ruleById(id)?.reviewable || level === 'error'));
   // Nor may it name who approves it: named reviewers skip the write-access check.
   const { reviewers: _named, ...review } = p.review;
   // Nor contain its own servers less than the strictest: no base, no relaxation yet.
-  const sources = p.sources.map((s): SourceConfig => (s.kind === 'mcp' ? { ...s, mcp: { ...s.mcp, containment: { ...DEFAULT_CONTAINMENT, startNetwork: false } } } : s));
+  const sources = p.sources.map((s): SourceConfig =>
+    s.kind === 'mcp' ? { ...s, mcp: { ...s.mcp, containment: { ...DEFAULT_CONTAINMENT, startNetwork: false } } } : s,
+  );
   return { ...p, rules: keep(p.rules), overrides: p.overrides.map((o) => ({ ...o, rules: keep(o.rules) })), review, sources };
 }

@@ -22,18 +22,19 @@ export const RULES = [
     id: 'annotation-now-implicit',
     level: 'notice',
     title: 'A declared hint was removed but its effective value is unchanged',
-    rationale:
-      'Typical SDK churn: a hint declared at its default value is no longer sent. Nothing changes for clients, but explicit hints document intent.',
+    rationale: 'Typical SDK churn: a hint declared at its default value is no longer sent. Nothing changes for clients, but explicit hints document intent.',
     source: SPEC_ANNOTATIONS,
     fix: 'Declare the hint explicitly in the server if you want it pinned, then run `toolgate update`.',
   },
   {
     id: 'auth-metadata-changed',
     level: 'error',
-    title: "Who authorizes an HTTP server changed: an authorization server, a scope, the resource or its name in the server's protected resource metadata (RFC 9728)",
+    title:
+      "Who authorizes an HTTP server changed: an authorization server, a scope, the resource or its name in the server's protected resource metadata (RFC 9728)",
     rationale:
       "A client sends the user to the authorization servers the metadata names (the first one) and asks for the scopes it lists, before any tool is called: a new authorization server decides who holds tokens for the agent, a new scope lets those tokens do more, a new resource is another audience. Where no authorization server or no scope is listed, or the metadata cannot be read, clients fall back to the MCP server's own origin and the authorization server's default scopes, so losing them is a change too. Removals alone only narrow what a client asks for and are listed, not raised.",
-    source: 'RFC 9728 §2 (authorization_servers, scopes_supported, resource_name), §3.3 (resource); MCP spec 2025-11-25, Authorization › Authorization Server Location',
+    source:
+      'RFC 9728 §2 (authorization_servers, scopes_supported, resource_name), §3.3 (resource); MCP spec 2025-11-25, Authorization › Authorization Server Location',
     fix: 'Check that each new authorization server is one your organization trusts and that each new scope is one agents should hold; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
   },
@@ -44,7 +45,7 @@ export const RULES = [
     rationale:
       "MCP clients find who issues tokens for a server from its protected resource metadata (the 401's `resource_metadata`, then `/.well-known/oauth-protected-resource` with the path, then at the root). Without a usable document nothing about the server's authorization can be pinned or reviewed, and clients cannot start the spec's OAuth flow (or fall back to guesses). For a source that sends credentials, toolgate asks once without them to see the 401 a client would get.",
     source: 'RFC 9728 §3, §3.3, §5.1; MCP spec 2025-11-25, Authorization › Protected Resource Metadata Discovery Requirements',
-    fix: "Publish RFC 9728 metadata at `/.well-known/oauth-protected-resource<path>` (or name it in the 401's `WWW-Authenticate: Bearer resource_metadata=\"…\"`) with a `resource` that covers the server URL, or give the source the credentials it needs in `headers`.",
+    fix: 'Publish RFC 9728 metadata at `/.well-known/oauth-protected-resource<path>` (or name it in the 401\'s `WWW-Authenticate: Bearer resource_metadata="…"`) with a `resource` that covers the server URL, or give the source the credentials it needs in `headers`.',
   },
   {
     id: 'contract-stale',
@@ -69,7 +70,7 @@ export const RULES = [
     level: 'error',
     title: 'A pinned count differs from the live surface',
     rationale:
-      'toolCount, readOnlyToolCount, destructiveToolCount and openWorldToolCount summarise what an agent can reach; a change in any of them is a change in exposure. A count that the contract\'s own tools give is explained by the per-tool findings and folded into contract-stale; one they do not give (a hand edit) stays.',
+      "toolCount, readOnlyToolCount, destructiveToolCount and openWorldToolCount summarise what an agent can reach; a change in any of them is a change in exposure. A count that the contract's own tools give is explained by the per-tool findings and folded into contract-stale; one they do not give (a hand edit) stays.",
     source: 'docs/design.md §4 (pinned counts), §6 (folding)',
     fix: UPDATE,
   },
@@ -84,7 +85,8 @@ export const RULES = [
   {
     id: 'description-changed',
     level: 'error',
-    title: 'Text a model or user reads changed: a description or title, annotations.title, text inside inputSchema or outputSchema (description, title, default, examples, $comment, x- keys), vendor annotation keys, icons, _meta',
+    title:
+      'Text a model or user reads changed: a description or title, annotations.title, text inside inputSchema or outputSchema (description, title, default, examples, $comment, x- keys), vendor annotation keys, icons, _meta',
     rationale:
       'Descriptions are text the model reads and follows, the tool\'s own and those of its arguments alike, and clients show titles, icons and `_meta` to people. Changing one after review is the classic tool-poisoning "rug pull"; a schema comparison alone would not notice the arguments\' text, which changes nothing that validates.',
     source: 'Invariant Labs, "MCP tool poisoning" (2025); MCP spec, Security considerations',
@@ -259,8 +261,9 @@ export const RULES = [
     level: 'error',
     title: 'A vendor safety field named in toolgate.yml (`safety-fields`) changed in a tool: to the less safe side, to the safer side, or within one side',
     rationale:
-      "Servers declare safety facts beyond the four hints (a `_meta` key, a vendor annotation key, a safety object of their own: paid generation, sensitive URLs, read-only). A move to the less safe side widens what the tool does; a move to the safer side is a claim of less risk by the party being limited, and `deny[].less-safe` and `runtime.require-safer` act on it. Like hints, a field only restricts: a missing value is on the less safe side unless the policy gives a `default`.",
-    source: 'MCP spec 2025-11-25, Server Features › Tools (`_meta`, tool annotations: clients must treat them as untrusted unless from a trusted server); docs/design.md §7 (who may widen the surface)',
+      'Servers declare safety facts beyond the four hints (a `_meta` key, a vendor annotation key, a safety object of their own: paid generation, sensitive URLs, read-only). A move to the less safe side widens what the tool does; a move to the safer side is a claim of less risk by the party being limited, and `deny[].less-safe` and `runtime.require-safer` act on it. Like hints, a field only restricts: a missing value is on the less safe side unless the policy gives a `default`.',
+    source:
+      'MCP spec 2025-11-25, Server Features › Tools (`_meta`, tool annotations: clients must treat them as untrusted unless from a trusted server); docs/design.md §7 (who may widen the surface)',
     fix: 'Check what the tool now declares at the field; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
   },
@@ -295,35 +298,37 @@ export const RULES = [
     level: 'error',
     title: 'A process of the server outlived it',
     rationale:
-      'Code from a pull request that keeps running after the check (a daemon in a new session, a double fork) can act on the runner after toolgate is done: read later steps\' secrets, change their files. toolgate marks every process it starts and kills those still alive after the server ended; in the sandbox none can survive.',
+      "Code from a pull request that keeps running after the check (a daemon in a new session, a double fork) can act on the runner after toolgate is done: read later steps' secrets, change their files. toolgate marks every process it starts and kills those still alive after the server ended; in the sandbox none can survive.",
     source: 'toolgate issue 12 (sandbox)',
     fix: 'Make the server exit with its stdin (or on SIGTERM) without leaving processes behind, and run toolgate where the sandbox is available (Linux with bubblewrap).',
-  },  {
+  },
+  {
     id: 'server-failed',
     level: 'error',
     title: 'The source could not be snapshotted',
-    rationale: 'A server that crashes, hangs or answers garbage, or a document that fails to load, must fail the check: never a clean report on a broken input.',
+    rationale:
+      'A server that crashes, hangs or answers garbage, or a document that fails to load, must fail the check: never a clean report on a broken input.',
     source: 'docs/design.md §8 (fail closed), §9 (limits)',
     fix: 'Read the message and the server stderr tail; fix the server or the source config in toolgate.yml.',
-  },  {
+  },
+  {
     id: 'server-network-blocked',
     level: 'warning',
     title: 'The sandboxed server tried to reach the network',
     rationale:
       'A server that phones home while its tools are listed (telemetry, update checks, a package install) does so for every agent that starts it. The sandbox blocks it; this says which hosts it wanted, as far as its error output names them.',
     source: 'toolgate issue 12 (sandbox)',
-    fix: 'Turn the server\'s telemetry and update checks off (its flags or env), or, if it needs the network to list its tools, set `network: open` on the source (reviewed like any policy relaxation).',
-  },  {
+    fix: "Turn the server's telemetry and update checks off (its flags or env), or, if it needs the network to list its tools, set `network: open` on the source (reviewed like any policy relaxation).",
+  },
+  {
     id: 'server-unsandboxed',
     level: 'notice',
     title: 'The server ran outside the sandbox',
     rationale:
-      'Without the sandbox the server runs as toolgate\'s user: it can read toolgate\'s environment through /proc (the Action\'s token), reach the network and write the runner\'s files. Every report says so.',
+      "Without the sandbox the server runs as toolgate's user: it can read toolgate's environment through /proc (the Action's token), reach the network and write the runner's files. Every report says so.",
     source: 'toolgate issue 12 (sandbox)',
     fix: 'The message says why. No sandbox on the machine: install bubblewrap (`sudo apt-get install bubblewrap`) on a Linux runner. `sandbox: "off"` on the source: remove it. `sandbox: required` at the top of toolgate.yml makes an unsandboxed run a configuration error.',
   },
-
-
 
   {
     id: 'stdout-noise',
@@ -336,7 +341,8 @@ export const RULES = [
   {
     id: 'suspicious-text',
     level: 'warning',
-    title: 'Text a model reads tries something: a hidden-instruction tag, concealment, an instruction override, a directive about other tools, a secret path, an invisible character, an image or link; or an exfiltration-prone argument added to a tool',
+    title:
+      'Text a model reads tries something: a hidden-instruction tag, concealment, an instruction override, a directive about other tools, a secret path, an invisible character, an image or link; or an exfiltration-prone argument added to a tool',
     rationale:
       'Tool-poisoning payloads live in text the model reads and a reviewer skims. Each hit quotes the span and names the pattern (docs/rules.md, "Patterns of suspicious-text"), so a person can judge it in seconds. Only new text is judged: all of it in an audit, in a check what differs from the base, so a reviewed text is not raised on every run and a changed one rides on the approval description-changed already needs.',
     source: 'Invariant Labs, "MCP tool poisoning" (2025); OWASP LLM01; Unicode TR36; the pattern table in src/rules/suspicious-patterns.ts',
@@ -348,14 +354,15 @@ export const RULES = [
     title: 'The advertised tools cost the model more tokens per turn than the policy allows (limits.max-tokens, limits.max-tokens-per-tool)',
     rationale:
       "Every advertised tool is sent to the model on every turn: a surface that grows costs money, context and accuracy on every call. Counted with OpenAI's o200k_base encoding over what a client sends for each tool (name, title, description, inputSchema as JSON); other models' tokenizers differ by roughly 10-20 %.",
-    source: 'toolgate.yml `limits`; published figures: GitHub\'s MCP server about 26K tokens for 35 tools',
+    source: "toolgate.yml `limits`; published figures: GitHub's MCP server about 26K tokens for 35 tools",
     fix: 'Trim descriptions and schemas, split the server, deny tools the agent does not need, or raise the limit in toolgate.yml with a reviewed commit.',
   },
   {
     id: 'too-many-tools',
     level: 'error',
     title: 'More tools are reachable than the configured limit',
-    rationale: 'Each reachable tool is one more thing the model can be steered into calling, and tool choice degrades as lists grow; a cap makes every addition past it a deliberate decision.',
+    rationale:
+      'Each reachable tool is one more thing the model can be steered into calling, and tool choice degrades as lists grow; a cap makes every addition past it a deliberate decision.',
     source: 'toolgate policy `limits.max-tools`',
     fix: 'Remove or disable tools, split the server, or raise `limits.max-tools` in toolgate.yml.',
   },
@@ -380,11 +387,11 @@ export const RULES = [
   {
     id: 'tool-shadowed',
     level: 'warning',
-    title: 'Two sources of one toolgate.yml serve the same tool name, or a tool\'s text names another source\'s tool',
+    title: "Two sources of one toolgate.yml serve the same tool name, or a tool's text names another source's tool",
     rationale:
       'An agent connected to several servers sees them in one tool list: two tools of one name collide (clients keep one, or rename them), and a description that names another server\'s tool ("use this instead of send_email") is how a malicious server shadows a trusted one. Names are looked for as whole words and only when they read as identifiers (with "_", "-", "." or camelCase), so ordinary words do not match.',
     source: 'Invariant Labs, "MCP tool poisoning: cross-server shadowing" (2025); MCP spec, Tools › Tool names',
-    fix: 'Rename one of the tools in its server (or deny it in one source), or remove the other server\'s tool names from the description; when the reference is intended, turn the rule off for this tool with an `overrides:` entry.',
+    fix: "Rename one of the tools in its server (or deny it in one source), or remove the other server's tool names from the description; when the reference is intended, turn the rule off for this tool with an `overrides:` entry.",
   },
   {
     id: 'unannotated-tool',

@@ -5,8 +5,9 @@ import { remove as removeConfusables } from 'confusables';
  * another (`run_sh\u200Bell` shows as `run_shell`).
  */
 // Each listed code point is wanted on its own, combining ones (U+034F) included.
-// eslint-disable-next-line no-misleading-character-class
-export const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/u;
+export const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/u;
 // eslint-disable-next-line no-misleading-character-class
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
 

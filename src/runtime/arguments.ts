@@ -64,21 +64,39 @@ export class ArgumentsChecker {
    */
   check(pinned: SurfaceTool, args: unknown): ArgumentsVerdict {
     const value = args === undefined ? {} : args;
-    if (!isObject(value)) return { ok: false, detail: `arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
+    if (!isObject(value))
+      return { ok: false, detail: `arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
     const schema = pinned.inputSchema;
     const props = isObject(schema) ? getOwn(schema, 'properties') : undefined;
     const declared = isObject(props) ? props : {};
     const unknown = Object.keys(value).filter((k) => getOwn(declared, k) === undefined);
     if (unknown.length) {
-      const named = unknown.slice(0, MAX_NAMED).map((k) => JSON.stringify(k)).join(', ');
-      return { ok: false, detail: `unknown argument${unknown.length === 1 ? '' : 's'} ${named}${unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : ''}: the pinned inputSchema declares ${Object.keys(declared).length ? Object.keys(declared).slice(0, 20).map((k) => JSON.stringify(k)).join(', ') : 'no arguments'}` };
+      const named = unknown
+        .slice(0, MAX_NAMED)
+        .map((k) => JSON.stringify(k))
+        .join(', ');
+      return {
+        ok: false,
+        detail: `unknown argument${unknown.length === 1 ? '' : 's'} ${named}${unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : ''}: the pinned inputSchema declares ${
+          Object.keys(declared).length
+            ? Object.keys(declared)
+                .slice(0, 20)
+                .map((k) => JSON.stringify(k))
+                .join(', ')
+            : 'no arguments'
+        }`,
+      };
     }
     const validators = this.validatorsFor(pinned);
-    if (validators instanceof Error) return { ok: false, detail: `the pinned inputSchema cannot be compiled, so no call is let through: ${validators.message.slice(0, 300)}` };
+    if (validators instanceof Error)
+      return { ok: false, detail: `the pinned inputSchema cannot be compiled, so no call is let through: ${validators.message.slice(0, 300)}` };
     for (const validate of validators) {
       if (validate(value)) continue;
       const e = validate.errors?.[0];
-      return { ok: false, detail: e ? `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`.slice(0, 500) : 'the arguments do not match the pinned inputSchema' };
+      return {
+        ok: false,
+        detail: e ? `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`.slice(0, 500) : 'the arguments do not match the pinned inputSchema',
+      };
     }
     return { ok: true };
   }

@@ -65,7 +65,11 @@ export class ClientStdio {
       if (this.bufferedBytes > this.opts.maxMessageBytes) {
         // Past the bound the line is not kept: the rest of it is skipped up to its newline.
         this.opts.onGarbage?.(`a client message over ${this.opts.maxMessageBytes} bytes was dropped`);
-        this.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: message larger than ${this.opts.maxMessageBytes} bytes (runtime.max-message-bytes)` } });
+        this.send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `toolgate proxy: message larger than ${this.opts.maxMessageBytes} bytes (runtime.max-message-bytes)` },
+        });
         this.skipping = true;
         this.buffered = [];
         this.bufferedBytes = 0;
@@ -76,7 +80,11 @@ export class ClientStdio {
   private deliver(line: string): void {
     if (Buffer.byteLength(line) > this.opts.maxMessageBytes) {
       this.opts.onGarbage?.(`a client message over ${this.opts.maxMessageBytes} bytes was dropped`);
-      this.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: message larger than ${this.opts.maxMessageBytes} bytes (runtime.max-message-bytes)` } });
+      this.send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `toolgate proxy: message larger than ${this.opts.maxMessageBytes} bytes (runtime.max-message-bytes)` },
+      });
       return;
     }
     const trimmed = line.replace(/\r$/, '');

@@ -41,6 +41,8 @@ export class DecisionLog {
 
   /** The closing line: how many decisions of each kind. */
   summary(): void {
-    this.out.write(`${JSON.stringify({ time: new Date().toISOString(), source: this.source, event: 'summary', counts: Object.fromEntries([...this.counts].sort()) })}\n`);
+    this.out.write(
+      `${JSON.stringify({ time: new Date().toISOString(), source: this.source, event: 'summary', counts: Object.fromEntries([...this.counts].sort()) })}\n`,
+    );
   }
 }

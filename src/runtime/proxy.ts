@@ -103,7 +103,8 @@ export class Proxy {
       // or a null id cannot be answered, so it is not a call: dropped, never sent on.
       if (key === undefined) {
         this.opts.log.write({ event: 'call', decision: 'dropped', reason: 'no-request-id', detail: `${method} without a string or number id` });
-        if (hasId) await this.client.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id` } });
+        if (hasId)
+          await this.client.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id` } });
         return;
       }
     }
@@ -111,8 +112,17 @@ export class Proxy {
       // JSON-RPC ids are strings or numbers, one request at a time each: anything else could not
       // be matched to its answer.
       if (key === undefined || this.forwarded.has(key)) {
-        this.opts.log.write({ event: 'upstream', decision: 'dropped', reason: 'bad-request-id', detail: `${method} with ${key === undefined ? 'an id that is no string or number' : 'the id of a request still pending'}` });
-        await this.client.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id that no pending request has` } });
+        this.opts.log.write({
+          event: 'upstream',
+          decision: 'dropped',
+          reason: 'bad-request-id',
+          detail: `${method} with ${key === undefined ? 'an id that is no string or number' : 'the id of a request still pending'}`,
+        });
+        await this.client.send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id that no pending request has` },
+        });
         return;
       }
     }
@@ -130,7 +140,11 @@ export class Proxy {
     } catch (e) {
       if (typeof m.method === 'string' && 'id' in m && m.id !== undefined) {
         this.forwarded.delete(idKey(m.id) ?? '');
-        await this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: the server could not be reached: ${(e as Error).message.slice(0, 300)}` } });
+        await this.client.send({
+          jsonrpc: '2.0',
+          id: m.id,
+          error: { code: -32603, message: `toolgate proxy: the server could not be reached: ${(e as Error).message.slice(0, 300)}` },
+        });
       }
       this.opts.log.write({ event: 'upstream', decision: 'error', detail: (e as Error).message.slice(0, 300) });
     }
@@ -152,7 +166,12 @@ export class Proxy {
       const tool = id === undefined ? undefined : this.forwarded.get(id);
       if (tool === undefined) {
         // No pending request of the client has this id (type included): unsolicited, or a second answer.
-        this.opts.log.write({ event: 'upstream', decision: 'dropped', reason: 'unsolicited-answer', detail: `an answer with id ${JSON.stringify(m.id) ?? 'undefined'} that no pending client request has` });
+        this.opts.log.write({
+          event: 'upstream',
+          decision: 'dropped',
+          reason: 'unsolicited-answer',
+          detail: `an answer with id ${JSON.stringify(m.id) ?? 'undefined'} that no pending client request has`,
+        });
         return;
       }
       this.forwarded.delete(id as string);
@@ -185,11 +204,19 @@ export class Proxy {
     } catch (e) {
       // Fail closed: nothing is admitted until a listing succeeds.
       this.admission = { tools: new Map(), decisions: [] };
-      return this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: could not list the server's tools: ${(e as Error).message}` } });
+      return this.client.send({
+        jsonrpc: '2.0',
+        id: m.id,
+        error: { code: -32603, message: `toolgate proxy: could not list the server's tools: ${(e as Error).message}` },
+      });
     }
     if (a.tools.size === 0) {
       const why = summarize(a);
-      return this.client.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `toolgate proxy: no tool of this server is admitted by the contract and the runtime policy (${why})` } });
+      return this.client.send({
+        jsonrpc: '2.0',
+        id: m.id,
+        error: { code: -32603, message: `toolgate proxy: no tool of this server is admitted by the contract and the runtime policy (${why})` },
+      });
     }
     this.announced = admittedKey(a);
     await this.client.send({ jsonrpc: '2.0', id: m.id, result: { ...this.resultKeys, tools: [...a.tools.values()].map((t) => t.listed) } });
@@ -213,7 +240,13 @@ export class Proxy {
     this.listing = this.listAll()
       .then((tools) => {
         const a = admit(tools, this.opts.contract, this.opts.runtime);
-        for (const d of a.decisions) this.opts.log.write({ event: 'list', ...(d.tool !== undefined ? { tool: d.tool } : {}), decision: d.admitted ? 'admitted' : 'hidden', reason: d.reason });
+        for (const d of a.decisions)
+          this.opts.log.write({
+            event: 'list',
+            ...(d.tool !== undefined ? { tool: d.tool } : {}),
+            decision: d.admitted ? 'admitted' : 'hidden',
+            reason: d.reason,
+          });
         this.admission = a;
         return a;
       })
@@ -308,7 +341,13 @@ export class Proxy {
     if (!admitted) {
       const d = a.decisions.find((x) => x.tool === name);
       const drifted = d?.reason === 'drifted' || d?.reason === 'refuse-all';
-      return this.refuse(m, name, drifted ? 'tool_drifted' : 'tool_not_allowed', d ? `tool "${name}" is not admitted: ${d.reason}` : `tool "${name}" is not listed by the server`, args);
+      return this.refuse(
+        m,
+        name,
+        drifted ? 'tool_drifted' : 'tool_not_allowed',
+        d ? `tool "${name}" is not admitted: ${d.reason}` : `tool "${name}" is not listed by the server`,
+        args,
+      );
     }
     const verdict = this.checker.check(admitted.pinned, args);
     if (!verdict.ok) return this.refuse(m, name, 'invalid_arguments', verdict.detail, args);

@@ -61,7 +61,11 @@ export async function startContained(spec: CommandSpec, cfg: McpCommon, into: La
     try {
       launched = sandboxedCommand(support.bwrap, spec, { ...containment, network }, { root, home: into.home!.path, env: process.env });
     } catch (e) {
-      if (e instanceof SandboxRefusal) throw new SourceError(`could not start ${stdio === 'log' ? 'start command' : 'MCP server'} \`${describeCommand(spec)}\` in the sandbox: ${e.message}`, 'spawn-failed');
+      if (e instanceof SandboxRefusal)
+        throw new SourceError(
+          `could not start ${stdio === 'log' ? 'start command' : 'MCP server'} \`${describeCommand(spec)}\` in the sandbox: ${e.message}`,
+          'spawn-failed',
+        );
       throw e;
     }
     into.sandbox = { sandboxed: true, network };

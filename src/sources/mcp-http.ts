@@ -15,11 +15,7 @@ import type { ServerProcess } from './mcp-process.js';
  * @param env environment to read (`process.env` in production).
  * @throws ConfigError when a named variable is not set (the message names header and variable).
  */
-export function resolveHeaders(
-  headers: readonly HeaderFromEnv[],
-  env: Readonly<Record<string, string | undefined>>,
-  sourceId: string,
-): Record<string, string> {
+export function resolveHeaders(headers: readonly HeaderFromEnv[], env: Readonly<Record<string, string | undefined>>, sourceId: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const h of headers) {
     const value = env[h.env];

@@ -248,7 +248,12 @@ export function spawnFailed(spec: CommandSpec, code: string | undefined, cause?:
  * a typo is still `spawn-failed` rather than the sandbox's own exit.
  */
 export function lookupCommand(command: string, path: string | undefined, cwd: string): { found: string } | { code: 'ENOENT' | 'EACCES' } {
-  const candidates = command.includes('/') ? [resolvePath(cwd, command)] : (path ?? '').split(':').filter(Boolean).map((d) => join(resolvePath(cwd, d), command));
+  const candidates = command.includes('/')
+    ? [resolvePath(cwd, command)]
+    : (path ?? '')
+        .split(':')
+        .filter(Boolean)
+        .map((d) => join(resolvePath(cwd, d), command));
   let denied = false;
   for (const file of candidates) {
     try {
@@ -770,7 +775,7 @@ class SlicedJsonParser {
 
   /** End (exclusive) of the string whose opening quote is at `i`. */
   private stringEnd(i: number): number {
-    for (let at = i + 1; ; ) {
+    for (let at = i + 1; ;) {
       const stop = this.find(STRING_STOP, at);
       if (stop < 0) return this.fail(this.to);
       if (this.text.charCodeAt(stop) === 0x22) return stop + 1;
@@ -781,7 +786,7 @@ class SlicedJsonParser {
   /** End (exclusive) of the container opening at `i` when it closes before `limit`, else -1. */
   private containerEnd(i: number, limit: number): number {
     let depth = 0;
-    for (let at = i; ; ) {
+    for (let at = i; ;) {
       const m = this.find(STRUCTURE, at);
       if (m < 0 || m >= limit) return -1;
       const c = this.text.charCodeAt(m);
@@ -863,7 +868,11 @@ class SlicedJsonParser {
 export function responseProblem(m: Record<string, unknown>): string | undefined {
   const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
   const extra = Object.keys(m).filter((k) => !['jsonrpc', 'id', 'result', 'error'].includes(k));
-  if (extra.length > 0) return `unexpected key${extra.length === 1 ? '' : 's'} ${extra.slice(0, 3).map((k) => JSON.stringify(k)).join(', ')}`;
+  if (extra.length > 0)
+    return `unexpected key${extra.length === 1 ? '' : 's'} ${extra
+      .slice(0, 3)
+      .map((k) => JSON.stringify(k))
+      .join(', ')}`;
   if ('result' in m && 'error' in m) return 'both "result" and "error"';
   if ('result' in m) {
     const r = m.result;

@@ -193,19 +193,15 @@ async function runSnapshot(id: string, cfg: McpCommon, started: number, connecto
   let phase: Phase = 'start-up';
   try {
     const startupMs = Math.min(cfg.timeouts.startupMs, cfg.timeouts.totalMs);
-    session = await withDeadline(
-      connector.connect(sessions),
-      Math.max(0, startupMs - (performance.now() - started)),
-      () => {
-        sessions.closed = true;
-        const s = sessions.list.at(-1);
-        s?.abort.abort();
-        return new SourceError(
-          `${s?.what ?? 'MCP server'} did not complete initialization within ${startupMs} ms${lastLine(s?.proc?.stderrTail() ?? '')}; if the server is just slow to start (a cold npx install can take over a minute), raise \`startup-timeout-ms\` in toolgate.yml`,
-          'startup-timeout',
-        );
-      },
-    );
+    session = await withDeadline(connector.connect(sessions), Math.max(0, startupMs - (performance.now() - started)), () => {
+      sessions.closed = true;
+      const s = sessions.list.at(-1);
+      s?.abort.abort();
+      return new SourceError(
+        `${s?.what ?? 'MCP server'} did not complete initialization within ${startupMs} ms${lastLine(s?.proc?.stderrTail() ?? '')}; if the server is just slow to start (a cold npx install can take over a minute), raise \`startup-timeout-ms\` in toolgate.yml`,
+        'startup-timeout',
+      );
+    });
     phase = 'listing';
     mark(`${id}: initialized`);
     const discovering = connector.discover?.(sessions);
@@ -241,7 +237,14 @@ async function runSnapshot(id: string, cfg: McpCommon, started: number, connecto
 }
 
 /** The raw snapshot of a listed session (server info as negotiated, the tools as listed). */
-function snapshotOf(id: string, cfg: McpCommon, session: Session, sessions: Sessions, listed: { tools: RawTool[]; pages: number; rawBytes: number }, protectedResource: Discovery | undefined): RawSnapshot {
+function snapshotOf(
+  id: string,
+  cfg: McpCommon,
+  session: Session,
+  sessions: Sessions,
+  listed: { tools: RawTool[]; pages: number; rawBytes: number },
+  protectedResource: Discovery | undefined,
+): RawSnapshot {
   const client = session.client!;
   const version = client.getServerVersion();
   const protocolVersion = client.getNegotiatedProtocolVersion();
@@ -256,7 +259,13 @@ function snapshotOf(id: string, cfg: McpCommon, session: Session, sessions: Sess
     },
     tools: listed.tools,
     live: true,
-    diagnostics: { durationMs: 0, pages: listed.pages, rawBytes: listed.rawBytes, notes: session.notes, ...(sessions.unauthorized ? { unauthorized: true } : {}) },
+    diagnostics: {
+      durationMs: 0,
+      pages: listed.pages,
+      rawBytes: listed.rawBytes,
+      notes: session.notes,
+      ...(sessions.unauthorized ? { unauthorized: true } : {}),
+    },
     ...(protectedResource ? { protectedResource } : {}),
   };
 }
@@ -282,7 +291,9 @@ async function endSessions(d: RawSnapshot['diagnostics'], session: Session, sess
   await Promise.all(sessions.list.map(closeSession));
   const escaped = sessions.list.flatMap((x) => x.proc?.escaped ?? []);
   if (escaped.length) d.escaped = escaped;
-  const blocked = blockedHosts(sessions.list.map((x) => (x.sandbox?.sandboxed && x.sandbox.network === 'loopback' ? (x.proc?.stderrTail() ?? '') : '')).join('\n'));
+  const blocked = blockedHosts(
+    sessions.list.map((x) => (x.sandbox?.sandboxed && x.sandbox.network === 'loopback' ? (x.proc?.stderrTail() ?? '') : '')).join('\n'),
+  );
   if (blocked.length) d.networkBlocked = blocked;
   d.durationMs = Math.round(performance.now() - started);
 }
@@ -307,7 +318,8 @@ async function discoverAsClient(url: URL, credentialed: boolean, timeoutMs: numb
  */
 export function blockedHosts(stderr: string): string[] {
   const out = new Set<string>();
-  for (const m of stderr.matchAll(/\b(?:getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|connect (?:ENETUNREACH|EHOSTUNREACH)) ([A-Za-z0-9._:[\]-]{1,255})/g)) out.add(m[1]!);
+  for (const m of stderr.matchAll(/\b(?:getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|connect (?:ENETUNREACH|EHOSTUNREACH)) ([A-Za-z0-9._:[\]-]{1,255})/g))
+    out.add(m[1]!);
   return [...out].slice(0, 20);
 }
 
@@ -414,7 +426,10 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions,
     const s = newSession('stdio', what, sessions);
     if (adopted) {
       // The session owns what the early start made, so that a failure from here on cleans it up.
-      const failed = await adopted.started.then(() => undefined, (e: unknown) => ({ e }));
+      const failed = await adopted.started.then(
+        () => undefined,
+        (e: unknown) => ({ e }),
+      );
       Object.assign(s, adopted.into);
       if (failed) throw failed.e;
     } else await launchStdio(cfg, root, s);
@@ -437,8 +452,7 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions,
     // transport by probing on a throw-away sibling process). Ours probes in place, so when the
     // process died during the probe, start it once more and go straight to `initialize`.
     const s = sessions.list.at(-1);
-    const diedInProbe =
-      err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && (await s?.proc?.waitExit(250)) !== undefined;
+    const diedInProbe = err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && (await s?.proc?.waitExit(250)) !== undefined;
     if (!diedInProbe) throw err;
     await closeSession(s!);
     const retry = await attempt(true);
@@ -485,8 +499,7 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
       return res;
     };
     const opts = { requestInit: { headers }, fetch: observed };
-    const transport: Transport =
-      kind === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
+    const transport: Transport = kind === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
     await connectClient(s, cfg, transport, { negotiate: kind === 'streamable-http', probeTimeoutMs: cfg.timeouts.startupMs, ...failOn(s, transport) });
   };
 
@@ -554,11 +567,7 @@ async function closeSession(s: Session): Promise<void> {
  * the raw page captured at the transport is used instead (with a note), so one malformed tool
  * does not hide the rest.
  */
-async function listAllTools(
-  s: Session,
-  cfg: McpCommon,
-  totalDeadline: number,
-): Promise<{ tools: RawTool[]; pages: number; rawBytes: number }> {
+async function listAllTools(s: Session, cfg: McpCommon, totalDeadline: number): Promise<{ tools: RawTool[]; pages: number; rawBytes: number }> {
   const client = s.client!;
   const tools: RawTool[] = [];
   const seen = new Set<string>();
@@ -578,11 +587,10 @@ async function listAllTools(
     const timeout = Math.min(cfg.timeouts.requestMs, remaining);
     let page: LoosePage;
     try {
-      page = await client.request(
-        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        LOOSE_LIST_RESULT,
-        { timeout, signal: s.abort.signal },
-      );
+      page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LOOSE_LIST_RESULT, {
+        timeout,
+        signal: s.abort.signal,
+      });
       takeRaw(s);
     } catch (err) {
       if (isTimeout(err) && timeout < cfg.timeouts.requestMs) throw totalTimeout(s, cfg, pages);
@@ -601,10 +609,7 @@ async function listAllTools(
     await yieldToSignals();
     rawBytes += await resultBytes(page);
     if (rawBytes > maxBytes) {
-      throw new SourceError(
-        `${s.what} sent ${rawBytes} bytes of tools/list results by page ${pages}, more than limits.maxBytes (${maxBytes})`,
-        'byte-cap',
-      );
+      throw new SourceError(`${s.what} sent ${rawBytes} bytes of tools/list results by page ${pages}, more than limits.maxBytes (${maxBytes})`, 'byte-cap');
     }
     for (const tool of page.tools) tools.push({ tool });
     const next = page.nextCursor;
@@ -689,7 +694,7 @@ async function withDeadline<T>(p: Promise<T>, ms: number, onTimeout: () => Error
 
 /** `Error: message (CODE)` for an error's cause (fetch wraps ECONNREFUSED and friends there). */
 function describeCause(cause: unknown): string {
-  if (!(cause instanceof Error)) return typeof cause === 'string' ? cause : JSON.stringify(cause) ?? '';
+  if (!(cause instanceof Error)) return typeof cause === 'string' ? cause : (JSON.stringify(cause) ?? '');
   const code = (cause as NodeJS.ErrnoException).code;
   return `${String(cause)}${code && !cause.message.includes(code) ? ` (${code})` : ''}`;
 }
@@ -872,7 +877,8 @@ export async function openHttpServer(id: string, cfg: McpHttpConfig & McpCommon,
       s.proc = await startContained(cfg.start, cfg, s, root, 'log');
       const deadline = AbortSignal.timeout(cfg.timeouts.startupMs);
       await waitForListening(url, s.proc, deadline);
-      if (deadline.aborted) throw new SourceError(`${s.what} did not accept connections within ${cfg.timeouts.startupMs} ms`, 'startup-timeout', s.proc.stderrTail());
+      if (deadline.aborted)
+        throw new SourceError(`${s.what} did not accept connections within ${cfg.timeouts.startupMs} ms`, 'startup-timeout', s.proc.stderrTail());
     } catch (e) {
       await s.proc?.stop();
       await s.home.dispose();

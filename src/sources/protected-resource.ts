@@ -8,7 +8,12 @@
  * client would accept it; toolgate adds the limits (time, bytes, origin) and the `resource` check
  * clients apply (`checkResourceAllowed`).
  */
-import { checkResourceAllowed, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams, resourceUrlFromServerUrl } from '@modelcontextprotocol/client';
+import {
+  checkResourceAllowed,
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+  resourceUrlFromServerUrl,
+} from '@modelcontextprotocol/client';
 import type { Discovery, ProtectedResource } from '../surface/model.js';
 import { countingFetch } from './mcp-http.js';
 
@@ -76,15 +81,18 @@ export async function discoverProtectedResource(serverUrl: URL, opts: { challeng
   };
   const given = opts.challenge?.resourceMetadataUrl;
   const sameOrigin = given !== undefined && given.origin === serverUrl.origin;
-  const ignored = given !== undefined && !sameOrigin ? `; the 401's resource_metadata ${JSON.stringify(given.href)} is on another origin and was not fetched` : '';
+  const ignored =
+    given !== undefined && !sameOrigin ? `; the 401's resource_metadata ${JSON.stringify(given.href)} is on another origin and was not fetched` : '';
   let raw: Awaited<ReturnType<typeof discoverOAuthProtectedResourceMetadata>>;
   try {
     raw = await discoverOAuthProtectedResourceMetadata(serverUrl, sameOrigin ? { resourceMetadataUrl: given } : undefined, limited);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (overflow) return { state: 'unusable', reason: `the metadata at ${lastUrl} is larger than ${METADATA_MAX_BYTES} bytes${ignored}` };
-    if (/does not implement OAuth 2\.0 Protected Resource Metadata/.test(message)) return ignored ? { state: 'unusable', reason: `no metadata at the well-known URLs${ignored}` } : { state: 'absent' };
-    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return { state: 'unusable', reason: `${lastUrl} did not answer within ${opts.timeoutMs} ms${ignored}` };
+    if (/does not implement OAuth 2\.0 Protected Resource Metadata/.test(message))
+      return ignored ? { state: 'unusable', reason: `no metadata at the well-known URLs${ignored}` } : { state: 'absent' };
+    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+      return { state: 'unusable', reason: `${lastUrl} did not answer within ${opts.timeoutMs} ms${ignored}` };
     const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
     if (Array.isArray(issues)) {
       const listed = issues.slice(0, 3).map((i) => `${i.path.length ? `/${i.path.map(String).join('/')}` : 'the document'}: ${i.message}`);
@@ -95,7 +103,10 @@ export async function discoverProtectedResource(serverUrl: URL, opts: { challeng
   // RFC 9728 §3.3 / §7.3: a client must not use metadata whose resource is not the one it asked
   // for; MCP clients accept a resource that covers the server URL (same origin, path prefix).
   if (!checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(serverUrl), configuredResource: raw.resource })) {
-    return { state: 'unusable', reason: `the metadata at ${lastUrl} names resource ${JSON.stringify(raw.resource)}, which does not cover ${serverUrl.href}, so clients refuse it` };
+    return {
+      state: 'unusable',
+      reason: `the metadata at ${lastUrl} names resource ${JSON.stringify(raw.resource)}, which does not cover ${serverUrl.href}, so clients refuse it`,
+    };
   }
   return { state: 'found', metadata: pinnedMetadata(raw), url: lastUrl };
 }
@@ -105,7 +116,12 @@ export async function discoverProtectedResource(serverUrl: URL, opts: { challeng
  * screen shows. Without repeats; authorization servers in their order (clients take the first),
  * scopes sorted (a set).
  */
-export function pinnedMetadata(raw: { resource: string; authorization_servers?: string[]; scopes_supported?: string[]; resource_name?: string }): ProtectedResource {
+export function pinnedMetadata(raw: {
+  resource: string;
+  authorization_servers?: string[];
+  scopes_supported?: string[];
+  resource_name?: string;
+}): ProtectedResource {
   // Servers keep their order (clients use the first); scopes are a set.
   const servers = raw.authorization_servers === undefined ? undefined : [...new Set(raw.authorization_servers)];
   const scopes = raw.scopes_supported === undefined ? undefined : [...new Set(raw.scopes_supported)].sort();

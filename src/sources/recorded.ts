@@ -6,7 +6,7 @@ import type { Json } from '../util/json.js';
 import { jsonByteLength, TOOL_MAX_BYTES } from '../surface/depth-limit.js';
 import { ConfigError } from '../util/errors.js';
 import { FILE_LIMITS, readBounded } from '../util/safe-path.js';
-import { parseJsonDocument } from '../util/json-file.js';
+import { parseJsonDocument, type JsonDocument } from '../util/json-file.js';
 import { isObject } from '../util/json.js';
 import type { RawSnapshot, RawTool } from './types.js';
 
@@ -30,70 +30,29 @@ const FIX_SHAPE =
  */
 export async function readRecorded(id: string, file: string): Promise<RawSnapshot> {
   const started = performance.now();
-  let buf: Buffer;
-  try {
-    buf = await readBounded(file, FILE_LIMITS.recorded, 'the recorded tools/list file');
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ConfigError(
-      `cannot read recorded tools/list file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
-      { file },
-      `check the source's \`recorded\` path in toolgate.yml (relative to toolgate.yml); ${FIX_SHAPE}`,
-    );
-  }
-  const doc = parseJsonDocument(buf.toString('utf8'), file, 'fix the JSON syntax at that position (a trailing comma, a missing quote or comment are the usual causes)', {
-    label: 'recorded tools/list file',
-    // Locations name a tool (`/result/tools/3/name` at most), not lines inside its schema.
-    lineDepth: 4,
-  });
-  const value = doc.value;
-  const fail = (message: string, pointer: string): never => {
-    throw new ConfigError(`recorded tools/list file: ${message}`, { file, pointer, line: doc.lineOf(pointer) }, FIX_SHAPE);
-  };
-
-  // A page with a `nextCursor` is not the whole list: pinning it would leave the rest unreviewed.
-  const cursorCheck = (page: { [key: string]: Json }, at: string): void => {
-    if (typeof page.nextCursor === 'string') {
-      throw new ConfigError(
-        `recorded tools/list file is one page of a longer list (nextCursor ${JSON.stringify(page.nextCursor.slice(0, 40))})`,
-        { file, pointer: `${at}/nextCursor`, line: doc.lineOf(`${at}/nextCursor`) },
-        'Record every page (follow nextCursor until it is absent) and save all the tools in one list.',
-      );
-    }
-  };
-
-  let tools: Json[];
-  let base: string;
-  if (Array.isArray(value)) {
-    tools = value;
-    base = '';
-  } else if (isObject(value) && 'result' in value && !('tools' in value)) {
-    // A JSON-RPC response, or just its `result` member kept under that name.
-    const result = value.result;
-    if (!isObject(result)) return fail('"result" is not an object', '/result');
-    if (!Array.isArray(result.tools)) return fail('"result.tools" is missing or not an array', '/result');
-    tools = result.tools;
-    base = '/result/tools';
-    cursorCheck(result, '/result');
-  } else if (isObject(value) && 'error' in value && 'jsonrpc' in value) {
-    return fail('the file holds a JSON-RPC error response, not a tools/list result', '/error');
-  } else if (isObject(value)) {
-    if (!Array.isArray(value.tools)) return fail('"tools" is missing or not an array', 'tools' in value ? '/tools' : '');
-    tools = value.tools;
-    base = '/tools';
-    cursorCheck(value, '');
-  } else {
-    return fail(`expected an object or an array, found ${value === null ? 'null' : typeof value}`, '');
-  }
-
+  const buf = await readRecording(file);
+  const doc = parseJsonDocument(
+    buf.toString('utf8'),
+    file,
+    'fix the JSON syntax at that position (a trailing comma, a missing quote or comment are the usual causes)',
+    {
+      label: 'recorded tools/list file',
+      // Locations name a tool (`/result/tools/3/name` at most), not lines inside its schema.
+      lineDepth: 4,
+    },
+  );
+  const { tools, base } = toolsOf(doc, file);
   // Each entry is kept as listed, as for a live server: one that is not a valid tool becomes a
   // `malformed-tool` finding at its line and the rest is still pinned.
   const raw: RawTool[] = tools.map((tool, i) => {
     const pointer = `${base}/${i}`;
     const bytes = jsonByteLength(tool);
     if (bytes > TOOL_MAX_BYTES) {
-      throw new ConfigError(`tool #${i + 1} is ${bytes} bytes, more than one tool may be (${TOOL_MAX_BYTES} bytes, 4 MiB)`, { file, line: doc.lineOf(pointer), pointer }, 'Record the server again: no real tool is this large.');
+      throw new ConfigError(
+        `tool #${i + 1} is ${bytes} bytes, more than one tool may be (${TOOL_MAX_BYTES} bytes, 4 MiB)`,
+        { file, line: doc.lineOf(pointer), pointer },
+        'Record the server again: no real tool is this large.',
+      );
     }
     return { tool, location: { file, pointer, line: doc.lineOf(pointer) } };
   });
@@ -105,4 +64,57 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
     file,
     diagnostics: { durationMs: Math.round(performance.now() - started), rawBytes: buf.length },
   };
+}
+
+/** The recording's bytes. @throws ConfigError naming the file when it cannot be read. */
+async function readRecording(file: string): Promise<Buffer> {
+  try {
+    return await readBounded(file, FILE_LIMITS.recorded, 'the recorded tools/list file');
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError(
+      `cannot read recorded tools/list file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      { file },
+      `check the source's \`recorded\` path in toolgate.yml (relative to toolgate.yml); ${FIX_SHAPE}`,
+    );
+  }
+}
+
+/**
+ * The tools of a recording and the pointer of their list: a bare array, `{tools}`, or a JSON-RPC
+ * response (or its `result` kept under that name).
+ * @throws ConfigError at the pointer and line of a wrong shape, an error response, or one page of a longer list.
+ */
+function toolsOf(doc: JsonDocument, file: string): { tools: Json[]; base: string } {
+  const value = doc.value;
+  const fail = (message: string, pointer: string): never => {
+    throw new ConfigError(`recorded tools/list file: ${message}`, { file, pointer, line: doc.lineOf(pointer) }, FIX_SHAPE);
+  };
+  // A page with a `nextCursor` is not the whole list: pinning it would leave the rest unreviewed.
+  const cursorCheck = (page: { [key: string]: Json }, at: string): void => {
+    if (typeof page.nextCursor === 'string') {
+      throw new ConfigError(
+        `recorded tools/list file is one page of a longer list (nextCursor ${JSON.stringify(page.nextCursor.slice(0, 40))})`,
+        { file, pointer: `${at}/nextCursor`, line: doc.lineOf(`${at}/nextCursor`) },
+        'Record every page (follow nextCursor until it is absent) and save all the tools in one list.',
+      );
+    }
+  };
+  if (Array.isArray(value)) return { tools: value, base: '' };
+  if (isObject(value) && 'result' in value && !('tools' in value)) {
+    // A JSON-RPC response, or just its `result` member kept under that name.
+    const result = value.result;
+    if (!isObject(result)) return fail('"result" is not an object', '/result');
+    if (!Array.isArray(result.tools)) return fail('"result.tools" is missing or not an array', '/result');
+    cursorCheck(result, '/result');
+    return { tools: result.tools, base: '/result/tools' };
+  }
+  if (isObject(value) && 'error' in value && 'jsonrpc' in value) return fail('the file holds a JSON-RPC error response, not a tools/list result', '/error');
+  if (isObject(value)) {
+    if (!Array.isArray(value.tools)) return fail('"tools" is missing or not an array', 'tools' in value ? '/tools' : '');
+    cursorCheck(value, '');
+    return { tools: value.tools, base: '/tools' };
+  }
+  return fail(`expected an object or an array, found ${value === null ? 'null' : typeof value}`, '');
 }

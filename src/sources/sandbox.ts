@@ -70,7 +70,8 @@ export function sandboxSupportAsync(): Promise<SandboxSupport> {
 
 /** What can be told without running bwrap: unavailable (and why), or where bwrap is. */
 function precondition(): { bwrap: string } | { available: false; reason: string } {
-  if (process.env.TOOLGATE_SANDBOX_UNAVAILABLE) return { available: false, reason: `TOOLGATE_SANDBOX_UNAVAILABLE is set (${process.env.TOOLGATE_SANDBOX_UNAVAILABLE})` };
+  if (process.env.TOOLGATE_SANDBOX_UNAVAILABLE)
+    return { available: false, reason: `TOOLGATE_SANDBOX_UNAVAILABLE is set (${process.env.TOOLGATE_SANDBOX_UNAVAILABLE})` };
   if (process.platform !== 'linux') return { available: false, reason: `no sandbox on ${process.platform} (toolgate sandboxes with bubblewrap, on Linux)` };
   const bwrap = findSystemBinary('bwrap');
   if (!bwrap) return { available: false, reason: 'bubblewrap (bwrap) is not installed: `sudo apt-get install bubblewrap`' };
@@ -82,7 +83,10 @@ const probeArgs = () => [...namespaceArgs('loopback'), '--ro-bind', '/', '/', '-
 function verdict(bwrap: string, status: number | null, stderr: string, error?: Error): SandboxSupport {
   if (status === 0) return { available: true, bwrap };
   const why = stderr.trim().split('\n')[0] || (error ? error.message : `exit ${status}`);
-  return { available: false, reason: `bubblewrap cannot create namespaces here (${why}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or AppArmor's kernel.apparmor_restrict_unprivileged_userns)` };
+  return {
+    available: false,
+    reason: `bubblewrap cannot create namespaces here (${why}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or AppArmor's kernel.apparmor_restrict_unprivileged_userns)`,
+  };
 }
 
 /** Forgets the probe. @internal tests switch support on and off through the environment */
@@ -179,7 +183,9 @@ function insideRepository(path: string, root: string, what: string): string {
   }
   const rel = relative(root, real);
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new SandboxRefusal(`${what} ${path} is outside the repository${real !== path ? ` (it leads to ${real})` : ''}; the sandbox only lets a server into the repository`);
+    throw new SandboxRefusal(
+      `${what} ${path} is outside the repository${real !== path ? ` (it leads to ${real})` : ''}; the sandbox only lets a server into the repository`,
+    );
   }
   return real;
 }
@@ -191,7 +197,6 @@ function isRealDirectory(path: string): boolean {
     return false;
   }
 }
-
 
 /**
  * For each of `paths` (absolute, or relative to `cwd` when it names a file that exists) that is

@@ -84,7 +84,6 @@ function pinSchema(schema: JsonObject): Json {
   return sortKeys(normalizeEquivalentForms(rest));
 }
 
-
 /**
  * A pinned tool read from a contract, in the pinned form this toolgate writes: a contract written
  * before an equivalence was normalized (e.g. with `required: []`) must still match a live server
@@ -143,7 +142,6 @@ export function modelView(tool: SurfaceTool): JsonObject {
   if (tool.extra) for (const [k, v] of Object.entries(tool.extra)) setOwn(view, k, v);
   return view;
 }
-
 
 /**
  * Derives hints, class and digests for a tool whose pinned fields are set.

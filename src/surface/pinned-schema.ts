@@ -34,8 +34,17 @@ export function isDialectUri(v: unknown): boolean {
 
 /** Keywords whose value is one subschema. */
 export const SINGLE_SCHEMA_KEYWORDS = [
-  'additionalProperties', 'additionalItems', 'contains', 'propertyNames', 'not', 'if', 'then',
-  'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
+  'additionalProperties',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
 ] as const;
 /** Keywords whose value is an array of subschemas. */
 export const ARRAY_SCHEMA_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;

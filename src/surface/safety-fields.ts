@@ -96,7 +96,15 @@ export function withoutPaths(value: Json | undefined, paths: readonly string[][]
 }
 
 /** Per field, the reachable tools on its less safe side (the audit's view), in surface order. */
-export function safetyAudit(surface: Surface, fields: readonly SafetyField[]): { name: string; pointer: string; safer: SafetyField['safer']; lessSafe: string[] }[] {
+export function safetyAudit(
+  surface: Surface,
+  fields: readonly SafetyField[],
+): { name: string; pointer: string; safer: SafetyField['safer']; lessSafe: string[] }[] {
   const reachable = surface.tools.filter((t) => t.safetyClass !== 'disabled');
-  return fields.map((f) => ({ name: f.name, pointer: f.pointer, safer: f.safer, lessSafe: reachable.filter((t) => sideOf(t, f) === 'less-safe').map((t) => t.name) }));
+  return fields.map((f) => ({
+    name: f.name,
+    pointer: f.pointer,
+    safer: f.safer,
+    lessSafe: reachable.filter((t) => sideOf(t, f) === 'less-safe').map((t) => t.name),
+  }));
 }

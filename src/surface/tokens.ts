@@ -56,7 +56,12 @@ const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** What a client sends the model for one tool: name, title, description and inputSchema, as JSON. */
 export function modelFacingJson(t: Pick<SurfaceTool, 'name' | 'title' | 'description' | 'inputSchema'>): string {
-  return JSON.stringify({ name: t.name, ...(t.title !== undefined ? { title: t.title } : {}), ...(t.description !== undefined ? { description: t.description } : {}), inputSchema: t.inputSchema ?? {} });
+  return JSON.stringify({
+    name: t.name,
+    ...(t.title !== undefined ? { title: t.title } : {}),
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    inputSchema: t.inputSchema ?? {},
+  });
 }
 
 /** Tokens per tool and their total, over the reachable tools (a disabled OpenAPI operation is never sent). */

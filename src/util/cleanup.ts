@@ -78,7 +78,10 @@ export function noteWritten(file: string): void {
 
 /** The line printed on stderr when `signal` interrupts the run. */
 export function interruptMessage(signal: NodeJS.Signals): string {
-  const files = written.length === 0 ? 'contracts left as they were' : `already written in full before the signal: ${written.join(', ')}; other contracts left as they were`;
+  const files =
+    written.length === 0
+      ? 'contracts left as they were'
+      : `already written in full before the signal: ${written.join(', ')}; other contracts left as they were`;
   return `toolgate: interrupted by ${signal}; servers stopped, temporary files removed, ${files}\n`;
 }
 
@@ -94,7 +97,10 @@ let interruptedBy: NodeJS.Signals | undefined;
 export function installInterruptHandlers(): void {
   if (installed) return;
   installed = true;
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.on(signal, () => {
       // A second signal while the first is handled (the handler is synchronous, so only a
       // re-raise from an undo could) must not start the cleanup again.

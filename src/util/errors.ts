@@ -47,7 +47,9 @@ export class ConfigError extends Error {
 
   /** The full text shown to the user: {@link headline}, then `  also: ...` lines. */
   describe(): string {
-    return `${this.headline()}${this.alsoLines().map((l) => `\n  also: ${l}`).join('')}`;
+    return `${this.headline()}${this.alsoLines()
+      .map((l) => `\n  also: ${l}`)
+      .join('')}`;
   }
 
   /** This problem alone: `file:line: message\n  fix: ...`. */

@@ -356,7 +356,10 @@ function explain(
       for (let i = offset + 1; i <= offset + length && i < text.length; i++) {
         const c = text.charCodeAt(i);
         if (c >= 0x20) continue;
-        const hint = c === 10 || c === 13 ? 'a line break: close the string on this line or write it as \\n' : `U+${c.toString(16).toUpperCase().padStart(4, '0')}: escape it`;
+        const hint =
+          c === 10 || c === 13
+            ? 'a line break: close the string on this line or write it as \\n'
+            : `U+${c.toString(16).toUpperCase().padStart(4, '0')}: escape it`;
         return at(`control character in a string (${hint})`, i);
       }
       return at('unterminated string');

@@ -27,7 +27,7 @@ export function within(p: string, dir: string): boolean {
  */
 export function findRepositoryRoot(dir: string, target?: string): string {
   const start = resolve(dir);
-  for (let cur = start; ; ) {
+  for (let cur = start; ;) {
     try {
       lstatSync(join(cur, '.git'));
       return cur;

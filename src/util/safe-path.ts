@@ -184,7 +184,11 @@ export async function assertReplaceable(file: string, what: string, display = fi
   if (st.isFile()) return;
   if (st.isSymbolicLink()) {
     const target = await readlink(file).catch(() => '?');
-    throw new ConfigError(`${lead}: it is a symbolic link (to ${target}); toolgate does not write through links`, { file: display }, `Replace the link with the file itself, or point ${what} at the real path.`);
+    throw new ConfigError(
+      `${lead}: it is a symbolic link (to ${target}); toolgate does not write through links`,
+      { file: display },
+      `Replace the link with the file itself, or point ${what} at the real path.`,
+    );
   }
   throw new ConfigError(`${lead}: it is ${kindOf(st)}`, { file: display }, st.isDirectory() ? FIX_DIRECTORY : FIX_SPECIAL);
 }
@@ -203,7 +207,13 @@ async function danglingLink(p: string): Promise<{ path: string; target: string }
   for (let i = 1; i <= parts.length; i++) {
     const prefix = parts.slice(0, i).join(sep) || sep;
     const st = await lstat(prefix).catch(() => undefined);
-    if (st?.isSymbolicLink() && !(await realpath(prefix).then(() => true, () => false))) {
+    if (
+      st?.isSymbolicLink() &&
+      !(await realpath(prefix).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       return { path: prefix, target: await readlink(prefix).catch(() => '?') };
     }
   }
@@ -270,7 +280,8 @@ export async function readBounded(path: string, maxBytes: number, what: string, 
     new ConfigError(
       `cannot read ${what}: it is ${atLeast ? 'over ' : ''}${formatBytes(size)}${atLeast ? '' : ` (${size} bytes)`}, over the limit of ${formatBytes(maxBytes)}`,
       { file },
-      opts.fix?.size ?? `toolgate reads files of this kind up to ${formatBytes(maxBytes)} (README, "Security"): point it at the right file, or make it smaller.`,
+      opts.fix?.size ??
+        `toolgate reads files of this kind up to ${formatBytes(maxBytes)} (README, "Security"): point it at the right file, or make it smaller.`,
     );
   const before = await assertRegularFile(path, what, opts);
   if (before.size > maxBytes) throw tooBig(before.size);
@@ -278,7 +289,12 @@ export async function readBounded(path: string, maxBytes: number, what: string, 
   try {
     // The file opened may not be the one checked (replaced in between): check what is open.
     const st = await fh.stat();
-    if (!st.isFile()) throw new ConfigError(`cannot read ${what}: it is ${kindOf(st)}`, { file }, st.isDirectory() ? (opts.fix?.directory ?? FIX_DIRECTORY) : (opts.fix?.special ?? FIX_SPECIAL));
+    if (!st.isFile())
+      throw new ConfigError(
+        `cannot read ${what}: it is ${kindOf(st)}`,
+        { file },
+        st.isDirectory() ? (opts.fix?.directory ?? FIX_DIRECTORY) : (opts.fix?.special ?? FIX_SPECIAL),
+      );
     if (st.size > maxBytes) throw tooBig(st.size);
     const chunks: Buffer[] = [];
     let total = 0;

@@ -78,9 +78,7 @@ function describeError(err: ErrorObject, schema: object | undefined): { pointer:
       message = `missing required key "${String((err.params as { missingProperty: string }).missingProperty)}"`;
       break;
     case 'enum':
-      message = `${err.message ?? 'invalid value'}: ${(err.params as { allowedValues: unknown[] }).allowedValues
-        .map((v) => JSON.stringify(v))
-        .join(', ')}`;
+      message = `${err.message ?? 'invalid value'}: ${(err.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
       break;
     case 'const':
       message = `must be ${JSON.stringify((err.params as { allowedValue: unknown }).allowedValue)}`;
@@ -101,14 +99,20 @@ function allowedKeys(schema: object, instancePath: string): string[] {
   const deref = (n: Node): Node => {
     let node = n;
     for (let hops = 0; node?.$ref?.startsWith('#/') && hops < 8; hops++) {
-      node = node.$ref.slice(2).split('/').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], schema) as Node;
+      node = node.$ref
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], schema) as Node;
     }
     return node;
   };
   let node = deref(schema);
   for (const key of pointerSegments(instancePath)) {
     const props = node?.properties;
-    const next: Node = (props && hasOwn(props, key) ? props[key] : undefined) ?? (/^\d+$/.test(key) ? node?.items : undefined) ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    const next: Node =
+      (props && hasOwn(props, key) ? props[key] : undefined) ??
+      (/^\d+$/.test(key) ? node?.items : undefined) ??
+      (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
     node = deref(next);
   }
   return Object.keys(node?.properties ?? {});

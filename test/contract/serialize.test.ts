@@ -20,7 +20,11 @@ describe('serializeContract', () => {
   });
 
   it('is deterministic: listing order and key order do not matter', () => {
-    const again = mcpSurface([mcpTool('purge'), readTool('list_notes'), writeTool('save_note', { _meta: { 'a/b': 'x~y' }, outputSchema: { type: 'object' }, title: 'Save' })]);
+    const again = mcpSurface([
+      mcpTool('purge'),
+      readTool('list_notes'),
+      writeTool('save_note', { _meta: { 'a/b': 'x~y' }, outputSchema: { type: 'object' }, title: 'Save' }),
+    ]);
     expect(serializeContract(again).text).toBe(serializeContract(surface).text);
   });
 
@@ -28,7 +32,19 @@ describe('serializeContract', () => {
     const v = contractValue(surface);
     expect(Object.keys(v)).toEqual(['formatVersion', 'source', 'server', 'counts', 'payloadBytes', 'digest', 'tools']);
     const tool = (v.tools as Record<string, unknown>[])[2] as Record<string, unknown>;
-    expect(Object.keys(tool)).toEqual(['name', 'title', 'description', 'safetyClass', 'annotations', 'effectiveHints', 'inputSchema', 'outputSchema', '_meta', 'digest', 'inputSchemaDigest']);
+    expect(Object.keys(tool)).toEqual([
+      'name',
+      'title',
+      'description',
+      'safetyClass',
+      'annotations',
+      'effectiveHints',
+      'inputSchema',
+      'outputSchema',
+      '_meta',
+      'digest',
+      'inputSchemaDigest',
+    ]);
     expect(tool).not.toHaveProperty('declaredHints');
   });
 

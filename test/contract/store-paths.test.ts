@@ -90,6 +90,8 @@ describe('the contract size limit (lowered to 4 KiB here)', () => {
     await writeContract(file, small);
     expect((await readContract(file))?.surface.tools.map((t) => t.name)).toEqual(['ping']);
     writeFileSync(file, ' '.repeat(5000));
-    expect((await refused(readContract(file, 'big.surface.json'))).message).toBe('cannot read the contract: it is 4.9 KiB (5000 bytes), over the limit of 4 KiB');
+    expect((await refused(readContract(file, 'big.surface.json'))).message).toBe(
+      'cannot read the contract: it is 4.9 KiB (5000 bytes), over the limit of 4 KiB',
+    );
   });
 });

@@ -59,11 +59,18 @@ describe('parseContract', () => {
         { name: 'post_quote', method: 'POST', path: '/quote', operationId: 'postQuote', promoted: true },
         { name: 'delete_item', method: 'DELETE', path: '/items/{id}' },
       ]),
-      mcpSurface([
-        mcpTool('é_unicode', { title: 'T', 'x-vendor': [1, 2] }, { _meta: { note: 'x' }, icons: [{ src: 'data:,' }], execution: { taskSupport: 'optional' } }),
-        mcpTool('\u{1F600}'),
-        readTool('Z'),
-      ], { clientCapabilities: { roots: { listChanged: true } }, transport: 'streamable-http' }),
+      mcpSurface(
+        [
+          mcpTool(
+            'é_unicode',
+            { title: 'T', 'x-vendor': [1, 2] },
+            { _meta: { note: 'x' }, icons: [{ src: 'data:,' }], execution: { taskSupport: 'optional' } },
+          ),
+          mcpTool('\u{1F600}'),
+          readTool('Z'),
+        ],
+        { clientCapabilities: { roots: { listChanged: true } }, transport: 'streamable-http' },
+      ),
       mcpSurface([]),
     ];
     for (const s of surfaces) {
@@ -106,8 +113,7 @@ describe('parseContract', () => {
     },
     {
       name: 'a consistent-looking loosening is caught by the tool digest',
-      text: () =>
-        editLine(81, '"destructiveHint": false', '"destructiveHint": true', editLine(74, '"destructiveHint": false', '"destructiveHint": true')),
+      text: () => editLine(81, '"destructiveHint": false', '"destructiveHint": true', editLine(74, '"destructiveHint": false', '"destructiveHint": true')),
       line: 105,
       pointer: '/tools/2/digest',
       message: /tool "save_note" digest does not match its definition/,
@@ -171,7 +177,9 @@ describe('parseContract', () => {
   const live = NOTES;
   const stale = (text: string) => {
     const contract = parseContract(text, FILE).surface;
-    return evaluateCase({ name: 'x', head: live, contract }).filter((f) => f.ruleId === 'contract-stale' || f.ruleId === 'count-mismatch' || f.ruleId === 'unlisted-tool');
+    return evaluateCase({ name: 'x', head: live, contract }).filter(
+      (f) => f.ruleId === 'contract-stale' || f.ruleId === 'count-mismatch' || f.ruleId === 'unlisted-tool',
+    );
   };
 
   it('the untouched fixture is not stale against its own surface', () => {
@@ -307,29 +315,41 @@ describe('duplicate keys (one linear scan of the text)', () => {
 
   it('property: JSON.stringify output always passes; one key repeated (plain or \\u-escaped) anywhere is found at its pointer', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.jsonValue(), fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1 }), fc.nat(), fc.boolean(), fc.constantFrom(0, 2), (before, after, obj, pick, escape, indent) => {
-        const plain = JSON.stringify([before, { x: obj }, after], null, indent);
-        expect(() => parseJsonDocument(plain, 'f.json', 'fix', { duplicateKeys: 'error' })).not.toThrow();
-        const keys = Object.keys(obj);
-        const key = keys[pick % keys.length] as string;
-        const inner = JSON.stringify(obj);
-        const dupText = `${inner.slice(0, -1)},${escape ? escapedKey(key) : JSON.stringify(key)}:0}`;
-        const text = `[${JSON.stringify(before)},{"x":${dupText}},${JSON.stringify(after)}]`;
-        let error: unknown;
-        try {
-          parseJsonDocument(text, 'f.json', 'fix', { duplicateKeys: 'error' });
-        } catch (e) {
-          error = e;
-        }
-        expect(error).toBeInstanceOf(ConfigError);
-        expect((error as ConfigError).location?.pointer).toBe(`/1/x/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-      }),
+      fc.property(
+        fc.jsonValue(),
+        fc.jsonValue(),
+        fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1 }),
+        fc.nat(),
+        fc.boolean(),
+        fc.constantFrom(0, 2),
+        (before, after, obj, pick, escape, indent) => {
+          const plain = JSON.stringify([before, { x: obj }, after], null, indent);
+          expect(() => parseJsonDocument(plain, 'f.json', 'fix', { duplicateKeys: 'error' })).not.toThrow();
+          const keys = Object.keys(obj);
+          const key = keys[pick % keys.length] as string;
+          const inner = JSON.stringify(obj);
+          const dupText = `${inner.slice(0, -1)},${escape ? escapedKey(key) : JSON.stringify(key)}:0}`;
+          const text = `[${JSON.stringify(before)},{"x":${dupText}},${JSON.stringify(after)}]`;
+          let error: unknown;
+          try {
+            parseJsonDocument(text, 'f.json', 'fix', { duplicateKeys: 'error' });
+          } catch (e) {
+            error = e;
+          }
+          expect(error).toBeInstanceOf(ConfigError);
+          expect((error as ConfigError).location?.pointer).toBe(`/1/x/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('a contract of 15+ MB is checked in one pass (no syntax tree: that took seconds and hundreds of MB)', () => {
-    const tools = Array.from({ length: 6000 }, (_, i) => ({ name: `t${i}`, description: 'word '.repeat(500), inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { enum: ['x', '{"y"'] } } } }));
+    const tools = Array.from({ length: 6000 }, (_, i) => ({
+      name: `t${i}`,
+      description: 'word '.repeat(500),
+      inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { enum: ['x', '{"y"'] } } },
+    }));
     const text = JSON.stringify({ formatVersion: 1, tools }, null, 2);
     expect(text.length).toBeGreaterThan(15_000_000);
     const started = performance.now();

@@ -38,7 +38,10 @@ describe('composition keywords go to json-schema-diff', () => {
   });
 
   it('an anyOf branch removed is narrowed', async () => {
-    const v = await classifySchemaChange({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] }, { anyOf: [{ type: 'string' }, { type: 'number' }] });
+    const v = await classifySchemaChange(
+      { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
+      { anyOf: [{ type: 'string' }, { type: 'number' }] },
+    );
     expect(v.kind).toBe('narrowed');
   });
 
@@ -60,7 +63,10 @@ describe('composition keywords go to json-schema-diff', () => {
   });
 
   it('a json-schema-diff error is unclassified with its message', async () => {
-    const v = await classifySchemaChange({ anyOf: [{ type: 'string' }, { type: 'boolean' }] }, { anyOf: [{ type: 'strin' }, { type: 'number' }, { type: 'null' }] });
+    const v = await classifySchemaChange(
+      { anyOf: [{ type: 'string' }, { type: 'boolean' }] },
+      { anyOf: [{ type: 'strin' }, { type: 'number' }, { type: 'null' }] },
+    );
     expect(v.kind).toBe('unclassified');
     if (v.kind === 'unclassified') expect(v.reason).toMatch(/^json-schema-diff failed: Destination schema is not a valid json schema/);
   });
@@ -71,7 +77,10 @@ describe('composition keywords go to json-schema-diff', () => {
     expect(v.kind).toBe('unclassified');
     if (v.kind === 'unclassified') expect(v.reason).toMatch(/^timed out after 300 ms \(json-schema-diff comparing composition keywords at \/properties\/x\)$/);
     // The pool replaced the killed worker: the next call still works.
-    const next = await classifySchemaChange({ oneOf: [{ type: 'string' }, { type: 'number' }] }, { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] });
+    const next = await classifySchemaChange(
+      { oneOf: [{ type: 'string' }, { type: 'number' }] },
+      { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
+    );
     expect(next.kind).toBe('widened');
   }, 30_000);
 
@@ -79,7 +88,10 @@ describe('composition keywords go to json-schema-diff', () => {
     setSchemaWorkerUrl(new URL('./does-not-exist.mjs', import.meta.url));
     try {
       await closeSchemaWorkers();
-      const v = await classifySchemaChange({ anyOf: [{ type: 'string' }, { type: 'number' }] }, { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] });
+      const v = await classifySchemaChange(
+        { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
+      );
       expect(v.kind).toBe('unclassified');
       if (v.kind === 'unclassified') expect(v.reason).toContain('json-schema-diff worker could not start');
     } finally {
@@ -116,7 +128,10 @@ describe('fail closed', () => {
   });
 
   it('keeps the decided deltas next to the reason', async () => {
-    const v = await classifySchemaChange({ type: 'object', properties: { a: { pattern: '^a' }, b: { enum: ['x'] } } }, { type: 'object', properties: { a: { pattern: '^b' }, b: { enum: ['x', 'y'] } } });
+    const v = await classifySchemaChange(
+      { type: 'object', properties: { a: { pattern: '^a' }, b: { enum: ['x'] } } },
+      { type: 'object', properties: { a: { pattern: '^b' }, b: { enum: ['x', 'y'] } } },
+    );
     expect(v).toEqual({
       kind: 'unclassified',
       reason: 'pattern changed from "^a" to "^b" at /properties/a; whether it accepts more or fewer strings is not decided',

@@ -46,7 +46,13 @@ describe('normalizeEquivalentForms: the equivalences', () => {
     // A subschema that becomes empty once normalized accepts anything too.
     expect(norm({ additionalProperties: { required: [] } })).toEqual({});
     // Not the same: closed, constrained, or a tuple.
-    const kept: JsonObject[] = [{ additionalProperties: false }, { additionalProperties: { type: 'string' } }, { items: false }, { items: [{}] }, { items: { description: 'x' } }];
+    const kept: JsonObject[] = [
+      { additionalProperties: false },
+      { additionalProperties: { type: 'string' } },
+      { items: false },
+      { items: [{}] },
+      { items: { description: 'x' } },
+    ];
     for (const s of kept) {
       expect(norm(s)).toEqual(s);
     }
@@ -242,7 +248,13 @@ describe('a contract written before these equivalences were normalized', () => {
       inputSchema: { properties: {}, required: ['b', 'a'], type: ['object'] },
       outputSchema: { additionalProperties: true, type: 'object' },
     });
-    return assembleSurface({ source: { id: 'src', kind: 'mcp', transport: 'stdio', clientCapabilities: {} }, server: { name: 'test-server', version: '1.0.0', protocolVersion: '2025-11-25' } }, [tool]);
+    return assembleSurface(
+      {
+        source: { id: 'src', kind: 'mcp', transport: 'stdio', clientCapabilities: {} },
+        server: { name: 'test-server', version: '1.0.0', protocolVersion: '2025-11-25' },
+      },
+      [tool],
+    );
   };
   const live = () =>
     mcpSurface([

@@ -11,9 +11,14 @@ afterAll(async () => {
   await closeSchemaWorkers();
 });
 
-interface GhesPair { operationId: string; from: string; to: string; before: Json; after: Json }
-const load = (file: string): GhesPair =>
-  JSON.parse(readFileSync(new URL(`../fixtures/schemas/ghes/${file}`, import.meta.url), 'utf8')) as GhesPair;
+interface GhesPair {
+  operationId: string;
+  from: string;
+  to: string;
+  before: Json;
+  after: Json;
+}
+const load = (file: string): GhesPair => JSON.parse(readFileSync(new URL(`../fixtures/schemas/ghes/${file}`, import.meta.url), 'utf8')) as GhesPair;
 
 const openAdded = (name: string, at = ''): string => `widened ${at}/properties/${name}: property "${name}" added (the object was open`;
 const closedAdded = (name: string): string => `widened /properties/${name}: property "${name}" added to a closed object`;
@@ -25,12 +30,18 @@ const cases: { file: string; kind: SchemaVerdict['kind']; deltas?: string[] }[] 
   {
     file: '3.18-3.19--apps--create-installation-access-token.json',
     kind: 'widened',
-    deltas: [openAdded('enterprise_organization_installation_repositories', '/properties/permissions'), openAdded('enterprise_organization_installations', '/properties/permissions')],
+    deltas: [
+      openAdded('enterprise_organization_installation_repositories', '/properties/permissions'),
+      openAdded('enterprise_organization_installations', '/properties/permissions'),
+    ],
   },
   {
     file: '3.18-3.19--apps--scope-token.json',
     kind: 'widened',
-    deltas: [openAdded('enterprise_organization_installation_repositories', '/properties/permissions'), openAdded('enterprise_organization_installations', '/properties/permissions')],
+    deltas: [
+      openAdded('enterprise_organization_installation_repositories', '/properties/permissions'),
+      openAdded('enterprise_organization_installations', '/properties/permissions'),
+    ],
   },
   { file: '3.18-3.19--enterprise-admin--set-github-actions-permissions-enterprise.json', kind: 'widened', deltas: [openAdded('sha_pinning_required')] },
   { file: '3.18-3.19--actions--set-github-actions-permissions-organization.json', kind: 'widened', deltas: [openAdded('sha_pinning_required')] },

@@ -52,12 +52,17 @@ describe('normalizeSchema', () => {
   });
 
   it('keeps validation siblings of $ref (2019-09+ semantics)', () => {
-    expect(norm({ properties: { a: { $ref: '#/$defs/s', maxLength: 3, description: 'x' } }, $defs: { s: { type: 'string' } } }))
-      .toEqual({ properties: { a: { maxLength: 3, type: 'string' } } });
+    expect(norm({ properties: { a: { $ref: '#/$defs/s', maxLength: 3, description: 'x' } }, $defs: { s: { type: 'string' } } })).toEqual({
+      properties: { a: { maxLength: 3, type: 'string' } },
+    });
   });
 
   it('reports circular refs and keeps their definitions', () => {
-    const r = normalizeSchema({ type: 'object', properties: { child: { $ref: '#/definitions/node' } }, definitions: { node: { type: 'object', properties: { next: { $ref: '#/definitions/node' } } } } });
+    const r = normalizeSchema({
+      type: 'object',
+      properties: { child: { $ref: '#/definitions/node' } },
+      definitions: { node: { type: 'object', properties: { next: { $ref: '#/definitions/node' } } } },
+    });
     expect(r.circularRefs.length).toBeGreaterThan(0);
     expect((r.schema as { $defs?: unknown }).$defs).toBeDefined();
     expect(normalizeSchema({ properties: { self: { $ref: '#' } } }).circularRefs).toEqual(['/properties/self -> #']);
@@ -81,8 +86,10 @@ describe('normalizeSchema', () => {
   });
 
   it('splits draft-07 dependencies', () => {
-    expect(norm({ dependencies: { a: ['c', 'b'], d: { required: ['e'] } } }))
-      .toEqual({ dependentRequired: { a: ['b', 'c'] }, dependentSchemas: { d: { required: ['e'] } } });
+    expect(norm({ dependencies: { a: ['c', 'b'], d: { required: ['e'] } } })).toEqual({
+      dependentRequired: { a: ['b', 'c'] },
+      dependentSchemas: { d: { required: ['e'] } },
+    });
   });
 
   it('merges non-overlapping allOf members and one-branch anyOf/oneOf', () => {
@@ -90,7 +97,10 @@ describe('normalizeSchema', () => {
     expect(norm({ anyOf: [{ type: 'string' }] })).toEqual({ type: 'string' });
     expect(norm({ allOf: [{ allOf: [{ minimum: 1 }] }, {}] })).toEqual({ minimum: 1 });
     // properties + additionalProperties from different members interact: keep them apart.
-    expect(norm({ additionalProperties: false, allOf: [{ properties: { a: {} } }] })).toEqual({ additionalProperties: false, allOf: [{ properties: { a: {} } }] });
+    expect(norm({ additionalProperties: false, allOf: [{ properties: { a: {} } }] })).toEqual({
+      additionalProperties: false,
+      allOf: [{ properties: { a: {} } }],
+    });
     // Same keyword twice: keep the member.
     expect(norm({ type: 'object', allOf: [{ type: ['object', 'null'] }] })).toEqual({ allOf: [{ type: ['null', 'object'] }], type: 'object' });
   });
@@ -103,7 +113,8 @@ describe('normalizeSchema', () => {
   });
 
   it('leaves property names that look like keywords alone', () => {
-    expect(norm({ properties: { description: { type: 'string' }, $schema: { type: 'string' }, nullable: { type: 'boolean' } } }))
-      .toEqual({ properties: { $schema: { type: 'string' }, description: { type: 'string' }, nullable: { type: 'boolean' } } });
+    expect(norm({ properties: { description: { type: 'string' }, $schema: { type: 'string' }, nullable: { type: 'boolean' } } })).toEqual({
+      properties: { $schema: { type: 'string' }, description: { type: 'string' }, nullable: { type: 'boolean' } },
+    });
   });
 });

@@ -19,7 +19,17 @@ const cases: [string, Json, boolean][] = [
   ['closed via $schema noise and nullable', { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false }, false],
   ['allOf with a closed member', { type: 'object', allOf: [{ properties: { a: {} }, additionalProperties: false }, { required: ['a'] }] }, false],
   ['anyOf with one open branch', { type: 'object', anyOf: [{ additionalProperties: false, properties: { a: {} } }, { properties: { b: {} } }] }, true],
-  ['oneOf with all branches closed', { type: 'object', oneOf: [{ additionalProperties: false, properties: { a: {} } }, { additionalProperties: false, properties: { b: {} } }] }, false],
+  [
+    'oneOf with all branches closed',
+    {
+      type: 'object',
+      oneOf: [
+        { additionalProperties: false, properties: { a: {} } },
+        { additionalProperties: false, properties: { b: {} } },
+      ],
+    },
+    false,
+  ],
 ];
 
 describe('allowsUnknownArguments', () => {

@@ -10,8 +10,18 @@ import { CLI, runNode } from '../support/run-dist.js';
 const POLICY = 'sources:\n  - id: widgets\n    recorded: tools.json\n';
 const hints = (readOnly: boolean) => ({ readOnlyHint: readOnly, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 const tools = (...list: object[]) => JSON.stringify({ tools: list }, null, 2);
-const lookup = (readOnly: boolean) => ({ name: 'lookup', description: 'Looks a widget up.', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, additionalProperties: false }, annotations: hints(readOnly) });
-const create = { name: 'create_widget', description: 'Creates a widget.', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } };
+const lookup = (readOnly: boolean) => ({
+  name: 'lookup',
+  description: 'Looks a widget up.',
+  inputSchema: { type: 'object', properties: { id: { type: 'string' } }, additionalProperties: false },
+  annotations: hints(readOnly),
+});
+const create = {
+  name: 'create_widget',
+  description: 'Creates a widget.',
+  inputSchema: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -70,7 +80,9 @@ describe('the Action (dist/index.js) on a workspace', () => {
   it('on a push the server starts before the pipeline loads; on a pull request only after the base policy is read (issue 18)', async () => {
     const dir = workspace();
     const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-    writeFiles(dir, { 'toolgate.yml': `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(everything)}, stdio]\n` });
+    writeFiles(dir, {
+      'toolgate.yml': `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(everything)}, stdio]\n`,
+    });
     git(dir, 'init', '-q', '-b', 'main');
     await update(dir);
     const baseSha = commit(dir, 'base');
@@ -186,7 +198,11 @@ describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when 
 });
 
 describe('pull requests: base comparison and review-gated read promotions', () => {
-  const run = async (gh: FakeGitHub, repo: { dir: string; baseSha: string; headSha: string }, extra: { inputs?: Record<string, string>; event?: unknown; eventName?: string } = {}) => {
+  const run = async (
+    gh: FakeGitHub,
+    repo: { dir: string; baseSha: string; headSha: string },
+    extra: { inputs?: Record<string, string>; event?: unknown; eventName?: string } = {},
+  ) => {
     gh.repoDir = repo.dir;
     return runAction(repo.dir, {
       event: extra.event ?? prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' }),
@@ -222,7 +238,7 @@ describe('pull requests: base comparison and review-gated read promotions', () =
     expect(r.summary).toMatch(/bob/);
   });
 
-  it("an approval followed by CHANGES_REQUESTED from the same user fails; so does a dismissed approval", async () => {
+  it('an approval followed by CHANGES_REQUESTED from the same user fails; so does a dismissed approval', async () => {
     const gh = await fakeGitHub();
     const repo = await promotionRepo();
     gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
@@ -272,7 +288,12 @@ describe('pull requests: base comparison and review-gated read promotions', () =
     const headSha = commit(dir, 'pull request');
     git(dir, 'checkout', '-q', baseSha); // what actions/checkout does by default under pull_request_target
     gh.repoDir = dir;
-    const r = await runAction(dir, { eventName: 'pull_request_target', event: prEvent({ baseSha, headSha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
+    const r = await runAction(dir, {
+      eventName: 'pull_request_target',
+      event: prEvent({ baseSha, headSha, author: 'alice' }),
+      apiUrl: gh.url,
+      inputs: { 'github-token': 'ghs_test' },
+    });
     expect(r.code, r.stdout).toBe(0);
     const runs = [...gh.checkRuns.values()];
     expect(runs.map((c) => c.head_sha)).toEqual([baseSha]);
@@ -283,7 +304,10 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
   it('120 findings go to a check run in batches of 50; no workflow-command annotations then', async () => {
     const gh = await fakeGitHub();
     const dir = workspace();
-    const many = Array.from({ length: 120 }, (_, i) => ({ name: `tool_${String(i).padStart(3, '0')}`, inputSchema: { type: 'object', additionalProperties: false } }));
+    const many = Array.from({ length: 120 }, (_, i) => ({
+      name: `tool_${String(i).padStart(3, '0')}`,
+      inputSchema: { type: 'object', additionalProperties: false },
+    }));
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(...many) });
     git(dir, 'init', '-q', '-b', 'main');
     await update(dir);
@@ -393,7 +417,11 @@ describe('exports: a pull request that changes the contract and forgets the gate
   const run = async (gh: FakeGitHub, repo: { dir: string; baseSha: string; headSha: string }, inputs: Record<string, string> = {}) => {
     gh.repoDir = repo.dir;
     gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
-    return runAction(repo.dir, { event: prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test', ...inputs } });
+    return runAction(repo.dir, {
+      event: prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' }),
+      apiUrl: gh.url,
+      inputs: { 'github-token': 'ghs_test', ...inputs },
+    });
   };
 
   it('the new tool is approved, but the stale export still fails the check, annotated on the export', async () => {
@@ -401,7 +429,9 @@ describe('exports: a pull request that changes the contract and forgets the gate
     const r = await run(gh, await exportRepo(false));
     expect(r.code).toBe(1);
     expect(r.summary).toContain('export-stale');
-    const report = JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')) as { findings: { ruleId: string; level: string; location?: { file: string } }[] };
+    const report = JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')) as {
+      findings: { ruleId: string; level: string; location?: { file: string } }[];
+    };
     const stale = report.findings.filter((f) => f.ruleId === 'export-stale');
     expect(stale).toEqual([expect.objectContaining({ level: 'error', location: expect.objectContaining({ file: '.claude/settings.json' }) })]);
   });
@@ -420,7 +450,11 @@ describe('exports: a pull request that changes the contract and forgets the gate
     const r = await run(gh, { ...repo, headSha }, { exports: '# gateway configs\ndocker deploy/tools.yaml\n' });
     expect(r.code).toBe(1);
     const report = JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')) as { findings: { ruleId: string; message: string }[] };
-    expect(report.findings.filter((f) => f.ruleId === 'export-stale').map((f) => f.message)).toEqual([expect.stringContaining('the docker export deploy/tools.yaml is not what `toolgate export --to docker --source widgets -o deploy/tools.yaml` writes from .toolgate/widgets.surface.json')]);
+    expect(report.findings.filter((f) => f.ruleId === 'export-stale').map((f) => f.message)).toEqual([
+      expect.stringContaining(
+        'the docker export deploy/tools.yaml is not what `toolgate export --to docker --source widgets -o deploy/tools.yaml` writes from .toolgate/widgets.surface.json',
+      ),
+    ]);
     const bad = await run(gh, { ...repo, headSha }, { exports: 'docker' });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('is not "TARGET FILE"');
@@ -437,7 +471,13 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(unannotated, partial) });
     await update(dir);
     const plain = await runAction(dir, {});
-    expect([plain.code, plain.outputs['result'], plain.outputs['error-count'], plain.outputs['warning-count'], plain.outputs['notice-count']]).toEqual([0, 'pass', '0', '1', '1']);
+    expect([plain.code, plain.outputs['result'], plain.outputs['error-count'], plain.outputs['warning-count'], plain.outputs['notice-count']]).toEqual([
+      0,
+      'pass',
+      '0',
+      '1',
+      '1',
+    ]);
     const warning = await runAction(dir, { inputs: { 'fail-on': 'warning' } });
     expect([warning.code, warning.outputs['result']]).toEqual([1, 'fail']);
     expect(warning.stdout).toContain('toolgate: 0 error-level findings and 1 warning (fail-on: warning)');
@@ -470,7 +510,9 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue
     const r = await runAction(dir, { inputs: { 'sarif-path': 'out/toolgate.sarif' } });
     expect(r.code).toBe(1);
     expect(r.outputs['sarif-path']).toBe(join(dir, 'out/toolgate.sarif'));
-    const log = JSON.parse(readFileSync(r.outputs['sarif-path'] as string, 'utf8')) as { runs: { tool: { driver: { rules: { id: string; properties: Record<string, unknown> }[] } } }[] };
+    const log = JSON.parse(readFileSync(r.outputs['sarif-path'] as string, 'utf8')) as {
+      runs: { tool: { driver: { rules: { id: string; properties: Record<string, unknown> }[] } } }[];
+    };
     validateSarif(log);
     const rules = new Map(log.runs[0]!.tool.driver.rules.map((x) => [x.id, x.properties]));
     expect(rules.get('unlisted-tool')).toEqual({ tags: ['toolgate', 'security'], 'security-severity': '9.0', precision: 'very-high' });
@@ -520,11 +562,17 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue
     await update(sub);
     const headSha = commit(ws, 'promote lookup to read');
     gh.repoDir = ws;
-    const r = await runAction(ws, { event: prEvent({ baseSha, headSha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test', 'working-directory': 'sub' } });
+    const r = await runAction(ws, {
+      event: prEvent({ baseSha, headSha, author: 'alice' }),
+      apiUrl: gh.url,
+      inputs: { 'github-token': 'ghs_test', 'working-directory': 'sub' },
+    });
     // Judged against sub/'s base contract: the read promotion waits for a review.
     expect([r.code, r.outputs['result']], r.stdout).toEqual([1, 'fail']);
     expect(r.stdout).toContain('read-promotion-unreviewed');
-    expect(gh.requestsTo('GET', /\/contents\//).map((q) => decodeURIComponent(q.path.split('?')[0]!.replace(/^.*\/contents\//, '')))).toEqual(expect.arrayContaining(['sub/toolgate.yml', 'sub/.toolgate/widgets.surface.json']));
+    expect(gh.requestsTo('GET', /\/contents\//).map((q) => decodeURIComponent(q.path.split('?')[0]!.replace(/^.*\/contents\//, '')))).toEqual(
+      expect.arrayContaining(['sub/toolgate.yml', 'sub/.toolgate/widgets.surface.json']),
+    );
   });
 
   it('an error that is not a configuration error still sets result: error', async () => {
@@ -544,7 +592,11 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue
     await update(dir);
     const sha = commit(dir, 'base');
     gh.repoDir = dir;
-    const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test', 'check-name': 'toolgate (staging servers)' } });
+    const r = await runAction(dir, {
+      event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }),
+      apiUrl: gh.url,
+      inputs: { 'github-token': 'ghs_test', 'check-name': 'toolgate (staging servers)' },
+    });
     expect(r.code, r.stdout).toBe(0);
     expect(gh.requestsTo('POST', /\/check-runs$/).map((q) => (q.body as { name?: string }).name)).toEqual(['toolgate (staging servers)']);
     const auto = await runAction(dir, { inputs: { 'check-run': 'auto' } });

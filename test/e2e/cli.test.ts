@@ -44,7 +44,10 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('starts the server before it loads the pipeline (issue 18), and ends it when the run stops before the snapshot', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n`);
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n`,
+    );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     const r = await runCli(['check'], { cwd: dir, env: { TOOLGATE_TIMING: '1' } });
     expect(r.code).toBe(0);
@@ -56,18 +59,23 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
     // A flag error found after the early start: exit 2, and no process of the server is left.
     const marker = `toolgate-early-${process.pid}-${Date.now()}`;
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio, ${marker}]\n`);
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio, ${marker}]\n`,
+    );
     // Unsandboxed: in the sandbox, bubblewrap's --die-with-parent would end it whatever toolgate did.
     const bad = await runCli(['check', '--server', 'x'], { cwd: dir, env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'test' } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--server and --gateway go with --export FILE');
-    const alive = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    });
+    const alive = readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
+        } catch {
+          return false;
+        }
+      });
     expect(alive).toEqual([]);
   });
 
@@ -114,7 +122,9 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const next = contract.tools[idx + 1].name as string;
     contract.tools.splice(idx, 1);
     writeFileSync(contractPath, JSON.stringify(contract, null, 2) + '\n');
-    const nextLine = readFileSync(contractPath, 'utf8').split('\n').findIndex((l) => l.includes(`"name": ${JSON.stringify(next)}`));
+    const nextLine = readFileSync(contractPath, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(`"name": ${JSON.stringify(next)}`));
 
     const r = await runCli(['check', '--format', 'json'], { cwd: dir });
     expect(r.code, r.stderr).toBe(1);
@@ -133,7 +143,10 @@ describe('toolgate CLI (dist/cli.js)', () => {
   it('a hand edit that makes a tool contradict itself is a config error naming the line: exit 2, contract untouched', async () => {
     const dir = workspace();
     mkdirSync(join(dir, '.toolgate'));
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}]\n`);
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}]\n`,
+    );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     const file = join(dir, '.toolgate/notes.surface.json');
     const text = readFileSync(file, 'utf8');
@@ -152,7 +165,11 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('update lists what the new contract changes, so the author sees what a reviewer will be asked to approve', async () => {
     const dir = workspace();
-    const tool = (name: string, readOnlyHint: boolean) => ({ name, inputSchema: { type: 'object', additionalProperties: false }, annotations: { readOnlyHint } });
+    const tool = (name: string, readOnlyHint: boolean) => ({
+      name,
+      inputSchema: { type: 'object', additionalProperties: false },
+      annotations: { readOnlyHint },
+    });
     writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: saved\n    recorded: tools.json\n');
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [tool('get', true)] }));
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
@@ -166,7 +183,10 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('update does not touch the contract when the server fails: exit 3', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: broken\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ["-e", "process.stderr.write('boom: missing API key'); process.exit(7)"]\n`);
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: broken\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ["-e", "process.stderr.write('boom: missing API key'); process.exit(7)"]\n`,
+    );
     mkdirSync(join(dir, '.toolgate'));
     writeFileSync(join(dir, '.toolgate/broken.surface.json'), 'precious');
     const r = await runCli(['update'], { cwd: dir });
@@ -191,7 +211,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stdout).toContain('unannotated-tool');
   });
 
-  it('--fail-on sets the level that fails (as the Action\'s fail-on): warning fails on a warning, never reports only; a bad level is a usage error', async () => {
+  it("--fail-on sets the level that fails (as the Action's fail-on): warning fails on a warning, never reports only; a bad level is a usage error", async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
     expect((await runCli(['audit', '--tools-json', 'tools.json'], { cwd: dir })).code).toBe(0);
@@ -261,13 +281,18 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const missing = await runCli(['check'], { cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('toolgate.yml:3 (at /sources/0/recorded): nope.json: cannot read recorded tools/list file: no such file');
-    writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: h\n    mcp:\n      url: http://127.0.0.1:9/mcp\n      headers:\n        Authorization: { env: TG_TEST_UNSET_TOKEN }\n');
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      'sources:\n  - id: h\n    mcp:\n      url: http://127.0.0.1:9/mcp\n      headers:\n        Authorization: { env: TG_TEST_UNSET_TOKEN }\n',
+    );
     const header = await runCli(['check'], { cwd: dir });
     expect(header.code).toBe(2);
-    expect(header.stderr).toContain('toolgate.yml:3 (at /sources/0/mcp): source "h": header "Authorization" reads environment variable TG_TEST_UNSET_TOKEN, which is not set');
+    expect(header.stderr).toContain(
+      'toolgate.yml:3 (at /sources/0/mcp): source "h": header "Authorization" reads environment variable TG_TEST_UNSET_TOKEN, which is not set',
+    );
   });
 
-  it("a contract copied from another source is refused at its source.id line; -c with a command-line source is a usage error", async () => {
+  it('a contract copied from another source is refused at its source.id line; -c with a command-line source is a usage error', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }));
     writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: my-server\n    recorded: tools.json\n  - id: other\n    recorded: tools.json\n');
@@ -297,12 +322,18 @@ describe('toolgate CLI (dist/cli.js)', () => {
   it('a tool named with the legacy runner command form (##[add-mask]) never reaches the log as one, in any format', async () => {
     const dir = workspace();
     const name = 't##[add-mask]hunter2';
-    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name, description: '::stop-commands::x\n##[error]y', inputSchema: { type: 'object' } }] }));
+    writeFileSync(
+      join(dir, 'tools.json'),
+      JSON.stringify({ tools: [{ name, description: '::stop-commands::x\n##[error]y', inputSchema: { type: 'object' } }] }),
+    );
     for (const format of ['text', 'json', 'markdown', 'sarif']) {
       const r = await runCli(['audit', '--tools-json', 'tools.json', '--format', format], { cwd: dir });
       expect(r.code, format).toBe(0);
       expect(r.stdout, format).not.toContain('##[');
-      expect(r.stdout.split('\n').some((l) => /^\s*::/.test(l)), format).toBe(false);
+      expect(
+        r.stdout.split('\n').some((l) => /^\s*::/.test(l)),
+        format,
+      ).toBe(false);
       // JSON keeps the exact value: the bracket is a JSON escape, not a different character.
       if (format === 'json') expect(JSON.parse(r.stdout).findings.map((f: { tool?: string }) => f.tool)).toContain(name);
     }
@@ -322,7 +353,14 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--env applies to a source given on the command line, and none was given');
     mkdirSync(join(dir, 'api'));
-    writeFileSync(join(dir, 'api', 'openapi.json'), JSON.stringify({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/items': { get: { operationId: 'listItems', responses: { '200': { description: 'ok' } } } } } }));
+    writeFileSync(
+      join(dir, 'api', 'openapi.json'),
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 't', version: '1' },
+        paths: { '/items': { get: { operationId: 'listItems', responses: { '200': { description: 'ok' } } } } },
+      }),
+    );
     writeFileSync(join(dir, 'api', 'integ.json'), JSON.stringify({ type: 'openapi', spec: './openapi.json', include: ['listItems'] }));
     expect((await runCli(['update', '--openapi', 'api/integ.json'], { cwd: dir })).code).toBe(0);
     const contract = JSON.parse(readFileSync(join(dir, '.toolgate', 'cli.surface.json'), 'utf8'));
@@ -332,7 +370,10 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('findings about a recorded tool point into the recording when there is no contract yet', async () => {
     const dir = workspace();
-    writeFileSync(join(dir, 'tools.json'), '{\n  "tools": [\n    { "name": "a", "inputSchema": { "type": "object" } },\n    { "name": "b", "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": "true" } }\n  ]\n}\n');
+    writeFileSync(
+      join(dir, 'tools.json'),
+      '{\n  "tools": [\n    { "name": "a", "inputSchema": { "type": "object" } },\n    { "name": "b", "inputSchema": { "type": "object" }, "annotations": { "readOnlyHint": "true" } }\n  ]\n}\n',
+    );
     const r = await runCli(['audit', '--tools-json', 'tools.json', '--format', 'json'], { cwd: dir });
     const f = JSON.parse(r.stdout).findings.find((x: { ruleId: string }) => x.ruleId === 'invalid-annotation');
     expect(f).toMatchObject({ tool: 'b', location: { file: 'tools.json', line: 4 }, pointer: '/tools/1/annotations/readOnlyHint' });
@@ -369,14 +410,20 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(same.code).toBe(0);
     const r = await runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout) as { findings: { ruleId: string; tool?: string; fingerprint: string; message: string }[]; folded: { ruleId: string; tool?: string; foldedInto: string }[]; sources: { changes: unknown[] }[] };
+    const report = JSON.parse(r.stdout) as {
+      findings: { ruleId: string; tool?: string; fingerprint: string; message: string }[];
+      folded: { ruleId: string; tool?: string; foldedInto: string }[];
+      sources: { changes: unknown[] }[];
+    };
     const ids = report.findings.map((f) => `${f.ruleId}:${f.tool ?? ''}`);
     expect(ids).toContain('read-tool-became-write:get_note');
     // Dropping readOnlyHint: true is the flip itself: folded into it, and its message says it.
     const flip = report.findings.find((f) => f.ruleId === 'read-tool-became-write')!;
     expect(report.folded).toContainEqual(expect.objectContaining({ ruleId: 'annotation-dropped', tool: 'get_note', foldedInto: flip.fingerprint }));
     expect(flip.message).toContain('it also no longer declares readOnlyHint: true');
-    expect(report.sources[0]!.changes).toContainEqual(expect.objectContaining({ kind: 'tool-added', tool: 'export_notes', after: expect.objectContaining({ safetyClass: 'write' }) }));
+    expect(report.sources[0]!.changes).toContainEqual(
+      expect.objectContaining({ kind: 'tool-added', tool: 'export_notes', after: expect.objectContaining({ safetyClass: 'write' }) }),
+    );
     const text = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
     expect(text.stdout).toContain('~ get_note: readOnlyHint true → not declared (effective false)');
     expect(text.stderr).not.toContain('warning');
@@ -395,7 +442,11 @@ describe('toolgate CLI (dist/cli.js)', () => {
 describe('schema classification from the built CLI (its worker is found next to the split bundles)', () => {
   it('a composition change goes to json-schema-diff in the worker and is classified, not unclassified', async () => {
     const dir = workspace();
-    const tool = (anyOf: object[]) => ({ name: 'pick', inputSchema: { type: 'object', properties: { v: { anyOf } }, additionalProperties: false }, annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } });
+    const tool = (anyOf: object[]) => ({
+      name: 'pick',
+      inputSchema: { type: 'object', properties: { v: { anyOf } }, additionalProperties: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    });
     writeFileSync(join(dir, 'a.tools.json'), JSON.stringify({ tools: [tool([{ type: 'string' }, { type: 'number' }])] }));
     writeFileSync(join(dir, 'b.tools.json'), JSON.stringify({ tools: [tool([{ type: 'string' }])] }));
     expect((await runCli(['snapshot', '--tools-json', 'a.tools.json', '-o', 'a.json'], { cwd: dir })).code).toBe(0);

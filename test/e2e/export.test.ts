@@ -35,10 +35,12 @@ exports:
 `;
 
 const USER_CLAUDE = '{\n  "model": "opus",\n  "permissions": {\n    "allow": ["Bash(npm test)", "mcp__other__x"]\n  }\n}\n';
-const USER_CODEX = '# my codex config\nmodel = "o4"\n\n[mcp_servers.fs]\ncommand = "node"\nargs = ["server.js"]\nenabled_tools = [\n  "read_file", # old\n]\n\n[mcp_servers.other]\ncommand = "x"\n';
+const USER_CODEX =
+  '# my codex config\nmodel = "o4"\n\n[mcp_servers.fs]\ncommand = "node"\nargs = ["server.js"]\nenabled_tools = [\n  "read_file", # old\n]\n\n[mcp_servers.other]\ncommand = "x"\n';
 
 const cli = (args: string[]) => runCli(args, { cwd: dir, timeoutMs: 90_000 });
-const staleFindings = (stdout: string) => (JSON.parse(stdout).findings as (JsonFinding & { location?: { file: string; line?: number } })[]).filter((f) => f.ruleId === 'export-stale');
+const staleFindings = (stdout: string) =>
+  (JSON.parse(stdout).findings as (JsonFinding & { location?: { file: string; line?: number } })[]).filter((f) => f.ruleId === 'export-stale');
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempWorkspace('tg-export-'));
@@ -54,7 +56,7 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 describe('toolgate export (dist/cli.js, server-filesystem)', () => {
-  it('writes every export of toolgate.yml; settings files keep what is not the export\'s', async () => {
+  it("writes every export of toolgate.yml; settings files keep what is not the export's", async () => {
     const r = await cli(['export']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('wrote .claude/settings.json (claude-code, 13 of 14 pinned tools)');
@@ -72,7 +74,10 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     // Formats without comments get a sibling note saying what the target cannot enforce.
     expect(readFileSync(join(dir, '.claude/settings.json.toolgate.md'), 'utf8')).toContain('What Claude Code does not enforce');
 
-    const codex = parseToml(readFileSync(join(dir, '.codex/config.toml'), 'utf8')) as { model: string; mcp_servers: Record<string, { command: string; args: string[]; enabled_tools: string[]; disabled_tools: string[] }> };
+    const codex = parseToml(readFileSync(join(dir, '.codex/config.toml'), 'utf8')) as {
+      model: string;
+      mcp_servers: Record<string, { command: string; args: string[]; enabled_tools: string[]; disabled_tools: string[] }>;
+    };
     expect(codex.model).toBe('o4');
     expect(codex.mcp_servers.fs?.command).toBe('node');
     expect(codex.mcp_servers.fs?.args).toEqual(['server.js']);
@@ -99,10 +104,17 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     const stale = await cli(['check', '--format', 'json']);
     expect(stale.code).toBe(1);
     const found = staleFindings(stale.stdout);
-    expect(found.map((f) => f.location?.file).sort()).toEqual(['.claude/settings.json', '.codex/config.toml', 'deploy/envoy/fs.yaml', 'deploy/toolhive/fs.authz.yaml']);
+    expect(found.map((f) => f.location?.file).sort()).toEqual([
+      '.claude/settings.json',
+      '.codex/config.toml',
+      'deploy/envoy/fs.yaml',
+      'deploy/toolhive/fs.authz.yaml',
+    ]);
     expect(found.every((f) => f.level === 'error')).toBe(true);
     const claude = found.find((f) => f.location?.file === '.claude/settings.json');
-    expect(claude?.message).toContain('is not what `toolgate export --to claude-code --source fs -o .claude/settings.json` writes from .toolgate/fs.surface.json and the runtime block: permissions.deny lacks "mcp__fs__write_file"');
+    expect(claude?.message).toContain(
+      'is not what `toolgate export --to claude-code --source fs -o .claude/settings.json` writes from .toolgate/fs.surface.json and the runtime block: permissions.deny lacks "mcp__fs__write_file"',
+    );
     const cedar = found.find((f) => f.location?.file === 'deploy/toolhive/fs.authz.yaml');
     expect(cedar?.location?.line).toBeGreaterThan(1);
     // The terminal report names the fix.
@@ -159,7 +171,9 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     expect(missing.code).toBe(1);
     const f = staleFindings(missing.stdout);
     expect(f).toHaveLength(1);
-    expect(f[0]?.message).toContain('the toolhive export gone.yaml is not what `toolgate export --to toolhive --source fs -o gone.yaml` writes from .toolgate/fs.surface.json and the runtime block: the file does not exist');
+    expect(f[0]?.message).toContain(
+      'the toolhive export gone.yaml is not what `toolgate export --to toolhive --source fs -o gone.yaml` writes from .toolgate/fs.surface.json and the runtime block: the file does not exist',
+    );
   });
 
   it('usage errors exit 2 and name the fix; nothing is written outside the repository', async () => {

@@ -118,8 +118,12 @@ describe('toolgate init on fixture repositories', () => {
     const { repo, policy, policyText, r, steps } = await initIn('mcp-json');
     expect(policy.sources.map((s) => s.id)).toEqual(['weather-server', 'docs', 'db']);
     const [weather, docs, db] = policy.sources;
-    expect(weather).toMatchObject({ mcp: { transport: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp@1.2.3', '--units', 'metric'], env: ['WEATHER_API_KEY'] } });
-    expect(docs).toMatchObject({ mcp: { transport: 'http', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', env: 'DOCS_TOKEN', prefix: 'Bearer ' }] } });
+    expect(weather).toMatchObject({
+      mcp: { transport: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp@1.2.3', '--units', 'metric'], env: ['WEATHER_API_KEY'] },
+    });
+    expect(docs).toMatchObject({
+      mcp: { transport: 'http', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', env: 'DOCS_TOKEN', prefix: 'Bearer ' }] },
+    });
     expect(db).toMatchObject({ mcp: { transport: 'stdio', command: 'uvx', args: ['mcp-server-sqlite', '--db-path', 'data/app.db'], env: ['DB_PASSWORD'] } });
     // The runner's own secret is not handed on; no value from the configs is copied anywhere.
     expect(policyText).not.toContain('GITHUB_TOKEN');
@@ -215,8 +219,25 @@ describe('toolgate init and hostile repositories', () => {
       'evil\u202Ename': { command: 'node', args: ['ok.js'] },
       newline: { command: 'node', args: ['a\nb'] },
       bidi: { command: 'node', args: ['x\u202Ey'] },
-      yaml: { command: 'yes', args: ['', 'on', '- z', '#c', 'a: b', '*alias', '&anchor', '!tag', '{x}', 'null', '1.0', "'q'", '"dq"', '\\', 'café', '::set-output name=x::y'] },
-      env: { command: 'node', args: ['e.js'], env: { 'BAD NAME': 'SECRET-VALUE-3', GITHUB_TOKEN: 'SECRET-VALUE-4', INPUT_X: 'SECRET-VALUE-5', ACTIONS_RUNTIME_TOKEN: 'SECRET-VALUE-6', OK_NAME: 'SECRET-VALUE-1', PATH: '/evil', HOME: '/h', LD_PRELOAD: '/x.so', NODE_OPTIONS: '--require /x.js' } },
+      yaml: {
+        command: 'yes',
+        args: ['', 'on', '- z', '#c', 'a: b', '*alias', '&anchor', '!tag', '{x}', 'null', '1.0', "'q'", '"dq"', '\\', 'café', '::set-output name=x::y'],
+      },
+      env: {
+        command: 'node',
+        args: ['e.js'],
+        env: {
+          'BAD NAME': 'SECRET-VALUE-3',
+          GITHUB_TOKEN: 'SECRET-VALUE-4',
+          INPUT_X: 'SECRET-VALUE-5',
+          ACTIONS_RUNTIME_TOKEN: 'SECRET-VALUE-6',
+          OK_NAME: 'SECRET-VALUE-1',
+          PATH: '/evil',
+          HOME: '/h',
+          LD_PRELOAD: '/x.so',
+          NODE_OPTIONS: '--require /x.js',
+        },
+      },
       expr: { command: 'node', args: ['${{ secrets.DEPLOY_KEY }}'] },
       js: { url: 'javascript:alert(1)' },
       creds: { url: 'http://user:SECRET-VALUE-2@127.0.0.1:3000/mcp#frag' },
@@ -230,7 +251,14 @@ describe('toolgate init and hostile repositories', () => {
     // An alias bomb, a file name with a bidi control, operationIds that are not names.
     cpSync(join(REPO, 'test/fixtures/hostile-repo/bomb.yaml'), join(repo, 'api/bomb.yaml'));
     writeFileSync(join(repo, 'api/openapi\u202E.yaml'), 'openapi: 3.0.3\npaths: {}\n');
-    writeFileSync(join(repo, 'api/openapi.json'), JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { operationId: 'ok_op' }, post: { operationId: 'evil\u202Eop\n# injected' } } } }));
+    writeFileSync(
+      join(repo, 'api/openapi.json'),
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 't', version: '1' },
+        paths: { '/a': { get: { operationId: 'ok_op' }, post: { operationId: 'evil\u202Eop\n# injected' } } },
+      }),
+    );
     const r = await runCli(['init'], { cwd: repo });
     expect(r.code, r.stderr).toBe(0);
     const text = read(repo, 'toolgate.yml');
@@ -250,7 +278,13 @@ describe('toolgate init and hostile repositories', () => {
     expect(text).not.toContain('injected');
     // No runner command can start a line of the output.
     expect(r.stdout + r.stderr).not.toMatch(/^\s*::/m);
-    const all = [text, read(repo, '.github/workflows/toolgate.yml'), r.stdout, r.stderr, ...tree(join(repo, 'integrations')).map((f) => read(join(repo, 'integrations'), f))].join('\n');
+    const all = [
+      text,
+      read(repo, '.github/workflows/toolgate.yml'),
+      r.stdout,
+      r.stderr,
+      ...tree(join(repo, 'integrations')).map((f) => read(join(repo, 'integrations'), f)),
+    ].join('\n');
     expect(all).not.toContain('SECRET-VALUE');
     expect(text).not.toMatch(/GITHUB_TOKEN|INPUT_X|ACTIONS_RUNTIME_TOKEN|BAD NAME|LD_PRELOAD|NODE_OPTIONS/);
     // Names the sandbox sets itself or that change how programs load are not passed on.

@@ -32,7 +32,8 @@ function repo(fixture: string, policyExtra = ''): string {
   return dir;
 }
 const listed = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { tools: { name: string }[] }).tools;
-const contractTools = (dir: string) => (JSON.parse(readFileSync(join(dir, '.toolgate/server.surface.json'), 'utf8')) as { tools: { name: string; malformed?: string }[] }).tools;
+const contractTools = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, '.toolgate/server.surface.json'), 'utf8')) as { tools: { name: string; malformed?: string }[] }).tools;
 
 describe('a real server whose tools serve no `type` (@playwright/mcp 0.0.32)', () => {
   const fixture = join(FIXTURES, 'playwright-mcp/0.0.32.json');
@@ -42,7 +43,11 @@ describe('a real server whose tools serve no `type` (@playwright/mcp 0.0.32)', (
     const r = await runCli(['snapshot', '--output', 'snap.json'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     const tools = (JSON.parse(readFileSync(join(dir, 'snap.json'), 'utf8')) as { tools: { name: string; malformed?: string; inputSchema?: unknown }[] }).tools;
-    expect(tools.map((t) => t.name).sort()).toEqual(listed(fixture).map((t) => t.name).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      listed(fixture)
+        .map((t) => t.name)
+        .sort(),
+    );
     expect(tools).toHaveLength(24);
     for (const t of tools) {
       expect(t.malformed).toBe('`inputSchema.type` is missing, not "object"');
@@ -83,9 +88,15 @@ describe('a real server whose tools serve no `type` (@playwright/mcp 0.0.32)', (
     copyFileSync(fixture, join(dir, 'tools.json'));
     const c = await runCli(['check', '--format', 'json'], { cwd: dir });
     const report = JSON.parse(c.stdout) as JsonReport;
-    const both = new Set(listed(join(UPGRADES, 'playwright-mcp/0.0.40.json')).map((t) => t.name).filter((name) => listed(fixture).some((t) => t.name === name)));
+    const both = new Set(
+      listed(join(UPGRADES, 'playwright-mcp/0.0.40.json'))
+        .map((t) => t.name)
+        .filter((name) => listed(fixture).some((t) => t.name === name)),
+    );
     expect(both.size).toBeGreaterThan(10);
-    const removedOrUnlisted = report.findings.filter((f) => f.tool !== undefined && both.has(f.tool) && (f.ruleId === 'tool-removed' || f.message.includes('no longer served')));
+    const removedOrUnlisted = report.findings.filter(
+      (f) => f.tool !== undefined && both.has(f.tool) && (f.ruleId === 'tool-removed' || f.message.includes('no longer served')),
+    );
     expect(removedOrUnlisted).toEqual([]);
     const widened = report.findings.filter((f) => f.ruleId === 'schema-widened').map((f) => f.tool);
     // browser_click took {element, ref} with additionalProperties false; `{}` takes anything.
@@ -99,7 +110,9 @@ describe('a real server whose tools serve no `type` (@playwright/mcp 0.0.32)', (
     expect(pr.code, pr.stderr).toBe(1);
     const prFindings = (JSON.parse(pr.stdout) as JsonReport).findings;
     expect(prFindings.filter((f) => f.ruleId === 'schema-widened' && f.level === 'error').map((f) => f.tool)).toContain('browser_click');
-    expect(prFindings.filter((f) => f.tool !== undefined && both.has(f.tool) && (f.ruleId === 'tool-removed' || f.message.includes('no longer served')))).toEqual([]);
+    expect(
+      prFindings.filter((f) => f.tool !== undefined && both.has(f.tool) && (f.ruleId === 'tool-removed' || f.message.includes('no longer served'))),
+    ).toEqual([]);
   });
 });
 
@@ -119,7 +132,12 @@ describe('@modelcontextprotocol/server-filesystem 2025.1.14 (10 of 11 malformed)
     commit(dir, 'server-filesystem 2025.11.25');
     const pr = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
     const findings = (JSON.parse(pr.stdout) as JsonReport).findings;
-    expect(findings.filter((f) => f.ruleId === 'tool-added').map((f) => f.tool).sort()).toEqual(['list_directory_with_sizes', 'read_media_file', 'read_text_file']);
+    expect(
+      findings
+        .filter((f) => f.ruleId === 'tool-added')
+        .map((f) => f.tool)
+        .sort(),
+    ).toEqual(['list_directory_with_sizes', 'read_media_file', 'read_text_file']);
     expect(findings.filter((f) => f.ruleId === 'malformed-tool')).toEqual([]);
     // `{}` (anything) → an object that declares its arguments: the model is now told arguments it
     // was never told, and that is a widening to review like any other (properties added to an open object).

@@ -13,7 +13,9 @@ const FIXTURES = join(REPO, 'test/fixtures');
 
 /** Every file under `dir`, as paths relative to `base` with `/`. */
 function walk(dir: string, base: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name), base) : [relative(base, join(dir, e.name)).split('\\').join('/')]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name), base) : [relative(base, join(dir, e.name)).split('\\').join('/')],
+  );
 }
 
 let cleanup = () => {};
@@ -41,7 +43,11 @@ beforeAll(async () => {
     ...(process.env.TOOLGATE_SANDBOX_UNAVAILABLE ? { TOOLGATE_SANDBOX_UNAVAILABLE: process.env.TOOLGATE_SANDBOX_UNAVAILABLE } : {}),
   };
 
-  const pack = await runProcess('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', join(w.dir, 'pack')], { cwd: REPO, env, timeoutMs: 120_000 });
+  const pack = await runProcess('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', join(w.dir, 'pack')], {
+    cwd: REPO,
+    env,
+    timeoutMs: 120_000,
+  });
   expect(pack.code, pack.stderr).toBe(0);
   const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packed = info!.files.map((f) => f.path).sort();
@@ -57,7 +63,21 @@ const toolgate = (args: string[], timeoutMs = 60_000) => runProcess(join(project
 
 describe('npm pack: what the package ships', () => {
   it('dist/ (every file of it), schema/, LICENSE, the third-party licenses, README, action.yml', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'action.yml', 'dist/cli.js', 'dist/index.js', 'dist/package.json', 'dist/schema-worker.mjs', 'dist/THIRD-PARTY-LICENSES.txt', 'schema/toolgate.schema.json', 'schema/contract.schema.json', 'schema/integration.schema.json', 'schema/report.schema.json']) {
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'action.yml',
+      'dist/cli.js',
+      'dist/index.js',
+      'dist/package.json',
+      'dist/schema-worker.mjs',
+      'dist/THIRD-PARTY-LICENSES.txt',
+      'schema/toolgate.schema.json',
+      'schema/contract.schema.json',
+      'schema/integration.schema.json',
+      'schema/report.schema.json',
+    ]) {
       expect(packed, f).toContain(f);
     }
     for (const f of walk(join(REPO, 'dist'), REPO)) expect(packed, f).toContain(f);
@@ -122,7 +142,10 @@ describe('npm install --omit=dev of the tarball, on ' + process.version, () => {
   });
 
   it('toolgate diff of two releases classifies every schema change (the schema-diff worker runs)', async () => {
-    for (const [v, out] of [['1.12.0', 'old'], ['3.26.0', 'new']] as const) {
+    for (const [v, out] of [
+      ['1.12.0', 'old'],
+      ['3.26.0', 'new'],
+    ] as const) {
       copyFileSync(join(FIXTURES, `upgrades/firecrawl-mcp/${v}.json`), join(project, `firecrawl-${out}.json`));
       const snap = await toolgate(['snapshot', '--tools-json', `firecrawl-${out}.json`, '-o', `${out}.surface.json`]);
       expect(snap.code, snap.stderr).toBe(0);

@@ -28,7 +28,10 @@ interface ToolResult {
 
 beforeAll(async () => {
   mkdirSync(ws.dir, { recursive: true });
-  writeFileSync(join(ws.dir, 'toolgate.yml'), `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}, ${JSON.stringify(tag)}]\nruntime:\n  max-result-bytes: 100000\n`);
+  writeFileSync(
+    join(ws.dir, 'toolgate.yml'),
+    `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}, ${JSON.stringify(tag)}]\nruntime:\n  max-result-bytes: 100000\n`,
+  );
   const up = await runCli(['update'], { cwd: ws.dir });
   expect(up.code, up.stderr).toBe(0);
 }, 60_000);
@@ -112,10 +115,13 @@ describe('proxy against a changing, paging, noisy upstream', () => {
     expect(calls.filter((c) => c === 'read_doc')).toHaveLength(1);
   });
 
-  it('the noise line on the server\'s stdout is dropped and counted in the log at exit', async () => {
+  it("the noise line on the server's stdout is dropped and counted in the log at exit", async () => {
     await client.close();
     for (let i = 0; i < 50 && !readFileSync(log, 'utf8').includes('"summary"'); i++) await new Promise((r) => setTimeout(r, 100));
-    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; reason?: string; detail?: string });
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; reason?: string; detail?: string });
     expect(lines.find((l) => l.reason === 'stdout-noise')?.detail).toBe("1 non-JSON lines on the server's stdout");
     expect(lines.at(-1)?.event).toBe('summary');
   });
@@ -151,10 +157,16 @@ describe('a legacy HTTP+SSE server (2024-11-05 era)', () => {
     const client = await proxied('sse.jsonl', dir);
     try {
       const shown = (await client.listTools()).tools.map((t) => t.name).sort();
-      expect(shown).toEqual(pinned.tools.filter((t) => t.safetyClass === 'read').map((t) => t.name).sort());
+      expect(shown).toEqual(
+        pinned.tools
+          .filter((t) => t.safetyClass === 'read')
+          .map((t) => t.name)
+          .sort(),
+      );
       expect(shown.length).toBeGreaterThan(0);
       const write = pinned.tools.find((t) => t.safetyClass === 'write');
-      if (write) expect(((await client.callTool({ name: write.name, arguments: {} })) as ToolResult).structuredContent).toMatchObject({ error: 'tool_not_allowed' });
+      if (write)
+        expect(((await client.callTool({ name: write.name, arguments: {} })) as ToolResult).structuredContent).toMatchObject({ error: 'tool_not_allowed' });
     } finally {
       await client.close();
     }
@@ -163,7 +175,10 @@ describe('a legacy HTTP+SSE server (2024-11-05 era)', () => {
 
 describe('a server of the 2026-07-28 era (server/discover, no initialize)', () => {
   it('is proxied as it is: the client negotiates that era, and the listing keeps its result keys (resultType, cache hints)', async () => {
-    const dir = await pinnedWorkspace('modern', `sources:\n  - id: m\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/modern.mjs'))}]\n`);
+    const dir = await pinnedWorkspace(
+      'modern',
+      `sources:\n  - id: m\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/modern.mjs'))}]\n`,
+    );
     const client = await proxied('m.jsonl', dir, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } } });
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
@@ -176,15 +191,21 @@ describe('a server of the 2026-07-28 era (server/discover, no initialize)', () =
 
 describe('the proxy killed outright (SIGKILL)', () => {
   const sandboxed = sandboxSupport().available;
-  it.skipIf(!sandboxed)('takes the sandboxed server with it (bubblewrap --die-with-parent)', async () => {
-    const child = spawn(process.execPath, [CLI, 'proxy'], { cwd: ws.dir, stdio: ['pipe', 'pipe', 'ignore'] });
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
-    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    expect(serverProcesses()).not.toBe('');
-    child.kill('SIGKILL');
-    for (let i = 0; i < 50 && serverProcesses() !== ''; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(serverProcesses()).toBe('');
-  }, 30_000);
+  it.skipIf(!sandboxed)(
+    'takes the sandboxed server with it (bubblewrap --die-with-parent)',
+    async () => {
+      const child = spawn(process.execPath, [CLI, 'proxy'], { cwd: ws.dir, stdio: ['pipe', 'pipe', 'ignore'] });
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+      );
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      expect(serverProcesses()).not.toBe('');
+      child.kill('SIGKILL');
+      for (let i = 0; i < 50 && serverProcesses() !== ''; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(serverProcesses()).toBe('');
+    },
+    30_000,
+  );
 });
 
 describe('proxy in front of a Streamable HTTP server started by its `start` command', () => {
@@ -203,4 +224,3 @@ describe('proxy in front of a Streamable HTTP server started by its `start` comm
     expect(running()).toBe('');
   }, 60_000);
 });
-

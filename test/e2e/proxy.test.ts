@@ -43,7 +43,10 @@ describe('proxy in front of @modelcontextprotocol/server-everything, runtime.all
 
   beforeAll(async () => {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\nruntime:\n  allow: [read]\n`);
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\nruntime:\n  allow: [read]\n`,
+    );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     const contract = JSON.parse(readFileSync(join(dir, '.toolgate/everything.surface.json'), 'utf8')) as { tools: { name: string; safetyClass: string }[] };
     pinnedRead = contract.tools.filter((t) => t.safetyClass === 'read').map((t) => t.name);
@@ -87,14 +90,22 @@ describe('proxy in front of @modelcontextprotocol/server-everything, runtime.all
 
   it('progress notifications of a long call cross the proxy', async () => {
     const progress: number[] = [];
-    const r = await proxied.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, { onprogress: (p) => progress.push(p.progress) });
+    const r = await proxied.callTool(
+      { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } },
+      { onprogress: (p) => progress.push(p.progress) },
+    );
     expect((r as { isError?: boolean }).isError ?? false).toBe(false);
     expect(progress.length).toBeGreaterThanOrEqual(2);
   });
 
   it('logs one line per admission and per call decision, arguments only as their sha256', () => {
     const lines = decisions(log);
-    expect(lines.filter((l) => l.event === 'list' && l.decision === 'admitted').map((l) => l.tool).sort()).toEqual(expect.arrayContaining([...pinnedRead].sort()));
+    expect(
+      lines
+        .filter((l) => l.event === 'list' && l.decision === 'admitted')
+        .map((l) => l.tool)
+        .sort(),
+    ).toEqual(expect.arrayContaining([...pinnedRead].sort()));
     expect(lines.filter((l) => l.event === 'list' && l.decision === 'hidden').map((l) => l.reason)).toContain('class-not-allowed');
     const refused = lines.filter((l) => l.event === 'call' && l.decision === 'refused');
     expect(refused.map((l) => l.reason)).toEqual(['tool_not_allowed', 'tool_not_allowed', 'invalid_arguments', 'invalid_arguments']);
@@ -114,14 +125,22 @@ describe('proxy in front of @modelcontextprotocol/server-filesystem, runtime.all
     mkdirSync(join(dir, 'data'), { recursive: true });
     writeFileSync(join(dir, 'data', 'a.txt'), 'hello from a file\n');
     const args = `[${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(join(dir, 'data'))}]`;
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: fs\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${args}\nruntime:\n  allow: [read]\n`);
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: fs\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${args}\nruntime:\n  allow: [read]\n`,
+    );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     const proxied = await connect(process.execPath, [CLI, 'proxy', '--log', 'fs.jsonl'], dir);
     const direct = await connect(process.execPath, [FILESYSTEM, join(dir, 'data')], dir);
     try {
       const shown = (await proxied.listTools()).tools;
       const all = (await direct.listTools()).tools;
-      expect(shown.map((t) => t.name).sort()).toEqual(all.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name).sort());
+      expect(shown.map((t) => t.name).sort()).toEqual(
+        all
+          .filter((t) => t.annotations?.readOnlyHint === true)
+          .map((t) => t.name)
+          .sort(),
+      );
       expect(shown.map((t) => t.name)).not.toContain('write_file');
       const read = { name: 'read_text_file', arguments: { path: join(dir, 'data', 'a.txt') } };
       expect(await proxied.callTool(read)).toEqual(await direct.callTool(read));
@@ -147,7 +166,10 @@ describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through 
 
   beforeAll(async () => {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\nruntime:\n  allow: [read]\n  deny: [get-env]\n`);
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\nruntime:\n  allow: [read]\n  deny: [get-env]\n`,
+    );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
   }, 60_000);
 
@@ -157,7 +179,10 @@ describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through 
     expect(names).not.toContain('get-env');
     expect(names).not.toContain('toggle-simulated-logging');
     expect(inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi').content?.[0]?.text).toBe('Echo: hi');
-    expect(inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi', '--tool-arg', 'notes=x').structuredContent).toMatchObject({ ok: false, error: 'invalid_arguments' });
+    expect(inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi', '--tool-arg', 'notes=x').structuredContent).toMatchObject({
+      ok: false,
+      error: 'invalid_arguments',
+    });
     expect(inspect('--method', 'tools/call', '--tool-name', 'get-env').structuredContent).toMatchObject({ ok: false, error: 'tool_not_allowed' });
   }, 120_000);
 });
@@ -170,20 +195,29 @@ describe('proxy in front of a server that changed after its contract was reviewe
 
   beforeAll(async () => {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}, ${JSON.stringify(tag)}]\n`);
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}, ${JSON.stringify(tag)}]\n`,
+    );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
   }, 60_000);
 
   const serverProcesses = () => spawnSync('pgrep', ['-f', tag], { encoding: 'utf8' }).stdout.trim();
 
   it('hides the drifted tool and the new one, refuses calls to them, and leaves no process after the client disconnects', async () => {
-    const client = await connect(process.execPath, [CLI, 'proxy', '--contract', '.toolgate/notes.surface.json', '--log', 'drift.jsonl', '--', process.execPath, NOTES, tag, '--drift'], dir);
+    const client = await connect(
+      process.execPath,
+      [CLI, 'proxy', '--contract', '.toolgate/notes.surface.json', '--log', 'drift.jsonl', '--', process.execPath, NOTES, tag, '--drift'],
+      dir,
+    );
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
     expect(names).not.toContain('get_note');
     expect(names).not.toContain('export_notes');
     expect(names).toContain('list_notes');
     expect(((await client.callTool({ name: 'get_note', arguments: { title: 'a' } })) as Refused).structuredContent).toMatchObject({ error: 'tool_drifted' });
-    expect(((await client.callTool({ name: 'export_notes', arguments: { url: 'http://x' } })) as Refused).structuredContent).toMatchObject({ error: 'tool_not_allowed' });
+    expect(((await client.callTool({ name: 'export_notes', arguments: { url: 'http://x' } })) as Refused).structuredContent).toMatchObject({
+      error: 'tool_not_allowed',
+    });
     expect(serverProcesses()).not.toBe('');
     await client.close();
     for (let i = 0; i < 50 && serverProcesses() !== ''; i++) await new Promise((r) => setTimeout(r, 100));
@@ -196,7 +230,9 @@ describe('proxy in front of a server that changed after its contract was reviewe
   it('SIGINT ends the proxy and the server: exit 130, no process left', async () => {
     const child = spawn(process.execPath, [CLI, 'proxy'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
     // Initialize so the server is surely up, then interrupt.
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     expect(serverProcesses()).not.toBe('');
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

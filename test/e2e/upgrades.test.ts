@@ -23,7 +23,6 @@ const UPGRADES = JSON.parse(readFileSync(join(FIXTURES, 'expected.json'), 'utf8'
 const parent = mkdtempSync(join(tmpdir(), 'tg-upgrades-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
-
 /** base commit: the old recording and its contract; head commit: the new one, contract updated. */
 async function upgradeRepo(slug: string, u: Upgrade): Promise<string> {
   const dir = join(parent, slug);
@@ -51,7 +50,11 @@ describe.each(Object.entries(UPGRADES))('%s: a pull request that upgrades the se
     const errors = (rule: string) => findings.filter((f) => f.ruleId === rule && f.level === 'error');
 
     // Each new tool is one tool-added error, write or read, and nothing else claims it.
-    expect(errors('tool-added').map((f) => f.tool).sort()).toEqual(u.added.map((a) => a.name).sort());
+    expect(
+      errors('tool-added')
+        .map((f) => f.tool)
+        .sort(),
+    ).toEqual(u.added.map((a) => a.name).sort());
     for (const a of u.added) {
       const f = errors('tool-added').find((x) => x.tool === a.name) as JsonFinding;
       expect(f.message).toMatch(a.readOnly ? /^new read-only/ : /write tool/);
@@ -60,7 +63,10 @@ describe.each(Object.entries(UPGRADES))('%s: a pull request that upgrades the se
     // A tool that became read-only is a read promotion; one that stopped being read-only is a read tool that became a write.
     for (const c of u.readOnlyChanged) {
       const rule = c.head ? 'read-promotion-unreviewed' : 'read-tool-became-write';
-      expect(errors(rule).map((f) => f.tool), `${c.name}: ${rule}`).toContain(c.name);
+      expect(
+        errors(rule).map((f) => f.tool),
+        `${c.name}: ${rule}`,
+      ).toContain(c.name);
     }
     // Nothing that widens is below error level without an approval.
     const reviewable = ['tool-added', 'read-promotion-unreviewed', 'risk-claim-lowered', 'schema-widened', 'description-changed', 'policy-relaxed'];

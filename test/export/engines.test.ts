@@ -34,7 +34,22 @@ function contractOf(tools: Json[]): Surface {
 }
 
 /** Names a hostile server could serve: quotes, backslashes, Unicode, look-alikes, CEL/Cedar/RE2 syntax. */
-const HOSTILE_NAMES = ['plain', 'q"uote', 'back\\slash', "it's", 'dot.star.*', 'brace{a,b}', 'nl\nx', 'bidi\u202eevil', 'emoji😀', 'zw\u200bj', 'ℌ', '" || true || "', '") when { true };//', '^$|.*'];
+const HOSTILE_NAMES = [
+  'plain',
+  'q"uote',
+  'back\\slash',
+  "it's",
+  'dot.star.*',
+  'brace{a,b}',
+  'nl\nx',
+  'bidi\u202eevil',
+  'emoji😀',
+  'zw\u200bj',
+  'ℌ',
+  '" || true || "',
+  '") when { true };//',
+  '^$|.*',
+];
 
 function hostileInput(): ExportInput {
   const contract = contractOf(HOSTILE_NAMES.map((name) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } })));
@@ -133,7 +148,8 @@ describe('toolhive-cedar, evaluated by Cedar', () => {
     const input = hostileInput();
     const policies = cedarPolicies(renderExport(toolhiveCedarTarget, input));
     for (const n of HOSTILE_NAMES) expect(cedarDecision(policies, n, toolhiveAttrs({ readOnlyHint: true }, {})), JSON.stringify(n)).toBe('allow');
-    for (const n of ['Plain', 'plain ', 'bidievil', 'zwj', 'H', 'q\\"uote', 'dot.star.x', '']) expect(cedarDecision(policies, n, toolhiveAttrs({ readOnlyHint: true }, {})), JSON.stringify(n)).toBe('deny');
+    for (const n of ['Plain', 'plain ', 'bidievil', 'zwj', 'H', 'q\\"uote', 'dot.star.x', ''])
+      expect(cedarDecision(policies, n, toolhiveAttrs({ readOnlyHint: true }, {})), JSON.stringify(n)).toBe('deny');
   });
 
   it('permits nothing when nothing is admitted, and stays a valid config', async () => {
@@ -158,8 +174,11 @@ function celAllows(rules: string[], target: string, name: string): boolean {
   });
 }
 
-const standaloneRules = (text: string) => (parseYaml(text) as { mcp: { policies: { mcpAuthorization: { rules: string[] } } } }).mcp.policies.mcpAuthorization.rules;
-const k8sRules = (text: string) => (parseYaml(text) as { spec: { backend: { mcp: { authorization: { policy: { matchExpressions: string[] } } } } } }).spec.backend.mcp.authorization.policy.matchExpressions;
+const standaloneRules = (text: string) =>
+  (parseYaml(text) as { mcp: { policies: { mcpAuthorization: { rules: string[] } } } }).mcp.policies.mcpAuthorization.rules;
+const k8sRules = (text: string) =>
+  (parseYaml(text) as { spec: { backend: { mcp: { authorization: { policy: { matchExpressions: string[] } } } } } }).spec.backend.mcp.authorization.policy
+    .matchExpressions;
 
 describe('agentgateway rules, evaluated by CEL', () => {
   it('allow the admitted tools of the server and nothing else', async () => {
@@ -200,7 +219,9 @@ describe('envoy includeRegex, evaluated by RE2', () => {
     const input = hostileInput();
     const extra = contractOf(Array.from({ length: 40 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } })));
     const all = [...input.admitted, ...extra.tools];
-    const doc = parseYaml(renderExport(envoyTarget, { ...input, admitted: all })) as { spec: { backendRefs: { toolSelector: { includeRegex?: string[]; include?: string[] } }[] } };
+    const doc = parseYaml(renderExport(envoyTarget, { ...input, admitted: all })) as {
+      spec: { backendRefs: { toolSelector: { includeRegex?: string[]; include?: string[] } }[] };
+    };
     const sel = doc.spec.backendRefs[0]!.toolSelector;
     expect(sel.include).toBeUndefined();
     expect(sel.includeRegex).toHaveLength(1);

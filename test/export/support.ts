@@ -39,7 +39,12 @@ export function policyOf(yaml: string): Policy {
 /** The input of an export of `contract` under `policy` (source id and server name from it). */
 export function inputOf(policy: Policy, contract: Surface, over: { server?: string; gateway?: string } = {}): ExportInput {
   const id = contract.source.id;
-  return exportInput(policy, contract, { source: id, server: over.server ?? id, ...(over.gateway ? { gateway: over.gateway } : {}) }, `.toolgate/${id}.surface.json`);
+  return exportInput(
+    policy,
+    contract,
+    { source: id, server: over.server ?? id, ...(over.gateway ? { gateway: over.gateway } : {}) },
+    `.toolgate/${id}.surface.json`,
+  );
 }
 
 /** The two golden cases: each a contract and the toolgate.yml whose runtime block exports it. */

@@ -113,7 +113,11 @@ const BASE: Record<TargetId, unknown> = {
     metadata: { name: 'allowlist', namespace: 'default' },
     spec: { toolsFilter: ['get_issue', 'list_issues'], toolsOverride: { get_issue: { description: 'Read one issue' } } },
   },
-  'toolhive-cedar': { version: '1.0', type: 'cedarv1', cedar: { policies: ['permit(principal, action == Action::"call_tool", resource == Tool::"get_issue");'], entities_json: '[]' } },
+  'toolhive-cedar': {
+    version: '1.0',
+    type: 'cedarv1',
+    cedar: { policies: ['permit(principal, action == Action::"call_tool", resource == Tool::"get_issue");'], entities_json: '[]' },
+  },
   agentgateway: {
     mcp: {
       policies: { mcpAuthorization: { rules: ['mcp.tool.target == "time" && mcp.tool.name == "now"', { deny: 'mcp.tool.name == "rm"' }] } },
@@ -142,9 +146,18 @@ const BASE: Record<TargetId, unknown> = {
       backendRefs: [{ group: 'gateway.envoyproxy.io', kind: 'Backend', name: 'github', path: '/mcp', toolSelector: { include: ['get_issue', 'list_issues'] } }],
     },
   },
-  'claude-code': { $schema: 'https://json.schemastore.org/claude-code-settings.json', permissions: { allow: ['mcp__github__get_issue'], deny: ['mcp__github__delete_repo'], defaultMode: 'dontAsk' } },
-  gemini: { mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], includeTools: ['get_issue'], excludeTools: ['delete_repo'] } } },
-  codex: { mcp_servers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], enabled_tools: ['get_issue'], disabled_tools: ['delete_repo'] } } },
+  'claude-code': {
+    $schema: 'https://json.schemastore.org/claude-code-settings.json',
+    permissions: { allow: ['mcp__github__get_issue'], deny: ['mcp__github__delete_repo'], defaultMode: 'dontAsk' },
+  },
+  gemini: {
+    mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], includeTools: ['get_issue'], excludeTools: ['delete_repo'] } },
+  },
+  codex: {
+    mcp_servers: {
+      github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], enabled_tools: ['get_issue'], disabled_tools: ['delete_repo'] },
+    },
+  },
 };
 
 type Negative = [id: TargetId, what: string, change: (d: any) => void, expected: string];
@@ -165,7 +178,12 @@ const NEGATIVE: Negative[] = [
   ['toolhive', 'a non-string toolsFilter entry', (d) => (d.spec.toolsFilter = [1]), '/spec/toolsFilter/0: type'],
   ['toolhive', 'the deprecated v1alpha1 apiVersion', (d) => (d.apiVersion = 'toolhive.stacklok.dev/v1alpha1'), '/apiVersion: const'],
   ['toolhive', 'an unknown spec key', (d) => (d.spec.toolFilter = []), '/spec: additionalProperties'],
-  ['toolhive', 'an override with neither name nor description', (d) => (d.spec.toolsOverride = { get_issue: {} }), '/spec/toolsOverride/get_issue: rule: override name and description'],
+  [
+    'toolhive',
+    'an override with neither name nor description',
+    (d) => (d.spec.toolsOverride = { get_issue: {} }),
+    '/spec/toolsOverride/get_issue: rule: override name and description',
+  ],
   ['toolhive', 'a metadata.name with "_"', (d) => (d.metadata.name = 'tool_config'), '/metadata/name: pattern'],
   ['toolhive', 'no metadata.name', (d) => delete d.metadata.name, '/metadata: required'],
   // ToolHive Cedar config
@@ -180,37 +198,117 @@ const NEGATIVE: Negative[] = [
   ['agentgateway', 'an unknown key in mcp', (d) => (d.mcp.target = []), '/mcp: additionalProperties'],
   ['agentgateway', 'a snake_case key', (d) => (d.mcp.stateful_mode = 'stateless'), '/mcp: additionalProperties'],
   ['agentgateway', 'mcpAuthorization without rules', (d) => (d.mcp.policies.mcpAuthorization = { allow: ['x'] }), '/mcp/policies/mcpAuthorization: required'],
-  ['agentgateway', 'a rule with both allow and deny', (d) => d.mcp.policies.mcpAuthorization.rules.push({ allow: 'true', deny: 'false' }), '/mcp/policies/mcpAuthorization/rules/2: oneOf'],
-  ['agentgateway', 'a rule of an unknown kind', (d) => d.mcp.policies.mcpAuthorization.rules.push({ permit: 'true' }), '/mcp/policies/mcpAuthorization/rules/2: oneOf'],
+  [
+    'agentgateway',
+    'a rule with both allow and deny',
+    (d) => d.mcp.policies.mcpAuthorization.rules.push({ allow: 'true', deny: 'false' }),
+    '/mcp/policies/mcpAuthorization/rules/2: oneOf',
+  ],
+  [
+    'agentgateway',
+    'a rule of an unknown kind',
+    (d) => d.mcp.policies.mcpAuthorization.rules.push({ permit: 'true' }),
+    '/mcp/policies/mcpAuthorization/rules/2: oneOf',
+  ],
   ['agentgateway', 'a target name with "_"', (d) => (d.mcp.targets[0].name = 'my_time'), '/mcp/targets/0/name: pattern'],
   ['agentgateway', 'an upper-case target name', (d) => (d.mcp.targets[0].name = 'Time'), '/mcp/targets/0/name: pattern'],
   ['agentgateway', 'a 254-character target name', (d) => (d.mcp.targets[0].name = 'a'.repeat(254)), '/mcp/targets/0/name: maxLength'],
   ['agentgateway', 'a target with two transports', (d) => (d.mcp.targets[0].sse = { host: 'http://x/sse' }), '/mcp/targets/0: oneOf'],
   ['agentgateway', 'a target with no transport', (d) => delete d.mcp.targets[0].stdio, '/mcp/targets/0: oneOf'],
-  ['agentgateway', 'mcpAuthorization on a target', (d) => (d.mcp.targets[1].policies = { mcpAuthorization: { rules: ['true'] } }), '/mcp/targets/1/policies: additionalProperties'],
+  [
+    'agentgateway',
+    'mcpAuthorization on a target',
+    (d) => (d.mcp.targets[1].policies = { mcpAuthorization: { rules: ['true'] } }),
+    '/mcp/targets/1/policies: additionalProperties',
+  ],
   ['agentgateway', 'policies on a stdio target', (d) => (d.mcp.targets[0].policies = { backendTLS: {} }), '/mcp/targets/0: rule: stdio MCP target'],
-  ['agentgateway', 'mcp.gateways with mcp.port', (d) => Object.assign(d.mcp, { gateways: 'default', port: 3000 }), '/mcp: rule: mcp.gateways cannot be used with mcp.port'],
+  [
+    'agentgateway',
+    'mcp.gateways with mcp.port',
+    (d) => Object.assign(d.mcp, { gateways: 'default', port: 3000 }),
+    '/mcp: rule: mcp.gateways cannot be used with mcp.port',
+  ],
   ['agentgateway', 'a target with host and backend', (d) => (d.mcp.targets[1].mcp.backend = 'b'), '/mcp/targets/1/mcp: rule: host or backend'],
-  ['agentgateway', 'a host with port but no path', (d) => (d.mcp.targets[1].mcp = { host: 'localhost', port: 3001 }), '/mcp/targets/1/mcp: rule: if port or path is set'],
+  [
+    'agentgateway',
+    'a host with port but no path',
+    (d) => (d.mcp.targets[1].mcp = { host: 'localhost', port: 3001 }),
+    '/mcp/targets/1/mcp: rule: if port or path is set',
+  ],
   ['agentgateway', 'prefixMode in the wrong case', (d) => (d.mcp.prefixMode = 'Always'), '/mcp/prefixMode: enum'],
   // agentgateway Kubernetes
-  ['agentgateway-k8s', 'an empty matchExpressions', (d) => (d.spec.backend.mcp.authorization.policy.matchExpressions = []), '/spec/backend/mcp/authorization/policy/matchExpressions: minItems'],
-  ['agentgateway-k8s', '257 matchExpressions', (d) => (d.spec.backend.mcp.authorization.policy.matchExpressions = names(257, 'true || ')), 'matchExpressions: maxItems'],
+  [
+    'agentgateway-k8s',
+    'an empty matchExpressions',
+    (d) => (d.spec.backend.mcp.authorization.policy.matchExpressions = []),
+    '/spec/backend/mcp/authorization/policy/matchExpressions: minItems',
+  ],
+  [
+    'agentgateway-k8s',
+    '257 matchExpressions',
+    (d) => (d.spec.backend.mcp.authorization.policy.matchExpressions = names(257, 'true || ')),
+    'matchExpressions: maxItems',
+  ],
   ['agentgateway-k8s', 'an empty expression', (d) => (d.spec.backend.mcp.authorization.policy.matchExpressions = ['']), 'matchExpressions/0: minLength'],
-  ['agentgateway-k8s', 'a 16385-character expression', (d) => (d.spec.backend.mcp.authorization.policy.matchExpressions = ['x'.repeat(16385)]), 'matchExpressions/0: maxLength'],
+  [
+    'agentgateway-k8s',
+    'a 16385-character expression',
+    (d) => (d.spec.backend.mcp.authorization.policy.matchExpressions = ['x'.repeat(16385)]),
+    'matchExpressions/0: maxLength',
+  ],
   ['agentgateway-k8s', 'no targetRefs', (d) => (d.spec.targetRefs = []), '/spec/targetRefs: minItems'],
-  ['agentgateway-k8s', '17 targetRefs', (d) => (d.spec.targetRefs = names(17, 'b').map((name) => ({ group: 'agentgateway.dev', kind: 'AgentgatewayBackend', name }))), '/spec/targetRefs: maxItems'],
-  ['agentgateway-k8s', 'targetRefs of two kinds', (d) => d.spec.targetRefs.push({ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', name: 'r' }), '/spec/targetRefs: rule: Only one Kind'],
-  ['agentgateway-k8s', 'backend.mcp on a Service', (d) => (d.spec.targetRefs = [{ group: '', kind: 'Service', name: 'svc' }]), '/spec: rule: backend.mcp may not be used with a Service target'],
-  ['agentgateway-k8s', 'backend.mcp on a backend sectionName', (d) => (d.spec.targetRefs[0].sectionName = 'everything'), '/spec: rule: backend.mcp may not target an AgentgatewayBackend sectionName'],
-  ['agentgateway-k8s', 'a kind in the wrong group', (d) => (d.spec.targetRefs[0].group = 'gateway.networking.k8s.io'), '/spec/targetRefs: rule: targetRefs may only reference'],
-  ['agentgateway-k8s', 'both targetRefs and targetSelectors', (d) => (d.spec.targetSelectors = [{ group: 'agentgateway.dev', kind: 'AgentgatewayBackend', matchLabels: { a: 'b' } }]), '/spec: rule: exactly one of targetRefs or targetSelectors'],
+  [
+    'agentgateway-k8s',
+    '17 targetRefs',
+    (d) => (d.spec.targetRefs = names(17, 'b').map((name) => ({ group: 'agentgateway.dev', kind: 'AgentgatewayBackend', name }))),
+    '/spec/targetRefs: maxItems',
+  ],
+  [
+    'agentgateway-k8s',
+    'targetRefs of two kinds',
+    (d) => d.spec.targetRefs.push({ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', name: 'r' }),
+    '/spec/targetRefs: rule: Only one Kind',
+  ],
+  [
+    'agentgateway-k8s',
+    'backend.mcp on a Service',
+    (d) => (d.spec.targetRefs = [{ group: '', kind: 'Service', name: 'svc' }]),
+    '/spec: rule: backend.mcp may not be used with a Service target',
+  ],
+  [
+    'agentgateway-k8s',
+    'backend.mcp on a backend sectionName',
+    (d) => (d.spec.targetRefs[0].sectionName = 'everything'),
+    '/spec: rule: backend.mcp may not target an AgentgatewayBackend sectionName',
+  ],
+  [
+    'agentgateway-k8s',
+    'a kind in the wrong group',
+    (d) => (d.spec.targetRefs[0].group = 'gateway.networking.k8s.io'),
+    '/spec/targetRefs: rule: targetRefs may only reference',
+  ],
+  [
+    'agentgateway-k8s',
+    'both targetRefs and targetSelectors',
+    (d) => (d.spec.targetSelectors = [{ group: 'agentgateway.dev', kind: 'AgentgatewayBackend', matchLabels: { a: 'b' } }]),
+    '/spec: rule: exactly one of targetRefs or targetSelectors',
+  ],
   ['agentgateway-k8s', 'neither targetRefs nor targetSelectors', (d) => delete d.spec.targetRefs, '/spec: rule: exactly one of targetRefs or targetSelectors'],
   ['agentgateway-k8s', 'no traffic, frontend or backend', (d) => delete d.spec.backend, '/spec: rule: At least one of traffic, frontend, or backend'],
   ['agentgateway-k8s', 'an empty backend.mcp', (d) => (d.spec.backend.mcp = {}), '/spec/backend/mcp: rule: at least one of the fields'],
   ['agentgateway-k8s', 'action Permit', (d) => (d.spec.backend.mcp.authorization.action = 'Permit'), '/spec/backend/mcp/authorization/action: enum'],
-  ['agentgateway-k8s', 'sectionName and port on one targetRef', (d) => Object.assign(d.spec.targetRefs[0], { sectionName: 'a', port: 80 }), '/spec/targetRefs/0: rule: at most one of the fields in [sectionName port]'],
-  ['agentgateway-k8s', 'an unknown key in authorization', (d) => (d.spec.backend.mcp.authorization.rules = []), '/spec/backend/mcp/authorization: additionalProperties'],
+  [
+    'agentgateway-k8s',
+    'sectionName and port on one targetRef',
+    (d) => Object.assign(d.spec.targetRefs[0], { sectionName: 'a', port: 80 }),
+    '/spec/targetRefs/0: rule: at most one of the fields in [sectionName port]',
+  ],
+  [
+    'agentgateway-k8s',
+    'an unknown key in authorization',
+    (d) => (d.spec.backend.mcp.authorization.rules = []),
+    '/spec/backend/mcp/authorization: additionalProperties',
+  ],
   ['agentgateway-k8s', 'the older kgateway TrafficPolicy kind', (d) => (d.kind = 'TrafficPolicy'), '/kind: const'],
   // Docker tools.yaml
   ['docker', 'a server mapped to a string', (d) => (d.duckduckgo = 'search'), '/duckduckgo: type'],
@@ -218,17 +316,52 @@ const NEGATIVE: Negative[] = [
   ['docker', 'a server mapped to a map', (d) => (d.duckduckgo = { search: true }), '/duckduckgo: type'],
   // Envoy AI Gateway MCPRoute
   ['envoy', '33 include names', (d) => (d.spec.backendRefs[0].toolSelector.include = names(33)), '/spec/backendRefs/0/toolSelector/include: maxItems'],
-  ['envoy', '33 excludeRegex entries', (d) => (d.spec.backendRefs[0].toolSelector = { excludeRegex: names(33) }), '/spec/backendRefs/0/toolSelector/excludeRegex: maxItems'],
-  ['envoy', 'both include and includeRegex', (d) => (d.spec.backendRefs[0].toolSelector.includeRegex = ['^get_']), 'rule: include and includeRegex are mutually exclusive'],
-  ['envoy', 'both exclude and excludeRegex', (d) => Object.assign(d.spec.backendRefs[0].toolSelector, { exclude: ['a'], excludeRegex: ['b'] }), 'rule: exclude and excludeRegex are mutually exclusive'],
+  [
+    'envoy',
+    '33 excludeRegex entries',
+    (d) => (d.spec.backendRefs[0].toolSelector = { excludeRegex: names(33) }),
+    '/spec/backendRefs/0/toolSelector/excludeRegex: maxItems',
+  ],
+  [
+    'envoy',
+    'both include and includeRegex',
+    (d) => (d.spec.backendRefs[0].toolSelector.includeRegex = ['^get_']),
+    'rule: include and includeRegex are mutually exclusive',
+  ],
+  [
+    'envoy',
+    'both exclude and excludeRegex',
+    (d) => Object.assign(d.spec.backendRefs[0].toolSelector, { exclude: ['a'], excludeRegex: ['b'] }),
+    'rule: exclude and excludeRegex are mutually exclusive',
+  ],
   ['envoy', 'an empty toolSelector', (d) => (d.spec.backendRefs[0].toolSelector = {}), 'rule: at least one of include, includeRegex, exclude, or excludeRegex'],
-  ['envoy', 'an includeRegex RE2 cannot compile', (d) => (d.spec.backendRefs[0].toolSelector = { includeRegex: ['^(?=get)'] }), '/spec/backendRefs/0/toolSelector/includeRegex/0: rule'],
-  ['envoy', 'two backendRefs of one name', (d) => d.spec.backendRefs.push({ ...d.spec.backendRefs[0] }), '/spec/backendRefs: rule: all backendRefs names must be unique'],
-  ['envoy', '257 backendRefs', (d) => (d.spec.backendRefs = names(257, 'b').map((name) => ({ group: 'gateway.envoyproxy.io', kind: 'Backend', name }))), '/spec/backendRefs: maxItems'],
+  [
+    'envoy',
+    'an includeRegex RE2 cannot compile',
+    (d) => (d.spec.backendRefs[0].toolSelector = { includeRegex: ['^(?=get)'] }),
+    '/spec/backendRefs/0/toolSelector/includeRegex/0: rule',
+  ],
+  [
+    'envoy',
+    'two backendRefs of one name',
+    (d) => d.spec.backendRefs.push({ ...d.spec.backendRefs[0] }),
+    '/spec/backendRefs: rule: all backendRefs names must be unique',
+  ],
+  [
+    'envoy',
+    '257 backendRefs',
+    (d) => (d.spec.backendRefs = names(257, 'b').map((name) => ({ group: 'gateway.envoyproxy.io', kind: 'Backend', name }))),
+    '/spec/backendRefs: maxItems',
+  ],
   ['envoy', 'no backendRefs', (d) => (d.spec.backendRefs = []), '/spec/backendRefs: minItems'],
   ['envoy', '17 parentRefs', (d) => (d.spec.parentRefs = names(17, 'g').map((name) => ({ kind: 'Gateway', name }))), '/spec/parentRefs: maxItems'],
   ['envoy', 'a parentRef that is not a Gateway', (d) => (d.spec.parentRefs[0].kind = 'ListenerSet'), '/spec/parentRefs: rule: only Gateway is supported'],
-  ['envoy', 'a Service backendRef without port', (d) => (d.spec.backendRefs[0] = { name: 'github', toolSelector: { include: ['x'] } }), '/spec/backendRefs/0: rule: Must have port for Service reference'],
+  [
+    'envoy',
+    'a Service backendRef without port',
+    (d) => (d.spec.backendRefs[0] = { name: 'github', toolSelector: { include: ['x'] } }),
+    '/spec/backendRefs/0: rule: Must have port for Service reference',
+  ],
   ['envoy', 'a toolSelector typo', (d) => (d.spec.backendRefs[0].toolSelectors = {}), '/spec/backendRefs/0: additionalProperties'],
   ['envoy', 'a path over 1024 characters', (d) => (d.spec.backendRefs[0].path = `/${'p'.repeat(1024)}`), '/spec/backendRefs/0/path: maxLength'],
   ['envoy', 'the deprecated v1alpha1 apiVersion', (d) => (d.apiVersion = 'aigateway.envoyproxy.io/v1alpha1'), '/apiVersion: const'],
@@ -256,7 +389,12 @@ const NEGATIVE: Negative[] = [
   ['codex', 'an unknown server key', (d) => (d.mcp_servers.github.enabledTools = []), '/mcp_servers/github: additionalProperties'],
   ['codex', 'command and url', (d) => (d.mcp_servers.github.url = 'https://example.com/mcp'), '/mcp_servers/github: rule: mixed transports'],
   ['codex', 'url with args', (d) => (d.mcp_servers.github = { url: 'https://example.com/mcp', args: ['x'] }), '/mcp_servers/github: rule: mixed transports'],
-  ['codex', 'an unknown default_tools_approval_mode', (d) => (d.mcp_servers.github.default_tools_approval_mode = 'always'), 'default_tools_approval_mode: enum'],
+  [
+    'codex',
+    'an unknown default_tools_approval_mode',
+    (d) => (d.mcp_servers.github.default_tools_approval_mode = 'always'),
+    'default_tools_approval_mode: enum',
+  ],
   ['codex', 'a negative startup timeout', (d) => (d.mcp_servers.github.startup_timeout_sec = -1), 'startup_timeout_sec: minimum'],
 ];
 
@@ -275,7 +413,10 @@ describe('documents the targets reject fail', () => {
     const doc = structuredClone(BASE[id]);
     change(doc);
     const problems = validateTarget(id, doc);
-    expect(problems.some((p) => p.includes(expected)), `expected "${expected}" among:\n${problems.join('\n')}`).toBe(true);
+    expect(
+      problems.some((p) => p.includes(expected)),
+      `expected "${expected}" among:\n${problems.join('\n')}`,
+    ).toBe(true);
   });
 
   it('a Codex server named "a b" parses from TOML and fails', () => {

@@ -18,7 +18,8 @@ import { RE2JS } from 're2js';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 
-export type TargetId = 'toolgate' | 'toolhive' | 'toolhive-cedar' | 'agentgateway' | 'agentgateway-k8s' | 'docker' | 'envoy' | 'claude-code' | 'gemini' | 'codex';
+export type TargetId =
+  'toolgate' | 'toolhive' | 'toolhive-cedar' | 'agentgateway' | 'agentgateway-k8s' | 'docker' | 'envoy' | 'claude-code' | 'gemini' | 'codex';
 export type Syntax = 'yaml' | 'json' | 'toml';
 
 /** A check the schema cannot express: `holds` is evaluated on every node `at` selects. */
@@ -135,7 +136,8 @@ const toolgate: TargetFormat = {
   schema: {
     $schema: DRAFT,
     $id: 'urn:toolgate:export-target:toolgate',
-    $comment: 'The `runtime` block `toolgate export --to toolgate` writes for toolgate.yml. The block is checked by schema/toolgate.schema.json (this repository) `properties.runtime`, loaded from that file and referenced, not rewritten.',
+    $comment:
+      'The `runtime` block `toolgate export --to toolgate` writes for toolgate.yml. The block is checked by schema/toolgate.schema.json (this repository) `properties.runtime`, loaded from that file and referenced, not rewritten.',
     type: 'object',
     additionalProperties: false,
     required: ['runtime'],
@@ -159,7 +161,8 @@ const toolhive: TargetFormat = {
       additionalProperties: false,
       properties: {
         toolsFilter: {
-          $comment: 'Optional []string with +listType=set (x-kubernetes-list-type: set: the API server rejects duplicates). No MaxItems, Pattern, MinLength or MaxLength in the CRD; the operator checks the entries (rules).',
+          $comment:
+            'Optional []string with +listType=set (x-kubernetes-list-type: set: the API server rejects duplicates). No MaxItems, Pattern, MinLength or MaxLength in the CRD; the operator checks the entries (rules).',
           type: 'array',
           uniqueItems: true,
           items: { type: 'string' },
@@ -176,7 +179,13 @@ const toolhive: TargetFormat = {
               annotations: {
                 type: 'object',
                 additionalProperties: false,
-                properties: { title: { type: 'string' }, readOnlyHint: { type: 'boolean' }, destructiveHint: { type: 'boolean' }, idempotentHint: { type: 'boolean' }, openWorldHint: { type: 'boolean' } },
+                properties: {
+                  title: { type: 'string' },
+                  readOnlyHint: { type: 'boolean' },
+                  destructiveHint: { type: 'boolean' },
+                  idempotentHint: { type: 'boolean' },
+                  openWorldHint: { type: 'boolean' },
+                },
               },
             },
           },
@@ -216,7 +225,11 @@ const toolhiveCedar: TargetFormat = {
     type: 'object',
     required: ['version', 'type', 'cedar'],
     properties: {
-      version: { $comment: 'Required ("version is required"); docs/authz.md: currently "1.0". A string: an unquoted 1.0 would be a number.', type: 'string', minLength: 1 },
+      version: {
+        $comment: 'Required ("version is required"); docs/authz.md: currently "1.0". A string: an unquoted 1.0 would be a number.',
+        type: 'string',
+        minLength: 1,
+      },
       type: { const: 'cedarv1' },
       cedar: {
         type: 'object',
@@ -280,7 +293,14 @@ const envoy: TargetFormat = {
             type: 'object',
             additionalProperties: false,
             required: ['name'],
-            properties: { group: gatewayApiGroup, kind: gatewayApiKind, name: gatewayApiName, namespace: gatewayApiNamespace, sectionName: { type: 'string', minLength: 1, maxLength: 253, pattern: DNS1123_SUBDOMAIN }, port },
+            properties: {
+              group: gatewayApiGroup,
+              kind: gatewayApiKind,
+              name: gatewayApiName,
+              namespace: gatewayApiNamespace,
+              sectionName: { type: 'string', minLength: 1, maxLength: 253, pattern: DNS1123_SUBDOMAIN },
+              port,
+            },
           },
         },
         path: { type: 'string', maxLength: 1024 },
@@ -299,7 +319,17 @@ const envoy: TargetFormat = {
                   items: {
                     type: 'object',
                     properties: {
-                      target: { type: 'object', properties: { tools: { type: 'array', minItems: 1, maxItems: 16, items: { type: 'object', required: ['backend', 'tool'], properties: { backend: { type: 'string' }, tool: { type: 'string' } } } } } },
+                      target: {
+                        type: 'object',
+                        properties: {
+                          tools: {
+                            type: 'array',
+                            minItems: 1,
+                            maxItems: 16,
+                            items: { type: 'object', required: ['backend', 'tool'], properties: { backend: { type: 'string' }, tool: { type: 'string' } } },
+                          },
+                        },
+                      },
                       cel: { type: 'string', maxLength: 4096 },
                     },
                   },
@@ -310,7 +340,8 @@ const envoy: TargetFormat = {
         },
         backendSelector: { type: 'object' },
         backendRefs: {
-          $comment: 'Required, MinItems 1, MaxItems 256; each an inlined Gateway API BackendObjectReference plus path, toolSelector, securityPolicy, forwardHeaders.',
+          $comment:
+            'Required, MinItems 1, MaxItems 256; each an inlined Gateway API BackendObjectReference plus path, toolSelector, securityPolicy, forwardHeaders.',
           type: 'array',
           minItems: 1,
           maxItems: 256,
@@ -326,13 +357,22 @@ const envoy: TargetFormat = {
               port,
               path: { type: 'string', maxLength: 1024 },
               toolSelector: {
-                $comment: 'MCPToolFilter: four optional lists of at most 32 strings each, with no pattern or length limit on the items; matched against the upstream (unprefixed) tool name.',
+                $comment:
+                  'MCPToolFilter: four optional lists of at most 32 strings each, with no pattern or length limit on the items; matched against the upstream (unprefixed) tool name.',
                 type: 'object',
                 additionalProperties: false,
                 properties: { include: toolList, includeRegex: toolList, exclude: toolList, excludeRegex: toolList },
               },
               securityPolicy: { type: 'object', properties: { apiKey: { type: 'object' } } },
-              forwardHeaders: { type: 'array', maxItems: 32, items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, backendHeader: { type: 'string', minLength: 1 } } } },
+              forwardHeaders: {
+                type: 'array',
+                maxItems: 32,
+                items: {
+                  type: 'object',
+                  required: ['name'],
+                  properties: { name: { type: 'string', minLength: 1 }, backendHeader: { type: 'string', minLength: 1 } },
+                },
+              },
             },
           },
         },
@@ -383,22 +423,20 @@ const envoy: TargetFormat = {
       message: 'at least one of include, includeRegex, exclude, or excludeRegex must be specified',
       source: `${EG}: api/v1beta1/mcp_route.go MCPToolFilter, CEL has(self.include) || has(self.includeRegex) || has(self.exclude) || has(self.excludeRegex)`,
     },
-    ...(['includeRegex', 'excludeRegex'] as const).map(
-      (key): Rule => ({
-        at: `spec/backendRefs/*/toolSelector/${key}/*`,
-        holds: (re) => {
-          if (typeof re !== 'string') return true;
-          try {
-            RE2JS.compile(re);
-            return true;
-          } catch {
-            return false;
-          }
-        },
-        message: `${key} entries must compile as RE2 (Go regexp.Compile; matched unanchored)`,
-        source: `${EG}: internal/mcpproxy/config.go compileRegexps`,
-      }),
-    ),
+    ...(['includeRegex', 'excludeRegex'] as const).map((key): Rule => ({
+      at: `spec/backendRefs/*/toolSelector/${key}/*`,
+      holds: (re) => {
+        if (typeof re !== 'string') return true;
+        try {
+          RE2JS.compile(re);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      message: `${key} entries must compile as RE2 (Go regexp.Compile; matched unanchored)`,
+      source: `${EG}: internal/mcpproxy/config.go compileRegexps`,
+    })),
   ],
 };
 
@@ -411,7 +449,13 @@ const mcpTargetName = { type: 'string', minLength: 1, maxLength: 253, pattern: D
 const mcpHost = (extra: Record<string, SchemaObject> = {}): SchemaObject => ({
   type: 'object',
   additionalProperties: false,
-  properties: { host: { type: 'string' }, port: { type: 'integer', minimum: 0, maximum: 65535 }, path: { type: 'string' }, backend: { type: 'string' }, ...extra },
+  properties: {
+    host: { type: 'string' },
+    port: { type: 'integer', minimum: 0, maximum: 65535 },
+    path: { type: 'string' },
+    backend: { type: 'string' },
+    ...extra,
+  },
 });
 const celRule = (key: string): SchemaObject => ({ type: 'object', additionalProperties: false, required: [key], properties: { [key]: { type: 'string' } } });
 /** RuleSet: `rules` (required), each a plain string (allow) or exactly one of {allow|deny|require: <cel>}. */
@@ -472,12 +516,18 @@ const agentgateway: TargetFormat = {
               oneOf: [{ required: ['stdio'] }, { required: ['mcp'] }, { required: ['sse'] }, { required: ['openapi'] }],
               properties: {
                 name: mcpTargetName,
-                stdio: { type: 'object', additionalProperties: false, required: ['cmd'], properties: { cmd: { type: 'string' }, args: strings, env: stringMap, clearEnv: { type: 'boolean' } } },
+                stdio: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['cmd'],
+                  properties: { cmd: { type: 'string' }, args: strings, env: stringMap, clearEnv: { type: 'boolean' } },
+                },
                 mcp: mcpHost(),
                 sse: mcpHost(),
                 openapi: mcpHost({ schema: {} }),
                 policies: {
-                  $comment: 'SimpleLocalBackendPolicies: transport policies only; mcpAuthorization belongs on the route or mcp.policies (a load error since v1.4.0).',
+                  $comment:
+                    'SimpleLocalBackendPolicies: transport policies only; mcpAuthorization belongs on the route or mcp.policies (a load error since v1.4.0).',
                   type: 'object',
                   additionalProperties: false,
                   properties: { requestHeaderModifier: {}, transformations: {}, backendTLS: {}, backendAuth: {}, http: {}, tcp: {}, backendTunnel: {} },
@@ -534,7 +584,8 @@ const TARGET_KINDS: Record<string, string> = {
   AgentgatewayBackend: 'agentgateway.dev',
   InferencePool: 'inference.networking.k8s.io',
 };
-const refsOf = (spec: unknown) => [...list(isObject(spec) ? spec.targetRefs : undefined), ...list(isObject(spec) ? spec.targetSelectors : undefined)].filter(isObject);
+const refsOf = (spec: unknown) =>
+  [...list(isObject(spec) ? spec.targetRefs : undefined), ...list(isObject(spec) ? spec.targetSelectors : undefined)].filter(isObject);
 const AGW_POLICY = `${AGW}: controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go AgentgatewayPolicySpec`;
 
 const agentgatewayK8s: TargetFormat = {
@@ -557,7 +608,13 @@ const agentgatewayK8s: TargetFormat = {
             type: 'object',
             additionalProperties: false,
             required: ['group', 'kind', 'name'],
-            properties: { group: gatewayApiGroup, kind: gatewayApiKind, name: gatewayApiName, sectionName: { type: 'string', minLength: 1, maxLength: 253, pattern: DNS1123_SUBDOMAIN }, port },
+            properties: {
+              group: gatewayApiGroup,
+              kind: gatewayApiKind,
+              name: gatewayApiName,
+              sectionName: { type: 'string', minLength: 1, maxLength: 253, pattern: DNS1123_SUBDOMAIN },
+              port,
+            },
           },
         },
         targetSelectors: { type: 'array', minItems: 1, maxItems: 16, items: { type: 'object' } },
@@ -593,7 +650,9 @@ const agentgatewayK8s: TargetFormat = {
                       type: 'object',
                       additionalProperties: false,
                       required: ['matchExpressions'],
-                      properties: { matchExpressions: { type: 'array', minItems: 1, maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 16384 } } },
+                      properties: {
+                        matchExpressions: { type: 'array', minItems: 1, maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 16384 } },
+                      },
                     },
                   },
                 },
@@ -641,8 +700,10 @@ const agentgatewayK8s: TargetFormat = {
     },
     {
       at: 'spec/targetRefs',
-      holds: (refs) => list(refs).every((r) => !isObject(r) || (typeof r.kind === 'string' && Object.hasOwn(TARGET_KINDS, r.kind) && TARGET_KINDS[r.kind] === r.group)),
-      message: 'targetRefs may only reference Gateway, HTTPRoute, GRPCRoute, ListenerSet, Service, AgentgatewayBackend, or InferencePool resources (each in its own group)',
+      holds: (refs) =>
+        list(refs).every((r) => !isObject(r) || (typeof r.kind === 'string' && Object.hasOwn(TARGET_KINDS, r.kind) && TARGET_KINDS[r.kind] === r.group)),
+      message:
+        'targetRefs may only reference Gateway, HTTPRoute, GRPCRoute, ListenerSet, Service, AgentgatewayBackend, or InferencePool resources (each in its own group)',
       source: `${AGW_POLICY}.TargetRefs`,
     },
     {
@@ -691,7 +752,10 @@ const claudeMcpRule: SchemaObject = {
   type: 'string',
   allOf: [
     { $comment: 'MCP rules start with mcp__ (SchemaStore $defs.permissionRule: mcp__.*; code.claude.com/docs/en/permissions#mcp).', pattern: '^mcp__' },
-    { $comment: 'The tool name the API receives: ^[a-zA-Z0-9_-]{1,64}$ (Claude platform docs, "Define tools"); Claude Code neither truncates nor hashes.', pattern: '^[a-zA-Z0-9_-]{1,64}$' },
+    {
+      $comment: 'The tool name the API receives: ^[a-zA-Z0-9_-]{1,64}$ (Claude platform docs, "Define tools"); Claude Code neither truncates nor hashes.',
+      pattern: '^[a-zA-Z0-9_-]{1,64}$',
+    },
   ],
 };
 const claudeRules = { type: 'array', uniqueItems: true, items: claudeMcpRule };
@@ -713,7 +777,8 @@ const claudeCode: TargetFormat = {
   schema: {
     $schema: DRAFT,
     $id: 'urn:toolgate:export-target:claude-code',
-    $comment: 'Claude Code settings.json, the keys an MCP allowlist uses. https://code.claude.com/docs/en/settings-reference#permissions; https://code.claude.com/docs/en/permissions#mcp; SchemaStore/schemastore@00d7563704c86f65f16db30d108f42a3539c7f47:src/schemas/json/claude-code-settings.json (top level open, `permissions` closed, allow/ask/deny uniqueItems); tool names: Claude platform docs content/en/agents-and-tools/tool-use/define-tools.md. The rules are restricted to exact MCP rules, the only kind an export writes.',
+    $comment:
+      'Claude Code settings.json, the keys an MCP allowlist uses. https://code.claude.com/docs/en/settings-reference#permissions; https://code.claude.com/docs/en/permissions#mcp; SchemaStore/schemastore@00d7563704c86f65f16db30d108f42a3539c7f47:src/schemas/json/claude-code-settings.json (top level open, `permissions` closed, allow/ask/deny uniqueItems); tool names: Claude platform docs content/en/agents-and-tools/tool-use/define-tools.md. The rules are restricted to exact MCP rules, the only kind an export writes.',
     type: 'object',
     properties: {
       $schema: { type: 'string' },
@@ -805,8 +870,7 @@ const codex: TargetFormat = {
   schema: {
     $schema: DRAFT,
     $id: 'urn:toolgate:export-target:codex',
-    $comment:
-      `Codex config.toml, [mcp_servers.<name>]. ${CODEX}@035416bfd9b70f179348fe3b74d4fe6f8ea91c07:codex-rs/core/src/config/types.rs RawMcpServerConfig (schemars deny_unknown_fields: closed in the published JSON schema; serde ignores unknown keys at runtime); ${CODEX}@00302de7:codex-rs/core/src/mcp_connection_manager.rs validate_mcp_server_name (^[a-zA-Z0-9_-]+$, checked when the server starts); ${CODEX}@0195ef05:docs/config.md; default_tools_approval_mode and tools.<tool>.approval_mode from https://developers.openai.com/codex/mcp (as captured 2026-05). Layers merge table by table, so an entry may hold only the lists.`,
+    $comment: `Codex config.toml, [mcp_servers.<name>]. ${CODEX}@035416bfd9b70f179348fe3b74d4fe6f8ea91c07:codex-rs/core/src/config/types.rs RawMcpServerConfig (schemars deny_unknown_fields: closed in the published JSON schema; serde ignores unknown keys at runtime); ${CODEX}@00302de7:codex-rs/core/src/mcp_connection_manager.rs validate_mcp_server_name (^[a-zA-Z0-9_-]+$, checked when the server starts); ${CODEX}@0195ef05:docs/config.md; default_tools_approval_mode and tools.<tool>.approval_mode from https://developers.openai.com/codex/mcp (as captured 2026-05). Layers merge table by table, so an entry may hold only the lists.`,
     type: 'object',
     properties: {
       mcp_servers: {
@@ -844,7 +908,9 @@ const codex: TargetFormat = {
   rules: [
     {
       at: 'mcp_servers/*',
-      holds: (e) => !(has(e, 'command') && (has(e, 'url') || CODEX_HTTP_ONLY.some((k) => has(e, k)))) && !(has(e, 'url') && !has(e, 'command') && CODEX_STDIO_ONLY.some((k) => has(e, k))),
+      holds: (e) =>
+        !(has(e, 'command') && (has(e, 'url') || CODEX_HTTP_ONLY.some((k) => has(e, k)))) &&
+        !(has(e, 'url') && !has(e, 'command') && CODEX_STDIO_ONLY.some((k) => has(e, k))),
       message: 'mixed transports: `<field> is not supported for stdio` / `for streamable_http`',
       source: `${CODEX}@035416bfd9b70f179348fe3b74d4fe6f8ea91c07:codex-rs/core/src/config/types.rs McpServerConfig::deserialize`,
     },
@@ -854,7 +920,18 @@ const codex: TargetFormat = {
 // ---------------------------------------------------------------------------------------------
 
 /** Every target format, in the order of the golden files. */
-export const TARGET_FORMATS: readonly TargetFormat[] = [toolgate, toolhive, toolhiveCedar, agentgateway, agentgatewayK8s, docker, envoy, claudeCode, gemini, codex];
+export const TARGET_FORMATS: readonly TargetFormat[] = [
+  toolgate,
+  toolhive,
+  toolhiveCedar,
+  agentgateway,
+  agentgatewayK8s,
+  docker,
+  envoy,
+  claudeCode,
+  gemini,
+  codex,
+];
 
 export function targetFormat(id: TargetId): TargetFormat {
   const f = TARGET_FORMATS.find((t) => t.id === id);
@@ -872,7 +949,8 @@ const { $schema: _draft07, ...toolgateSchema } = toolgateSchemaFile;
 ajv.addSchema(toolgateSchema);
 const validators = new Map<TargetId, ValidateFunction>(TARGET_FORMATS.map((f) => [f.id, ajv.compile(f.schema)]));
 
-const describeError = (e: ErrorObject) => `${e.instancePath || '/'}: ${e.keyword}: ${e.message ?? ''}${e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''}`;
+const describeError = (e: ErrorObject) =>
+  `${e.instancePath || '/'}: ${e.keyword}: ${e.message ?? ''}${e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : ''}`;
 
 /** Everything wrong with `doc` as a `id` file: schema errors (`<pointer>: <keyword>: <message>`) and failed rules (`<pointer>: rule: <message>`). */
 export function validateTarget(id: TargetId, doc: unknown): string[] {

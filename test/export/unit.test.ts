@@ -35,11 +35,18 @@ function inputOf(names: string[], refusedNames: string[] = [], server = 'fs'): E
   return { sourceId: 'fs', server, contractFile: '.toolgate/fs.surface.json', admitted, refused, runtime: DEFAULT_RUNTIME };
 }
 /** Strings any server could send: every code point but lone surrogates (no target's format keeps those). */
-const wellFormed = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', "'", '\n', '\u2028', '\u202e', '#', ':', '-', '$', '{'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) });
+const wellFormed = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('"', '\\', "'", '\n', '\u2028', '\u202e', '#', ':', '-', '$', '{'),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+  ),
+});
 
 describe('one list of targets', () => {
   it('--to, the policy schema and the targets name the same ids', () => {
-    const schema = JSON.parse(readFileSync('schema/toolgate.schema.json', 'utf8')) as { properties: { exports: { items: { properties: { to: { enum: string[] } } } } } };
+    const schema = JSON.parse(readFileSync('schema/toolgate.schema.json', 'utf8')) as {
+      properties: { exports: { items: { properties: { to: { enum: string[] } } } } };
+    };
     expect([...EXPORT_TARGET_IDS]).toEqual(EXPORT_TARGETS.map((t) => t.id));
     expect(schema.properties.exports.items.properties.to.enum).toEqual(EXPORT_TARGETS.map((t) => t.id));
   });
@@ -124,7 +131,9 @@ describe('names a target cannot represent are errors, never rewrites', () => {
   });
   it('envoy: include up to 32 names, one anchored includeRegex past that', () => {
     const names = (n: number) => Array.from({ length: n }, (_, i) => `t${String(i).padStart(2, '0')}`);
-    const sel = (n: number) => (parseYaml(envoyTarget.render(inputOf(names(n)))) as { spec: { backendRefs: { toolSelector: Record<string, string[]> }[] } }).spec.backendRefs[0]!.toolSelector;
+    const sel = (n: number) =>
+      (parseYaml(envoyTarget.render(inputOf(names(n)))) as { spec: { backendRefs: { toolSelector: Record<string, string[]> }[] } }).spec.backendRefs[0]!
+        .toolSelector;
     expect(sel(32).include).toHaveLength(32);
     expect(sel(33).include).toBeUndefined();
     expect(sel(33).includeRegex).toEqual([`^(?:${names(33).join('|')})$`]);
@@ -132,8 +141,9 @@ describe('names a target cannot represent are errors, never rewrites', () => {
 });
 
 describe('settings files the export shares with the user', () => {
-  const USER = '{\n  "model": "opus",\n  "permissions": {\n    "allow": ["Bash(ls)", "mcp__fs", "mcp__fs__old", "mcp__fsx__keep"],\n    "deny": ["mcp__other__x"]\n  }\n}\n';
-  it('claude-code: read tools allowed, write tools asked about, refused tools denied; merge replaces this server\'s allow rules, keeps every other rule', () => {
+  const USER =
+    '{\n  "model": "opus",\n  "permissions": {\n    "allow": ["Bash(ls)", "mcp__fs", "mcp__fs__old", "mcp__fsx__keep"],\n    "deny": ["mcp__other__x"]\n  }\n}\n';
+  it("claude-code: read tools allowed, write tools asked about, refused tools denied; merge replaces this server's allow rules, keeps every other rule", () => {
     const input = { ...inputOf(['read_file', 'write_file'], ['move_file']) };
     input.admitted = input.admitted.map((t) => (t.name === 'write_file' ? { ...t, safetyClass: 'write' as const } : t));
     const expected = renderExport(claudeCodeTarget, input);
@@ -159,7 +169,9 @@ describe('settings files the export shares with the user', () => {
     expect(promoted).not.toBe(merged);
     expect(claudeCodeTarget.compare!(promoted, expected, input)?.why).toContain('permissions.allow has "mcp__fs__write_file"');
     // A deny the export wrote, removed by hand: stale.
-    expect(claudeCodeTarget.compare!(merged.replace(',\n      "mcp__fs__move_file"', ''), expected, input)?.why).toContain('permissions.deny lacks "mcp__fs__move_file"');
+    expect(claudeCodeTarget.compare!(merged.replace(',\n      "mcp__fs__move_file"', ''), expected, input)?.why).toContain(
+      'permissions.deny lacks "mcp__fs__move_file"',
+    );
     expect(() => claudeCodeTarget.compare!('{ not json', expected, input)).toThrow(/not strict JSON/);
   });
   it('gemini: includeTools/excludeTools of the one server entry; a missing includeTools is stale (every tool enabled)', () => {
@@ -172,16 +184,20 @@ describe('settings files the export shares with the user', () => {
     const mine = '{"mcpServers": {"fs": {"command": "npx", "includeTools": ["a", "zz"], "excludeTools": ["b"]}}}';
     const again = geminiTarget.merge!(mine, renderExport(geminiTarget, input), input);
     expect(JSON.parse(again.text).mcpServers.fs).toEqual({ command: 'npx', includeTools: ['a', 'b'], excludeTools: ['b', 'c'] });
-    expect(again.notes).toEqual(['removed from includeTools, since the contract does not admit them: "zz"', '"b" stays in excludeTools, though the contract now admits it: remove it by hand if it is not yours']);
+    expect(again.notes).toEqual([
+      'removed from includeTools, since the contract does not admit them: "zz"',
+      '"b" stays in excludeTools, though the contract now admits it: remove it by hand if it is not yours',
+    ]);
     expect(geminiTarget.compare!(again.text, renderExport(geminiTarget, input), input)).toBeUndefined();
     expect(doc.mcpServers.other).toEqual({ command: 'y' });
     expect(geminiTarget.compare!(merged, renderExport(geminiTarget, input), input)).toBeUndefined();
     expect(geminiTarget.compare!(user, renderExport(geminiTarget, input), input)?.why).toContain('includeTools is missing');
   });
-  it('codex: replaces the two keys in the server\'s table (arrays over lines, comments, brackets in strings), or appends the table', () => {
+  it("codex: replaces the two keys in the server's table (arrays over lines, comments, brackets in strings), or appends the table", () => {
     const input = inputOf(['a', 'b'], ['c']);
     const expected = renderExport(codexTarget, input);
-    const user = 'model = "o4"\n\n[mcp_servers.fs]\ncommand = "node"\nenabled_tools = [\n  "x]", # a ] in a comment\n  \'y[\',\n]\nargs = ["s.js"]\ndisabled_tools = ["z"]\n\n[mcp_servers.other]\nenabled_tools = ["keep"]\n';
+    const user =
+      'model = "o4"\n\n[mcp_servers.fs]\ncommand = "node"\nenabled_tools = [\n  "x]", # a ] in a comment\n  \'y[\',\n]\nargs = ["s.js"]\ndisabled_tools = ["z"]\n\n[mcp_servers.other]\nenabled_tools = ["keep"]\n';
     const merged = codexTarget.merge!(user, expected, input).text;
     const doc = parseToml(merged) as { model: string; mcp_servers: Record<string, Record<string, unknown>> };
     expect(doc.model).toBe('o4');
@@ -226,7 +242,7 @@ describe('exports in toolgate.yml', () => {
 
 describe('what a hostile pull request tried (issue 15 attack review)', () => {
   const USER = (extra: string) => `{"permissions": {"allow": ["mcp__fs__read_file", ${extra}], "deny": ["mcp__fs__move_file"]}}`;
-  it('claude-code: a whole-server rule in any spelling (with a specifier, another case, spaces) is this export\'s, so stale', () => {
+  it("claude-code: a whole-server rule in any spelling (with a specifier, another case, spaces) is this export's, so stale", () => {
     const input = inputOf(['read_file'], ['move_file']);
     const expected = renderExport(claudeCodeTarget, input);
     expect(claudeCodeTarget.compare!(USER('"Bash(ls)"').replace(', "Bash(ls)"', ''), expected, input)).toBeUndefined();
@@ -239,11 +255,14 @@ describe('what a hostile pull request tried (issue 15 attack review)', () => {
   it('claude-code: a refused tool is denied by the name Claude Code shows; one shown as an admitted name is an error', () => {
     const shown = inputOf(['read_file'], ['write.file']);
     expect(JSON.parse(claudeCodeTarget.render(shown)).permissions.deny).toEqual(['mcp__fs__write_file']);
-    expect(() => claudeCodeTarget.render(inputOf(['read_file'], ['read.file']))).toThrow(/refused tool name "read\.file" breaks its rule that Claude Code shows it under the name of an admitted tool/);
+    expect(() => claudeCodeTarget.render(inputOf(['read_file'], ['read.file']))).toThrow(
+      /refused tool name "read\.file" breaks its rule that Claude Code shows it under the name of an admitted tool/,
+    );
     expect(() => claudeCodeTarget.render(inputOf(['']))).toThrow(/qualified tool name "mcp__fs__"/);
   });
   it('gemini: a name with "(", "$" or "%" is refused in includeTools (it could enable another tool), left out of excludeTools', () => {
-    for (const n of ['write_file(x)', '$SHELL', '${HOME}', '%PATH%']) expect(() => geminiTarget.render(inputOf(['read_file', n])), n).toThrow(/no "\(" .*"\$" or "%"/);
+    for (const n of ['write_file(x)', '$SHELL', '${HOME}', '%PATH%'])
+      expect(() => geminiTarget.render(inputOf(['read_file', n])), n).toThrow(/no "\(" .*"\$" or "%"/);
     const doc = JSON.parse(geminiTarget.render(inputOf(['read_file'], ['$X', 'rm']))) as { mcpServers: { fs: { excludeTools: string[] } } };
     expect(doc.mcpServers.fs.excludeTools).toEqual(['rm']);
   });
@@ -284,22 +303,30 @@ describe('second attack review', () => {
     expect(claudeCodeTarget.compare!(JSON.stringify(ok), expected, input)).toBeUndefined();
     expect(() => claudeCodeTarget.compare!(`// mine\n${JSON.stringify(ok)}`, expected, input)).toThrow(/not strict JSON/);
     expect(() => claudeCodeTarget.merge!(`{"a": 1,}`, expected, input)).toThrow(/not strict JSON/);
-    expect(claudeCodeTarget.compare!(JSON.stringify({ permissions: { ...ok.permissions, defaultMode: 'bypassPermissions' } }), expected, input)?.why).toContain('bypassPermissions');
+    expect(claudeCodeTarget.compare!(JSON.stringify({ permissions: { ...ok.permissions, defaultMode: 'bypassPermissions' } }), expected, input)?.why).toContain(
+      'bypassPermissions',
+    );
     const twice = `{"permissions": {"allow": []}, ${JSON.stringify(ok).slice(1)}`;
     expect(() => claudeCodeTarget.compare!(twice, expected, input)).toThrow(/"permissions" is given twice/);
     expect(() => claudeCodeTarget.merge!(twice, expected, input)).toThrow(/given twice/);
   });
   it('merging into a settings file of the wrong shape is a clear error, not a crash', () => {
     const input = inputOf(['read_file']);
-    for (const bad of ['{"permissions": []}', '{"permissions": null}', 'null', '[]', '"x"']) expect(() => claudeCodeTarget.merge!(bad, renderExport(claudeCodeTarget, input), input), bad).toThrow(ConfigError);
-    for (const bad of ['{"mcpServers": []}', '{"mcpServers": {"fs": "x"}}', 'null']) expect(() => geminiTarget.merge!(bad, renderExport(geminiTarget, input), input), bad).toThrow(ConfigError);
+    for (const bad of ['{"permissions": []}', '{"permissions": null}', 'null', '[]', '"x"'])
+      expect(() => claudeCodeTarget.merge!(bad, renderExport(claudeCodeTarget, input), input), bad).toThrow(ConfigError);
+    for (const bad of ['{"mcpServers": []}', '{"mcpServers": {"fs": "x"}}', 'null'])
+      expect(() => geminiTarget.merge!(bad, renderExport(geminiTarget, input), input), bad).toThrow(ConfigError);
   });
   it('claude-code: names as Claude Code shows them after NFKC and without invisible characters', () => {
     const full = inputOf(['read_file'], ['ｄelete_all']);
     expect(JSON.parse(claudeCodeTarget.render(full)).permissions.deny).toEqual(['mcp__fs__delete_all']);
     // Built by hand: runtime.deny folds invisible characters, so it would refuse both.
     const both = inputOf(['read_file', 'read_file\u200b']);
-    const split = { ...both, admitted: both.admitted.filter((t) => t.name === 'read_file'), refused: both.admitted.filter((t) => t.name !== 'read_file').map((tool) => ({ tool, reason: 'denied' as const })) };
+    const split = {
+      ...both,
+      admitted: both.admitted.filter((t) => t.name === 'read_file'),
+      refused: both.admitted.filter((t) => t.name !== 'read_file').map((tool) => ({ tool, reason: 'denied' as const })),
+    };
     expect(() => claudeCodeTarget.render(split)).toThrow(/refused tool name/);
   });
 });

@@ -77,9 +77,7 @@ describe('readFileAtCommit', () => {
     const err = await readFileAtCommit({ cwd: shallow, sha: base, path: CONTRACT }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     const e = err as ConfigError;
-    expect(e.message).toBe(
-      `the pull request's base commit ${base} is not in the checkout (it is a shallow clone), so the base contract cannot be read`,
-    );
+    expect(e.message).toBe(`the pull request's base commit ${base} is not in the checkout (it is a shallow clone), so the base contract cannot be read`);
     expect(e.fix).toMatch(/fetch-depth: 0/);
     expect(e.fix).toContain(`git fetch --no-tags --depth=1 origin ${base}`);
     // Following the advice works.
@@ -107,8 +105,6 @@ describe('readFileAtCommit', () => {
   });
 
   it('reports a missing git as a ConfigError', async () => {
-    await expect(readFileAtCommit({ cwd: join(root, 'repo'), sha: base, path: CONTRACT, git: 'git-does-not-exist' })).rejects.toThrow(
-      /git was not found/,
-    );
+    await expect(readFileAtCommit({ cwd: join(root, 'repo'), sha: base, path: CONTRACT, git: 'git-does-not-exist' })).rejects.toThrow(/git was not found/);
   });
 });

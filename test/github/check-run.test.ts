@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  annotationLevel,
-  findingsToAnnotations,
-  publishCheckRun,
-  type CheckAnnotation,
-  type CheckRunInput,
-} from '../../src/github/check-run.js';
+import { annotationLevel, findingsToAnnotations, publishCheckRun, type CheckAnnotation, type CheckRunInput } from '../../src/github/check-run.js';
 import type { Finding, Level } from '../../src/rules/types.js';
 import { failures, TEST_REPO, useFakeGitHub } from '../support/fake-github.js';
 
@@ -166,7 +160,13 @@ describe('findingsToAnnotations', () => {
 describe('publishCheckRun: server text in annotations', () => {
   it('titles, messages and raw details carry no ESC, CR, BEL or bidi control (U+202E would show …gnp.exe as …exe.png)', async () => {
     const evil = 'run\u202egnp.exe\u001b[31m\r\n\u0007::warning::x';
-    await publishCheckRun(octokit(), REPO, HEAD, { name: 'toolgate', title: 't', summary: 's', conclusion: 'failure', annotations: [{ path: 'a', startLine: 1, level: 'error', title: evil, message: evil, rawDetails: evil }] });
+    await publishCheckRun(octokit(), REPO, HEAD, {
+      name: 'toolgate',
+      title: 't',
+      summary: 's',
+      conclusion: 'failure',
+      annotations: [{ path: 'a', startLine: 1, level: 'error', title: evil, message: evil, rawDetails: evil }],
+    });
     const sent = (fake.gh.requestsTo('POST', /check-runs$/)[0]?.body as { output: { annotations: Record<string, string>[] } }).output.annotations[0]!;
     for (const key of ['title', 'message', 'raw_details']) {
       expect(sent[key], key).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);

@@ -100,9 +100,7 @@ describe('createGitHubClient', () => {
     expect(e.status).toBe(502);
     expect(e.attempts).toBe(3);
     expect(e.endpoint).toBe('GET /repos/{owner}/{repo}/pulls/{pull_number}');
-    expect(e.message).toBe(
-      'GitHub API GET /repos/{owner}/{repo}/pulls/{pull_number} failed with 502 after 3 attempts (server error): Server Error',
-    );
+    expect(e.message).toBe('GitHub API GET /repos/{owner}/{repo}/pulls/{pull_number} failed with 502 after 3 attempts (server error): Server Error');
     expect(gh.requests).toHaveLength(3);
     expect(sleeps).toEqual([1000, 2000]);
   });
@@ -113,7 +111,9 @@ describe('createGitHubClient', () => {
       .rest.checks.create({ ...REPO, name: 'toolgate', head_sha: 'b'.repeat(40) })
       .catch((e: unknown) => e);
     expect(isPermissionError(err)).toBe(true);
-    expect((err as Error).message).toBe('GitHub API POST /repos/{owner}/{repo}/check-runs failed: 403 Resource not accessible by integration; the workflow (or token) must grant `permissions: checks: write`');
+    expect((err as Error).message).toBe(
+      'GitHub API POST /repos/{owner}/{repo}/check-runs failed: 403 Resource not accessible by integration; the workflow (or token) must grant `permissions: checks: write`',
+    );
     expect(gh.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
@@ -131,7 +131,17 @@ describe('createGitHubClient', () => {
         'GET /orgs/{org}/teams/{team_slug}/members',
         'GET /rate_limit',
       ].map((e) => /`permissions: ([^`]+)`/.exec(permissionHint(e))?.[1]),
-    ).toEqual(['checks: write', 'checks: write', 'pull-requests: read', 'pull-requests: read', 'pull-requests: write', 'pull-requests: write', 'contents: read', 'members: read (organization), or read:org for a personal access token', undefined]);
+    ).toEqual([
+      'checks: write',
+      'checks: write',
+      'pull-requests: read',
+      'pull-requests: read',
+      'pull-requests: write',
+      'pull-requests: write',
+      'contents: read',
+      'members: read (organization), or read:org for a personal access token',
+      undefined,
+    ]);
   });
 
   it('does not retry a 404', async () => {
@@ -171,7 +181,9 @@ describe('createGitHubClient', () => {
     expect(err).toBeInstanceOf(GitHubApiError);
     expect((err as GitHubApiError).attempts).toBe(2);
     expect((err as GitHubApiError).status).toBe(0);
-    expect((err as Error).message).toMatch(/unreachable after 2 attempts: connect ECONNREFUSED 127\.0\.0\.1:\d+; check GITHUB_API_URL \(http:\/\/127\.0\.0\.1:\d+\)/);
+    expect((err as Error).message).toMatch(
+      /unreachable after 2 attempts: connect ECONNREFUSED 127\.0\.0\.1:\d+; check GITHUB_API_URL \(http:\/\/127\.0\.0\.1:\d+\)/,
+    );
     expect((err as Error).message).not.toContain('500');
   });
 });

@@ -8,7 +8,8 @@ import { failures, TEST_REPO, useFakeGitHub } from '../support/fake-github.js';
 const fake = useFakeGitHub();
 const PR: PullRequestContext = { number: 7, author: 'alice', baseSha: 'b'.repeat(40), headSha: 'h'.repeat(40), baseRef: 'main', baseRepo: 'o/r', fork: false };
 const POLICY = parsePolicy('sources:\n  - id: s\n    recorded: t.json\n', 'toolgate.yml', '/r');
-const approve = (user: string, author_association = 'COLLABORATOR') => fake.gh.addReview(7, { user, state: 'APPROVED', commit_id: PR.headSha, author_association });
+const approve = (user: string, author_association = 'COLLABORATOR') =>
+  fake.gh.addReview(7, { user, state: 'APPROVED', commit_id: PR.headSha, author_association });
 
 describe('readReviewState: write access', () => {
   it.each([
@@ -27,14 +28,17 @@ describe('readReviewState: write access', () => {
     if (!counts) expect(s.missing).toContain(`@bob (has ${role} access, not write)`);
   });
 
-  it.each(['CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'NONE', 'MANNEQUIN'])('author_association %s never counts, and the API is not asked', async (association) => {
-    fake.gh.grant('bob', 'write');
-    approve('bob', association);
-    const s = await readReviewState(fake.octokit(), TEST_REPO, PR, POLICY);
-    expect(s.approved).toBe(false);
-    expect(s.missing).toContain(`@bob (author_association ${association}: no write access)`);
-    expect(fake.gh.requestsTo('GET', /\/permission$/)).toHaveLength(0);
-  });
+  it.each(['CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'NONE', 'MANNEQUIN'])(
+    'author_association %s never counts, and the API is not asked',
+    async (association) => {
+      fake.gh.grant('bob', 'write');
+      approve('bob', association);
+      const s = await readReviewState(fake.octokit(), TEST_REPO, PR, POLICY);
+      expect(s.approved).toBe(false);
+      expect(s.missing).toContain(`@bob (author_association ${association}: no write access)`);
+      expect(fake.gh.requestsTo('GET', /\/permission$/)).toHaveLength(0);
+    },
+  );
 
   it('a permission endpoint that fails does not count (fails closed) and says what the token needs', async () => {
     fake.gh.grant('bob', 'write');
@@ -45,7 +49,7 @@ describe('readReviewState: write access', () => {
     expect(s.missing).toMatch(/@bob \(write access could not be read \(.*\); the token needs Metadata: read/);
   });
 
-  it("a 403 on the reviews names the permission the workflow needs", async () => {
+  it('a 403 on the reviews names the permission the workflow needs', async () => {
     fake.gh.fail({ method: 'GET', path: /\/pulls\/7\/reviews$/, ...failures.forbidden() });
     const s = await readReviewState(fake.octokit(), TEST_REPO, PR, POLICY);
     expect(s.approved).toBe(false);
@@ -59,7 +63,7 @@ describe('readReviewState: write access', () => {
     expect(fake.gh.requestsTo('GET', /\/permission$/)).toHaveLength(0);
   });
 
-  it("an approval by the author under another case of the login does not count", async () => {
+  it('an approval by the author under another case of the login does not count', async () => {
     fake.gh.grant('Alice', 'admin');
     approve('ALICE', 'OWNER');
     expect((await readReviewState(fake.octokit(), TEST_REPO, PR, POLICY)).approved).toBe(false);

@@ -138,13 +138,11 @@ describe('buildSarifLog', () => {
 
   it('attaches location-less findings to a fallback file when asked', () => {
     const withFallback = buildSarifLog(FINDINGS, RULES, { version: '0.1.0', fallbackFile: 'toolgate.yml' });
-    expect(withFallback.runs[0]!.results![2]!.locations).toEqual([
-      { physicalLocation: { artifactLocation: { uri: 'toolgate.yml', uriBaseId: '%SRCROOT%' } } },
-    ]);
+    expect(withFallback.runs[0]!.results![2]!.locations).toEqual([{ physicalLocation: { artifactLocation: { uri: 'toolgate.yml', uriBaseId: '%SRCROOT%' } } }]);
     expect(validate(withFallback)).toBe(true);
   });
 
-  it('leaves out a notice of a security rule an approval or the policy lowered (code scanning would file it by the rule\'s severity), keeps one of a rule whose default is notice', () => {
+  it("leaves out a notice of a security rule an approval or the policy lowered (code scanning would file it by the rule's severity), keeps one of a rule whose default is notice", () => {
     const approved = finding({ ruleId: 'tool-added', level: 'notice', tool: 'create_widget', fingerprint: '5555666677778888' });
     const unsandboxed = finding({ ruleId: 'server-unsandboxed', level: 'notice', fingerprint: '9999aaaabbbbcccc' });
     const lowered = finding({ ruleId: 'annotation-dropped', level: 'notice', fingerprint: 'ddddeeeeffff0000' });
@@ -160,9 +158,7 @@ describe('buildSarifLog', () => {
   });
 
   it('refuses a finding whose rule is not in the catalog', () => {
-    expect(() => buildSarifLog([finding({ ruleId: 'nope', level: 'error', fingerprint: 'x' })], RULES, { version: '0.1.0' })).toThrow(
-      /unknown rule id "nope"/,
-    );
+    expect(() => buildSarifLog([finding({ ruleId: 'nope', level: 'error', fingerprint: 'x' })], RULES, { version: '0.1.0' })).toThrow(/unknown rule id "nope"/);
   });
 
   it('helpers', () => {

@@ -30,7 +30,9 @@ describe('readReviewState with team reviewers', () => {
     fake.gh.addReview(7, { user: 'erin', state: 'APPROVED', commit_id: PR.headSha });
     const before = await readReviewState(fake.octokit(), TEST_REPO, PR, p);
     expect(before).toMatchObject({ approved: false, approvers: [] });
-    expect(before.missing).toBe('1 approving review from someone other than @alice (from: acme/security, dave); not counted: @erin (not named in review.reviewers)');
+    expect(before.missing).toBe(
+      '1 approving review from someone other than @alice (from: acme/security, dave); not counted: @erin (not named in review.reviewers)',
+    );
 
     fake.gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: PR.headSha });
     expect(await readReviewState(fake.octokit(), TEST_REPO, PR, p)).toEqual({ approved: true, approvers: ['bob'], missing: '' });
@@ -38,7 +40,11 @@ describe('readReviewState with team reviewers', () => {
   });
 
   it('reads every page of a large team (250 members)', async () => {
-    fake.gh.addTeam('acme', 'everyone', Array.from({ length: 250 }, (_, i) => `user${i}`));
+    fake.gh.addTeam(
+      'acme',
+      'everyone',
+      Array.from({ length: 250 }, (_, i) => `user${i}`),
+    );
     fake.gh.addReview(7, { user: 'user249', state: 'APPROVED', commit_id: PR.headSha });
     const state = await readReviewState(fake.octokit(), TEST_REPO, PR, policy(['@acme/everyone']));
     expect(state.approved).toBe(true);
@@ -49,7 +55,9 @@ describe('readReviewState with team reviewers', () => {
     fake.gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: PR.headSha });
     const state = await readReviewState(fake.octokit(), TEST_REPO, PR, policy(['acme/hidden']));
     expect(state.approved).toBe(false);
-    expect(state.missing).toMatch(/^an approving review, which could not be checked: the members of team acme\/hidden could not be read \(GitHub API .*404.*\); reading teams needs a token with `read:org`/);
+    expect(state.missing).toMatch(
+      /^an approving review, which could not be checked: the members of team acme\/hidden could not be read \(GitHub API .*404.*\); reading teams needs a token with `read:org`/,
+    );
   });
 });
 
@@ -57,6 +65,9 @@ describe('review.reviewers entries in toolgate.yml', () => {
   it('accepts logins, @logins, bots and org/team; rejects anything else at its line', () => {
     expect(policy(['alice', '@bob', 'release-bot[bot]', 'acme/security', '@acme/sec.team']).review.reviewers).toHaveLength(5);
     const error = refusedPolicy(`sources:\n  - id: s\n    recorded: t.json\nreview:\n  reviewers: ["alice", "bob smith"]\n`);
-    expect(error).toMatchObject({ message: 'review.reviewers: "bob smith" is neither a GitHub login nor an org/team', location: { line: 5, pointer: '/review/reviewers/1' } });
+    expect(error).toMatchObject({
+      message: 'review.reviewers: "bob smith" is neither a GitHub login nor an org/team',
+      location: { line: 5, pointer: '/review/reviewers/1' },
+    });
   });
 });

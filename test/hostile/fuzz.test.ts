@@ -34,14 +34,40 @@ function returnsOrConfigError(f: () => unknown, file: string): void {
 // ---------------------------------------------------------------------------------------------
 // toolgate.yml
 
-const POLICY_KEYS = ['sources', 'rules', 'overrides', 'limits', 'deny', 'review', 'require-explicit-hints', 'allow-pull-request-target', 'allow-remote-refs', 'schema-budget-ms'];
+const POLICY_KEYS = [
+  'sources',
+  'rules',
+  'overrides',
+  'limits',
+  'deny',
+  'review',
+  'require-explicit-hints',
+  'allow-pull-request-target',
+  'allow-remote-refs',
+  'schema-budget-ms',
+];
 const SOURCE_KEYS = ['id', 'mcp', 'openapi', 'recorded', 'contract'];
-const MCP_KEYS = ['command', 'args', 'cwd', 'env', 'url', 'start', 'headers', 'capabilities', 'startup-timeout-ms', 'request-timeout-ms', 'total-timeout-ms', 'max-pages', 'max-bytes'];
+const MCP_KEYS = [
+  'command',
+  'args',
+  'cwd',
+  'env',
+  'url',
+  'start',
+  'headers',
+  'capabilities',
+  'startup-timeout-ms',
+  'request-timeout-ms',
+  'total-timeout-ms',
+  'max-pages',
+  'max-bytes',
+];
 
 /** Values of every JSON type, kept small. */
 const leaf = fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 100_000 }), fc.boolean(), fc.constant(null), fc.double({ noNaN: true }));
 const anyValue = fc.jsonValue({ maxDepth: 3 });
-const keyed = (keys: string[], value: fc.Arbitrary<unknown>) => fc.dictionary(fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 8 })), value, { maxKeys: 5 });
+const keyed = (keys: string[], value: fc.Arbitrary<unknown>) =>
+  fc.dictionary(fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 8 })), value, { maxKeys: 5 });
 
 /** Objects shaped like a policy (known keys, wrong or right types), to get past the first check. */
 const policyLike = keyed(
@@ -58,7 +84,37 @@ const yamlish = fc
   .array(
     fc.oneof(
       fc.string({ maxLength: 10 }),
-      fc.constantFrom('sources:', '\n', '  ', '\t', '- ', 'id: x', ': ', '[', ']', '{', '}', '&a ', '*a', '!!str ', '? ', '|', '>', '---', '...', '#', '"', "'", '%YAML 1.2', 'mcp:', 'command: node', 'recorded: t.json', '<<: *a', '\u0000', '\uFEFF'),
+      fc.constantFrom(
+        'sources:',
+        '\n',
+        '  ',
+        '\t',
+        '- ',
+        'id: x',
+        ': ',
+        '[',
+        ']',
+        '{',
+        '}',
+        '&a ',
+        '*a',
+        '!!str ',
+        '? ',
+        '|',
+        '>',
+        '---',
+        '...',
+        '#',
+        '"',
+        "'",
+        '%YAML 1.2',
+        'mcp:',
+        'command: node',
+        'recorded: t.json',
+        '<<: *a',
+        '\u0000',
+        '\uFEFF',
+      ),
     ),
     { maxLength: 30 },
   )
@@ -84,7 +140,10 @@ describe('parsePolicy', () => {
   });
 
   it('anchors and aliases: undefined anchors and alias bombs are located ConfigErrors', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`)].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`),
+    ].join('\n');
     for (const [text, line] of [
       ['sources: []\nrules: *nowhere\n', 2],
       [bomb, 2],
@@ -108,7 +167,12 @@ describe('parsePolicy', () => {
 function validContract(): string {
   const tools: Json[] = [
     { name: 'get_item', description: 'Reads.', inputSchema: { type: 'object', properties: { id: { type: 'string' } } }, annotations: { readOnlyHint: true } },
-    { name: 'delete_item', title: 'Delete', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } },
+    {
+      name: 'delete_item',
+      title: 'Delete',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
     { name: 'bare', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, _meta: { note: 'x' }, 'x-extra': [1, 2] },
   ];
   const { surface } = normalizeSnapshot({ source: { id: 'fuzz', kind: 'recorded' }, tools: tools.map((tool) => ({ tool })) });
@@ -124,7 +188,8 @@ function paths(v: unknown, prefix: Path = []): Path[] {
   return entries.flatMap(([k, x]) => [[...prefix, k], ...paths(x, [...prefix, k])]);
 }
 
-type Mutation = { kind: 'set'; at: number; value: unknown } | { kind: 'delete'; at: number } | { kind: 'cut'; at: number } | { kind: 'splice'; at: number; text: string };
+type Mutation =
+  { kind: 'set'; at: number; value: unknown } | { kind: 'delete'; at: number } | { kind: 'cut'; at: number } | { kind: 'splice'; at: number; text: string };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.oneof(anyValue, leaf) }),
@@ -174,9 +239,16 @@ describe('parseContract', () => {
 
   it('arbitrary text: a contract or a located ConfigError', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 }), anyValue.map((v) => JSON.stringify(v))), (text) => {
-        returnsOrConfigError(() => parseContract(text, 'fuzz.surface.json'), 'fuzz.surface.json');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          anyValue.map((v) => JSON.stringify(v)),
+        ),
+        (text) => {
+          returnsOrConfigError(() => parseContract(text, 'fuzz.surface.json'), 'fuzz.surface.json');
+        },
+      ),
       { numRuns: RUNS },
     );
   });

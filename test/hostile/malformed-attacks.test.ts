@@ -72,8 +72,10 @@ describe('an entry that cannot be pinned', () => {
 });
 
 describe('a hand-edited contract', () => {
-  it("cannot show one _meta, icons or name and pin another through `extra`", () => {
-    const s = buildSurface([{ tool: { name: 't', inputSchema: { type: 'object' }, _meta: { ui: 'EVIL' }, icons: [{ src: 'https://evil.example/x.png' }] } }]).surface;
+  it('cannot show one _meta, icons or name and pin another through `extra`', () => {
+    const s = buildSurface([
+      { tool: { name: 't', inputSchema: { type: 'object' }, _meta: { ui: 'EVIL' }, icons: [{ src: 'https://evil.example/x.png' }] } },
+    ]).surface;
     for (const key of ['_meta', 'icons', 'name']) {
       const doc = JSON.parse(serializeContract(s).text) as { tools: Record<string, unknown>[] };
       const t = doc.tools[0]!;
@@ -88,7 +90,11 @@ describe('a hand-edited contract', () => {
 
 describe('one tool is at most 4 MiB (each is one step: an interrupt is handled between tools)', () => {
   it('a live server that serves a bigger one fails with byte-cap', async () => {
-    const cfg = { ...nodeFixture('x'), args: [join(FIXTURES, 'hostile/huge-description.mjs'), '--', String(TOOL_MAX_BYTES / 1024 + 64)], limits: { maxPages: 5, maxBytes: 64 << 20 } };
+    const cfg = {
+      ...nodeFixture('x'),
+      args: [join(FIXTURES, 'hostile/huge-description.mjs'), '--', String(TOOL_MAX_BYTES / 1024 + 64)],
+      limits: { maxPages: 5, maxBytes: 64 << 20 },
+    };
     const err = await snapshotMcp('big', cfg).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SourceError);
     expect((err as SourceError).reason).toBe('byte-cap');
@@ -111,7 +117,10 @@ describe('one tool is at most 4 MiB (each is one step: an interrupt is handled b
 describe('the schema-text scan is linear', () => {
   // Before, this took about two minutes (every string against every covered pointer): the test timeout is the bound.
   it('100,000 described properties, every description changed', () => {
-    const schema = (word: string): Json => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, { type: 'string', description: `${word} ${i}` }])) });
+    const schema = (word: string): Json => ({
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, { type: 'string', description: `${word} ${i}` }])),
+    });
     const base = schema('old');
     const head = schema('new');
     const found = newSchemaStrings(base, head, new Set(schemaTexts(head).keys()));

@@ -90,7 +90,15 @@ function errorText(e: unknown, depth = 0): string {
   if (depth > 5 || e === null || e === undefined) return '';
   if (!(e instanceof Error)) return String(e);
   const c = e as Error & { fix?: string; location?: unknown; describe?: () => string };
-  return [c.message, c.stack, c.fix, JSON.stringify(c.location ?? null), typeof c.describe === 'function' ? c.describe() : '', String(e), errorText(c.cause, depth + 1)].join('\n');
+  return [
+    c.message,
+    c.stack,
+    c.fix,
+    JSON.stringify(c.location ?? null),
+    typeof c.describe === 'function' ? c.describe() : '',
+    String(e),
+    errorText(c.cause, depth + 1),
+  ].join('\n');
 }
 
 function expectNoSecret(e: unknown): void {
@@ -317,7 +325,10 @@ describe('YAML alias bombs are refused in milliseconds, before anything walks th
   it('a $ref bomb (each schema referring ten times to the next) is refused before validation', { timeout: CASE_TIMEOUT }, async () => {
     const schemas: Record<string, unknown> = { a0: { type: 'string' } };
     for (let i = 1; i <= 10; i++) {
-      schemas[`a${i}`] = { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`p${j}`, { $ref: `#/components/schemas/a${i - 1}` }])) };
+      schemas[`a${i}`] = {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`p${j}`, { $ref: `#/components/schemas/a${i - 1}` }])),
+      };
     }
     const spec = join(specs, 'ref-bomb.json');
     writeFileSync(
@@ -325,7 +336,14 @@ describe('YAML alias bombs are refused in milliseconds, before anything walks th
       JSON.stringify({
         openapi: '3.0.3',
         info: { title: 'ref bomb', version: '1' },
-        paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/a10' } } } } } } } },
+        paths: {
+          '/pets': {
+            get: {
+              operationId: 'listPets',
+              responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/a10' } } } } },
+            },
+          },
+        },
         components: { schemas },
       }),
     );
@@ -360,14 +378,23 @@ describe('references inside the repository still work', () => {
     expect(JSON.stringify(s)).not.toContain(SECRET);
   });
 
-  it('a symbolic link to a file inside, a linked directory whose target has `..`, a file: URL inside, an absolute path inside', { timeout: CASE_TIMEOUT }, async () => {
-    for (const ref of ['./link-in.yaml#/Pet', './shared-link/common.yaml#/Pet', `${pathToFileURL(join(specs, 'common.yaml')).href}#/Pet`, `${join(repo, 'shared', 'common.yaml')}#/Pet`]) {
-      const { integration } = integrationFor(ref);
-      const s = await snapshotOpenApi(integration);
-      expect(names(s), ref).toEqual(['listPets']);
-      expect(JSON.stringify(s)).not.toContain(SECRET);
-    }
-  });
+  it(
+    'a symbolic link to a file inside, a linked directory whose target has `..`, a file: URL inside, an absolute path inside',
+    { timeout: CASE_TIMEOUT },
+    async () => {
+      for (const ref of [
+        './link-in.yaml#/Pet',
+        './shared-link/common.yaml#/Pet',
+        `${pathToFileURL(join(specs, 'common.yaml')).href}#/Pet`,
+        `${join(repo, 'shared', 'common.yaml')}#/Pet`,
+      ]) {
+        const { integration } = integrationFor(ref);
+        const s = await snapshotOpenApi(integration);
+        expect(names(s), ref).toEqual(['listPets']);
+        expect(JSON.stringify(s)).not.toContain(SECRET);
+      }
+    },
+  );
 
   it('a repository root reached through a symbolic link', { timeout: CASE_TIMEOUT }, async () => {
     const alias = join(tmp, 'repo-alias');
@@ -454,16 +481,26 @@ describe('remote $refs (allow-remote-refs): private addresses refused, size and 
   });
 
   it('a remote document works within the caps (test hook for a local server)', { timeout: CASE_TIMEOUT }, async () => {
-    const loaded = await loadOpenApiDocument(remoteSpec(`http://127.0.0.1:${port}/pet.json#/Pet`), { root: repo, allowRemoteRefs: true, allowPrivateAddresses: true });
+    const loaded = await loadOpenApiDocument(remoteSpec(`http://127.0.0.1:${port}/pet.json#/Pet`), {
+      root: repo,
+      allowRemoteRefs: true,
+      allowPrivateAddresses: true,
+    });
     expect(JSON.stringify(loaded.doc)).toContain('"name":{"type":"string"}');
   });
 
   it('an endless body stops at the size cap; a declared huge body is refused before reading', { timeout: CASE_TIMEOUT }, async () => {
     const started = Date.now();
-    const endless = await fetchCapped(`http://127.0.0.1:${port}/endless`, { maxBytes: 1024 * 1024, timeoutMs: 10_000, allowPrivateAddresses: true }).catch((e: unknown) => e);
+    const endless = await fetchCapped(`http://127.0.0.1:${port}/endless`, { maxBytes: 1024 * 1024, timeoutMs: 10_000, allowPrivateAddresses: true }).catch(
+      (e: unknown) => e,
+    );
     expect(endless).toBeInstanceOf(RemoteError);
     expect(endless).toMatchObject({ kind: 'too-large' });
-    const declared = await fetchCapped(`http://127.0.0.1:${port}/declared-huge`, { maxBytes: 1024 * 1024, timeoutMs: 10_000, allowPrivateAddresses: true }).catch((e: unknown) => e);
+    const declared = await fetchCapped(`http://127.0.0.1:${port}/declared-huge`, {
+      maxBytes: 1024 * 1024,
+      timeoutMs: 10_000,
+      allowPrivateAddresses: true,
+    }).catch((e: unknown) => e);
     expect(declared).toMatchObject({ kind: 'too-large' });
     expect(Date.now() - started).toBeLessThan(FAST_MS);
   });

@@ -91,7 +91,8 @@ function expectSafeSummary(md: string, findings: CheckResult['findings']): void 
   expect(items.length + collapsed + cut).toBe(findings.length);
   // Each finding's rule id is toolgate's, in the item's code span: server text cannot forge one.
   for (const item of items) expect(findings.map((f) => f.ruleId)).toContain(/`([a-z-]+)`/.exec(item)?.[1]);
-  for (const tag of ['details', 'summary', 'ins', 'del']) expect((md.match(new RegExp(`<${tag}>`, 'g')) ?? []).length, tag).toBe((md.match(new RegExp(`</${tag}>`, 'g')) ?? []).length);
+  for (const tag of ['details', 'summary', 'ins', 'del'])
+    expect((md.match(new RegExp(`<${tag}>`, 'g')) ?? []).length, tag).toBe((md.match(new RegExp(`</${tag}>`, 'g')) ?? []).length);
   const literal = unescaped(md).replace(/<\/?(details|summary|ins|del)>/g, '');
   expect(literal).not.toContain('<');
   expect(literal).not.toContain('](');

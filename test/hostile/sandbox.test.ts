@@ -79,7 +79,8 @@ function repo(script: string, args: string[], containment: Partial<Containment> 
   return { dir: dir.path, policy };
 }
 
-const audit = (policy: ReturnType<typeof repo>['policy'], root: string): Promise<CheckResult> => runCheck({ policy, mode: 'audit', root, logger: silentLogger });
+const audit = (policy: ReturnType<typeof repo>['policy'], root: string): Promise<CheckResult> =>
+  runCheck({ policy, mode: 'audit', root, logger: silentLogger });
 const ids = (r: CheckResult) => r.findings.map((f) => f.ruleId);
 
 /** Live (non-zombie) processes whose command line holds `token`, from /proc. */
@@ -138,7 +139,7 @@ describe.each(MODES)('escapes (%s)', (mode) => {
   }
 });
 
-describe.each(MODES)("what the server can reach (%s)", (mode) => {
+describe.each(MODES)('what the server can reach (%s)', (mode) => {
   let listener: Server;
   let port = 0;
   let accepted = 0;
@@ -158,7 +159,9 @@ describe.each(MODES)("what the server can reach (%s)", (mode) => {
     // A variable of this process's own start-up environment (what /proc/<pid>/environ shows),
     // one toolgate never passes on: in the Action, the token is such a variable.
     const passed = new Set(['PATH', 'HOME', 'LOGNAME', 'SHELL', 'TERM', 'USER', 'PWD', '_']);
-    const secret = readFileSync('/proc/self/environ', 'latin1').split('\0').find((kv) => kv.includes('=') && !passed.has(kv.slice(0, kv.indexOf('='))) && kv.length > 12)!;
+    const secret = readFileSync('/proc/self/environ', 'latin1')
+      .split('\0')
+      .find((kv) => kv.includes('=') && !passed.has(kv.slice(0, kv.indexOf('='))) && kv.length > 12)!;
     expect(secret).toBeDefined();
     const runner = tempDir('tg-runner-');
     cleanups.push(runner.cleanup);
@@ -166,7 +169,9 @@ describe.each(MODES)("what the server can reach (%s)", (mode) => {
     writeFileSync(githubEnv, '');
     process.env.GITHUB_ENV = githubEnv;
     try {
-      const { dir, policy } = repo('nosy.mjs', ['--', secret, String(port), ['repo-file.txt', '.git/config', githubEnv, 'out/allowed.txt'].join(',')], { writable: ['out'] });
+      const { dir, policy } = repo('nosy.mjs', ['--', secret, String(port), ['repo-file.txt', '.git/config', githubEnv, 'out/allowed.txt'].join(',')], {
+        writable: ['out'],
+      });
       mkdirSync(join(dir, 'out'));
       // The server's paths are relative to its cwd (the repository) except GITHUB_ENV.
       const r = await audit(policy, dir);
@@ -198,23 +203,31 @@ describe.each(MODES)("what the server can reach (%s)", (mode) => {
     }
   }, 30_000);
 
-  it.skipIf(mode !== 'sandboxed')('a name it looks up is blocked and reported (server-network-blocked)', async () => {
-    const { dir, policy } = repo('nosy.mjs', ['--', 'x', String(port), '', 'telemetry.toolgate.invalid']);
-    const r = await audit(policy, dir);
-    const report = JSON.parse(r.sources[0]!.surface!.tools[0]!.description!) as { looked: string };
-    expect(report.looked).toMatch(/^no/);
-    const f = r.findings.find((x) => x.ruleId === 'server-network-blocked');
-    expect(f?.level).toBe('warning');
-    expect(f?.message).toContain('telemetry.toolgate.invalid');
-  }, 30_000);
+  it.skipIf(mode !== 'sandboxed')(
+    'a name it looks up is blocked and reported (server-network-blocked)',
+    async () => {
+      const { dir, policy } = repo('nosy.mjs', ['--', 'x', String(port), '', 'telemetry.toolgate.invalid']);
+      const r = await audit(policy, dir);
+      const report = JSON.parse(r.sources[0]!.surface!.tools[0]!.description!) as { looked: string };
+      expect(report.looked).toMatch(/^no/);
+      const f = r.findings.find((x) => x.ruleId === 'server-network-blocked');
+      expect(f?.level).toBe('warning');
+      expect(f?.message).toContain('telemetry.toolgate.invalid');
+    },
+    30_000,
+  );
 
-  it.skipIf(mode !== 'sandboxed')('`network: open` gives the host network back (the loopback listener is reached)', async () => {
-    const { dir, policy } = repo('nosy.mjs', ['--', 'x', String(port), ''], { network: 'open' });
-    const r = await audit(policy, dir);
-    const report = JSON.parse(r.sources[0]!.surface!.tools[0]!.description!) as { connected: string };
-    expect(report.connected).toBe('yes');
-    expect(r.sources[0]!.diagnostics?.sandbox).toEqual({ sandboxed: true, network: 'open' });
-  }, 30_000);
+  it.skipIf(mode !== 'sandboxed')(
+    '`network: open` gives the host network back (the loopback listener is reached)',
+    async () => {
+      const { dir, policy } = repo('nosy.mjs', ['--', 'x', String(port), ''], { network: 'open' });
+      const r = await audit(policy, dir);
+      const report = JSON.parse(r.sources[0]!.surface!.tools[0]!.description!) as { connected: string };
+      expect(report.connected).toBe('yes');
+      expect(r.sources[0]!.diagnostics?.sandbox).toEqual({ sandboxed: true, network: 'open' });
+    },
+    30_000,
+  );
 });
 
 describe.each(MODES)('toolgate interrupted mid-listing (%s)', (mode) => {
@@ -263,24 +276,28 @@ describe.skipIf(!AVAILABLE)('what a pull request cannot undo (sandboxed; from an
     expect(r.sources[0]!.failure?.message).toMatch(/the working directory \(`cwd`\) .*up is outside the repository/);
   }, 30_000);
 
-  it.skipIf(!RUN_WRITABLE)('`writable: ["."]` leaves .git hidden and read-only; a unix socket under /run is out of reach', async () => {
-    const sockDir = mkdtempSync('/run/tg-sock-');
-    cleanups.push(() => rmSync(sockDir, { recursive: true, force: true }));
-    const sock = join(sockDir, 's.sock');
-    const unix = createServer((s) => s.destroy());
-    await new Promise<void>((r) => unix.listen(sock, r));
-    try {
-      const { dir, policy } = repo('nosy.mjs', ['--', 'x', '1', '.git/config,repo-file.txt', '', sock], { writable: ['.'] });
-      const r = await audit(policy, dir);
-      const report = JSON.parse(r.sources[0]!.surface!.tools[0]!.description!) as { wrote: string[]; socket: string };
-      expect(report.wrote[0]).toMatch(/^\.git\/config: no/);
-      expect(report.wrote[1]).toBe('repo-file.txt: yes');
-      expect(report.socket).toMatch(/^no \(ENOENT\)/);
-      expect(readFileSync(join(dir, '.git/config'), 'utf8')).toBe('[core]\n');
-    } finally {
-      await new Promise<void>((r) => unix.close(() => r()));
-    }
-  }, 30_000);
+  it.skipIf(!RUN_WRITABLE)(
+    '`writable: ["."]` leaves .git hidden and read-only; a unix socket under /run is out of reach',
+    async () => {
+      const sockDir = mkdtempSync('/run/tg-sock-');
+      cleanups.push(() => rmSync(sockDir, { recursive: true, force: true }));
+      const sock = join(sockDir, 's.sock');
+      const unix = createServer((s) => s.destroy());
+      await new Promise<void>((r) => unix.listen(sock, r));
+      try {
+        const { dir, policy } = repo('nosy.mjs', ['--', 'x', '1', '.git/config,repo-file.txt', '', sock], { writable: ['.'] });
+        const r = await audit(policy, dir);
+        const report = JSON.parse(r.sources[0]!.surface!.tools[0]!.description!) as { wrote: string[]; socket: string };
+        expect(report.wrote[0]).toMatch(/^\.git\/config: no/);
+        expect(report.wrote[1]).toBe('repo-file.txt: yes');
+        expect(report.socket).toMatch(/^no \(ENOENT\)/);
+        expect(readFileSync(join(dir, '.git/config'), 'utf8')).toBe('[core]\n');
+      } finally {
+        await new Promise<void>((r) => unix.close(() => r()));
+      }
+    },
+    30_000,
+  );
 
   it('an HTTP start command the base branch does not run yet is not started (it would get the host network)', async () => {
     const { dir } = repo('nosy.mjs', []);

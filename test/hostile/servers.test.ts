@@ -191,7 +191,7 @@ describe.concurrent('hostile MCP servers', () => {
   it('never answers initialize: startup-timeout within the start-up timeout', async () => {
     const err = await fails(hostile('no-init.mjs'), 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
     expect(err.message).toContain(`within ${TIMEOUTS.startupMs} ms`);
-    expect(err.message).toContain("`startup-timeout-ms`");
+    expect(err.message).toContain('`startup-timeout-ms`');
     expect(err.message).toContain('no-init.mjs');
   });
 
@@ -560,7 +560,9 @@ describe('hostile MCP servers: request floods', () => {
     const timeouts = { ...TIMEOUTS, requestMs: 30_000, totalMs: 40_000 };
     try {
       const err = await fails(hostile('ping-flood.mjs', [], { timeouts }), 'flood', 15_000);
-      expect(err.message).toMatch(/flooded toolgate with requests: it sent \d+, and more than 10000 of toolgate's answers are waiting because the server does not read them/);
+      expect(err.message).toMatch(
+        /flooded toolgate with requests: it sent \d+, and more than 10000 of toolgate's answers are waiting because the server does not read them/,
+      );
       expect(err.message).toContain('while listing tools');
     } finally {
       clearInterval(sampler);

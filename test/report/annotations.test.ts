@@ -25,7 +25,10 @@ describe('renderAnnotations', () => {
   });
 
   it('keeps the reserved slots free (a failing step adds its own error)', () => {
-    const lines = renderAnnotations(Array.from({ length: 12 }, (_, i) => finding('error', i)), { error: 1 });
+    const lines = renderAnnotations(
+      Array.from({ length: 12 }, (_, i) => finding('error', i)),
+      { error: 1 },
+    );
     expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(ANNOTATIONS_PER_LEVEL - 1);
     expect(lines.at(-1)).toContain('3 more findings');
   });

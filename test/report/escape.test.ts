@@ -26,7 +26,6 @@ import { HOSTILE_STRINGS } from '../fixtures/hostile-strings.js';
 const RUNS = 500;
 const ZWSP = '\u200B';
 
-
 /**
  * The only shapes escapeMarkdownInline may emit: a backslash escape of ASCII punctuation, one of
  * our entities, or a character that is neither ASCII punctuation nor a line break.
@@ -78,9 +77,7 @@ function codePoints(s: string): number {
 }
 
 /** Parses one log line the way the runner does (ActionCommand v2), or returns undefined. */
-function parseWorkflowCommand(line: string):
-  | { command: string; properties: Record<string, string>; data: string }
-  | undefined {
+function parseWorkflowCommand(line: string): { command: string; properties: Record<string, string>; data: string } | undefined {
   const msg = line.trimStart();
   if (!msg.startsWith('::')) return undefined;
   const end = msg.indexOf('::', 2);
@@ -105,12 +102,7 @@ function unescapeData(s: string): string {
 }
 
 function unescapeProperty(s: string): string {
-  return s
-    .replaceAll('%0D', '\r')
-    .replaceAll('%0A', '\n')
-    .replaceAll('%3A', ':')
-    .replaceAll('%2C', ',')
-    .replaceAll('%25', '%');
+  return s.replaceAll('%0D', '\r').replaceAll('%0A', '\n').replaceAll('%3A', ':').replaceAll('%2C', ',').replaceAll('%25', '%');
 }
 
 /** What escapeMarkdownInline should render as: the cleaned text on one line, mentions broken. */
@@ -123,12 +115,86 @@ function expectedInlineText(text: string, max: number): string {
 // fragments that matter to one medium or another.
 
 const PIECES = [
-  '@', '#', 'GH-', 'gh-', '-', 'www.', 'WWW.', 'http://', 'https://', 'ftp://', ':', '::', ',', '=',
-  '`', '```', '````', '~~~', '|', '[', ']', '(', ')', '![', '](', '<', '>', '</', '<!--', '&', '&lt;',
-  '&#64;', '&#x40;', '\\', '*', '_', '~', '!', '.', '+', '{', '}', '"', "'", ' ', '    ', '\t', '\n',
-  '\r', '\r\n', '\n\n', '\x1b', '\x1b[', '\x1b]0;', '\x07', '\x9b', '\x00', '\u202E', '\u2066',
-  '\u200B', '\u200D', '\uFEFF', '\uFE0F', '\u{E0041}', '\u{1F600}', '\uD800', '\uDC00', '%', '%0A',
-  '%0D', '%25', '%3A', '::error::', '::add-mask::', 'octocat', 'smile', '1', '42', 'a', 'é',
+  '@',
+  '#',
+  'GH-',
+  'gh-',
+  '-',
+  'www.',
+  'WWW.',
+  'http://',
+  'https://',
+  'ftp://',
+  ':',
+  '::',
+  ',',
+  '=',
+  '`',
+  '```',
+  '````',
+  '~~~',
+  '|',
+  '[',
+  ']',
+  '(',
+  ')',
+  '![',
+  '](',
+  '<',
+  '>',
+  '</',
+  '<!--',
+  '&',
+  '&lt;',
+  '&#64;',
+  '&#x40;',
+  '\\',
+  '*',
+  '_',
+  '~',
+  '!',
+  '.',
+  '+',
+  '{',
+  '}',
+  '"',
+  "'",
+  ' ',
+  '    ',
+  '\t',
+  '\n',
+  '\r',
+  '\r\n',
+  '\n\n',
+  '\x1b',
+  '\x1b[',
+  '\x1b]0;',
+  '\x07',
+  '\x9b',
+  '\x00',
+  '\u202E',
+  '\u2066',
+  '\u200B',
+  '\u200D',
+  '\uFEFF',
+  '\uFE0F',
+  '\u{E0041}',
+  '\u{1F600}',
+  '\uD800',
+  '\uDC00',
+  '%',
+  '%0A',
+  '%0D',
+  '%25',
+  '%3A',
+  '::error::',
+  '::add-mask::',
+  'octocat',
+  'smile',
+  '1',
+  '42',
+  'a',
+  'é',
 ];
 
 const unit = fc.oneof(
@@ -189,9 +255,7 @@ describe('truncation (shared by every escaper; tested through jsonSafe, which is
   });
 
   it('documents a mark that fits TRUNCATION_MARK_MAX', () => {
-    expect(codePoints(jsonSafe('xx', 1).slice(1).replace('2', String(Number.MAX_SAFE_INTEGER)))).toBeLessThanOrEqual(
-      TRUNCATION_MARK_MAX,
-    );
+    expect(codePoints(jsonSafe('xx', 1).slice(1).replace('2', String(Number.MAX_SAFE_INTEGER)))).toBeLessThanOrEqual(TRUNCATION_MARK_MAX);
   });
 });
 
@@ -413,7 +477,10 @@ describe('workflow commands', () => {
   });
 
   it('one command line for arbitrary text (property)', () => {
-    fc.assert(fc.property(hostile, (s) => checkCommand(s)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(hostile, (s) => checkCommand(s)),
+      { numRuns: RUNS },
+    );
   });
 });
 
@@ -505,7 +572,6 @@ describe('length bounds on a 1 MiB input', () => {
     expect(jsonSafe(`${'\r\n'.repeat(100)}x`, 100)).toBe(`${'\n'.repeat(100)}\u2026 [truncated, 201 chars]`);
     expect(jsonSafe(`${'\r\n'.repeat(50)}x`, 50)).toBe(`${'\n'.repeat(50)}\u2026 [truncated, 101 chars]`);
   });
-
 });
 
 describe('breakRunnerCommands: what the Actions runner would read as a command', () => {

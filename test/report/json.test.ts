@@ -9,7 +9,12 @@ function result(): CheckResult {
   const name = 'lone\uD800surrogate\uDFFFtool';
   const surface = mcpSurface([mcpTool(name)]);
   const findings = evaluateCase({ head: surface });
-  return { sources: [{ id: 'src', kind: 'mcp', contractFile: 'c.json', surface, live: true, malformed: [], findings }], findings, counts: { error: 0, warning: findings.length, notice: 0 }, exitCode: 0 };
+  return {
+    sources: [{ id: 'src', kind: 'mcp', contractFile: 'c.json', surface, live: true, malformed: [], findings }],
+    findings,
+    counts: { error: 0, warning: findings.length, notice: 0 },
+    exitCode: 0,
+  };
 }
 
 describe('renderJson', () => {

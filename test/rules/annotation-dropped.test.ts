@@ -30,8 +30,16 @@ ruleTests('annotation-dropped', {
       head: [mcpTool('put_doc')],
       watch: ['annotation-now-implicit'],
       expect: [
-        { ruleId: 'annotation-dropped', tool: 'put_doc', data: { hint: 'destructiveHint', base: { declared: false, effective: false }, head: { effective: true } } },
-        { ruleId: 'annotation-dropped', tool: 'put_doc', data: { hint: 'openWorldHint', base: { declared: false, effective: false }, head: { effective: true } } },
+        {
+          ruleId: 'annotation-dropped',
+          tool: 'put_doc',
+          data: { hint: 'destructiveHint', base: { declared: false, effective: false }, head: { effective: true } },
+        },
+        {
+          ruleId: 'annotation-dropped',
+          tool: 'put_doc',
+          data: { hint: 'openWorldHint', base: { declared: false, effective: false }, head: { effective: true } },
+        },
         // readOnlyHint false and idempotentHint false are the defaults: same effective value.
         { ruleId: 'annotation-now-implicit', tool: 'put_doc', data: { hint: 'readOnlyHint' } },
         { ruleId: 'annotation-now-implicit', tool: 'put_doc', data: { hint: 'idempotentHint' } },

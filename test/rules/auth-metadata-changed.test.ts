@@ -11,7 +11,12 @@ import { mcpSurface, readTool, ruleTests } from '../support/surface-builders.js'
 
 const withAuth = (protectedResource?: ProtectedResource) => ({ ...mcpSurface([readTool('get')]), ...(protectedResource ? { protectedResource } : {}) });
 const AS = 'https://auth.example.com';
-const doc = (over: Partial<ProtectedResource> = {}): ProtectedResource => ({ resource: 'https://mcp.example.com/mcp', authorization_servers: [AS], scopes_supported: ['read'], ...over });
+const doc = (over: Partial<ProtectedResource> = {}): ProtectedResource => ({
+  resource: 'https://mcp.example.com/mcp',
+  authorization_servers: [AS],
+  scopes_supported: ['read'],
+  ...over,
+});
 
 /** update with the "before" document, then the "after" one; check as a pull request whose base holds the first contract. */
 async function upgrade(before: string, after: string) {
@@ -39,7 +44,8 @@ ruleTests('auth-metadata-changed', {
         {
           ruleId: 'auth-metadata-changed',
           level: 'error',
-          message: /^who authorizes the server changed \(RFC 9728 metadata\): scopes_supported \+ mcp:posts:write \+ mcp:topics:read \+ mcp:topics:write; it needs an approving review/,
+          message:
+            /^who authorizes the server changed \(RFC 9728 metadata\): scopes_supported \+ mcp:posts:write \+ mcp:topics:read \+ mcp:topics:write; it needs an approving review/,
           location: { file: '.toolgate/remote.surface.json' },
         },
       ],
@@ -48,26 +54,50 @@ ruleTests('auth-metadata-changed', {
       name: 'a new authorization server, and one replaced',
       base: withAuth(doc()),
       head: withAuth(doc({ authorization_servers: ['https://evil.example', AS] })),
-      expect: [{ ruleId: 'auth-metadata-changed', level: 'error', message: /authorization_servers \+ https:\/\/evil\.example \(first, which clients use: https:\/\/auth\.example\.com → https:\/\/evil\.example\);/, data: { changes: [{ field: 'authorization_servers', added: ['https://evil.example'] }] } }],
+      expect: [
+        {
+          ruleId: 'auth-metadata-changed',
+          level: 'error',
+          message: /authorization_servers \+ https:\/\/evil\.example \(first, which clients use: https:\/\/auth\.example\.com → https:\/\/evil\.example\);/,
+          data: { changes: [{ field: 'authorization_servers', added: ['https://evil.example'] }] },
+        },
+      ],
     },
     {
       name: 'metadata where there was none: its authorization server and scopes are all new',
       base: withAuth(),
       head: withAuth(doc()),
-      expect: [{ ruleId: 'auth-metadata-changed', message: /resource none → https:\/\/mcp\.example\.com\/mcp; authorization_servers \+ https:\/\/auth\.example\.com - \(none listed: clients use the MCP server's own origin\) .*; scopes_supported \+ read - \(none listed: clients ask the authorization server for its default scopes\)/ }],
+      expect: [
+        {
+          ruleId: 'auth-metadata-changed',
+          message:
+            /resource none → https:\/\/mcp\.example\.com\/mcp; authorization_servers \+ https:\/\/auth\.example\.com - \(none listed: clients use the MCP server's own origin\) .*; scopes_supported \+ read - \(none listed: clients ask the authorization server for its default scopes\)/,
+        },
+      ],
     },
     {
       name: 'another resource (another token audience), approved: a notice naming the approver',
       base: withAuth(doc()),
       head: withAuth(doc({ resource: 'https://mcp.example.com/' })),
       review: { approved: true, approvers: ['bob'], missing: '' },
-      expect: [{ ruleId: 'auth-metadata-changed', level: 'notice', message: /resource https:\/\/mcp\.example\.com\/mcp → https:\/\/mcp\.example\.com\/; approved by @bob$/ }],
+      expect: [
+        {
+          ruleId: 'auth-metadata-changed',
+          level: 'notice',
+          message: /resource https:\/\/mcp\.example\.com\/mcp → https:\/\/mcp\.example\.com\/; approved by @bob$/,
+        },
+      ],
     },
     {
       name: 'the metadata dropped altogether (or unusable): clients fall back to the MCP server’s own origin and to default scopes',
       base: withAuth(doc()),
       head: withAuth(),
-      expect: [{ ruleId: 'auth-metadata-changed', message: /authorization_servers \+ \(none listed: clients use the MCP server's own origin\) - https:\/\/auth\.example\.com/ }],
+      expect: [
+        {
+          ruleId: 'auth-metadata-changed',
+          message: /authorization_servers \+ \(none listed: clients use the MCP server's own origin\) - https:\/\/auth\.example\.com/,
+        },
+      ],
     },
     {
       name: 'authorization_servers emptied: the same fallback',
@@ -79,7 +109,12 @@ ruleTests('auth-metadata-changed', {
       name: 'two approved authorization servers swapped: clients use the first',
       base: withAuth(doc({ authorization_servers: [AS, 'https://backup.example'] })),
       head: withAuth(doc({ authorization_servers: ['https://backup.example', AS] })),
-      expect: [{ ruleId: 'auth-metadata-changed', message: /authorization_servers \(first, which clients use: https:\/\/auth\.example\.com → https:\/\/backup\.example\)/ }],
+      expect: [
+        {
+          ruleId: 'auth-metadata-changed',
+          message: /authorization_servers \(first, which clients use: https:\/\/auth\.example\.com → https:\/\/backup\.example\)/,
+        },
+      ],
     },
     {
       name: 'a pull request whose metadata the head cannot read (HTTP 500) while the base pinned it: fails closed',
@@ -97,7 +132,9 @@ ruleTests('auth-metadata-changed', {
           await server.close();
         }
       },
-      expect: [{ ruleId: 'auth-metadata-changed', level: 'error', message: /authorization_servers \+ \(none listed: clients use the MCP server's own origin\)/ }],
+      expect: [
+        { ruleId: 'auth-metadata-changed', level: 'error', message: /authorization_servers \+ \(none listed: clients use the MCP server's own origin\)/ },
+      ],
     },
     {
       name: 'a new resource name (shown on consent screens)',

@@ -34,24 +34,43 @@ const auditOf =
     }
   };
 
-const enterprise = (port: number) => readFileSync(join(ROOT, 'test/fixtures/protected-resource/enterprise-challenge.txt'), 'utf8').trim().replace('{port}', String(port));
+const enterprise = (port: number) =>
+  readFileSync(join(ROOT, 'test/fixtures/protected-resource/enterprise-challenge.txt'), 'utf8').trim().replace('{port}', String(port));
 
 ruleTests('auth-metadata-unavailable', {
   fires: [
     {
       name: 'a 401 and no metadata anywhere (mcp.cloudflare.com answered 404 at the well-known URL): a warning beside server-failed',
       run: auditOf(() => ({ token: 'secret' })),
-      expect: [{ ruleId: 'auth-metadata-unavailable', level: 'warning', message: /^the server answered HTTP 401 \(it wants credentials\) but publishes no protected resource metadata/, location: { file: 'toolgate.yml', line: 3 } }],
+      expect: [
+        {
+          ruleId: 'auth-metadata-unavailable',
+          level: 'warning',
+          message: /^the server answered HTTP 401 \(it wants credentials\) but publishes no protected resource metadata/,
+          location: { file: 'toolgate.yml', line: 3 },
+        },
+      ],
     },
     {
       name: "a 401 whose challenge names metadata on another origin (Copilot Enterprise's host): not fetched, and said",
       run: auditOf((_origin, port) => ({ token: 'secret', challenge: enterprise(port) })),
-      expect: [{ ruleId: 'auth-metadata-unavailable', message: /no metadata at the well-known URLs; the 401's resource_metadata "http:\/\/localhost:\d+\/\.well-known\/oauth-protected-resource\/mcp\/readonly" is on another origin and was not fetched/ }],
+      expect: [
+        {
+          ruleId: 'auth-metadata-unavailable',
+          message:
+            /no metadata at the well-known URLs; the 401's resource_metadata "http:\/\/localhost:\d+\/\.well-known\/oauth-protected-resource\/mcp\/readonly" is on another origin and was not fetched/,
+        },
+      ],
     },
     {
       name: 'metadata whose resource is another server: clients refuse it',
       run: auditOf(() => ({ atPath: { resource: 'https://other.example/mcp', authorization_servers: ['https://auth.example'] } })),
-      expect: [{ ruleId: 'auth-metadata-unavailable', message: /names resource "https:\/\/other\.example\/mcp", which does not cover http:\/\/127\.0\.0\.1:\d+\/mcp, so clients refuse it/ }],
+      expect: [
+        {
+          ruleId: 'auth-metadata-unavailable',
+          message: /names resource "https:\/\/other\.example\/mcp", which does not cover http:\/\/127\.0\.0\.1:\d+\/mcp, so clients refuse it/,
+        },
+      ],
     },
     {
       name: 'the well-known URL answers 500',

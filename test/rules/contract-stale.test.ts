@@ -63,7 +63,10 @@ ruleTests('contract-stale', {
     {
       name: 'only SDK noise differs ($schema, default execution, key order)',
       head: [
-        readTool('get', { inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', additionalProperties: false, properties: {}, type: 'object' }, execution: { taskSupport: 'forbidden' } }),
+        readTool('get', {
+          inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', additionalProperties: false, properties: {}, type: 'object' },
+          execution: { taskSupport: 'forbidden' },
+        }),
         writeTool('put'),
       ],
       contract: HEAD,

@@ -2,7 +2,8 @@
 import { openapiSurface, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
 
 /** Vendor safety fields (issue 16 §4): deny only what is on the less safe side of one. */
-const DENY_PAID = 'safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\ndeny:\n  - tools: "*"\n    less-safe: [paid]\n    reason: no paid generation for agents\n';
+const DENY_PAID =
+  'safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\ndeny:\n  - tools: "*"\n    less-safe: [paid]\n    reason: no paid generation for agents\n';
 const withPaid = (name: string, paid?: boolean) => ({ ...writeTool(name), ...(paid !== undefined ? { _meta: { 'com.example/paid': paid } } : {}) });
 
 const DENY_DELETE = 'deny:\n  - tools: "delete_*"\n    reason: deletes user data\n';
@@ -15,7 +16,12 @@ ruleTests('denied-tool', {
       head: [withPaid('free_image', false), withPaid('paid_image', true), withPaid('unknown_image')],
       policy: DENY_PAID,
       expect: [
-        { ruleId: 'denied-tool', tool: 'paid_image', message: 'tool "paid_image" matches deny pattern "*" and is reachable on the less safe side of paid (no paid generation for agents)', data: { lessSafe: ['paid'] } },
+        {
+          ruleId: 'denied-tool',
+          tool: 'paid_image',
+          message: 'tool "paid_image" matches deny pattern "*" and is reachable on the less safe side of paid (no paid generation for agents)',
+          data: { lessSafe: ['paid'] },
+        },
         { ruleId: 'denied-tool', tool: 'unknown_image' },
       ],
     },
@@ -23,7 +29,9 @@ ruleTests('denied-tool', {
       name: 'a reachable tool matches a deny pattern',
       head: [readTool('get'), writeTool('delete_user')],
       policy: DENY_DELETE,
-      expect: [{ ruleId: 'denied-tool', tool: 'delete_user', level: 'error', data: { pattern: 'delete_*', when: 'reachable' }, message: '(deletes user data)' }],
+      expect: [
+        { ruleId: 'denied-tool', tool: 'delete_user', level: 'error', data: { pattern: 'delete_*', when: 'reachable' }, message: '(deletes user data)' },
+      ],
     },
     {
       name: 'when: read and the tool is classed read',
@@ -56,7 +64,8 @@ ruleTests('denied-tool', {
     {
       name: 'less-safe: every tool on the safer side',
       head: [withPaid('free_image', false), readTool('get_image')],
-      policy: 'safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\n    default: false\ndeny:\n  - tools: "*"\n    less-safe: [paid]\n',
+      policy:
+        'safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\n    default: false\ndeny:\n  - tools: "*"\n    less-safe: [paid]\n',
       expect: [],
     },
     {

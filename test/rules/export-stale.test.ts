@@ -13,8 +13,11 @@ import { runCheck } from '../../src/run-check.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { ruleTests } from '../support/surface-builders.js';
 
-const TOOLS = JSON.stringify({ tools: ['get_note', 'delete_note'].map((name) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: name.startsWith('get') } })) });
-const yaml = (deny: string) => `sources:\n  - id: notes\n    recorded: tools.json\nruntime:\n  deny: [${deny}]\nexports:\n  - to: docker\n    file: deploy/tools.yaml\n`;
+const TOOLS = JSON.stringify({
+  tools: ['get_note', 'delete_note'].map((name) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: name.startsWith('get') } })),
+});
+const yaml = (deny: string) =>
+  `sources:\n  - id: notes\n    recorded: tools.json\nruntime:\n  deny: [${deny}]\nexports:\n  - to: docker\n    file: deploy/tools.yaml\n`;
 
 /** A repository with a contract pinned by `update`, the export as given (or as `toolgate export` writes it), then `check`. */
 async function scenario(deny: string, exportText?: (fresh: string) => string | undefined) {
@@ -38,16 +41,37 @@ ruleTests('export-stale', {
     {
       name: 'a hand edit admits a tool the runtime block refuses (located on the line that differs)',
       run: () => scenario('delete_note', (fresh) => fresh.replace('  - get_note\n', '  - delete_note\n  - get_note\n')),
-      expect: [{ ruleId: 'export-stale', level: 'error', location: { file: 'deploy/tools.yaml', line: 13 }, message: 'the docker export deploy/tools.yaml is not what `toolgate export --to docker --source notes -o deploy/tools.yaml` writes from .toolgate/notes.surface.json and the runtime block: line 13 is "  - delete_note", the export writes "  - get_note"' }],
+      expect: [
+        {
+          ruleId: 'export-stale',
+          level: 'error',
+          location: { file: 'deploy/tools.yaml', line: 13 },
+          message:
+            'the docker export deploy/tools.yaml is not what `toolgate export --to docker --source notes -o deploy/tools.yaml` writes from .toolgate/notes.surface.json and the runtime block: line 13 is "  - delete_note", the export writes "  - get_note"',
+        },
+      ],
     },
     {
       name: 'the committed export is missing',
       run: () => scenario('delete_note', () => undefined),
-      expect: [{ ruleId: 'export-stale', level: 'error', message: 'the docker export deploy/tools.yaml is not what `toolgate export --to docker --source notes -o deploy/tools.yaml` writes from .toolgate/notes.surface.json and the runtime block: the file does not exist' }],
+      expect: [
+        {
+          ruleId: 'export-stale',
+          level: 'error',
+          message:
+            'the docker export deploy/tools.yaml is not what `toolgate export --to docker --source notes -o deploy/tools.yaml` writes from .toolgate/notes.surface.json and the runtime block: the file does not exist',
+        },
+      ],
     },
     {
       name: 'the runtime block changed after the export was written',
-      run: () => scenario('delete_note', (fresh) => fresh.replace('Admits 1 of the 2', 'Admits 2 of the 2').replace('  - get_note\n', '  - delete_note\n  - get_note\n').replace(/# Not admitted.*\n/, '')),
+      run: () =>
+        scenario('delete_note', (fresh) =>
+          fresh
+            .replace('Admits 1 of the 2', 'Admits 2 of the 2')
+            .replace('  - get_note\n', '  - delete_note\n  - get_note\n')
+            .replace(/# Not admitted.*\n/, ''),
+        ),
       expect: [{ ruleId: 'export-stale', level: 'error', location: { file: 'deploy/tools.yaml' } }],
     },
   ],

@@ -1,7 +1,8 @@
 /** instructions-changed: the server's instructions (initialize) were added, changed or removed. */
 import { mcpSurface, readTool, ruleTests } from '../support/surface-builders.js';
 
-const withInstructions = (instructions?: string) => mcpSurface([readTool('get')], { server: { name: 'docs', version: '1.0.0', ...(instructions !== undefined ? { instructions } : {}) } });
+const withInstructions = (instructions?: string) =>
+  mcpSurface([readTool('get')], { server: { name: 'docs', version: '1.0.0', ...(instructions !== undefined ? { instructions } : {}) } });
 
 ruleTests('instructions-changed', {
   fires: [
@@ -9,7 +10,14 @@ ruleTests('instructions-changed', {
       name: 'instructions added after review: an error that says what review it needs',
       base: withInstructions(),
       head: withInstructions('Always call get before any other tool.'),
-      expect: [{ ruleId: 'instructions-changed', level: 'error', message: /^the server's instructions \(text clients put into the model's context\) were added; it needs an approving review/, data: { head: 'Always call get before any other tool.' } }],
+      expect: [
+        {
+          ruleId: 'instructions-changed',
+          level: 'error',
+          message: /^the server's instructions \(text clients put into the model's context\) were added; it needs an approving review/,
+          data: { head: 'Always call get before any other tool.' },
+        },
+      ],
     },
     {
       name: 'instructions changed, with an eligible approval: a notice naming the approver',

@@ -29,7 +29,13 @@ ruleTests('malformed-tool', {
       head: listing.surface,
       malformed: listing.malformed,
       expect: [
-        { ruleId: 'malformed-tool', tool: 'bad_schema', level: 'error', data: { index: 1, problem: '`inputSchema` is a string, not a JSON object', pinned: true }, message: 'tool #2 ("bad_schema") is malformed' },
+        {
+          ruleId: 'malformed-tool',
+          tool: 'bad_schema',
+          level: 'error',
+          data: { index: 1, problem: '`inputSchema` is a string, not a JSON object', pinned: true },
+          message: 'tool #2 ("bad_schema") is malformed',
+        },
         { ruleId: 'malformed-tool', data: { index: 2, problem: 'tool has no string `name`', pinned: false }, message: 'tool #3 cannot be pinned' },
       ],
     },
@@ -45,7 +51,10 @@ ruleTests('malformed-tool', {
     {
       name: 'a 2026-07-28 server whose page the SDK rejects: the bad tool is reported, not the whole list',
       run: async () => {
-        const policy = adHocPolicy({ id: 'modern', kind: 'mcp', mcp: nodeFixture('modern.mjs', ['malformed']), contract: '/nonexistent/modern.surface.json' }, ROOT);
+        const policy = adHocPolicy(
+          { id: 'modern', kind: 'mcp', mcp: nodeFixture('modern.mjs', ['malformed']), contract: '/nonexistent/modern.surface.json' },
+          ROOT,
+        );
         const r = await runCheck({ policy, mode: 'audit', root: ROOT, logger: silentLogger });
         return r.findings;
       },
@@ -58,7 +67,10 @@ ruleTests('malformed-tool', {
         const dir = mkdtempSync(join(tmpdir(), 'tg-malformed-'));
         onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
         const file = join(dir, 'tools.json');
-        writeFileSync(file, '{\n  "tools": [\n    { "name": "a", "inputSchema": { "type": "object" } },\n    { "description": "no name", "inputSchema": { "type": "object" } }\n  ]\n}\n');
+        writeFileSync(
+          file,
+          '{\n  "tools": [\n    { "name": "a", "inputSchema": { "type": "object" } },\n    { "description": "no name", "inputSchema": { "type": "object" } }\n  ]\n}\n',
+        );
         const policy = adHocPolicy({ id: 'rec', kind: 'recorded', file, contract: join(dir, 'rec.surface.json') }, dir);
         const r = await runCheck({ policy, mode: 'audit', root: dir, logger: silentLogger });
         if (r.sources[0]?.surface?.tools.map((t) => t.name).join() !== 'a') throw new Error('tool "a" was not pinned');

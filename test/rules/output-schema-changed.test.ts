@@ -28,7 +28,16 @@ ruleTests('output-schema-changed', {
     {
       name: 'only the root $schema and key order differ',
       base: [readTool('get', { outputSchema: OUT })],
-      head: [readTool('get', { outputSchema: { required: ['text'], $schema: 'https://json-schema.org/draft/2020-12/schema', properties: { text: { type: 'string' } }, type: 'object' } })],
+      head: [
+        readTool('get', {
+          outputSchema: {
+            required: ['text'],
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            properties: { text: { type: 'string' } },
+            type: 'object',
+          },
+        }),
+      ],
       expect: [],
     },
     {

@@ -15,7 +15,9 @@ ruleTests('payload-too-large', {
       name: 'max-payload-bytes one byte below the advertised size',
       head: TWO,
       policy: `limits:\n  max-payload-bytes: ${BYTES - 1}\n`,
-      expect: [{ ruleId: 'payload-too-large', level: 'error', data: { limit: 'max-payload-bytes', value: BYTES, max: BYTES - 1 }, location: { file: 'toolgate.yml' } }],
+      expect: [
+        { ruleId: 'payload-too-large', level: 'error', data: { limit: 'max-payload-bytes', value: BYTES, max: BYTES - 1 }, location: { file: 'toolgate.yml' } },
+      ],
     },
     {
       name: 'both limits exceeded: this rule reports the bytes only (the count is too-many-tools)',

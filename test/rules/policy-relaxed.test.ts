@@ -9,12 +9,22 @@ ruleTests('policy-relaxed', {
     {
       name: 'a rule turned off, on the line that turns it off',
       run: judge(SOURCES, `${SOURCES}rules:\n  read-promotion-unreviewed: off\n`),
-      expect: [{ ruleId: 'policy-relaxed', level: 'error', message: /read-promotion-unreviewed/, location: { file: 'toolgate.yml', line: 7 }, data: { kind: 'rule-level' } }],
+      expect: [
+        {
+          ruleId: 'policy-relaxed',
+          level: 'error',
+          message: /read-promotion-unreviewed/,
+          location: { file: 'toolgate.yml', line: 7 },
+          data: { kind: 'rule-level' },
+        },
+      ],
     },
     {
       name: 'the runtime admits writes again (runtime.allow gains a class), on that line',
       run: judge(`${SOURCES}runtime:\n  allow: [read]\n`, `${SOURCES}runtime:\n  allow: [read, write]\n`),
-      expect: [{ ruleId: 'policy-relaxed', data: { kind: 'runtime' }, message: 'runtime.allow admits "write" tools', location: { file: 'toolgate.yml', line: 7 } }],
+      expect: [
+        { ruleId: 'policy-relaxed', data: { kind: 'runtime' }, message: 'runtime.allow admits "write" tools', location: { file: 'toolgate.yml', line: 7 } },
+      ],
     },
     {
       name: 'the runtime block removed: every default is wider (write admitted, deny and allow-tools gone, drift hidden)',

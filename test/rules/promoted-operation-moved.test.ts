@@ -12,7 +12,14 @@ ruleTests('promoted-operation-moved', {
       name: 'a GET operation moved: the read tool now calls an endpoint nobody reviewed',
       base: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }]),
       head: openapiSurface([{ name: 'get_items', method: 'GET', path: '/admin/users/{id}/api-keys' }]),
-      expect: [{ ruleId: 'promoted-operation-moved', tool: 'get_items', level: 'error', message: 'operation "get_items" moved from GET /items to GET /admin/users/{id}/api-keys' }],
+      expect: [
+        {
+          ruleId: 'promoted-operation-moved',
+          tool: 'get_items',
+          level: 'error',
+          message: 'operation "get_items" moved from GET /items to GET /admin/users/{id}/api-keys',
+        },
+      ],
     },
     {
       name: 'the path changed',
@@ -33,7 +40,9 @@ ruleTests('promoted-operation-moved', {
       base: before,
       head: movedMethod,
       review: MISSING,
-      expect: [{ ruleId: 'promoted-operation-moved', tool: 'create_quote', level: 'error', message: 'it needs 1 approving review from someone other than @alice' }],
+      expect: [
+        { ruleId: 'promoted-operation-moved', tool: 'create_quote', level: 'error', message: 'it needs 1 approving review from someone other than @alice' },
+      ],
     },
     {
       name: 'an approving review turns it into a notice that says who approved',
@@ -46,10 +55,18 @@ ruleTests('promoted-operation-moved', {
   silent: [
     {
       name: 'a disabled DELETE that became a GET is reachable now: tool-added, not a move',
-      base: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, { name: 'purge', method: 'DELETE', path: '/items/{id}' }]),
-      head: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, { name: 'purge', method: 'GET', path: '/items/{id}/purge' }]),
+      base: openapiSurface([
+        { name: 'get_items', method: 'GET', path: '/items' },
+        { name: 'purge', method: 'DELETE', path: '/items/{id}' },
+      ]),
+      head: openapiSurface([
+        { name: 'get_items', method: 'GET', path: '/items' },
+        { name: 'purge', method: 'GET', path: '/items/{id}/purge' },
+      ]),
       watch: ['tool-added'],
-      expect: [{ ruleId: 'tool-added', tool: 'purge', message: 'tool "purge" is reachable now: read operation GET /items/{id}/purge (it was a disabled operation)' }],
+      expect: [
+        { ruleId: 'tool-added', tool: 'purge', message: 'tool "purge" is reachable now: read operation GET /items/{id}/purge (it was a disabled operation)' },
+      ],
     },
     {
       name: 'unchanged promoted operation',
@@ -59,8 +76,14 @@ ruleTests('promoted-operation-moved', {
     },
     {
       name: 'a disabled operation moved: still not reachable',
-      base: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, { name: 'drop_items', method: 'DELETE', path: '/items' }]),
-      head: openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, { name: 'drop_items', method: 'DELETE', path: '/v2/items' }]),
+      base: openapiSurface([
+        { name: 'get_items', method: 'GET', path: '/items' },
+        { name: 'drop_items', method: 'DELETE', path: '/items' },
+      ]),
+      head: openapiSurface([
+        { name: 'get_items', method: 'GET', path: '/items' },
+        { name: 'drop_items', method: 'DELETE', path: '/v2/items' },
+      ]),
       expect: [],
     },
     {

@@ -3,10 +3,11 @@ import { mcpTool, openapiSurface, readTool, ruleTests, WRITE_HINTS, writeTool } 
 
 const MISSING = { approved: false, approvers: [], missing: '1 approving review from someone other than @alice' };
 const APPROVED = { approved: true, approvers: ['bob'], missing: '' };
-const quote = (promoted: boolean) => openapiSurface([
-  { name: 'get_items', method: 'GET', path: '/items' },
-  { name: 'create_quote', method: 'POST', path: '/orders/quote', operationId: 'createQuote', promoted },
-]);
+const quote = (promoted: boolean) =>
+  openapiSurface([
+    { name: 'get_items', method: 'GET', path: '/items' },
+    { name: 'create_quote', method: 'POST', path: '/orders/quote', operationId: 'createQuote', promoted },
+  ]);
 
 ruleTests('read-promotion-unreviewed', {
   fires: [
@@ -35,7 +36,14 @@ ruleTests('read-promotion-unreviewed', {
       name: 'an OpenAPI POST promoted by a policy',
       base: quote(false),
       head: quote(true),
-      expect: [{ ruleId: 'read-promotion-unreviewed', tool: 'create_quote', data: { promoted: true }, message: 'operation POST /orders/quote is promoted to read by a policy' }],
+      expect: [
+        {
+          ruleId: 'read-promotion-unreviewed',
+          tool: 'create_quote',
+          data: { promoted: true },
+          message: 'operation POST /orders/quote is promoted to read by a policy',
+        },
+      ],
     },
     {
       name: 'on a PR without the review: says what is missing',

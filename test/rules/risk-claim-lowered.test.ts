@@ -9,7 +9,15 @@ ruleTests('risk-claim-lowered', {
       name: 'destructiveHint true → false',
       base: [mcpTool('put', RISKY)],
       head: [mcpTool('put', { ...RISKY, destructiveHint: false })],
-      expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', level: 'error', data: { hint: 'destructiveHint', base: true, head: false }, message: 'now claims destructiveHint: false (was true)' }],
+      expect: [
+        {
+          ruleId: 'risk-claim-lowered',
+          tool: 'put',
+          level: 'error',
+          data: { hint: 'destructiveHint', base: true, head: false },
+          message: 'now claims destructiveHint: false (was true)',
+        },
+      ],
     },
     {
       name: 'openWorldHint never declared (default true) → false: the message says it was the default',

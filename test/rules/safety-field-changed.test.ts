@@ -19,7 +19,10 @@ const [before, after] = await Promise.all([firecrawl('1.12.0'), firecrawl('3.26.
 const ALWAYS_LOAD = 'safety-fields:\n  - name: always-load\n    pointer: /_meta/anthropic~1alwaysLoad\n    safer: false\n    default: false\n';
 const PAID = 'safety-fields:\n  - pointer: /safety/paid_generation\n    safer: false\n';
 /** A write tool with a vendor safety object (a top-level key outside the spec, pinned under `extra`). */
-const paid = (value: Json | undefined, description = 'Generates an image.') => ({ ...writeTool('generate_image', { description }), ...(value !== undefined ? { safety: { paid_generation: value, returns_sensitive_url: false } } : {}) });
+const paid = (value: Json | undefined, description = 'Generates an image.') => ({
+  ...writeTool('generate_image', { description }),
+  ...(value !== undefined ? { safety: { paid_generation: value, returns_sensitive_url: false } } : {}),
+});
 
 ruleTests('safety-field-changed', {
   fires: [
@@ -29,7 +32,14 @@ ruleTests('safety-field-changed', {
       head: after,
       policy: ALWAYS_LOAD,
       expect: [
-        { ruleId: 'safety-field-changed', tool: 'firecrawl_scrape', level: 'error', message: /^tool "firecrawl_scrape" moved to the less safe side of safety field "always-load" \(\/_meta\/anthropic~1alwaysLoad, safer: false\): none \(default false\) → true; it needs an approving review/, data: { field: 'always-load', head: true, baseSide: 'safer', headSide: 'less-safe' } },
+        {
+          ruleId: 'safety-field-changed',
+          tool: 'firecrawl_scrape',
+          level: 'error',
+          message:
+            /^tool "firecrawl_scrape" moved to the less safe side of safety field "always-load" \(\/_meta\/anthropic~1alwaysLoad, safer: false\): none \(default false\) → true; it needs an approving review/,
+          data: { field: 'always-load', head: true, baseSide: 'safer', headSide: 'less-safe' },
+        },
         { ruleId: 'safety-field-changed', tool: 'firecrawl_search', data: { head: true } },
       ],
     },
@@ -38,14 +48,22 @@ ruleTests('safety-field-changed', {
       base: [paid(false)],
       head: [paid(true)],
       policy: PAID,
-      expect: [{ ruleId: 'safety-field-changed', tool: 'generate_image', message: /moved to the less safe side of safety field "paid_generation" \(\/safety\/paid_generation, safer: false\): false → true/ }],
+      expect: [
+        {
+          ruleId: 'safety-field-changed',
+          tool: 'generate_image',
+          message: /moved to the less safe side of safety field "paid_generation" \(\/safety\/paid_generation, safer: false\): false → true/,
+        },
+      ],
     },
     {
       name: 'the field dropped without a default: the less safe side',
       base: [paid(false)],
       head: [paid(undefined)],
       policy: PAID,
-      expect: [{ ruleId: 'safety-field-changed', tool: 'generate_image', message: /moved to the less safe side of safety field "paid_generation" .*: false → none;/ }],
+      expect: [
+        { ruleId: 'safety-field-changed', tool: 'generate_image', message: /moved to the less safe side of safety field "paid_generation" .*: false → none;/ },
+      ],
     },
     {
       name: 'a claim of the safer side is reviewed too (deny and runtime.require-safer act on it)',
@@ -86,7 +104,7 @@ ruleTests('safety-field-changed', {
   ],
 });
 
-it('locates the finding on the field in the tool\'s contract entry (a key outside the spec is pinned under extra)', () => {
+it("locates the finding on the field in the tool's contract entry (a key outside the spec is pinned under extra)", () => {
   const ctx = contextFor({ base: [paid(false)], head: [paid(true)], policy: PAID });
   expect(safetyFieldChanges(ctx).map((f) => f.target)).toEqual([{ tool: 'generate_image', sub: '/extra/safety/paid_generation' }]);
   const meta = contextFor({ base: before, head: after, policy: ALWAYS_LOAD });

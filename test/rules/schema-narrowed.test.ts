@@ -15,7 +15,15 @@ ruleTests('schema-narrowed', {
       base: [readTool('rm', { inputSchema: S({ path: PATH }) })],
       head: [readTool('rm', { inputSchema: S({ path: PATH }, ['path']) })],
       schemaVerdicts: { rm: { kind: 'narrowed', deltas: [{ path: '', direction: 'narrowed', what: 'now required: "path"' }] } },
-      expect: [{ ruleId: 'schema-narrowed', tool: 'rm', level: 'warning', data: { deltas: [{ path: '', what: 'now required: "path"' }] }, message: '/: now required: "path"' }],
+      expect: [
+        {
+          ruleId: 'schema-narrowed',
+          tool: 'rm',
+          level: 'warning',
+          data: { deltas: [{ path: '', what: 'now required: "path"' }] },
+          message: '/: now required: "path"',
+        },
+      ],
     },
     classified({
       name: 'real classifier: a property becomes required',

@@ -10,7 +10,15 @@ ruleTests('schema-unclassified', {
       base: [readTool('q', { inputSchema: S({ a: { type: 'string' } }) })],
       head: [readTool('q', { inputSchema: S({ a: { type: 'string', pattern: '^x' } }) })],
       schemaVerdicts: { q: { kind: 'unclassified', reason: 'timed out after 2000 ms', deltas: [] } },
-      expect: [{ ruleId: 'schema-unclassified', tool: 'q', level: 'error', data: { reason: 'timed out after 2000 ms' }, message: 'could not be classified: timed out after 2000 ms' }],
+      expect: [
+        {
+          ruleId: 'schema-unclassified',
+          tool: 'q',
+          level: 'error',
+          data: { reason: 'timed out after 2000 ms' },
+          message: 'could not be classified: timed out after 2000 ms',
+        },
+      ],
     },
     {
       name: 'a changed schema with no verdict at all',

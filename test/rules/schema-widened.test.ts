@@ -16,7 +16,9 @@ ruleTests('schema-widened', {
       base: [readTool('rm', { inputSchema: S({ path: PATH }, ['path']) })],
       head: [readTool('rm', { inputSchema: S({ path: PATH, force: { type: 'boolean' } }, ['path']) })],
       schemaVerdicts: { rm: WIDENED },
-      expect: [{ ruleId: 'schema-widened', tool: 'rm', level: 'error', data: { deltas: WIDENED.deltas }, message: '/properties/force: property "force" added' }],
+      expect: [
+        { ruleId: 'schema-widened', tool: 'rm', level: 'error', data: { deltas: WIDENED.deltas }, message: '/properties/force: property "force" added' },
+      ],
     },
     {
       name: 'verdict both: one schema-widened finding that also says what was narrowed (one change, one finding)',
@@ -36,7 +38,8 @@ ruleTests('schema-widened', {
         {
           ruleId: 'schema-widened',
           tool: 'rm',
-          message: 'tool "rm" accepts new inputs: /properties/file: property "file" added; it also accepts or declares less: /properties/path: property "path" removed',
+          message:
+            'tool "rm" accepts new inputs: /properties/file: property "file" added; it also accepts or declares less: /properties/path: property "path" removed',
           data: { deltas: [{ path: '/properties/file' }], narrowed: [{ path: '/properties/path' }] },
         },
       ],
@@ -67,7 +70,17 @@ ruleTests('schema-widened', {
     classified({
       name: 'real classifier: only key order and the root $schema differ (no change at all)',
       base: [readTool('rm', { inputSchema: S({ path: PATH }) })],
-      head: [readTool('rm', { inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', additionalProperties: false, required: [], properties: { path: PATH }, type: 'object' } })],
+      head: [
+        readTool('rm', {
+          inputSchema: {
+            $schema: 'http://json-schema.org/draft-07/schema#',
+            additionalProperties: false,
+            required: [],
+            properties: { path: PATH },
+            type: 'object',
+          },
+        }),
+      ],
       watch: ['schema-unclassified', 'schema-narrowed'],
       expect: [],
     }),

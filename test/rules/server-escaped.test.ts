@@ -33,7 +33,12 @@ ruleTests('server-escaped', {
     {
       name: 'the finding as run-check makes it from what the snapshot found',
       run: () => containmentFindings({ escaped: [{ pid: 42, command: 'node daemon.js' }] }, '/sources/0').map((f) => ({ ...f, level: 'error' as const })),
-      expect: [{ ruleId: 'server-escaped', message: '1 process of the server outlived it (left its process group or session) and was killed: pid 42 `node daemon.js`' }],
+      expect: [
+        {
+          ruleId: 'server-escaped',
+          message: '1 process of the server outlived it (left its process group or session) and was killed: pid 42 `node daemon.js`',
+        },
+      ],
     },
   ],
   silent: [

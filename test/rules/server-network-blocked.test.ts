@@ -21,7 +21,12 @@ ruleTests('server-network-blocked', {
     {
       name: 'lookups and connections a sandboxed server logged, each host once',
       run: () => containmentFindings({ networkBlocked: blockedHosts(STDERR) }, '/sources/0').map((f) => ({ ...f, level: 'warning' as const })),
-      expect: [{ ruleId: 'server-network-blocked', message: 'the server tried to reach the network, which its sandbox blocks: telemetry.example.invalid, registry.npmjs.org, 203.0.113.7:443' }],
+      expect: [
+        {
+          ruleId: 'server-network-blocked',
+          message: 'the server tried to reach the network, which its sandbox blocks: telemetry.example.invalid, registry.npmjs.org, 203.0.113.7:443',
+        },
+      ],
     },
   ],
   silent: [

@@ -23,7 +23,13 @@ ruleTests('server-unsandboxed', {
     {
       name: 'no sandbox on the machine: the reason is in the message',
       run: () => audit({ unavailable: true }),
-      expect: [{ ruleId: 'server-unsandboxed', level: 'notice', message: 'the server ran unsandboxed: TOOLGATE_SANDBOX_UNAVAILABLE is set (no sandbox on this test machine)' }],
+      expect: [
+        {
+          ruleId: 'server-unsandboxed',
+          level: 'notice',
+          message: 'the server ran unsandboxed: TOOLGATE_SANDBOX_UNAVAILABLE is set (no sandbox on this test machine)',
+        },
+      ],
       timeout: 30_000,
     },
     {
@@ -37,7 +43,10 @@ ruleTests('server-unsandboxed', {
     {
       name: 'a recorded surface starts no server',
       run: async () => {
-        const policy = adHocPolicy({ id: 'rec', kind: 'recorded', file: join(ROOT, 'test/fixtures/upgrades/playwright-mcp/0.0.40.json'), contract: '/nonexistent/c.json' }, ROOT);
+        const policy = adHocPolicy(
+          { id: 'rec', kind: 'recorded', file: join(ROOT, 'test/fixtures/upgrades/playwright-mcp/0.0.40.json'), contract: '/nonexistent/c.json' },
+          ROOT,
+        );
         return (await runCheck({ policy, mode: 'audit', root: ROOT, logger: silentLogger })).findings;
       },
       expect: [],

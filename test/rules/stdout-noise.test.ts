@@ -22,7 +22,14 @@ ruleTests('stdout-noise', {
     {
       name: 'banner lines and a JSON log line before speaking MCP (toolgate.yml: points at the source entry)',
       run: fromYaml('banner.mjs'),
-      expect: [{ ruleId: 'stdout-noise', level: 'warning', location: { file: 'toolgate.yml', line: 3 }, message: 'wrote 3 non-JSON lines on stdout; first: "Starting fixture-banner v1.2.3..."' }],
+      expect: [
+        {
+          ruleId: 'stdout-noise',
+          level: 'warning',
+          location: { file: 'toolgate.yml', line: 3 },
+          message: 'wrote 3 non-JSON lines on stdout; first: "Starting fixture-banner v1.2.3..."',
+        },
+      ],
       timeout: 30_000,
     },
     {

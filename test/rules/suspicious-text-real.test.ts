@@ -20,7 +20,11 @@ const listings = DIRS.flatMap((d) =>
   readdirSync(join(ROOT, d))
     .map((pkg) => join(ROOT, d, pkg))
     .filter((dir) => existsSync(dir) && statSync(dir).isDirectory())
-    .flatMap((dir) => readdirSync(dir).filter((f) => /^\d[\w.-]*\.json$/.test(f)).map((f) => join(dir, f))),
+    .flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => /^\d[\w.-]*\.json$/.test(f))
+        .map((f) => join(dir, f)),
+    ),
 );
 const policy = parsePolicy('sources:\n  - id: real\n    recorded: x.json\n', 'toolgate.yml', ROOT);
 
@@ -31,7 +35,9 @@ describe('suspicious-text on published servers', () => {
     for (const file of listings) {
       const { surface, malformed } = normalizeSnapshot(await readRecorded('real', file));
       tools += surface.tools.length;
-      const findings = evaluate({ sourceId: 'real', head: surface, changes: [], drift: [], malformed, policy, schemaVerdicts: new Map() }, () => ({ pointer: '' }));
+      const findings = evaluate({ sourceId: 'real', head: surface, changes: [], drift: [], malformed, policy, schemaVerdicts: new Map() }, () => ({
+        pointer: '',
+      }));
       for (const f of findings.filter((x) => x.ruleId === 'suspicious-text')) {
         expect(f.level).toBe('warning');
         hits.push(`${file.slice(ROOT.length + 1)}: ${f.message}`);
@@ -39,14 +45,19 @@ describe('suspicious-text on published servers', () => {
     }
     expect(listings).toHaveLength(26);
     expect(tools).toBe(442);
-    expect(hits).toEqual(['test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.json: text of tool "brave_image_search" tries something: description: an image in text a model reads (image) "![image.title](image.properties.url)"']);
+    expect(hits).toEqual([
+      'test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.json: text of tool "brave_image_search" tries something: description: an image in text a model reads (image) "![image.title](image.properties.url)"',
+    ]);
   });
 });
 
 describe("suspicious-text on published servers' instructions", () => {
   it('the two recorded instructions (Context7, Brave Search) raise nothing', () => {
     const files = listings.map((f) => f.replace(/\.json$/, '.instructions.txt')).filter((f) => existsSync(f));
-    expect(files.map((f) => f.slice(ROOT.length + 1)).sort()).toEqual(['test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.instructions.txt', 'test/fixtures/surfaces/@upstash+context7-mcp/4.1.1.instructions.txt']);
+    expect(files.map((f) => f.slice(ROOT.length + 1)).sort()).toEqual([
+      'test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.instructions.txt',
+      'test/fixtures/surfaces/@upstash+context7-mcp/4.1.1.instructions.txt',
+    ]);
     for (const f of files) expect(findSuspicious(readFileSync(f, 'utf8')), f).toEqual([]);
   });
 });

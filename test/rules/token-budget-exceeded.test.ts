@@ -21,13 +21,25 @@ ruleTests('token-budget-exceeded', {
     {
       name: 'the whole surface over limits.max-tokens, located on the limit in toolgate.yml',
       run: audit('  max-tokens: 1000\n'),
-      expect: [{ ruleId: 'token-budget-exceeded', level: 'error', message: 'the advertised tools cost 1536 tokens per turn; the limit is 1000', location: { file: 'toolgate.yml', line: 5 } }],
+      expect: [
+        {
+          ruleId: 'token-budget-exceeded',
+          level: 'error',
+          message: 'the advertised tools cost 1536 tokens per turn; the limit is 1000',
+          location: { file: 'toolgate.yml', line: 5 },
+        },
+      ],
     },
     {
       name: 'the tools over limits.max-tokens-per-tool, each its own finding',
       run: audit('  max-tokens-per-tool: 150\n'),
       expect: [
-        { ruleId: 'token-budget-exceeded', tool: 'edit_file', message: 'tool "edit_file" costs 154 tokens per turn; the limit per tool is 150', data: { limit: 'max-tokens-per-tool', value: 154, max: 150 } },
+        {
+          ruleId: 'token-budget-exceeded',
+          tool: 'edit_file',
+          message: 'tool "edit_file" costs 154 tokens per turn; the limit per tool is 150',
+          data: { limit: 'max-tokens-per-tool', value: 154, max: 150 },
+        },
         { ruleId: 'token-budget-exceeded', tool: 'read_text_file', data: { value: 177 } },
       ],
     },

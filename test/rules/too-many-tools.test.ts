@@ -14,7 +14,15 @@ ruleTests('too-many-tools', {
       name: 'max-tools: 1 with two reachable tools, located in toolgate.yml',
       head: TWO,
       policy: 'limits:\n  max-tools: 1\n',
-      expect: [{ ruleId: 'too-many-tools', level: 'error', message: '2 tools are reachable; the limit is 1', data: { limit: 'max-tools', value: 2, max: 1 }, location: { file: 'toolgate.yml' } }],
+      expect: [
+        {
+          ruleId: 'too-many-tools',
+          level: 'error',
+          message: '2 tools are reachable; the limit is 1',
+          data: { limit: 'max-tools', value: 2, max: 1 },
+          location: { file: 'toolgate.yml' },
+        },
+      ],
     },
     {
       name: 'max-tools: 0 with an OpenAPI surface: only the one reachable operation counts',

@@ -2,7 +2,8 @@
 import { mcpTool, openapiSurface, readTool, ruleTests, WRITE_HINTS, writeTool } from '../support/surface-builders.js';
 
 const MISSING = { approved: false, approvers: [], missing: '1 approving review from someone with write access other than @alice' };
-const ops = (...extra: { name: string; method: string; path: string; promoted?: boolean }[]) => openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, ...extra]);
+const ops = (...extra: { name: string; method: string; path: string; promoted?: boolean }[]) =>
+  openapiSurface([{ name: 'get_items', method: 'GET', path: '/items' }, ...extra]);
 
 ruleTests('tool-added', {
   fires: [
@@ -15,7 +16,8 @@ ruleTests('tool-added', {
           ruleId: 'tool-added',
           tool: 'run_shell',
           level: 'error',
-          message: 'new destructive, open-world write tool "run_shell" (readOnlyHint false (default), destructiveHint true (default), idempotentHint false (default), openWorldHint true (default))',
+          message:
+            'new destructive, open-world write tool "run_shell" (readOnlyHint false (default), destructiveHint true (default), idempotentHint false (default), openWorldHint true (default))',
           data: { safetyClass: 'write', effectiveHints: { readOnlyHint: false, destructiveHint: true, openWorldHint: true }, declaredHints: {} },
         },
       ],
@@ -38,14 +40,29 @@ ruleTests('tool-added', {
       base: [readTool('get')],
       head: [readTool('get'), mcpTool('send', { ...WRITE_HINTS, openWorldHint: true })],
       review: MISSING,
-      expect: [{ ruleId: 'tool-added', tool: 'send', level: 'error', message: /open-world write tool "send" .*; it needs 1 approving review from someone with write access other than @alice$/ }],
+      expect: [
+        {
+          ruleId: 'tool-added',
+          tool: 'send',
+          level: 'error',
+          message: /open-world write tool "send" .*; it needs 1 approving review from someone with write access other than @alice$/,
+        },
+      ],
     },
     {
       name: 'with no pull request to read (check --base): says what the judging policy will ask for',
       base: [readTool('get')],
       head: [readTool('get'), writeTool('put')],
       policy: 'review:\n  reviewers: [sec-lead, carol]\n  required: 2\n  fresh: true\n',
-      expect: [{ ruleId: 'tool-added', tool: 'put', level: 'error', message: /; it needs 2 approving reviews on the pull request \(none can be checked outside a pull request\): from sec-lead, carol, on the head commit$/ }],
+      expect: [
+        {
+          ruleId: 'tool-added',
+          tool: 'put',
+          level: 'error',
+          message:
+            /; it needs 2 approving reviews on the pull request \(none can be checked outside a pull request\): from sec-lead, carol, on the head commit$/,
+        },
+      ],
     },
     {
       name: 'approved by an eligible reviewer: a notice naming the approver, not an error',
@@ -74,7 +91,14 @@ ruleTests('tool-added', {
       base: ops(),
       head: ops({ name: 'create_quote', method: 'POST', path: '/quotes', promoted: true }),
       watch: ['read-promotion-unreviewed'],
-      expect: [{ ruleId: 'tool-added', tool: 'create_quote', message: 'new tool "create_quote": operation POST /quotes promoted to read by a policy', data: { origin: { promoted: true } } }],
+      expect: [
+        {
+          ruleId: 'tool-added',
+          tool: 'create_quote',
+          message: 'new tool "create_quote": operation POST /quotes promoted to read by a policy',
+          data: { origin: { promoted: true } },
+        },
+      ],
     },
   ],
   silent: [

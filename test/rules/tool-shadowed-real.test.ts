@@ -18,7 +18,13 @@ const sources = ['test/fixtures/surfaces', 'test/fixtures/upgrades', 'test/fixtu
     .map((pkg) => {
       const versions = readdirSync(join(ROOT, d, pkg)).filter((f) => /^\d[\w.-]*\.json$/.test(f));
       const latest = versions.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop() as string;
-      return { id: pkg.toLowerCase().replace(/^@/, '').replace(/[^a-z0-9._-]/g, '-'), file: join(d, pkg, latest) };
+      return {
+        id: pkg
+          .toLowerCase()
+          .replace(/^@/, '')
+          .replace(/[^a-z0-9._-]/g, '-'),
+        file: join(d, pkg, latest),
+      };
     }),
 );
 

@@ -7,7 +7,8 @@ import type { Json } from '../../src/util/json.js';
 import { mcpSurface, mcpTool, readTool, writeTool } from '../support/surface-builders.js';
 
 const runtime = (over: Partial<RuntimePolicy> = {}): RuntimePolicy => ({ ...DEFAULT_RUNTIME, ...over });
-const reasons = (listed: Json[], pinned: Json[], over: Partial<RuntimePolicy> = {}) => admit(listed, mcpSurface(pinned), runtime(over)).decisions.map((d) => `${d.tool}:${d.reason}`);
+const reasons = (listed: Json[], pinned: Json[], over: Partial<RuntimePolicy> = {}) =>
+  admit(listed, mcpSurface(pinned), runtime(over)).decisions.map((d) => `${d.tool}:${d.reason}`);
 
 describe('admit', () => {
   const pinned = [readTool('get'), writeTool('put'), readTool('list')];
@@ -35,7 +36,11 @@ describe('admit', () => {
 
   it('runtime.require-safer admits only tools on the safer side of each field (a missing value is the less safe side unless a default says otherwise)', () => {
     const paid = { name: 'paid', pointer: '/_meta/com.example~1paid', safer: false, at: '/safety-fields/0' };
-    const tools = [readTool('free'), { ...writeTool('charge'), _meta: { 'com.example/paid': true } }, { ...writeTool('declared'), _meta: { 'com.example/paid': false } }];
+    const tools = [
+      readTool('free'),
+      { ...writeTool('charge'), _meta: { 'com.example/paid': true } },
+      { ...writeTool('declared'), _meta: { 'com.example/paid': false } },
+    ];
     expect(reasons(tools, tools, { requireSafer: [paid] })).toEqual(['free:less-safe', 'charge:less-safe', 'declared:admitted']);
     expect(reasons(tools, tools, { requireSafer: [{ ...paid, default: false }] })).toEqual(['free:admitted', 'charge:less-safe', 'declared:admitted']);
   });
@@ -66,13 +71,24 @@ describe('ArgumentsChecker', () => {
   });
 
   it('refuses an argument the schema does not declare at the top level, even where the schema allows more', () => {
-    expect(checker.check(open, { a: 'x', notes: 'secret' })).toMatchObject({ ok: false, detail: expect.stringMatching(/^unknown argument "notes"/) as unknown });
+    expect(checker.check(open, { a: 'x', notes: 'secret' })).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^unknown argument "notes"/) as unknown,
+    });
     expect(checker.check(tool, { path: 'a', __proto__: 1, constructor: 2 })).toMatchObject({ ok: false });
   });
 
   it('the server does not pick the dialect: a schema is checked as 2020-12 and as draft-07, and must pass both', () => {
     // unevaluatedProperties means something in 2020-12 only, dependencies in draft-07 only.
-    const both = mcpSurface([readTool('n', { inputSchema: { type: 'object', properties: { o: { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false }, x: {}, y: {} }, dependencies: { x: ['y'] } } })]).tools[0]!;
+    const both = mcpSurface([
+      readTool('n', {
+        inputSchema: {
+          type: 'object',
+          properties: { o: { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false }, x: {}, y: {} },
+          dependencies: { x: ['y'] },
+        },
+      }),
+    ]).tools[0]!;
     expect(checker.check(both, { o: { a: 'x' } })).toEqual({ ok: true });
     expect(checker.check(both, { o: { a: 'x', zzz: 1 } })).toMatchObject({ ok: false });
     expect(checker.check(both, { x: 1 })).toMatchObject({ ok: false });
@@ -85,6 +101,9 @@ describe('ArgumentsChecker', () => {
     expect(performance.now() - t0).toBeLessThan(2000);
     expect(checker.check(re, { s: 'aaa' })).toEqual({ ok: true });
     const look = mcpSurface([readTool('look', { inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(?!x)' } } } })]).tools[0]!;
-    expect(checker.check(look, { s: 'a' })).toMatchObject({ ok: false, detail: expect.stringMatching(/^the pinned inputSchema cannot be compiled/) as unknown });
+    expect(checker.check(look, { s: 'a' })).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^the pinned inputSchema cannot be compiled/) as unknown,
+    });
   });
 });

@@ -30,10 +30,14 @@ function reviewedServer(): { server: McpServer; calls: string[]; tools: Record<s
       calls.push(`read_doc ${id}`);
       return { content: [{ type: 'text', text: `doc ${id}` }] };
     }),
-    write_doc: server.registerTool('write_doc', { description: 'Writes a document.', inputSchema: { id: z.string(), body: z.string() }, annotations: WRITE }, async ({ id }) => {
-      calls.push(`write_doc ${id}`);
-      return { content: [{ type: 'text', text: 'written' }] };
-    }),
+    write_doc: server.registerTool(
+      'write_doc',
+      { description: 'Writes a document.', inputSchema: { id: z.string(), body: z.string() }, annotations: WRITE },
+      async ({ id }) => {
+        calls.push(`write_doc ${id}`);
+        return { content: [{ type: 'text', text: 'written' }] };
+      },
+    ),
   };
   return { server, calls, tools };
 }
@@ -88,7 +92,13 @@ async function relay(runtime: RuntimePolicy = { ...DEFAULT_RUNTIME, allow: ['rea
   };
   const lines: string[] = [];
   const sink = new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) });
-  const ended = runRelay(proxyClientSide, proxyServerSide, { contract, runtime, log: new DecisionLog(sink, 'docs', false), requestTimeoutMs: 2000, listLimits: CFG.limits });
+  const ended = runRelay(proxyClientSide, proxyServerSide, {
+    contract,
+    runtime,
+    log: new DecisionLog(sink, 'docs', false),
+    requestTimeoutMs: 2000,
+    listLimits: CFG.limits,
+  });
   const client = new Client({ name: 'agent', version: '1' }, { capabilities: {} });
   await client.connect(clientSide);
   const setup: Setup = {
@@ -97,7 +107,12 @@ async function relay(runtime: RuntimePolicy = { ...DEFAULT_RUNTIME, allow: ['rea
     tools,
     server,
     wire,
-    decisions: () => lines.join('').trim().split('\n').map((l) => JSON.parse(l) as ReturnType<Setup['decisions']>[number]),
+    decisions: () =>
+      lines
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as ReturnType<Setup['decisions']>[number]),
     ended,
   };
   open.push(setup);
@@ -121,7 +136,12 @@ describe('runRelay over in-memory transports (SDK client and server)', () => {
     await direct.connect(a);
     expect(shown[0]).toEqual((await direct.listTools()).tools.find((t) => t.name === 'read_doc'));
     await direct.close();
-    expect(r.decisions().filter((d) => d.event === 'list').map((d) => [d.tool, d.decision, d.reason])).toEqual([
+    expect(
+      r
+        .decisions()
+        .filter((d) => d.event === 'list')
+        .map((d) => [d.tool, d.decision, d.reason]),
+    ).toEqual([
       ['read_doc', 'admitted', 'admitted'],
       ['write_doc', 'hidden', 'class-not-allowed'],
       ['extra', 'hidden', 'not-in-contract'],
@@ -143,7 +163,11 @@ describe('runRelay over in-memory transports (SDK client and server)', () => {
   it('a call to a tool that is not admitted (hidden class, not in the contract, not listed) is refused without reaching the server', async () => {
     const r = await relay();
     const refused = async (name: string, args: Record<string, unknown>) => ((await r.client.callTool({ name, arguments: args })) as Refused).structuredContent;
-    expect(await refused('write_doc', { id: '1', body: 'x' })).toMatchObject({ ok: false, error: 'tool_not_allowed', detail: 'tool "write_doc" is not admitted: class-not-allowed' });
+    expect(await refused('write_doc', { id: '1', body: 'x' })).toMatchObject({
+      ok: false,
+      error: 'tool_not_allowed',
+      detail: 'tool "write_doc" is not admitted: class-not-allowed',
+    });
     expect(await refused('extra', {})).toMatchObject({ ok: false, error: 'tool_not_allowed', detail: 'tool "extra" is not admitted: not-in-contract' });
     expect(await refused('nope', {})).toMatchObject({ ok: false, error: 'tool_not_allowed', detail: 'tool "nope" is not listed by the server' });
     expect(r.calls).toEqual([]);

@@ -24,10 +24,17 @@ function relay() {
     send: (m: Message) => {
       toServer.push(m);
       if (m.method === 'tools/list') queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { tools: TOOLS } }));
-      else if (m.method === 'tools/call' && m.id !== undefined) queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
+      else if (m.method === 'tools/call' && m.id !== undefined)
+        queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
     },
   };
-  const proxy: Proxy = new Proxy({ send: (m) => void toClient.push(m) }, server, { contract: mcpSurface(TOOLS), runtime: { ...DEFAULT_RUNTIME, allow: ['read'] }, log: new DecisionLog(sink, 's', false), requestTimeoutMs: 1000, listLimits: { maxPages: 10, maxBytes: 1 << 20 } });
+  const proxy: Proxy = new Proxy({ send: (m) => void toClient.push(m) }, server, {
+    contract: mcpSurface(TOOLS),
+    runtime: { ...DEFAULT_RUNTIME, allow: ['read'] },
+    log: new DecisionLog(sink, 's', false),
+    requestTimeoutMs: 1000,
+    listLimits: { maxPages: 10, maxBytes: 1 << 20 },
+  });
   const settle = () => new Promise((r) => setTimeout(r, 10));
   return { proxy, toServer, toClient, lines, settle };
 }
@@ -35,7 +42,7 @@ function relay() {
 const calls = (ms: Message[]) => ms.filter((m) => m.method === 'tools/call');
 
 describe('the relay', () => {
-  it('answers tools/list itself with the admitted tools, under the client\'s id', async () => {
+  it("answers tools/list itself with the admitted tools, under the client's id", async () => {
     const r = relay();
     await r.proxy.fromClient({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} });
     await r.settle();
@@ -71,7 +78,12 @@ describe('the relay', () => {
     await r.proxy.fromClient({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: null });
     await r.settle();
     expect(calls(r.toServer)).toEqual([]);
-    expect(r.toClient.map((m) => (m.result as { structuredContent: { error: string } }).structuredContent.error)).toEqual(['tool_not_allowed', 'invalid_arguments', 'tool_not_allowed', 'invalid_arguments']);
+    expect(r.toClient.map((m) => (m.result as { structuredContent: { error: string } }).structuredContent.error)).toEqual([
+      'tool_not_allowed',
+      'invalid_arguments',
+      'tool_not_allowed',
+      'invalid_arguments',
+    ]);
   });
 
   it('passes everything else through unchanged, both ways', async () => {
@@ -136,10 +148,17 @@ describe('the relay', () => {
         send: (m: Message) => {
           sent.push(m);
           // Every page has a next one.
-          if (m.method === 'tools/list') queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { tools: TOOLS, nextCursor: String(sent.length) } }));
+          if (m.method === 'tools/list')
+            queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { tools: TOOLS, nextCursor: String(sent.length) } }));
         },
       },
-      { contract: mcpSurface(TOOLS), runtime: DEFAULT_RUNTIME, log: new DecisionLog(sink, 's', false), requestTimeoutMs: 1000, listLimits: { maxPages: 5, maxBytes: 1 << 20 } },
+      {
+        contract: mcpSurface(TOOLS),
+        runtime: DEFAULT_RUNTIME,
+        log: new DecisionLog(sink, 's', false),
+        requestTimeoutMs: 1000,
+        listLimits: { maxPages: 5, maxBytes: 1 << 20 },
+      },
     );
     await proxy.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     await new Promise((r) => setTimeout(r, 20));

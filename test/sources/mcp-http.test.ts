@@ -68,9 +68,7 @@ describe('snapshotMcp over HTTP', () => {
 
   it('fails with http-error when nothing listens and there is no start command', async () => {
     const port = await freePort();
-    const err = await snapshotMcp('down', { transport: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: [], ...COMMON }).catch(
-      (e: unknown) => e,
-    );
+    const err = await snapshotMcp('down', { transport: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: [], ...COMMON }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SourceError);
     expect((err as SourceError).reason).toBe('http-error');
     expect((err as SourceError).message).toContain(`127.0.0.1:${port}`);

@@ -23,7 +23,9 @@ const CFG: McpCommon = {
   timeouts: { startupMs: 5000, requestMs: 2000, totalMs: 10_000 },
   limits: { maxPages: 100, maxBytes: 1 << 20 },
 };
-const cfg = (over: { limits?: Partial<McpCommon['limits']>; timeouts?: Partial<McpCommon['timeouts']>; capabilities?: McpCommon['capabilities'] } = {}): McpCommon => ({
+const cfg = (
+  over: { limits?: Partial<McpCommon['limits']>; timeouts?: Partial<McpCommon['timeouts']>; capabilities?: McpCommon['capabilities'] } = {},
+): McpCommon => ({
   capabilities: over.capabilities ?? CFG.capabilities,
   timeouts: { ...CFG.timeouts, ...over.timeouts },
   limits: { ...CFG.limits, ...over.limits },
@@ -72,8 +74,16 @@ const tool = (name: string, extra: Json = {}) => ({ name, description: `Tool ${n
 /** An SDK `McpServer` with a read tool and a write tool. */
 function mcpServer(): McpServer {
   const server = new McpServer({ name: 'mem-server', version: '1.2.3' });
-  server.registerTool('read_doc', { title: 'Read a document', description: 'Reads a document.', inputSchema: { id: z.string() }, annotations: { readOnlyHint: true } }, async ({ id }) => ({ content: [{ type: 'text', text: `doc ${id}` }] }));
-  server.registerTool('delete_doc', { description: 'Deletes a document.', inputSchema: { id: z.string() }, annotations: { destructiveHint: true } }, async () => ({ content: [{ type: 'text', text: 'gone' }] }));
+  server.registerTool(
+    'read_doc',
+    { title: 'Read a document', description: 'Reads a document.', inputSchema: { id: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ id }) => ({ content: [{ type: 'text', text: `doc ${id}` }] }),
+  );
+  server.registerTool(
+    'delete_doc',
+    { description: 'Deletes a document.', inputSchema: { id: z.string() }, annotations: { destructiveHint: true } },
+    async () => ({ content: [{ type: 'text', text: 'gone' }] }),
+  );
   return server;
 }
 
@@ -122,7 +132,12 @@ describe('snapshotOverTransport (in-memory, SDK servers)', () => {
     expect(wire.methods).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/list']);
     expect(snap.live).toBe(true);
     expect(names(snap)).toEqual(['read_doc', 'delete_doc']);
-    expect(snap.tools[0]!.tool).toMatchObject({ title: 'Read a document', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, execution: { taskSupport: 'forbidden' } });
+    expect(snap.tools[0]!.tool).toMatchObject({
+      title: 'Read a document',
+      annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      execution: { taskSupport: 'forbidden' },
+    });
     expect(snap.diagnostics).toMatchObject({ pages: 1, notes: [] });
     expect(snap.diagnostics.rawBytes).toBe(Buffer.byteLength(JSON.stringify({ tools: snap.tools.map((t) => t.tool) })));
     // Nothing of a process: no stdout or stderr diagnostics.
@@ -140,10 +155,14 @@ describe('snapshotOverTransport (in-memory, SDK servers)', () => {
   });
 
   it('negotiates the 2026-07-28 era with a server that answers server/discover: no initialize', async () => {
-    const { snap, wire } = await snapshot(modernServer([{ name: 'modern_tool', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, 'x-new': true }]));
+    const { snap, wire } = await snapshot(
+      modernServer([{ name: 'modern_tool', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, 'x-new': true }]),
+    );
     expect(wire.methods).toEqual(['server/discover', 'tools/list']);
     expect(snap.server).toEqual({ name: 'mem-modern', version: '3.0.0', protocolVersion: '2026-07-28' });
-    expect(snap.tools.map((t) => t.tool)).toEqual([{ name: 'modern_tool', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, 'x-new': true }]);
+    expect(snap.tools.map((t) => t.tool)).toEqual([
+      { name: 'modern_tool', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, 'x-new': true },
+    ]);
   });
 
   it('2026-07-28: a page the SDK rejects for one malformed tool is kept as sent (raw capture), with a note', async () => {
@@ -202,7 +221,7 @@ describe('snapshotOverTransport (in-memory, SDK servers)', () => {
     expect((await snapshot(threePages(), cfg({ limits: { maxPages: 3 } }))).snap.diagnostics.pages).toBe(3);
   });
 
-  it('fails with byte-cap when the pages\' results exceed limits.maxBytes; exactly the bytes listed passes', async () => {
+  it("fails with byte-cap when the pages' results exceed limits.maxBytes; exactly the bytes listed passes", async () => {
     const { snap } = await snapshot(threePages());
     const bytes = snap.diagnostics.rawBytes!;
     expect((await snapshot(threePages(), cfg({ limits: { maxBytes: bytes } }))).snap.tools).toHaveLength(5);
@@ -236,7 +255,10 @@ describe('snapshotOverTransport (in-memory, SDK servers)', () => {
     const server = mcpServer();
     let roots: unknown;
     server.server.oninitialized = () => {
-      server.server.listRoots().then((r) => (roots = r.roots), (e: unknown) => (roots = e));
+      server.server.listRoots().then(
+        (r) => (roots = r.roots),
+        (e: unknown) => (roots = e),
+      );
     };
     const { snap } = await snapshot(server, cfg({ capabilities: { roots: {} } }));
     expect(server.server.getClientCapabilities()).toEqual({ roots: {} });

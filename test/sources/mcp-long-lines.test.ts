@@ -52,10 +52,24 @@ async function sliced(text: string | PieceText, pieceChars: number): Promise<unk
 describe('parseJsonSliced', () => {
   it('gives what JSON.parse gives for any JSON value, however it is cut into pieces and slices', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.jsonValue(), fc.integer({ min: 0, max: 2 }), fc.array(fc.nat(), { maxLength: 12 }), fc.integer({ min: 1, max: 40 }), async (value, indent, cuts, pieceChars) => {
-        const text = JSON.stringify(value, null, indent);
-        expect(await sliced(pieces(text, cuts.map((c) => c % (text.length + 1))), pieceChars)).toStrictEqual(JSON.parse(text));
-      }),
+      fc.asyncProperty(
+        fc.jsonValue(),
+        fc.integer({ min: 0, max: 2 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.integer({ min: 1, max: 40 }),
+        async (value, indent, cuts, pieceChars) => {
+          const text = JSON.stringify(value, null, indent);
+          expect(
+            await sliced(
+              pieces(
+                text,
+                cuts.map((c) => c % (text.length + 1)),
+              ),
+              pieceChars,
+            ),
+          ).toStrictEqual(JSON.parse(text));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -66,9 +66,14 @@ describe('snapshotMcp over stdio', () => {
     ]);
   });
 
-  it('2026-07-28: the instructions of the discovery result are pinned as the server\'s, as initialize\'s are', async () => {
+  it("2026-07-28: the instructions of the discovery result are pinned as the server's, as initialize's are", async () => {
     const snap = await snapshotMcp('modern-instructions', nodeFixture('modern.mjs', ['instructions']));
-    expect(snap.server).toEqual({ name: 'fixture-modern', version: '3.0.0', protocolVersion: '2026-07-28', instructions: 'Call modern_tool before any other tool.' });
+    expect(snap.server).toEqual({
+      name: 'fixture-modern',
+      version: '3.0.0',
+      protocolVersion: '2026-07-28',
+      instructions: 'Call modern_tool before any other tool.',
+    });
   });
 
   it('2026-07-28: a page the SDK rejects for one malformed tool is kept as sent; the rest is listed', async () => {
@@ -158,9 +163,7 @@ describe('snapshotMcp over stdio', () => {
     const pf = pidFile();
     const pids = `${pf}.children`;
     const started = Date.now();
-    const err = await failure(
-      snapshotMcp('silent', shFixture('silent.mjs', [pids], pf, { timeouts: { startupMs: 1500, requestMs: 1000, totalMs: 10_000 } })),
-    );
+    const err = await failure(snapshotMcp('silent', shFixture('silent.mjs', [pids], pf, { timeouts: { startupMs: 1500, requestMs: 1000, totalMs: 10_000 } })));
     expect(err.reason).toBe('startup-timeout');
     expect(err.message).toContain('within 1500 ms');
     // silent.mjs ignores SIGTERM: the SIGKILL after the 1 s grace ends it.
@@ -172,9 +175,7 @@ describe('snapshotMcp over stdio', () => {
   });
 
   it('fails with spawn-failed naming the command when it does not exist', async () => {
-    const err = await failure(
-      snapshotMcp('nope', { ...nodeFixture('annotated.mjs'), command: 'toolgate-no-such-server', args: ['--stdio'] }),
-    );
+    const err = await failure(snapshotMcp('nope', { ...nodeFixture('annotated.mjs'), command: 'toolgate-no-such-server', args: ['--stdio'] }));
     expect(err.reason).toBe('spawn-failed');
     expect(err.message).toContain('toolgate-no-such-server');
     expect(err.message).toContain('PATH');

@@ -98,7 +98,11 @@ describe('the schema and loadIntegrationConfig accept the same configs', () => {
 
   it.each<[string, Record<string, unknown>, boolean]>([
     ['the smallest config', base, true],
-    ['every key', { $schema: '../schema/integration.schema.json', id: 'pets-1.v2_x', ...base, policies: { createPet: 'read', 'POST /pets/{id}': 'read' } }, true],
+    [
+      'every key',
+      { $schema: '../schema/integration.schema.json', id: 'pets-1.v2_x', ...base, policies: { createPet: 'read', 'POST /pets/{id}': 'read' } },
+      true,
+    ],
     ['an empty include (agents reach nothing)', { ...base, include: [] }, true],
     ['an empty policies map', { ...base, policies: {} }, true],
     ['"METHOD /path" entries, any case', { ...base, include: ['GET /pets', 'post /pets'] }, true],
@@ -234,15 +238,37 @@ describe('loadIntegrationConfig: schema problems name the line, the pointer and 
   });
 
   it('every problem of the file at once, the first in file order, the others with their own lines, fixes and did-you-mean', async () => {
-    const text = ['{', '  "tpye": "openapi",', '  "spec": 42,', '  "include": [', '    "listPets",', '    7', '  ],', '  "policy": { "createPet": "read" },', '  "id": "Pets"', '}', ''].join('\n');
+    const text = [
+      '{',
+      '  "tpye": "openapi",',
+      '  "spec": 42,',
+      '  "include": [',
+      '    "listPets",',
+      '    7',
+      '  ],',
+      '  "policy": { "createPet": "read" },',
+      '  "id": "Pets"',
+      '}',
+      '',
+    ].join('\n');
     const e = await refused(text);
     expect([e.location?.line, e.location?.pointer, e.message]).toEqual([1, '', 'integration config has no `type`']);
     expect(e.others.map((o) => [o.location?.line, o.location?.pointer, o.message, o.fix])).toEqual([
       [2, '/tpye', 'unknown key "tpye" in integration config; did you mean "type"?', 'remove it; allowed keys: $schema, id, type, spec, include, policies'],
       [3, '/spec', '`spec` must be a non-empty string, found a number', 'set it to the path of the OpenAPI document, relative to this file'],
       [6, '/include/1', '`include` entries must be non-empty strings, found a number', 'write an operationId or "METHOD /path"'],
-      [8, '/policy', 'unknown key "policy" in integration config; did you mean "policies"?', 'remove it; allowed keys: $schema, id, type, spec, include, policies'],
-      [9, '/id', 'integration `id` must be a string matching ^[a-z0-9][a-z0-9._-]*$, found "Pets"', 'use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit'],
+      [
+        8,
+        '/policy',
+        'unknown key "policy" in integration config; did you mean "policies"?',
+        'remove it; allowed keys: $schema, id, type, spec, include, policies',
+      ],
+      [
+        9,
+        '/id',
+        'integration `id` must be a string matching ^[a-z0-9][a-z0-9._-]*$, found "Pets"',
+        'use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
+      ],
     ]);
     const shown = e.describe();
     expect(shown).toContain(`integration-${n - 1}.json:1: integration config has no \`type\`\n  fix: set "type": "openapi"\n  also: `);

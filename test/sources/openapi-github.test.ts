@@ -88,7 +88,9 @@ describe('GitHub REST description', () => {
       expect(s.tools.filter((t) => t.origin?.promoted)).toHaveLength(0);
       const bytes = Buffer.byteLength(JSON.stringify(s.tools.map((t) => t.tool)));
       // Reported, not asserted: timing depends on the machine.
-      console.log(`[openapi] GitHub all ops: ${s.tools.length} tools (${reads} read), ${bytes} bytes of tools, ${ms} ms, maxRSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+      console.log(
+        `[openapi] GitHub all ops: ${s.tools.length} tools (${reads} read), ${bytes} bytes of tools, ${ms} ms, maxRSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -26,7 +26,8 @@ const integration = (spec: string, include: string[]): string => {
   writeFileSync(file, JSON.stringify({ id: 'pruned', type: 'openapi', spec, include }, null, 2));
   return file;
 };
-const names = async (spec: string, include: string[]) => (await snapshotOpenApi(integration(spec, include))).tools.map((t) => (t.tool as { name: string }).name);
+const names = async (spec: string, include: string[]) =>
+  (await snapshotOpenApi(integration(spec, include))).tools.map((t) => (t.tool as { name: string }).name);
 const failure = async (spec: string, include: string[]): Promise<SourceError> => {
   const file = integration(spec, include);
   const err = await snapshotOpenApi(file).catch((e: unknown) => e);
@@ -61,7 +62,10 @@ describe.each([
     spec: OAS31,
     valid: ['listNotes'],
     sibling: 'createNote',
-    invalidOperation: ['getNote', /not a valid OpenAPI document: OpenAPI schema validation failed\..*must have required property 'description'.*description is missing here/s],
+    invalidOperation: [
+      'getNote',
+      /not a valid OpenAPI document: OpenAPI schema validation failed\..*must have required property 'description'.*description is missing here/s,
+    ],
     invalidChained: ['getArchive', /not a valid OpenAPI document: .*must have required property 'description'.*"ArchivePage"/s],
   },
 ] as const)('pruned validation: $version', ({ spec, valid, sibling, invalidOperation, invalidChained }) => {
@@ -158,7 +162,9 @@ describe('pruneForValidation', () => {
     openapi: '3.1.0',
     info: { title: 't', version: '1' },
     paths: {
-      '/a': { get: { operationId: 'a', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } } } } } },
+      '/a': {
+        get: { operationId: 'a', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } } } } },
+      },
       '/b': {
         parameters: [{ name: 'x', in: 'query', schema: { type: 'string' } }],
         get: { operationId: 'b', responses: { 200: { description: 'ok' } } },
@@ -195,7 +201,10 @@ describe('pruneForValidation', () => {
 
   it('cycles end; dangling refs are left for the parser to report', () => {
     const doc = tiny({});
-    doc.components.schemas.A = { type: 'object', properties: { self: { $ref: '#/components/schemas/A' }, gone: { $ref: '#/components/schemas/Gone' } } } as never;
+    doc.components.schemas.A = {
+      type: 'object',
+      properties: { self: { $ref: '#/components/schemas/A' }, gone: { $ref: '#/components/schemas/Gone' } },
+    } as never;
     const { doc: pruned } = pruneForValidation(doc, ops(doc, ['a']));
     expect(Object.keys((pruned.components as any).schemas)).toEqual(['A']);
   });

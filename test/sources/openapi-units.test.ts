@@ -41,7 +41,8 @@ describe('tool names', () => {
 });
 
 describe('integrationLines', () => {
-  const text = '{\n  "id": "gh",\n  "include": [\n    "repos/get",\n    "markdown/render"\n  ],\n  "policies": {\n    "markdown/render": "read",\n    "a~b": "read"\n  }\n}\n';
+  const text =
+    '{\n  "id": "gh",\n  "include": [\n    "repos/get",\n    "markdown/render"\n  ],\n  "policies": {\n    "markdown/render": "read",\n    "a~b": "read"\n  }\n}\n';
 
   it('maps pointers (RFC 6901 escaped) to lines', () => {
     const lines = integrationLines(text);
@@ -63,7 +64,10 @@ describe('SchemaBuilder', () => {
     components: {
       schemas: {
         Leaf: { type: 'string', example: { $ref: 'not a ref: example data' } },
-        Pair: { type: 'object', properties: { a: { $ref: '#/components/schemas/Leaf' }, b: { $ref: '#/components/schemas/Leaf' }, default: { type: 'integer' } } },
+        Pair: {
+          type: 'object',
+          properties: { a: { $ref: '#/components/schemas/Leaf' }, b: { $ref: '#/components/schemas/Leaf' }, default: { type: 'integer' } },
+        },
         Loop: { type: 'object', properties: { next: { $ref: '#/components/schemas/Loop' } } },
       },
     },

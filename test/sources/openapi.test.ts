@@ -178,7 +178,9 @@ describe('snapshotOpenApi: remote $refs', () => {
   it('refuses a protocol-relative remote $ref inside a referenced file', async () => {
     const err = await snapshotOpenApi(fx('remote-ref/nested/integration.json')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SourceError);
-    expect((err as Error).message).toMatch(/remote \$ref "\/\/schemas\.example\.invalid\/owner\.json" at .*schemas\.yaml#\/Pet\/properties\/owner\/\$ref refused/);
+    expect((err as Error).message).toMatch(
+      /remote \$ref "\/\/schemas\.example\.invalid\/owner\.json" at .*schemas\.yaml#\/Pet\/properties\/owner\/\$ref refused/,
+    );
   });
 });
 
@@ -257,8 +259,20 @@ describe('snapshotOpenApi: integration config errors (exit 2)', () => {
     ['spec wrong type', `{"type":"openapi",\n"spec":42,"include":[]}`, /`spec` must be a non-empty string, found a number/, 2, '/spec'],
     ['spec is a URL', `{"type":"openapi",\n"spec":"https://example.com/openapi.json","include":[]}`, /must be a local file path/, 2, '/spec'],
     ['include not an array', `{"type":"openapi","spec":${oas30},\n"include":"getOutfits"}`, /`include` must be an array, found a string/, 2, '/include'],
-    ['include entry not a string', `{"type":"openapi","spec":${oas30},"include":[\n"getOutfits",\n7]}`, /entries must be non-empty strings, found a number/, 3, '/include/1'],
-    ['duplicate include', `{"type":"openapi","spec":${oas30},"include":[\n"getOutfits",\n"getOutfits"]}`, /duplicate `include` entry "getOutfits" \(also at \/include\/0, line 2\)/, 3, '/include/1'],
+    [
+      'include entry not a string',
+      `{"type":"openapi","spec":${oas30},"include":[\n"getOutfits",\n7]}`,
+      /entries must be non-empty strings, found a number/,
+      3,
+      '/include/1',
+    ],
+    [
+      'duplicate include',
+      `{"type":"openapi","spec":${oas30},"include":[\n"getOutfits",\n"getOutfits"]}`,
+      /duplicate `include` entry "getOutfits" \(also at \/include\/0, line 2\)/,
+      3,
+      '/include/1',
+    ],
     ['id wrong', `{"type":"openapi",\n"id":"Bad Id","spec":${oas30},"include":[]}`, /`id` must be a string matching/, 2, '/id'],
     ['policies not an object', `{"type":"openapi","spec":${oas30},"include":[],\n"policies":["x"]}`, /`policies` must be an object/, 2, '/policies'],
   ])('%s', async (_name, text, message, line, pointer) => {

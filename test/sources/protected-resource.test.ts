@@ -26,7 +26,11 @@ describe('discoverProtectedResource', () => {
     server = await startProtectedServer();
     server.setup.atRoot = metadataFixture('discourse-before.json', server.origin);
     const d = await discoverProtectedResource(new URL(server.url), { timeoutMs: 5000 });
-    expect(d).toEqual({ state: 'found', url: `${server.origin}/.well-known/oauth-protected-resource`, metadata: { resource: `${server.origin}/mcp`, authorization_servers: [server.origin], scopes_supported: ['mcp:profile:read'] } });
+    expect(d).toEqual({
+      state: 'found',
+      url: `${server.origin}/.well-known/oauth-protected-resource`,
+      metadata: { resource: `${server.origin}/mcp`, authorization_servers: [server.origin], scopes_supported: ['mcp:profile:read'] },
+    });
     expect(wellKnown(server)).toEqual(['GET /.well-known/oauth-protected-resource/mcp', 'GET /.well-known/oauth-protected-resource']);
   });
 
@@ -34,7 +38,10 @@ describe('discoverProtectedResource', () => {
     server = await startProtectedServer();
     server.setup.atCustom = metadataFixture('github-mcp.json', server.origin);
     server.setup.atPath = { resource: `${server.origin}/mcp`, authorization_servers: ['https://wrong.example'] };
-    const d = await discoverProtectedResource(new URL(server.url), { challenge: { resourceMetadataUrl: new URL(`${server.origin}/custom-prm`) }, timeoutMs: 5000 });
+    const d = await discoverProtectedResource(new URL(server.url), {
+      challenge: { resourceMetadataUrl: new URL(`${server.origin}/custom-prm`) },
+      timeoutMs: 5000,
+    });
     expect(d.state === 'found' && d.metadata.authorization_servers).toEqual(['https://github.com/login/oauth']);
     expect(wellKnown(server)).toEqual(['GET /custom-prm']);
   });
@@ -52,7 +59,12 @@ describe('discoverProtectedResource', () => {
   });
 
   it('pins the four fields without repeats: authorization servers in their order (clients use the first), scopes sorted', () => {
-    expect(pinnedMetadata({ resource: 'r', authorization_servers: ['b', 'a', 'b'], scopes_supported: ['y', 'x', 'y'], resource_name: 'n' })).toEqual({ resource: 'r', authorization_servers: ['b', 'a'], scopes_supported: ['x', 'y'], resource_name: 'n' });
+    expect(pinnedMetadata({ resource: 'r', authorization_servers: ['b', 'a', 'b'], scopes_supported: ['y', 'x', 'y'], resource_name: 'n' })).toEqual({
+      resource: 'r',
+      authorization_servers: ['b', 'a'],
+      scopes_supported: ['x', 'y'],
+      resource_name: 'n',
+    });
   });
 });
 
@@ -67,15 +79,24 @@ describe('the contract and the reports', () => {
       const updated = await runOn(repo, 'update');
       expect(updated.exitCode).toBe(0);
       const contract = JSON.parse(readFileSync(join(repo.root, '.toolgate/remote.surface.json'), 'utf8')) as Record<string, unknown>;
-      expect(contract.protectedResource).toEqual({ resource: `${server.origin}/mcp`, authorization_servers: ['https://github.com/login/oauth'], scopes_supported: ['read:org', 'repo'], resource_name: 'GitHub MCP Server' });
+      expect(contract.protectedResource).toEqual({
+        resource: `${server.origin}/mcp`,
+        authorization_servers: ['https://github.com/login/oauth'],
+        scopes_supported: ['read:org', 'repo'],
+        resource_name: 'GitHub MCP Server',
+      });
       expect(Object.keys(contract).indexOf('protectedResource')).toBe(Object.keys(contract).indexOf('server') + 1);
       seen.push(...wellKnown(server));
 
       const checked = await runOn(repo, 'check');
       expect(checked.exitCode).toBe(0);
-      expect(renderTerminal(checked, { color: false, listTools: false })).toContain('who authorizes (RFC 9728): authorization servers: https://github.com/login/oauth; scopes: read:org, repo; resource: http://127.0.0.1:');
+      expect(renderTerminal(checked, { color: false, listTools: false })).toContain(
+        'who authorizes (RFC 9728): authorization servers: https://github.com/login/oauth; scopes: read:org, repo; resource: http://127.0.0.1:',
+      );
       // Markdown-escaped, as every text from the server is.
-      expect(renderSummary(checked)).toContain('- Who authorizes (RFC 9728 metadata): authorization servers: https\\:\\/\\/github\\.com\\/login\\/oauth · scopes: read\\:org, repo · resource: ');
+      expect(renderSummary(checked)).toContain(
+        '- Who authorizes (RFC 9728 metadata): authorization servers: https\\:\\/\\/github\\.com\\/login\\/oauth · scopes: read\\:org, repo · resource: ',
+      );
       const json = JSON.parse(renderJson(checked, '0.0.0-test')) as { sources: { protectedResource?: unknown }[] };
       expect(json.sources[0]?.protectedResource).toEqual(contract.protectedResource);
 
@@ -85,7 +106,16 @@ describe('the contract and the reports', () => {
       expect(drifted.exitCode).toBe(1);
       expect(drifted.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['contract-stale']));
       expect(drifted.sources[0]?.changes).toEqual(
-        expect.arrayContaining([{ kind: 'auth-metadata-changed', field: 'authorization_servers', added: ['https://login.example.com'], removed: ['https://github.com/login/oauth'], base: 'https://github.com/login/oauth', head: 'https://login.example.com' }]),
+        expect.arrayContaining([
+          {
+            kind: 'auth-metadata-changed',
+            field: 'authorization_servers',
+            added: ['https://login.example.com'],
+            removed: ['https://github.com/login/oauth'],
+            base: 'https://github.com/login/oauth',
+            head: 'https://login.example.com',
+          },
+        ]),
       );
     } finally {
       repo.cleanup();
@@ -107,7 +137,11 @@ describe('the contract and the reports', () => {
     const repo = protectedRepo(server.url, { token: true });
     try {
       const r = await runOn(repo, 'audit');
-      expect(r.sources[0]?.surface?.protectedResource).toEqual({ resource: `${server.origin}/mcp`, authorization_servers: ['https://login.example.com'], scopes_supported: ['admin'] });
+      expect(r.sources[0]?.surface?.protectedResource).toEqual({
+        resource: `${server.origin}/mcp`,
+        authorization_servers: ['https://login.example.com'],
+        scopes_supported: ['admin'],
+      });
       expect(wellKnown(server)).toEqual(['GET /custom-prm']);
     } finally {
       repo.cleanup();

@@ -40,7 +40,10 @@ describe('readRecorded', () => {
   });
 
   it('a recording with a nextCursor is one page of a longer list: a ConfigError at the cursor', async () => {
-    for (const text of [JSON.stringify({ tools: TOOLS, nextCursor: 'abc' }, null, 2), JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: TOOLS, nextCursor: 'p2' } }, null, 2)]) {
+    for (const text of [
+      JSON.stringify({ tools: TOOLS, nextCursor: 'abc' }, null, 2),
+      JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: TOOLS, nextCursor: 'p2' } }, null, 2),
+    ]) {
       const f = file(text);
       const err = await configError(readRecorded('rec', f));
       expect(err.message).toContain('one page of a longer list');

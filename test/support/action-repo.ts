@@ -8,7 +8,15 @@ export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', args, {
     cwd: dir,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.invalid',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.invalid',
+    },
   }).trim();
 }
 
@@ -43,7 +51,11 @@ export function prEvent(opts: { baseSha: string; headSha: string; author: string
       number: opts.number ?? 7,
       user: { login: opts.author, type: 'User' },
       base: { sha: opts.baseSha, ref: 'main', repo },
-      head: { sha: opts.headSha, ref: 'feature', repo: opts.fork ? { full_name: 'mallory/widgets-mcp', name: 'widgets-mcp', owner: { login: 'mallory' } } : repo },
+      head: {
+        sha: opts.headSha,
+        ref: 'feature',
+        repo: opts.fork ? { full_name: 'mallory/widgets-mcp', name: 'widgets-mcp', owner: { login: 'mallory' } } : repo,
+      },
     },
     repository: repo,
   };
@@ -61,7 +73,10 @@ export interface ActionRun extends RunResult {
  * Runs the built Action as GitHub does: `node dist/index.js` with INPUT_* variables, the event
  * payload in GITHUB_EVENT_PATH, and the step summary and outputs files.
  */
-export async function runAction(dir: string, opts: { event?: unknown; eventName?: string; inputs?: Record<string, string>; apiUrl?: string; env?: Record<string, string> }): Promise<ActionRun> {
+export async function runAction(
+  dir: string,
+  opts: { event?: unknown; eventName?: string; inputs?: Record<string, string>; apiUrl?: string; env?: Record<string, string> },
+): Promise<ActionRun> {
   const summaryFile = join(dir, '..', `${Date.now()}-${Math.random()}.summary.md`);
   const outputFile = join(dir, '..', `${Date.now()}-${Math.random()}.output.txt`);
   writeFileSync(summaryFile, '');

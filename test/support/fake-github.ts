@@ -247,7 +247,12 @@ export class FakeGitHub {
 
   /** A file at a commit of {@link repoDir} (GitHub's copy: nothing planted in a workspace's refs/replace applies): its text, `undefined` when absent, `null` when the commit is unknown. */
   private fileAt(ref: string, path: string): string | undefined | null {
-    const git = (...args: string[]) => spawnSync('git', args, { cwd: this.repoDir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: this.repoDir ?? '', GIT_NO_REPLACE_OBJECTS: '1' } });
+    const git = (...args: string[]) =>
+      spawnSync('git', args, {
+        cwd: this.repoDir,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', HOME: this.repoDir ?? '', GIT_NO_REPLACE_OBJECTS: '1' },
+      });
     if (!/^[0-9a-f]{4,64}$/i.test(ref) || git('cat-file', '-e', `${ref}^{commit}`).status !== 0) return null;
     const r = git('show', `${ref}:${path}`);
     return r.status === 0 ? r.stdout : undefined;
@@ -349,7 +354,11 @@ export class FakeGitHub {
     if (method === 'GET' && (r = m(/^\/orgs\/([^/]+)\/teams\/([^/]+)\/members$/))) {
       const members = this.teams.get(`${r[1]}/${r[2]}`.toLowerCase());
       if (!members) return notFound(res);
-      return this.paginate(res, url, members.map((login, i) => ({ login, id: 2_000_000 + i, type: 'User', site_admin: false })));
+      return this.paginate(
+        res,
+        url,
+        members.map((login, i) => ({ login, id: 2_000_000 + i, type: 'User', site_admin: false })),
+      );
     }
     if (method === 'GET' && (r = m(/^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/))) {
       const p = this.pulls.get(Number(r[1]));

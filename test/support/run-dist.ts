@@ -48,7 +48,12 @@ export function runProcess(command: string, args: string[], opts: { cwd: string;
  */
 export function runNode(script: string, args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
   // A test file that runs servers unsandboxed (support/unsandboxed.ts) does so in the CLI too.
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...(process.env.TOOLGATE_SANDBOX_UNAVAILABLE ? { TOOLGATE_SANDBOX_UNAVAILABLE: process.env.TOOLGATE_SANDBOX_UNAVAILABLE } : {}), ...opts.env };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    ...(process.env.TOOLGATE_SANDBOX_UNAVAILABLE ? { TOOLGATE_SANDBOX_UNAVAILABLE: process.env.TOOLGATE_SANDBOX_UNAVAILABLE } : {}),
+    ...opts.env,
+  };
   return runProcess(process.execPath, [script, ...args], { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs ?? 60_000 });
 }
 

@@ -94,7 +94,11 @@ export interface Built {
 
 /** Raw tools → Surface through the real `normalizeSnapshot` (malformed entries listed, those with a name pinned). */
 export function buildSurface(raw: RawTool[], o: SurfaceOptions = {}, kind: SurfaceSource['kind'] = 'mcp'): Built {
-  const server = o.server ?? (kind === 'openapi' ? { name: 'Test API', version: '1.0.0', protocolVersion: 'openapi-3.1.0' } : { name: 'test-server', version: '1.0.0', protocolVersion: '2025-11-25' });
+  const server =
+    o.server ??
+    (kind === 'openapi'
+      ? { name: 'Test API', version: '1.0.0', protocolVersion: 'openapi-3.1.0' }
+      : { name: 'test-server', version: '1.0.0', protocolVersion: '2025-11-25' });
   return normalizeSnapshot({ source: sourceOf(o, kind), server, tools: raw });
 }
 
@@ -300,7 +304,10 @@ function compare(ruleId: string, watch: string[] | undefined, actual: Actual[], 
         return false;
       }
     });
-    if (idx < 0) throw new Error(`no finding matches ${JSON.stringify(w, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}:\n${failures.join('\n')}\nfindings: ${JSON.stringify(got, null, 2)}`);
+    if (idx < 0)
+      throw new Error(
+        `no finding matches ${JSON.stringify(w, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}:\n${failures.join('\n')}\nfindings: ${JSON.stringify(got, null, 2)}`,
+      );
     used.add(idx);
   }
 }
@@ -328,8 +335,16 @@ export function ruleTests(ruleId: RuleId, tables: { fires: RuleCase[]; silent: R
     it('has at least one case that fires and one that stays silent', () => {
       expect(tables.fires.length).toBeGreaterThan(0);
       expect(tables.silent.length).toBeGreaterThan(0);
-      for (const c of tables.fires) expect(c.expect.some((e) => e.ruleId === ruleId), `fires case "${c.name}" expects ${ruleId}`).toBe(true);
-      for (const c of tables.silent) expect(c.expect.some((e) => e.ruleId === ruleId), `silent case "${c.name}" expects no ${ruleId}`).toBe(false);
+      for (const c of tables.fires)
+        expect(
+          c.expect.some((e) => e.ruleId === ruleId),
+          `fires case "${c.name}" expects ${ruleId}`,
+        ).toBe(true);
+      for (const c of tables.silent)
+        expect(
+          c.expect.some((e) => e.ruleId === ruleId),
+          `silent case "${c.name}" expects no ${ruleId}`,
+        ).toBe(false);
     });
     describe('fires', () => {
       for (const c of tables.fires) it(c.name, () => runCase(ruleId, c), 'timeout' in c ? c.timeout : undefined);

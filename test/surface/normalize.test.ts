@@ -101,7 +101,19 @@ describe('counts', () => {
   it('payloadBytes is the UTF-8 length of the compact JSON of the advertised tools', () => {
     const t = { name: 'é', description: 'ünïcödé ✓', inputSchema: CLOSED, annotations: READ_HINTS };
     const one = mcpSurface([t]);
-    expect(one.payloadBytes).toBe(Buffer.byteLength(JSON.stringify([{ name: 'é', description: 'ünïcödé ✓', inputSchema: { additionalProperties: false, properties: {}, type: 'object' }, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false, readOnlyHint: true } }]), 'utf8'));
+    expect(one.payloadBytes).toBe(
+      Buffer.byteLength(
+        JSON.stringify([
+          {
+            name: 'é',
+            description: 'ünïcödé ✓',
+            inputSchema: { additionalProperties: false, properties: {}, type: 'object' },
+            annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false, readOnlyHint: true },
+          },
+        ]),
+        'utf8',
+      ),
+    );
   });
 });
 
@@ -204,7 +216,16 @@ describe('malformed tools', () => {
   });
 
   it('a schema without `type` is pinned as served (zod 4 under a zod-3-era converter), with the reason', () => {
-    const b = buildSurface([{ tool: { name: 'untyped', description: 'd', inputSchema: { properties: { q: { type: 'string' } }, required: ['q'] }, annotations: { readOnlyHint: true } } }]);
+    const b = buildSurface([
+      {
+        tool: {
+          name: 'untyped',
+          description: 'd',
+          inputSchema: { properties: { q: { type: 'string' } }, required: ['q'] },
+          annotations: { readOnlyHint: true },
+        },
+      },
+    ]);
     const t = b.surface.tools[0]!;
     expect(t.inputSchema).toEqual({ properties: { q: { type: 'string' } }, required: ['q'] });
     expect(t.malformed).toBe('`inputSchema.type` is missing, not "object"');

@@ -16,10 +16,21 @@ import { fieldValue, sideOf, withoutPaths, type SafetyField } from '../../src/su
 import { silentLogger } from '../../src/util/logger.js';
 import { ROOT, tempDir } from '../support/mcp-fixtures.js';
 
-const field = (pointer: string, safer: SafetyField['safer'], def?: SafetyField['safer']): SafetyField => ({ name: 'f', pointer, safer, ...(def !== undefined ? { default: def } : {}), at: '/safety-fields/0' });
+const field = (pointer: string, safer: SafetyField['safer'], def?: SafetyField['safer']): SafetyField => ({
+  name: 'f',
+  pointer,
+  safer,
+  ...(def !== undefined ? { default: def } : {}),
+  at: '/safety-fields/0',
+});
 
 describe('fields of a tool', () => {
-  const tool = deriveTool({ name: 't', annotations: { readOnlyHint: true }, _meta: { 'a/b': { 'x~y': [true, false] } }, extra: { safety: { paid_generation: false } } });
+  const tool = deriveTool({
+    name: 't',
+    annotations: { readOnlyHint: true },
+    _meta: { 'a/b': { 'x~y': [true, false] } },
+    extra: { safety: { paid_generation: false } },
+  });
 
   it('resolves RFC 6901 pointers through _meta (~1 for /, ~0 for ~), arrays, and keys outside the spec', () => {
     expect(fieldValue(tool, '/_meta/a~1b/x~0y/1')).toBe(false);
@@ -61,8 +72,12 @@ describe('on the real firecrawl-mcp 3.26.0 listing', () => {
     writeFileSync(join(dir.path, 'toolgate.yml'), yaml);
     const policy = parsePolicy(yaml, join(dir.path, 'toolgate.yml'), dir.path);
     const result = await runCheck({ policy, mode: 'audit', root: dir.path, logger: silentLogger });
-    expect(result.sources[0]?.safety).toEqual([{ name: 'always-load', pointer: '/_meta/anthropic~1alwaysLoad', safer: false, lessSafe: ['firecrawl_scrape', 'firecrawl_search'] }]);
-    expect(renderTerminal(result, { color: false, listTools: false })).toContain('    safety field always-load (/_meta/anthropic~1alwaysLoad, safer: false): less safe: firecrawl_scrape, firecrawl_search');
+    expect(result.sources[0]?.safety).toEqual([
+      { name: 'always-load', pointer: '/_meta/anthropic~1alwaysLoad', safer: false, lessSafe: ['firecrawl_scrape', 'firecrawl_search'] },
+    ]);
+    expect(renderTerminal(result, { color: false, listTools: false })).toContain(
+      '    safety field always-load (/_meta/anthropic~1alwaysLoad, safer: false): less safe: firecrawl_scrape, firecrawl_search',
+    );
     expect(result.findings.filter((f) => f.ruleId === 'denied-tool').map((f) => f.tool)).toEqual(['firecrawl_scrape', 'firecrawl_search']);
 
     const surface = result.sources[0]!.surface!;

@@ -153,7 +153,9 @@ describe('the pinned total in the contract', () => {
     writeFileSync(r.contract, readFileSync(r.contract, 'utf8').replace('"perTurn": 1868', '"perTurn": 12'));
     const same = await runCheck({ policy: r.policy, mode: 'check', root: r.root, logger: silentLogger, baseContracts: new Map([['server', base]]) });
     expect(same.sources[0]?.tokens).toEqual({ perTurn: 1868 });
-    expect(same.findings.filter((f) => f.ruleId === 'contract-stale').map((f) => f.message)).toEqual(['the tokens pinned in the contract do not match the live surface']);
+    expect(same.findings.filter((f) => f.ruleId === 'contract-stale').map((f) => f.message)).toEqual([
+      'the tokens pinned in the contract do not match the live surface',
+    ]);
     // New tools and a lying total: the delta is counted.
     copyFileSync(fixture('0.0.83'), join(r.root, 'rec/tools.json'));
     await runCheck({ policy: r.policy, mode: 'update', root: r.root, logger: silentLogger });
@@ -171,9 +173,16 @@ describe('the pinned total in the contract', () => {
     const stale = res.findings.filter((f) => f.ruleId === 'contract-stale');
     expect(stale).toHaveLength(1);
     expect(stale[0]?.message).toBe('the tokens pinned in the contract do not match the live surface');
-    expect(stale[0]?.location?.line).toBe(readFileSync(r.contract, 'utf8').split('\n').findIndex((l) => l.includes('"tokens"')) + 1);
+    expect(stale[0]?.location?.line).toBe(
+      readFileSync(r.contract, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('"tokens"')) + 1,
+    );
 
     writeFileSync(r.contract, readFileSync(r.contract, 'utf8').replace('"o200k_base"', '"cl100k_base"'));
-    await expect(readContract(r.contract)).rejects.toMatchObject({ message: expect.stringContaining('must be "o200k_base"'), location: { pointer: '/tokens/encoding' } });
+    await expect(readContract(r.contract)).rejects.toMatchObject({
+      message: expect.stringContaining('must be "o200k_base"'),
+      location: { pointer: '/tokens/encoding' },
+    });
   });
 });

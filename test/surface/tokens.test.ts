@@ -15,14 +15,27 @@ import { ROOT } from '../support/mcp-fixtures.js';
 const latest = ['test/fixtures/surfaces', 'test/fixtures/upgrades', 'test/fixtures/exports'].flatMap((d) =>
   readdirSync(join(ROOT, d))
     .filter((pkg) => existsSync(join(ROOT, d, pkg)) && statSync(join(ROOT, d, pkg)).isDirectory())
-    .map((pkg) => ({ pkg, file: join(ROOT, d, pkg, readdirSync(join(ROOT, d, pkg)).filter((f) => /^\d[\w.-]*\.json$/.test(f)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop() as string) })),
+    .map((pkg) => ({
+      pkg,
+      file: join(
+        ROOT,
+        d,
+        pkg,
+        readdirSync(join(ROOT, d, pkg))
+          .filter((f) => /^\d[\w.-]*\.json$/.test(f))
+          .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+          .pop() as string,
+      ),
+    })),
 );
 
 describe('tokens per turn', () => {
   it('counts what a client sends the model for a tool, with o200k_base', async () => {
     const count = await tokenCounter();
     expect(count('hello world')).toBe(2);
-    expect(modelFacingJson({ name: 'a', description: 'b', inputSchema: { type: 'object' } })).toBe('{"name":"a","description":"b","inputSchema":{"type":"object"}}');
+    expect(modelFacingJson({ name: 'a', description: 'b', inputSchema: { type: 'object' } })).toBe(
+      '{"name":"a","description":"b","inputSchema":{"type":"object"}}',
+    );
   });
 
   it('measures the published servers: a total per server, the five most expensive tools', async () => {
@@ -58,7 +71,14 @@ describe('tokens per turn', () => {
     // Also punctuation alternating with combining marks: one o200k piece, though neither a run of
     // letters nor of marks-free punctuation (found by a review: 220 KB took 31 s).
     const marks = '\u{1F600}\u{1F600}' + '\u20dd\u{1F600}\u{1F600}'.repeat(30_000);
-    const texts = ['a'.repeat(1 << 20), Array.from({ length: 1 << 19 }, () => String.fromCodePoint(0x4e00 + Math.floor(rnd() * 20000))).join(''), '!'.repeat(1 << 20), ' '.repeat(1 << 20), marks, '!!\u0301'.repeat(100_000)];
+    const texts = [
+      'a'.repeat(1 << 20),
+      Array.from({ length: 1 << 19 }, () => String.fromCodePoint(0x4e00 + Math.floor(rnd() * 20000))).join(''),
+      '!'.repeat(1 << 20),
+      ' '.repeat(1 << 20),
+      marks,
+      '!!\u0301'.repeat(100_000),
+    ];
     // Unbounded, the first alone would take hours (40,000 CJK characters in one piece: 6.8 s).
     for (const t of texts) expect(count(t)).toBeGreaterThan(0);
     // Cut runs count close to the whole: 'a' × 512 is 64 tokens whole, 2 × 32 cut.

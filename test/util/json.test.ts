@@ -95,7 +95,11 @@ function expectSameJson(a: Json, b: Json, at = ''): void {
 function reversed(v: Json): Json {
   if (Array.isArray(v)) return v.map(reversed);
   if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reversed(v[k] as Json)])) as JsonObject;
+  return Object.fromEntries(
+    Object.keys(v)
+      .reverse()
+      .map((k) => [k, reversed(v[k] as Json)]),
+  ) as JsonObject;
 }
 
 describe('canonicalJson (RFC 8785)', () => {

@@ -39,6 +39,8 @@ describe('suggestions in policy errors', () => {
   });
 
   it('a rule id one letter off', () => {
-    expect(error('sources:\n  - id: s\n    recorded: tools.json\nrules:\n  schema-widend: warning\n').message).toBe('unknown rule id "schema-widend"; did you mean "schema-widened"?');
+    expect(error('sources:\n  - id: s\n    recorded: tools.json\nrules:\n  schema-widend: warning\n').message).toBe(
+      'unknown rule id "schema-widend"; did you mean "schema-widened"?',
+    );
   });
 });

@@ -26,7 +26,15 @@ beforeAll(async () => {
   const [main] = await bundleOptions();
   expect(main!.plugins?.map((p) => p.name)).toContain('precompiled-validators');
   // The options of dist/ (plugins, banner, resolution), with this module as the only entry point.
-  await build({ ...main, entryPoints: { validators: 'src/util/validators.ts' }, splitting: false, outdir: out, entryNames: '[name]', write: true, logLevel: 'silent' });
+  await build({
+    ...main,
+    entryPoints: { validators: 'src/util/validators.ts' },
+    splitting: false,
+    outdir: out,
+    entryNames: '[name]',
+    write: true,
+    logLevel: 'silent',
+  });
   built = (await import(pathToFileURL(join(out, 'validators.js')).href)) as Validators;
 }, 120_000);
 
@@ -77,15 +85,25 @@ describe('the precompiled validators of the bundles agree with the source ones',
   });
 
   it('policy (toolgate.yml)', () => {
-    const corpus = values([...files('test/fixtures/policies', /\.ya?ml$/), ...files('test/fixtures/bad/policy', /\.ya?ml$/), join(ROOT, 'examples/notes/toolgate.yml')], (t) => parseYaml(t) as unknown);
-    corpus.push(['a list', []], ['sources missing', { rules: {} }], ['many problems', { sources: [{ id: 'A', mcp: { comand: 'x' } }], limits: { 'max-tools': -1 }, reviewz: 1 }]);
+    const corpus = values(
+      [...files('test/fixtures/policies', /\.ya?ml$/), ...files('test/fixtures/bad/policy', /\.ya?ml$/), join(ROOT, 'examples/notes/toolgate.yml')],
+      (t) => parseYaml(t) as unknown,
+    );
+    corpus.push(
+      ['a list', []],
+      ['sources missing', { rules: {} }],
+      ['many problems', { sources: [{ id: 'A', mcp: { comand: 'x' } }], limits: { 'max-tools': -1 }, reviewz: 1 }],
+    );
     const { valid, invalid } = agree((v) => v.policyValidator(), corpus);
     expect(valid).toBeGreaterThan(3);
     expect(invalid).toBeGreaterThan(10);
   });
 
   it('contract', () => {
-    const corpus = values([...files('test/fixtures/bad/contract', /\.surface\.json$/), ...files('test/fixtures/contracts', /\.json$/), ...files('examples', /\.surface\.json$/)], (t) => JSON.parse(t) as unknown);
+    const corpus = values(
+      [...files('test/fixtures/bad/contract', /\.surface\.json$/), ...files('test/fixtures/contracts', /\.json$/), ...files('examples', /\.surface\.json$/)],
+      (t) => JSON.parse(t) as unknown,
+    );
     corpus.push(['a list', []], ['empty', {}]);
     const { valid, invalid } = agree((v) => v.contractValidator(), corpus);
     expect(valid).toBeGreaterThan(2);

@@ -16,9 +16,25 @@ export const DEFAULT_BUDGET_MS = 2000;
 
 /** Keywords json-schema-diff 1.0.0 does not compare (its KEYWORDS.md, and our 2020-12 forms). */
 const IGNORED_BY_JSD = new Set([
-  'enum', 'const', 'pattern', 'format', 'prefixItems', 'if', 'then', 'else', 'multipleOf', 'uniqueItems',
-  'contains', 'minContains', 'maxContains', 'patternProperties', 'dependentRequired', 'dependentSchemas',
-  'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
+  'enum',
+  'const',
+  'pattern',
+  'format',
+  'prefixItems',
+  'if',
+  'then',
+  'else',
+  'multipleOf',
+  'uniqueItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'patternProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
 ]);
 
 /**
@@ -58,7 +74,11 @@ async function classify(before: Json, after: Json, opts: ClassifyOptions): Promi
   // normalizer does not model (it would call a widened target "unchanged"): fail closed.
   const dynamic = [...dynamicRefs(before).map((r) => `before: ${r}`), ...dynamicRefs(after).map((r) => `after: ${r}`)];
   if (dynamic.length > 0) {
-    return { kind: 'unclassified', reason: `dynamic reference (${dynamic.slice(0, 3).join('; ')}): $dynamicRef and $recursiveRef are not compared`, deltas: [] };
+    return {
+      kind: 'unclassified',
+      reason: `dynamic reference (${dynamic.slice(0, 3).join('; ')}): $dynamicRef and $recursiveRef are not compared`,
+      deltas: [],
+    };
   }
   const na = normalizeSchema(before);
   const nb = normalizeSchema(after);
@@ -95,11 +115,14 @@ async function classify(before: Json, after: Json, opts: ClassifyOptions): Promi
         const kw = u.reason.match(/^"(\w+)"/)?.[1] ?? 'composition';
         const at = r.path;
         if (r.additionsFound) deltas.push({ path: at, direction: 'widened', what: `accepts new values ("${kw}" changed; set comparison by json-schema-diff)` });
-        if (r.removalsFound) deltas.push({ path: at, direction: 'narrowed', what: `rejects values it accepted ("${kw}" changed; set comparison by json-schema-diff)` });
+        if (r.removalsFound)
+          deltas.push({ path: at, direction: 'narrowed', what: `rejects values it accepted ("${kw}" changed; set comparison by json-schema-diff)` });
         if (!r.additionsFound && !r.removalsFound) {
           const ignored = ignoredKeywordsIn(u.before, u.after);
           if (ignored.length > 0) {
-            reasons.push(`json-schema-diff found no difference at ${at || '/'}, but the changed "${kw}" involves keywords it does not compare (${ignored.join(', ')})`);
+            reasons.push(
+              `json-schema-diff found no difference at ${at || '/'}, but the changed "${kw}" involves keywords it does not compare (${ignored.join(', ')})`,
+            );
           }
         }
       }

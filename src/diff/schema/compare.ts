@@ -42,18 +42,47 @@ const ALL_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 's
 
 /** Keywords that only constrain instances of one type: skipped when neither side allows it. */
 const TYPE_OF_KEYWORD: Readonly<Record<string, string>> = {
-  minLength: 'string', maxLength: 'string', pattern: 'string',
-  minimum: 'number', maximum: 'number', exclusiveMinimum: 'number', exclusiveMaximum: 'number', multipleOf: 'number',
-  minItems: 'array', maxItems: 'array', uniqueItems: 'array', items: 'array', prefixItems: 'array',
-  contains: 'array', minContains: 'array', maxContains: 'array', unevaluatedItems: 'array',
-  properties: 'object', required: 'object', additionalProperties: 'object', patternProperties: 'object',
-  propertyNames: 'object', minProperties: 'object', maxProperties: 'object', dependentRequired: 'object',
-  dependentSchemas: 'object', unevaluatedProperties: 'object',
+  minLength: 'string',
+  maxLength: 'string',
+  pattern: 'string',
+  minimum: 'number',
+  maximum: 'number',
+  exclusiveMinimum: 'number',
+  exclusiveMaximum: 'number',
+  multipleOf: 'number',
+  minItems: 'array',
+  maxItems: 'array',
+  uniqueItems: 'array',
+  items: 'array',
+  prefixItems: 'array',
+  contains: 'array',
+  minContains: 'array',
+  maxContains: 'array',
+  unevaluatedItems: 'array',
+  properties: 'object',
+  required: 'object',
+  additionalProperties: 'object',
+  patternProperties: 'object',
+  propertyNames: 'object',
+  minProperties: 'object',
+  maxProperties: 'object',
+  dependentRequired: 'object',
+  dependentSchemas: 'object',
+  unevaluatedProperties: 'object',
 };
 
 /** Keywords this module understands; any other keyword that changed leaves the node undecided. */
 const HANDLED = new Set([
-  'type', 'enum', 'format', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
+  'type',
+  'enum',
+  'format',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
   ...Object.keys(TYPE_OF_KEYWORD).filter((k) => !k.startsWith('unevaluated')),
 ]);
 
@@ -73,9 +102,32 @@ const FORMAT_SUPERSETS: Readonly<Record<string, readonly string[]>> = {
   uuid: ['uri-reference', 'iri-reference'],
 };
 const KNOWN_FORMATS = new Set([
-  'date-time', 'date', 'time', 'duration', 'email', 'idn-email', 'hostname', 'idn-hostname', 'ipv4',
-  'ipv6', 'uri', 'uri-reference', 'iri', 'iri-reference', 'uuid', 'uri-template', 'json-pointer',
-  'relative-json-pointer', 'regex', 'int32', 'int64', 'float', 'double', 'byte', 'binary', 'password',
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'idn-email',
+  'hostname',
+  'idn-hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'iri',
+  'iri-reference',
+  'uuid',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'byte',
+  'binary',
+  'password',
 ]);
 
 /** Patterns that match every string (JSON Schema patterns are unanchored searches). */
@@ -173,9 +225,11 @@ function compareNode(before: Json, after: Json, path: string, pol: Polarity, out
 
 /** `{enum: []}`, `{not: {}}`, `{type: []}`: schemas that accept nothing. */
 function isUnsatisfiable(s: JsonObject): boolean {
-  return (Array.isArray(s.enum) && s.enum.length === 0)
-    || (s.not !== undefined && (s.not === true || (isObject(s.not) && Object.keys(s.not).length === 0)))
-    || (Array.isArray(s.type) && s.type.length === 0);
+  return (
+    (Array.isArray(s.enum) && s.enum.length === 0) ||
+    (s.not !== undefined && (s.not === true || (isObject(s.not) && Object.keys(s.not).length === 0))) ||
+    (Array.isArray(s.type) && s.type.length === 0)
+  );
 }
 
 function typeSet(s: JsonObject): Set<string> {
@@ -230,7 +284,10 @@ function compareType(a: JsonObject, b: JsonObject, ta: Set<string>, tb: Set<stri
 }
 
 function listValues(values: Json[]): string {
-  const shown = values.slice(0, 5).map((v) => show(v, 40)).join(', ');
+  const shown = values
+    .slice(0, 5)
+    .map((v) => show(v, 40))
+    .join(', ');
   return values.length > 5 ? `${shown}, … (+${values.length - 5} more)` : shown;
 }
 
@@ -290,7 +347,14 @@ function comparePattern(pa: Json | undefined, pb: Json | undefined, path: string
     }
   }
   // Regular-language inclusion is decidable but not cheaply; do not guess.
-  undecided(out, path, `pattern changed from ${show(pa)} to ${show(pb)} at ${path || '/'}; whether it accepts more or fewer strings is not decided`, false, pa ?? null, pb ?? null);
+  undecided(
+    out,
+    path,
+    `pattern changed from ${show(pa)} to ${show(pb)} at ${path || '/'}; whether it accepts more or fewer strings is not decided`,
+    false,
+    pa ?? null,
+    pb ?? null,
+  );
 }
 
 const num = (v: Json | undefined): number | undefined => (typeof v === 'number' ? v : undefined);
@@ -309,7 +373,10 @@ function compareUpperBound(ua: Json | undefined, ub: Json | undefined, kw: strin
   else if (y < x) emit(out, path, 'narrowed', pol, ua === undefined ? `${kw} ${y} added` : `${kw} lowered from ${x} to ${y}`);
 }
 
-interface Bound { value: number; exclusive: boolean }
+interface Bound {
+  value: number;
+  exclusive: boolean;
+}
 
 /** Effective bound from `minimum` and (numeric) `exclusiveMinimum`, or the max side. */
 function bound(s: JsonObject, side: 'min' | 'max'): Bound | undefined {
@@ -321,7 +388,7 @@ function bound(s: JsonObject, side: 'min' | 'max'): Bound | undefined {
   if (candidates.length === 0) return undefined;
   // The tighter of the two applies.
   const tighter = (p: Bound, q: Bound): Bound => {
-    if (p.value !== q.value) return side === 'min' ? (p.value > q.value ? p : q) : (p.value < q.value ? p : q);
+    if (p.value !== q.value) return side === 'min' ? (p.value > q.value ? p : q) : p.value < q.value ? p : q;
     return p.exclusive ? p : q;
   };
   return candidates.reduce(tighter);
@@ -470,7 +537,14 @@ function propertyAdded(a: JsonObject, name: string, sb: Json, p: string, pol: Po
   if (gov === false) emit(out, p, 'widened', pol, `property "${name}" added to a closed object`);
   // Inside "not" a declared property is no argument the model is told about: set logic only
   // (constraining a negated schema's property narrows it, so the whole widens).
-  else if (isOpen(gov)) emit(out, p, pol === 1 ? 'widened' : 'narrowed', pol, `property "${name}" ${pol === 1 ? 'added (the object was open: it was accepted but undeclared)' : 'declared, so its values are now checked'}`);
+  else if (isOpen(gov))
+    emit(
+      out,
+      p,
+      pol === 1 ? 'widened' : 'narrowed',
+      pol,
+      `property "${name}" ${pol === 1 ? 'added (the object was open: it was accepted but undeclared)' : 'declared, so its values are now checked'}`,
+    );
   else {
     if (pol === 1) emit(out, p, 'widened', pol, `property "${name}" added (previously matched by additionalProperties/patternProperties)`);
     compareNode(gov, sb, p, pol, out);
@@ -546,8 +620,8 @@ function compareDependentRequired(a: JsonObject, b: JsonObject, path: string, po
 function compareComposition(a: JsonObject, b: JsonObject, path: string, pol: Polarity, out: CompareResult): void {
   for (const kw of ['allOf', 'anyOf', 'oneOf'] as const) {
     if (jsonEqual(a[kw], b[kw])) continue;
-    const ma = Array.isArray(a[kw]) ? (a[kw]) : [];
-    const mb = Array.isArray(b[kw]) ? (b[kw]) : [];
+    const ma = Array.isArray(a[kw]) ? a[kw] : [];
+    const mb = Array.isArray(b[kw]) ? b[kw] : [];
     const restA = ma.map((s, i) => ({ s, i }));
     const restB = mb.map((s, i) => ({ s, i }));
     for (let i = restA.length - 1; i >= 0; i--) {

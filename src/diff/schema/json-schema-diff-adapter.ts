@@ -33,9 +33,7 @@ export interface JsdResult {
   removalsFound: boolean;
 }
 /** Outcome of one job (all tasks of one schema pair). */
-export type JsdOutcome =
-  | { ok: true; results: JsdResult[] }
-  | { ok: false; reason: string; timedOut: boolean };
+export type JsdOutcome = { ok: true; results: JsdResult[] } | { ok: false; reason: string; timedOut: boolean };
 
 /** How long a fresh worker may take to load json-schema-diff before the job fails. */
 const STARTUP_TIMEOUT_MS = 30_000;
@@ -175,7 +173,11 @@ async function runOn(slot: Slot, job: Job): Promise<JsdOutcome> {
     const onError = (err: Error): void => {
       retire(slot);
       const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      finish({ ok: false, reason: oom ? `json-schema-diff ran out of memory (${WORKER_HEAP_MB} MB)` : `json-schema-diff worker crashed: ${err.message}`, timedOut: false });
+      finish({
+        ok: false,
+        reason: oom ? `json-schema-diff ran out of memory (${WORKER_HEAP_MB} MB)` : `json-schema-diff worker crashed: ${err.message}`,
+        timedOut: false,
+      });
     };
     const onExit = (code: number): void => {
       retire(slot);

@@ -40,9 +40,26 @@ export interface NormalizeOptions {
  * `contentEncoding` are annotations since 2019-09 and rarely enforced before.
  */
 const ANNOTATIONS = new Set([
-  'title', 'description', 'default', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly',
-  '$comment', 'externalDocs', 'xml', 'discriminator', 'contentMediaType', 'contentEncoding',
-  '$id', 'id', '$anchor', '$dynamicAnchor', '$recursiveAnchor', '$vocabulary',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'example',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+  'externalDocs',
+  'xml',
+  'discriminator',
+  'contentMediaType',
+  'contentEncoding',
+  '$id',
+  'id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$recursiveAnchor',
+  '$vocabulary',
 ]);
 
 function resolvePointer(root: Json, pointer: string): Json | undefined {
@@ -168,9 +185,7 @@ class Normalizer {
   private visitKeyword(key: string, value: Json, where: string, refStack: readonly string[]): Json {
     if ((SINGLE_SCHEMA_KEYWORDS as readonly string[]).includes(key)) return this.visit(value, where, refStack);
     if (key === 'items') {
-      return Array.isArray(value)
-        ? value.map((v, i) => this.visit(v, `${where}/${i}`, refStack))
-        : this.visit(value, where, refStack);
+      return Array.isArray(value) ? value.map((v, i) => this.visit(v, `${where}/${i}`, refStack)) : this.visit(value, where, refStack);
     }
     if ((ARRAY_SCHEMA_KEYWORDS as readonly string[]).includes(key) && Array.isArray(value)) {
       return value.map((v, i) => this.visit(v, `${where}/${i}`, refStack));
@@ -223,7 +238,10 @@ function finishObject(input: JsonObject): JsonObject {
   delete s.nullable;
 
   // Draft-04 boolean exclusive bounds -> numeric form (draft-06+).
-  for (const [excl, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [excl, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof s[excl] === 'boolean') {
       if (s[excl] === true && typeof s[bound] === 'number') {
         s[excl] = s[bound];

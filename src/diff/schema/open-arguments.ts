@@ -7,8 +7,7 @@ import { normalizeSchema } from './normalize.js';
 import { isObject } from '../../util/json.js';
 
 /** `false`, or `{not: {}}`: a schema no value satisfies. */
-const rejectsAll = (s: Json | undefined): boolean =>
-  s === false || (isObject(s) && (s.not === true || (isObject(s.not) && Object.keys(s.not).length === 0)));
+const rejectsAll = (s: Json | undefined): boolean => s === false || (isObject(s) && (s.not === true || (isObject(s.not) && Object.keys(s.not).length === 0)));
 
 /** Closed at this level: undeclared names are rejected by this schema object itself. */
 function closedHere(s: JsonObject): boolean {

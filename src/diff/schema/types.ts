@@ -28,9 +28,7 @@ export interface SchemaDelta {
  *   holds what was decided anyway. Callers should fail closed.
  */
 export type SchemaVerdict =
-  | { kind: 'unchanged' }
-  | { kind: 'widened' | 'narrowed' | 'both'; deltas: SchemaDelta[] }
-  | { kind: 'unclassified'; reason: string; deltas: SchemaDelta[] };
+  { kind: 'unchanged' } | { kind: 'widened' | 'narrowed' | 'both'; deltas: SchemaDelta[] } | { kind: 'unclassified'; reason: string; deltas: SchemaDelta[] };
 
 /** Options of {@link classifySchemaChange}. */
 export interface ClassifyOptions {

@@ -19,9 +19,9 @@ import { toYaml } from '../yaml.js';
 import { ConfigError } from '../../util/errors.js';
 
 const CANNOT = [
-  'Arguments: agentgateway evaluates authorization without the call\'s arguments (they are not in its CEL context), so any arguments reach the server.',
+  "Arguments: agentgateway evaluates authorization without the call's arguments (they are not in its CEL context), so any arguments reach the server.",
   NAME_ONLY.definitions,
-  'Prompts and resources: once an allow rule exists agentgateway denies what no rule allows, so these rules also hide the server\'s prompts and resources; allow them with rules of your own (has(mcp.prompt), has(mcp.resource)) in another policy.',
+  "Prompts and resources: once an allow rule exists agentgateway denies what no rule allows, so these rules also hide the server's prompts and resources; allow them with rules of your own (has(mcp.prompt), has(mcp.resource)) in another policy.",
 ];
 
 /** Most names in one `in [...]` expression, and the longest expression (AgentgatewayPolicy limit). */
@@ -29,7 +29,13 @@ const MAX_EXPRESSION_CHARS = 16_384;
 const MAX_EXPRESSIONS = 256;
 
 function assertTarget(target: string, input: ExportInput): void {
-  assertNames(target, 'MCP target name (the server name)', [input.server], DNS_SUBDOMAIN, 'Set `server:` on the export entry (or --server) to lower-case letters, digits, "-" and ".": agentgateway reserves "_" and "+" in target names.');
+  assertNames(
+    target,
+    'MCP target name (the server name)',
+    [input.server],
+    DNS_SUBDOMAIN,
+    'Set `server:` on the export entry (or --server) to lower-case letters, digits, "-" and ".": agentgateway reserves "_" and "+" in target names.',
+  );
 }
 
 /** One allow rule per admitted tool; `false` when none is admitted (an allowlist that allows nothing). */
@@ -59,14 +65,24 @@ export function packedExpressions(input: ExportInput): string[] {
   };
   for (const t of input.admitted) {
     const lit = celString(t.name);
-    if (head.length + lit.length + 1 > MAX_EXPRESSION_CHARS) throw new ConfigError(`cannot export to agentgateway-k8s: the name ${lit.slice(0, 80)}… alone makes an expression over ${MAX_EXPRESSION_CHARS} characters (AgentgatewayPolicy matchExpressions limit)`, undefined, 'Deny this tool in the runtime block, or use the standalone agentgateway export.');
+    if (head.length + lit.length + 1 > MAX_EXPRESSION_CHARS)
+      throw new ConfigError(
+        `cannot export to agentgateway-k8s: the name ${lit.slice(0, 80)}… alone makes an expression over ${MAX_EXPRESSION_CHARS} characters (AgentgatewayPolicy matchExpressions limit)`,
+        undefined,
+        'Deny this tool in the runtime block, or use the standalone agentgateway export.',
+      );
     const added = lit.length + (names.length ? 2 : 0);
     if (length + added > MAX_EXPRESSION_CHARS) flush();
     length += lit.length + (names.length ? 2 : 0);
     names.push(lit);
   }
   flush();
-  if (out.length > MAX_EXPRESSIONS) throw new ConfigError(`cannot export to agentgateway-k8s: ${input.admitted.length} tools need ${out.length} matchExpressions, over the limit of ${MAX_EXPRESSIONS}`, undefined, 'Narrow the runtime block (runtime.allow-tools), or use the standalone agentgateway export.');
+  if (out.length > MAX_EXPRESSIONS)
+    throw new ConfigError(
+      `cannot export to agentgateway-k8s: ${input.admitted.length} tools need ${out.length} matchExpressions, over the limit of ${MAX_EXPRESSIONS}`,
+      undefined,
+      'Narrow the runtime block (runtime.allow-tools), or use the standalone agentgateway export.',
+    );
   return out;
 }
 
@@ -78,12 +94,21 @@ export const agentgatewayTarget: ExportTarget = {
   comment: '#',
   suggestedFile: (server) => `deploy/agentgateway/${server}.yaml`,
   enforces: { names: 'yes', arguments: 'no', annotations: 'no', schemaPin: 'no' },
-  verifiedBy: 'CEL (`@marcbachmann/cel-js`): the rules allow the admitted tools of this target and nothing else; JSON Schema of the `mcp:` configuration written from `schema/config.json`',
-  cannot: [...CANNOT, 'The server runs as toolgate.yml starts it (command and args, or its URL); its environment variables and working directory are not carried over.'],
+  verifiedBy:
+    'CEL (`@marcbachmann/cel-js`): the rules allow the admitted tools of this target and nothing else; JSON Schema of the `mcp:` configuration written from `schema/config.json`',
+  cannot: [
+    ...CANNOT,
+    'The server runs as toolgate.yml starts it (command and args, or its URL); its environment variables and working directory are not carried over.',
+  ],
   render(input) {
     assertTarget('agentgateway', input);
     const t = input.transport;
-    if (!t) throw new ConfigError(`cannot export source "${input.sourceId}" to agentgateway: the standalone configuration starts or connects to the server, and a recorded or OpenAPI source says neither how`, undefined, 'Use --to agentgateway-k8s (an AgentgatewayPolicy for a backend you define), or an MCP source.');
+    if (!t)
+      throw new ConfigError(
+        `cannot export source "${input.sourceId}" to agentgateway: the standalone configuration starts or connects to the server, and a recorded or OpenAPI source says neither how`,
+        undefined,
+        'Use --to agentgateway-k8s (an AgentgatewayPolicy for a backend you define), or an MCP source.',
+      );
     const spec = 'url' in t ? { mcp: { host: t.url } } : { stdio: { cmd: t.command, ...(t.args.length ? { args: t.args } : {}) } };
     return `# yaml-language-server: $schema=https://agentgateway.dev/schema/config\n${toYaml({
       mcp: {

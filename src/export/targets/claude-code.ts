@@ -50,7 +50,11 @@ export const claudeName = (name: string) =>
 const owned = (server: string) => {
   const s = server.toLowerCase();
   return (rule: string) => {
-    const r = rule.trim().toLowerCase().replace(/\(.*\)\s*$/s, '').trimEnd();
+    const r = rule
+      .trim()
+      .toLowerCase()
+      .replace(/\(.*\)\s*$/s, '')
+      .trimEnd();
     // As Claude Code reads a rule: `mcp__`, then the server up to the next `__` (or the end).
     return r.startsWith('mcp__') && r.slice(5).split('__')[0] === s;
   };
@@ -64,22 +68,44 @@ interface Rules {
 }
 
 function rules(input: ExportInput): Rules {
-  assertNames('claude-code', 'server name', [input.server], SERVER_NAME, 'Set `server:` on the export entry (or --server) to the name the server has in Claude Code (.mcp.json).');
+  assertNames(
+    'claude-code',
+    'server name',
+    [input.server],
+    SERVER_NAME,
+    'Set `server:` on the export entry (or --server) to the name the server has in Claude Code (.mcp.json).',
+  );
   const named = input.admitted.map((t) => ({ t, rule: ruleOf(input.server, t.name) }));
-  assertNames('claude-code', 'qualified tool name', named.map((n) => n.rule), API_NAME_OF_TOOL(input.server), 'Claude Code cannot call such a tool by this name; deny it in the runtime block (runtime.deny) or serve it through toolgate proxy.');
+  assertNames(
+    'claude-code',
+    'qualified tool name',
+    named.map((n) => n.rule),
+    API_NAME_OF_TOOL(input.server),
+    'Claude Code cannot call such a tool by this name; deny it in the runtime block (runtime.deny) or serve it through toolgate proxy.',
+  );
   // A refused tool is denied by the name Claude Code shows for it; when that is an admitted
   // tool's name, allowing one would allow the other: refused.
   const admitted = new Set(input.admitted.map((t) => t.name));
   const clash = input.refused.filter((r) => admitted.has(claudeName(r.tool.name)));
-  assertNames('claude-code', 'refused tool name', clash.map((r) => r.tool.name), {
-    test: () => false,
-    rule: 'that Claude Code shows it under the name of an admitted tool (it replaces characters outside [A-Za-z0-9_-] with "_")',
-    source: 'code.claude.com/docs/en/mcp ("Plugin MCP tool names")',
-  }, 'Claude Code cannot tell these tools apart: deny the admitted one too (runtime.deny), or serve the server through toolgate proxy.');
+  assertNames(
+    'claude-code',
+    'refused tool name',
+    clash.map((r) => r.tool.name),
+    {
+      test: () => false,
+      rule: 'that Claude Code shows it under the name of an admitted tool (it replaces characters outside [A-Za-z0-9_-] with "_")',
+      source: 'code.claude.com/docs/en/mcp ("Plugin MCP tool names")',
+    },
+    'Claude Code cannot tell these tools apart: deny the admitted one too (runtime.deny), or serve the server through toolgate proxy.',
+  );
   const deny = [...new Set(input.refused.map((r) => ruleOf(input.server, claudeName(r.tool.name))))].filter((r) => API_NAME.test(r));
   // Claude Code can ask a person: a tool that may write is asked about at every call; only a
   // tool the contract classes read runs without asking.
-  return { allow: named.filter((n) => n.t.safetyClass === 'read').map((n) => n.rule), ask: named.filter((n) => n.t.safetyClass !== 'read').map((n) => n.rule), deny };
+  return {
+    allow: named.filter((n) => n.t.safetyClass === 'read').map((n) => n.rule),
+    ask: named.filter((n) => n.t.safetyClass !== 'read').map((n) => n.rule),
+    deny,
+  };
 }
 
 /** The whole-name rule, also refusing an empty tool name (`mcp__<server>__` would read as the server). */
@@ -98,7 +124,8 @@ function ownedRules(text: string, server: string, what: string): Rules {
 export const claudeCodeTarget: ExportTarget = {
   id: 'claude-code',
   product: 'Claude Code',
-  artifact: '`permissions.allow` (read tools), `permissions.ask` (write tools) and `permissions.deny` (refused tools) in `.claude/settings.json`, entries `mcp__<server>__<tool>`',
+  artifact:
+    '`permissions.allow` (read tools), `permissions.ask` (write tools) and `permissions.deny` (refused tools) in `.claude/settings.json`, entries `mcp__<server>__<tool>`',
   docs: 'https://code.claude.com/docs/en/permissions',
   suggestedFile: () => '.claude/settings.json',
   enforces: { names: 'partial', arguments: 'no', annotations: 'no', schemaPin: 'no' },
@@ -127,7 +154,9 @@ export const claudeCodeTarget: ExportTarget = {
     // A mode that asks about nothing makes every ask rule, and every unpinned tool, run unasked.
     const mode = at(parseSettings(committed, 'the committed settings', { strict: true }), ['permissions', 'defaultMode']);
     const why = [
-      mode === 'bypassPermissions' ? 'permissions.defaultMode is "bypassPermissions", which asks about nothing: the tools the export puts in permissions.ask, and every tool the contract does not pin, would run unasked' : '',
+      mode === 'bypassPermissions'
+        ? 'permissions.defaultMode is "bypassPermissions", which asks about nothing: the tools the export puts in permissions.ask, and every tool the contract does not pin, would run unasked'
+        : '',
       setDifference(c.allow, e.allow) && `permissions.allow ${setDifference(c.allow, e.allow)}`,
       lacksText(c.ask, e.ask) && `permissions.ask ${lacksText(c.ask, e.ask)}`,
       lacksText(c.deny, e.deny) && `permissions.deny ${lacksText(c.deny, e.deny)}`,
@@ -147,7 +176,12 @@ export const claudeCodeTarget: ExportTarget = {
     const deny = [...has('deny'), ...lacking(has('deny'), e.deny)];
     const notes = [
       ...(dropped.length ? [`removed from permissions.allow, since the contract does not admit them as read tools: ${dropped.map(quoted).join(', ')}`] : []),
-      ...[...has('deny'), ...has('ask')].filter((r) => mine(r) && e.allow.includes(r)).map((r) => `${quoted(r)} stays in permissions.${has('deny').includes(r) ? 'deny' : 'ask'}, though the contract now admits it: remove it by hand if it is not yours`),
+      ...[...has('deny'), ...has('ask')]
+        .filter((r) => mine(r) && e.allow.includes(r))
+        .map(
+          (r) =>
+            `${quoted(r)} stays in permissions.${has('deny').includes(r) ? 'deny' : 'ask'}, though the contract now admits it: remove it by hand if it is not yours`,
+        ),
     ];
     const text = setInSettings(existing, [
       { path: ['permissions', 'allow'], value: allow },

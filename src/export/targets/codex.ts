@@ -28,7 +28,11 @@ function parse(text: string, what: string): Json {
   try {
     return parseToml(text) as unknown as Json;
   } catch (e) {
-    throw new ConfigError(`cannot read ${what}: it is not valid TOML (${(e as Error).message.split('\n')[0]})`, undefined, 'Fix the file, or remove it and export again.');
+    throw new ConfigError(
+      `cannot read ${what}: it is not valid TOML (${(e as Error).message.split('\n')[0]})`,
+      undefined,
+      'Fix the file, or remove it and export again.',
+    );
   }
 }
 
@@ -36,7 +40,13 @@ const array = (names: readonly string[]) => (names.length ? `[\n${names.map((n) 
 
 /** The two keys' lines, as the export writes them (`keep`: the user's own disabled tools, kept first). */
 function keyLines(input: ExportInput, keep: readonly string[] = []): string {
-  const disabled = [...keep, ...lacking(keep, input.refused.map((r) => r.tool.name))];
+  const disabled = [
+    ...keep,
+    ...lacking(
+      keep,
+      input.refused.map((r) => r.tool.name),
+    ),
+  ];
   return `enabled_tools = ${array(input.admitted.map((t) => t.name))}\n${disabled.length ? `disabled_tools = ${array(disabled)}\n` : ''}`;
 }
 
@@ -90,17 +100,28 @@ export const codexTarget: ExportTarget = {
     "Start: in a new table the server runs as toolgate.yml runs it (command and args as written there, or its URL); in an existing table only the two lists change, and the table's own command is not compared with toolgate.yml.",
   ],
   render(input) {
-    assertNames('codex', 'server name', [input.server], SERVER_NAME, 'Set `server:` on the export entry (or --server) to the name of the server in Codex (its [mcp_servers.<name>] table).');
+    assertNames(
+      'codex',
+      'server name',
+      [input.server],
+      SERVER_NAME,
+      'Set `server:` on the export entry (or --server) to the name of the server in Codex (its [mcp_servers.<name>] table).',
+    );
     // A new file gets the server as toolgate.yml runs it, so the table is whole; merged into an
     // existing table only the two keys change.
     const t = input.transport;
-    const start = !t ? '' : 'url' in t ? `url = ${tomlString(t.url)}\n` : `command = ${tomlString(t.command)}\n${t.args.length ? `args = [${t.args.map(tomlString).join(', ')}]\n` : ''}`;
+    const start = !t
+      ? ''
+      : 'url' in t
+        ? `url = ${tomlString(t.url)}\n`
+        : `command = ${tomlString(t.command)}\n${t.args.length ? `args = [${t.args.map(tomlString).join(', ')}]\n` : ''}`;
     return `[mcp_servers.${tomlKey(input.server)}]\n${start}${keyLines(input)}`;
   },
   compare(committed, expected, input) {
     const c = at(parse(committed, 'the committed config'), ['mcp_servers', input.server]);
     const e = at(parse(expected, 'the export'), ['mcp_servers', input.server]);
-    if (!c || !Array.isArray(at(c, ['enabled_tools']))) return { why: `[mcp_servers.${input.server}] has no enabled_tools, so Codex enables every tool of the server` };
+    if (!c || !Array.isArray(at(c, ['enabled_tools'])))
+      return { why: `[mcp_servers.${input.server}] has no enabled_tools, so Codex enables every tool of the server` };
     // enabled_tools must be exactly the export's; disabled_tools must include it (more only disables more).
     const enabled = setDifference(strings(at(c, ['enabled_tools'])), strings(at(e, ['enabled_tools'])));
     const disabled = lacksText(strings(at(c, ['disabled_tools'])), strings(at(e, ['disabled_tools'])));
@@ -116,7 +137,12 @@ export const codexTarget: ExportTarget = {
     const header = lines.findIndex((l) => /^\s*\[\s*mcp_servers\s*\.\s*("?)([^"\]]+)\1\s*\]\s*(#.*)?$/.exec(l)?.[2] === input.server);
     let merged: string;
     if (header < 0) {
-      if (at(before, ['mcp_servers', input.server]) !== undefined) throw new ConfigError(`cannot merge into the existing config: [mcp_servers.${input.server}] is not written as a table header`, undefined, `Write it as a [mcp_servers.${input.server}] table, or add the export's keys by hand.`);
+      if (at(before, ['mcp_servers', input.server]) !== undefined)
+        throw new ConfigError(
+          `cannot merge into the existing config: [mcp_servers.${input.server}] is not written as a table header`,
+          undefined,
+          `Write it as a [mcp_servers.${input.server}] table, or add the export's keys by hand.`,
+        );
       merged = `${existing.replace(/\n*$/, '\n\n')}${expected.replace(/^(#.*\n)+/, '')}`;
     } else {
       const next = lines.findIndex((l, i) => i > header && /^\s*\[/.test(l));
@@ -137,11 +163,19 @@ export const codexTarget: ExportTarget = {
       return JSON.stringify(copy);
     };
     if (strip(after) !== strip(before) || this.compare?.(merged, expected, input)) {
-      throw new ConfigError('cannot merge the export into the existing config without changing other settings', undefined, `Set enabled_tools and disabled_tools of [mcp_servers.${input.server}] by hand, as \`toolgate export --to codex\` prints them.`);
+      throw new ConfigError(
+        'cannot merge the export into the existing config without changing other settings',
+        undefined,
+        `Set enabled_tools and disabled_tools of [mcp_servers.${input.server}] by hand, as \`toolgate export --to codex\` prints them.`,
+      );
     }
     const notes = [
-      ...(Array.isArray(hadEnabled) && lacking(enabled, strings(hadEnabled)).length ? [`removed from enabled_tools, since the contract does not admit them: ${lacking(enabled, strings(hadEnabled)).map(quoted).join(', ')}`] : []),
-      ...userDisabled.filter((n) => enabled.includes(n)).map((n) => `${quoted(n)} stays in disabled_tools, though the contract now admits it: remove it by hand if it is not yours`),
+      ...(Array.isArray(hadEnabled) && lacking(enabled, strings(hadEnabled)).length
+        ? [`removed from enabled_tools, since the contract does not admit them: ${lacking(enabled, strings(hadEnabled)).map(quoted).join(', ')}`]
+        : []),
+      ...userDisabled
+        .filter((n) => enabled.includes(n))
+        .map((n) => `${quoted(n)} stays in disabled_tools, though the contract now admits it: remove it by hand if it is not yours`),
     ];
     return { text: merged, notes };
   },

@@ -42,7 +42,7 @@ export const envoyTarget: ExportTarget = {
   cannot: [
     NAME_ONLY.arguments,
     NAME_ONLY.definitions,
-    'It assumes an Envoy Gateway `Backend` named after the server, and a Gateway named by the export entry\'s `gateway` (default envoy-ai-gateway).',
+    "It assumes an Envoy Gateway `Backend` named after the server, and a Gateway named by the export entry's `gateway` (default envoy-ai-gateway).",
     'Versions: MCPRoute v1beta1 needs Envoy AI Gateway v0.6 or later.',
   ],
   render(input) {

@@ -40,15 +40,25 @@ export const geminiTarget: ExportTarget = {
     NAME_ONLY.arguments,
     NAME_ONLY.definitions,
     'Placement: a server entry in a settings file of higher precedence (system, then project, then user) replaces this one whole, lists included; keep the lists in the file that defines the server.',
-    'Start: in a new file the entry runs the server as toolgate.yml does (command and args as written there, or its URL); in an existing entry only the two lists change, and the entry\'s own command is not compared with toolgate.yml.',
+    "Start: in a new file the entry runs the server as toolgate.yml does (command and args as written there, or its URL); in an existing entry only the two lists change, and the entry's own command is not compared with toolgate.yml.",
   ],
   render(input) {
     // A new file gets the server as toolgate.yml runs it, so the entry is whole; merged into an
     // existing entry only the two lists change.
     const t = input.transport;
-    const start: Record<string, Json> = !t ? {} : 'url' in t ? { url: t.url, type: 'http' } : { command: t.command, ...(t.args.length ? { args: [...t.args] } : {}) };
+    const start: Record<string, Json> = !t
+      ? {}
+      : 'url' in t
+        ? { url: t.url, type: 'http' }
+        : { command: t.command, ...(t.args.length ? { args: [...t.args] } : {}) };
     const include = input.admitted.map((x) => x.name);
-    assertNames('gemini', 'tool name', include, EXACT_IN_SETTINGS, 'Gemini CLI cannot allow such a tool alone: deny it in the runtime block (runtime.deny), or serve the server through toolgate proxy.');
+    assertNames(
+      'gemini',
+      'tool name',
+      include,
+      EXACT_IN_SETTINGS,
+      'Gemini CLI cannot allow such a tool alone: deny it in the runtime block (runtime.deny), or serve the server through toolgate proxy.',
+    );
     // A refused name Gemini would rewrite is left out: includeTools already leaves it out.
     const exclude = input.refused.map((r) => r.tool.name).filter(EXACT_IN_SETTINGS.test);
     const entry: Record<string, Json> = { ...start, includeTools: include, ...(exclude.length ? { excludeTools: exclude } : {}) };
@@ -82,7 +92,9 @@ export const geminiTarget: ExportTarget = {
     ]);
     const notes = [
       ...(dropped.length ? [`removed from includeTools, since the contract does not admit them: ${dropped.map(quoted).join(', ')}`] : []),
-      ...userExclude.filter((n) => include.includes(n)).map((n) => `${quoted(n)} stays in excludeTools, though the contract now admits it: remove it by hand if it is not yours`),
+      ...userExclude
+        .filter((n) => include.includes(n))
+        .map((n) => `${quoted(n)} stays in excludeTools, though the contract now admits it: remove it by hand if it is not yours`),
     ];
     return { text, notes };
   },

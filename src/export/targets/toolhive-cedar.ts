@@ -59,7 +59,11 @@ function hintConditions(tool: SurfaceTool): string[] {
 /** The conditions of one tool's permit. */
 export function toolConditions(tool: SurfaceTool): string[] {
   const props = tool.inputSchema ? getOwn(tool.inputSchema, 'properties') : undefined;
-  const args = isObject(props) ? Object.keys(props).sort().flatMap((p) => argumentConditions(p, getOwn(props, p) as Json)) : [];
+  const args = isObject(props)
+    ? Object.keys(props)
+        .sort()
+        .flatMap((p) => argumentConditions(p, getOwn(props, p) as Json))
+    : [];
   return [...hintConditions(tool), ...args];
 }
 
@@ -78,9 +82,10 @@ export const toolhiveCedarTarget: ExportTarget = {
   comment: '#',
   suggestedFile: (server) => `deploy/toolhive/${server}.authz.yaml`,
   enforces: { names: 'yes', arguments: 'partial', annotations: 'yes', schemaPin: 'partial' },
-  verifiedBy: 'Cedar itself (`@cedar-policy/cedar-wasm` 4.13): allow for admitted tools called as ToolHive presents them, deny for unlisted tools, broken enums and types, drifted hints',
+  verifiedBy:
+    'Cedar itself (`@cedar-policy/cedar-wasm` 4.13): allow for admitted tools called as ToolHive presents them, deny for unlisted tools, broken enums and types, drifted hints',
   cannot: [
-    'Unknown arguments: Cedar cannot list a record\'s attributes, so arguments the schema does not declare reach the server.',
+    "Unknown arguments: Cedar cannot list a record's attributes, so arguments the schema does not declare reach the server.",
     'Required arguments: ToolHive filters tools/list by evaluating call_tool without arguments, so requiring one would hide the tool; the server checks them.',
     'Numbers, nested objects and arrays: ToolHive gives Cedar numbers as decimals and objects or arrays only as arg_<name>_present; only strings (type, enum, const) and booleans are checked.',
     'Definitions: only the hints are compared with the pinned ones (ToolHive >= v0.11.3 gives Cedar the served hints); a changed description or schema passes.',

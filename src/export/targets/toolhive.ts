@@ -20,8 +20,6 @@ const FILTER_ENTRY: NameRule = {
   source: 'stacklok/toolhive cmd/thv-operator/controllers/mcpserver_runconfig.go (validateToolsFilter)',
 };
 
-
-
 export const toolhiveTarget: ExportTarget = {
   id: 'toolhive',
   product: 'ToolHive',
@@ -40,7 +38,13 @@ export const toolhiveTarget: ExportTarget = {
   render(input) {
     assertResourceName('toolhive', input.server);
     const names = input.admitted.map((t) => t.name);
-    assertNames('toolhive', 'tool name', names, FILTER_ENTRY, 'Such a tool cannot be allowed by name in ToolHive: deny it in the runtime block (runtime.deny) or serve it through toolgate proxy.');
+    assertNames(
+      'toolhive',
+      'tool name',
+      names,
+      FILTER_ENTRY,
+      'Such a tool cannot be allowed by name in ToolHive: deny it in the runtime block (runtime.deny) or serve it through toolgate proxy.',
+    );
     assertSomeAdmitted('toolhive', input, 'ToolHive reads an empty toolsFilter as "every tool"');
     const cli = `thv run ${names.map((n) => `--tools ${shellWord(n)}`).join(' ')} <server>`;
     const resource = {

@@ -24,7 +24,9 @@ export function describeReach(t: SurfaceTool): string {
  */
 export function describeHints(t: SurfaceTool): string {
   const ro = t.effectiveHints.readOnlyHint;
-  return HINT_NAMES.filter((h) => !(ro && (h === 'destructiveHint' || h === 'idempotentHint'))).map((h) => `${h} ${String(t.effectiveHints[h])}${t.declaredHints[h] === undefined ? ' (default)' : ''}`).join(', ');
+  return HINT_NAMES.filter((h) => !(ro && (h === 'destructiveHint' || h === 'idempotentHint')))
+    .map((h) => `${h} ${String(t.effectiveHints[h])}${t.declaredHints[h] === undefined ? ' (default)' : ''}`)
+    .join(', ');
 }
 
 /**

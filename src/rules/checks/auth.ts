@@ -21,7 +21,14 @@ export const authMetadataChanges: Check = (ctx) => {
       ruleId: 'auth-metadata-changed',
       target: { sub: '/protectedResource' },
       message: `who authorizes the server changed (RFC 9728 metadata): ${widening.map(describeAuthChange).join('; ')}`,
-      data: { changes: widening.map((c) => ({ field: c.field, ...(c.added ? { added: c.added } : {}), ...(c.base !== undefined ? { base: c.base } : {}), ...(c.head !== undefined ? { head: c.head } : {}) })) },
+      data: {
+        changes: widening.map((c) => ({
+          field: c.field,
+          ...(c.added ? { added: c.added } : {}),
+          ...(c.base !== undefined ? { base: c.base } : {}),
+          ...(c.head !== undefined ? { head: c.head } : {}),
+        })),
+      },
     },
   ];
 };
@@ -34,10 +41,25 @@ export const authMetadataChanges: Check = (ctx) => {
 export function authDiscoveryFindings(d: Discovery | undefined, unauthorized: boolean, sourcePointer: string): RawFinding[] {
   const target = { in: 'policy' as const, sub: `${sourcePointer}/mcp` };
   if (d?.state === 'unusable') {
-    return [{ ruleId: 'auth-metadata-unavailable', target, message: `the server's protected resource metadata cannot be used: ${d.reason}`, data: { reason: d.reason, unauthorized } }];
+    return [
+      {
+        ruleId: 'auth-metadata-unavailable',
+        target,
+        message: `the server's protected resource metadata cannot be used: ${d.reason}`,
+        data: { reason: d.reason, unauthorized },
+      },
+    ];
   }
   if (d?.state === 'absent' && unauthorized) {
-    return [{ ruleId: 'auth-metadata-unavailable', target, message: 'the server answered HTTP 401 (it wants credentials) but publishes no protected resource metadata (none in the challenge, none at /.well-known/oauth-protected-resource with the path or at the root)', data: { unauthorized } }];
+    return [
+      {
+        ruleId: 'auth-metadata-unavailable',
+        target,
+        message:
+          'the server answered HTTP 401 (it wants credentials) but publishes no protected resource metadata (none in the challenge, none at /.well-known/oauth-protected-resource with the path or at the root)',
+        data: { unauthorized },
+      },
+    ];
   }
   return [];
 }

@@ -123,12 +123,13 @@ export const annotationHygiene: Check = (ctx) => {
       // not declaring them there leaves nothing out.
       const applies = (h: HintName) => !(t.effectiveHints.readOnlyHint && (h === 'destructiveHint' || h === 'idempotentHint'));
       const missing = HINT_NAMES.filter((h) => !declared.includes(h) && applies(h));
-      if (missing.length > 0) out.push({
-        ruleId: 'partially-annotated-tool',
-        target: { tool: t.name, sub: '/annotations' },
-        message: `tool "${t.name}" does not declare ${missing.join(', ')}`,
-        data: { missing },
-      });
+      if (missing.length > 0)
+        out.push({
+          ruleId: 'partially-annotated-tool',
+          target: { tool: t.name, sub: '/annotations' },
+          message: `tool "${t.name}" does not declare ${missing.join(', ')}`,
+          data: { missing },
+        });
     }
     for (const h of HINT_NAMES) {
       const v = (t.annotations as Record<string, unknown> | undefined)?.[h];

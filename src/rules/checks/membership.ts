@@ -25,7 +25,12 @@ export const membership: Check = (ctx) => {
     });
   }
   if (!ctx.contract) {
-    out.push({ ruleId: 'contract-stale', target: {}, message: 'no contract has been committed for this source yet', data: { differences: ctx.head.tools.length, missing: true } });
+    out.push({
+      ruleId: 'contract-stale',
+      target: {},
+      message: 'no contract has been committed for this source yet',
+      data: { differences: ctx.head.tools.length, missing: true },
+    });
   } else if (ctx.drift.length > 0) {
     const kinds = [...new Set(ctx.drift.map((c) => c.kind))].sort();
     out.push({

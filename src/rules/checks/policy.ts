@@ -69,12 +69,22 @@ function tokenBudget(ctx: Parameters<Check>[0]): RawFinding[] {
   if (!cost) return [];
   const out: RawFinding[] = [];
   if (maxTokens !== undefined && cost.total > maxTokens) {
-    out.push({ ruleId: 'token-budget-exceeded', target: { in: 'policy', sub: '/limits/max-tokens' }, message: `the advertised tools cost ${cost.total} tokens per turn; the limit is ${maxTokens}`, data: { limit: 'max-tokens', value: cost.total, max: maxTokens } });
+    out.push({
+      ruleId: 'token-budget-exceeded',
+      target: { in: 'policy', sub: '/limits/max-tokens' },
+      message: `the advertised tools cost ${cost.total} tokens per turn; the limit is ${maxTokens}`,
+      data: { limit: 'max-tokens', value: cost.total, max: maxTokens },
+    });
   }
   if (maxTokensPerTool !== undefined) {
     for (const t of cost.perTool) {
       if (t.tokens <= maxTokensPerTool) continue;
-      out.push({ ruleId: 'token-budget-exceeded', target: { tool: t.name, key: '/tokens' }, message: `tool "${t.name}" costs ${t.tokens} tokens per turn; the limit per tool is ${maxTokensPerTool}`, data: { limit: 'max-tokens-per-tool', value: t.tokens, max: maxTokensPerTool } });
+      out.push({
+        ruleId: 'token-budget-exceeded',
+        target: { tool: t.name, key: '/tokens' },
+        message: `tool "${t.name}" costs ${t.tokens} tokens per turn; the limit per tool is ${maxTokensPerTool}`,
+        data: { limit: 'max-tokens-per-tool', value: t.tokens, max: maxTokensPerTool },
+      });
     }
   }
   return out;

@@ -39,12 +39,25 @@ export const safetyFieldChanges: Check = (ctx) => {
       const [b, h] = [fieldValue(was, f.pointer), fieldValue(head, f.pointer)];
       if (same(b, h)) continue;
       const [sb, sh] = [sideOf(was, f), sideOf(head, f)];
-      const how = sb === sh ? `changed safety field "${f.name}" (still on the ${sh === 'safer' ? 'safer' : 'less safe'} side)` : sh === 'less-safe' ? `moved to the less safe side of safety field "${f.name}"` : `now claims the safer side of safety field "${f.name}"`;
+      const how =
+        sb === sh
+          ? `changed safety field "${f.name}" (still on the ${sh === 'safer' ? 'safer' : 'less safe'} side)`
+          : sh === 'less-safe'
+            ? `moved to the less safe side of safety field "${f.name}"`
+            : `now claims the safer side of safety field "${f.name}"`;
       out.push({
         ruleId: 'safety-field-changed',
         target: { tool: head.name, sub: contractPointer(f.pointer) },
         message: `tool "${head.name}" ${how} (${f.pointer}, safer: ${canonicalJson(f.safer)}): ${describeValue(b, f)} → ${describeValue(h, f)}`,
-        data: { field: f.name, pointer: f.pointer, safer: f.safer, ...(b !== undefined ? { base: b } : {}), ...(h !== undefined ? { head: h } : {}), baseSide: sb, headSide: sh },
+        data: {
+          field: f.name,
+          pointer: f.pointer,
+          safer: f.safer,
+          ...(b !== undefined ? { base: b } : {}),
+          ...(h !== undefined ? { head: h } : {}),
+          baseSide: sb,
+          headSide: sh,
+        },
       });
     }
   }

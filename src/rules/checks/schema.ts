@@ -26,7 +26,12 @@ export const schemaChanges: Check = (ctx) => {
     const target = { tool: c.tool, sub: '/inputSchema' };
     if (v.kind === 'unchanged') continue;
     if (v.kind === 'unclassified') {
-      out.push({ ruleId: 'schema-unclassified', target, message: `the inputSchema of tool "${c.tool}" changed and could not be classified: ${v.reason}`, data: { reason: v.reason } });
+      out.push({
+        ruleId: 'schema-unclassified',
+        target,
+        message: `the inputSchema of tool "${c.tool}" changed and could not be classified: ${v.reason}`,
+        data: { reason: v.reason },
+      });
       continue;
     }
     const widened = v.deltas.filter((d) => d.direction === 'widened');
@@ -35,9 +40,19 @@ export const schemaChanges: Check = (ctx) => {
     // one widening, the narrowed part said in the same message.
     if (v.kind === 'widened' || v.kind === 'both') {
       const less = narrowed.length ? `; it also accepts or declares less: ${describeDeltas(narrowed)}` : '';
-      out.push({ ruleId: 'schema-widened', target, message: `tool "${c.tool}" accepts new inputs: ${describeDeltas(widened)}${less}`, data: { deltas: widened, ...(narrowed.length ? { narrowed } : {}) } });
+      out.push({
+        ruleId: 'schema-widened',
+        target,
+        message: `tool "${c.tool}" accepts new inputs: ${describeDeltas(widened)}${less}`,
+        data: { deltas: widened, ...(narrowed.length ? { narrowed } : {}) },
+      });
     } else {
-      out.push({ ruleId: 'schema-narrowed', target, message: `tool "${c.tool}" accepts or declares less: ${describeDeltas(narrowed)}`, data: { deltas: narrowed } });
+      out.push({
+        ruleId: 'schema-narrowed',
+        target,
+        message: `tool "${c.tool}" accepts or declares less: ${describeDeltas(narrowed)}`,
+        data: { deltas: narrowed },
+      });
     }
   }
   return out;

@@ -17,7 +17,9 @@ const words = (text: string) => text.match(/[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g
  * The tool names a word may mean, folded to lower case: itself, and what follows a client's or a
  * server's prefix (`mcp__fs__read_file` as Claude Code names a tool, `fs.read_file`).
  */
-const meant = (w: string): string[] => [...new Set([w, w.slice(w.lastIndexOf('__') + 2), w.slice(w.lastIndexOf('.') + 1)].filter((x) => x.length > 0).map((x) => x.toLowerCase()))];
+const meant = (w: string): string[] => [
+  ...new Set([w, w.slice(w.lastIndexOf('__') + 2), w.slice(w.lastIndexOf('.') + 1)].filter((x) => x.length > 0).map((x) => x.toLowerCase())),
+];
 
 /**
  * The `tool-shadowed` findings of each source, by source id (sources without any are absent).
@@ -66,7 +68,12 @@ export function shadowing(sources: readonly { id: string; surface: Surface }[]):
         push(s.id, {
           ruleId: 'tool-shadowed',
           target: { tool: t.name, sub: (named[0] as { pointer: string }).pointer, key: '/names-other-tool' },
-          message: `the text of tool "${t.name}" names ${named.slice(0, 5).map((n) => `tool "${n.tool}" of source "${n.source}"`).join(', ')}${named.length > 5 ? ` and ${named.length - 5} more` : ''}: a server's text that steers the model toward (or away from) another server's tools is how one server shadows another`,
+          message: `the text of tool "${t.name}" names ${named
+            .slice(0, 5)
+            .map((n) => `tool "${n.tool}" of source "${n.source}"`)
+            .join(
+              ', ',
+            )}${named.length > 5 ? ` and ${named.length - 5} more` : ''}: a server's text that steers the model toward (or away from) another server's tools is how one server shadows another`,
           data: { kind: 'names-other-tool', named },
         });
       }

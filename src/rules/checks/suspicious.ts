@@ -80,11 +80,20 @@ export const suspiciousText: Check = (ctx) => {
     if (before) {
       const had = new Set(propertiesOf(before));
       for (const name of propertiesOf(tool)) {
-        if (!had.has(name) && EXFILTRATION_ARGUMENT.test(name)) hits.push({ pointer: `/inputSchema/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, where: `argument "${name}"`, pattern: 'exfiltration-argument', span: name });
+        if (!had.has(name) && EXFILTRATION_ARGUMENT.test(name))
+          hits.push({
+            pointer: `/inputSchema/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+            where: `argument "${name}"`,
+            pattern: 'exfiltration-argument',
+            span: name,
+          });
       }
     }
     if (hits.length === 0) continue;
-    const said = hits.map((h) => `${h.where}: ${h.pattern === 'exfiltration-argument' ? 'a new argument that invites the model to pass along what it knows' : TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`);
+    const said = hits.map(
+      (h) =>
+        `${h.where}: ${h.pattern === 'exfiltration-argument' ? 'a new argument that invites the model to pass along what it knows' : TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`,
+    );
     out.push({
       ruleId: 'suspicious-text',
       target: { tool: tool.name, sub: (hits[0] as ToolHit).pointer, key: '/suspicious' },

@@ -106,6 +106,12 @@ export const instructionsChanges: Check = (ctx) =>
   ctx.changes.flatMap((c): RawFinding[] => {
     if (c.kind !== 'instructions-changed') return [];
     const what = c.base === undefined ? 'added' : c.head === undefined ? 'removed' : 'changed';
-    return [{ ruleId: 'instructions-changed', target: { sub: '/server/instructions' }, message: `the server's instructions (text clients put into the model's context) ${what === 'changed' ? 'changed' : `were ${what}`}`, data: { ...(c.base !== undefined ? { base: c.base } : {}), ...(c.head !== undefined ? { head: c.head } : {}) } }];
+    return [
+      {
+        ruleId: 'instructions-changed',
+        target: { sub: '/server/instructions' },
+        message: `the server's instructions (text clients put into the model's context) ${what === 'changed' ? 'changed' : `were ${what}`}`,
+        data: { ...(c.base !== undefined ? { base: c.base } : {}), ...(c.head !== undefined ? { head: c.head } : {}) },
+      },
+    ];
   });
-

@@ -155,7 +155,7 @@ async function readConfigText(file: string): Promise<string> {
     throw new ConfigError(
       code === 'ENOENT' ? 'integration config not found' : `integration config cannot be read (${code ?? String(e)})`,
       { file },
-      'check the source\'s `openapi` path in toolgate.yml (relative to toolgate.yml)',
+      "check the source's `openapi` path in toolgate.yml (relative to toolgate.yml)",
     );
   }
 }
@@ -200,7 +200,10 @@ function wordProblem(err: ErrorObject, config: Json): Partial<SchemaProblem> | u
       };
     case 'spec':
       return err.keyword === 'not'
-        ? { message: '`spec` must be a local file path; URLs are not fetched', fix: 'commit the document to the repository (or download it in an earlier CI step) and reference that file' }
+        ? {
+            message: '`spec` must be a local file path; URLs are not fetched',
+            fix: 'commit the document to the repository (or download it in an earlier CI step) and reference that file',
+          }
         : { message: `\`spec\` must be a non-empty string, found ${found}`, fix: 'set it to the path of the OpenAPI document, relative to this file' };
     case 'include':
       return entry === undefined
@@ -223,7 +226,11 @@ function wordProblem(err: ErrorObject, config: Json): Partial<SchemaProblem> | u
 function wordTopLevel(err: ErrorObject, config: Json | undefined): Partial<SchemaProblem> | undefined {
   switch (err.keyword) {
     case 'type':
-      return { message: `integration config must be a JSON object, found ${typeName(config)}`, pointer: '', fix: 'write an object with `type`, `spec` and `include`' };
+      return {
+        message: `integration config must be a JSON object, found ${typeName(config)}`,
+        pointer: '',
+        fix: 'write an object with `type`, `spec` and `include`',
+      };
     case 'required': {
       const missing = String((err.params as { missingProperty: string }).missingProperty);
       return { message: `integration config has no \`${missing}\``, pointer: '', ...(ADD_KEY[missing] ? { fix: ADD_KEY[missing] } : {}) };
@@ -254,7 +261,12 @@ function valueAt(config: Json, key: string | undefined, entry: string | undefine
  * @throws {@link ConfigError} at `spec` when it resolves outside the root (symbolic links
  *   resolved) or to something other than a regular file.
  */
-async function resolveSpec(spec: string, file: string, rootOption: string | undefined, at: { file: string; line: number; pointer: string }): Promise<{ specPath: string; root: string }> {
+async function resolveSpec(
+  spec: string,
+  file: string,
+  rootOption: string | undefined,
+  at: { file: string; line: number; pointer: string },
+): Promise<{ specPath: string; root: string }> {
   const specPath = resolve(dirname(file), spec);
   const root = resolve(rootOption ?? findRepositoryRoot(dirname(resolve(file)), specPath));
   const problem = await confinementProblem(specPath, root);
@@ -272,13 +284,21 @@ async function resolveSpec(spec: string, file: string, rootOption: string | unde
  * The `include` entries with their pointers and lines.
  * @throws {@link ConfigError} at the second of two equal entries, naming the first and its line.
  */
-function includeEntries(entries: readonly string[], lines: ReadonlyMap<string, number>, at: (pointer: string) => { file: string; line: number; pointer: string }): IncludeEntry[] {
+function includeEntries(
+  entries: readonly string[],
+  lines: ReadonlyMap<string, number>,
+  at: (pointer: string) => { file: string; line: number; pointer: string },
+): IncludeEntry[] {
   const firstSeen = new Map<string, string>();
   return entries.map((entry, index) => {
     const pointer = `/include/${index}`;
     const earlier = firstSeen.get(entry);
     if (earlier !== undefined) {
-      throw new ConfigError(`duplicate \`include\` entry ${JSON.stringify(entry)} (also at ${earlier}, line ${lines.get(earlier)})`, at(pointer), 'remove one of them');
+      throw new ConfigError(
+        `duplicate \`include\` entry ${JSON.stringify(entry)} (also at ${earlier}, line ${lines.get(earlier)})`,
+        at(pointer),
+        'remove one of them',
+      );
     }
     firstSeen.set(entry, pointer);
     return { entry, pointer, line: lines.get(pointer) ?? 1 };

@@ -251,7 +251,11 @@ function refTargetPath(target: string, ref: string, file: string, pointer: strin
   try {
     return /^file:/i.test(target) ? fileURLToPath(target) : resolvePath(dirname(file), decodeURI(target));
   } catch (e) {
-    throw new ConfigError(`${ctx}malformed $ref ${JSON.stringify(ref)} at ${shown(file)}#${pointer}: ${message(e)}`, { file, pointer }, 'write a relative path to a file inside the repository');
+    throw new ConfigError(
+      `${ctx}malformed $ref ${JSON.stringify(ref)} at ${shown(file)}#${pointer}: ${message(e)}`,
+      { file, pointer },
+      'write a relative path to a file inside the repository',
+    );
   }
 }
 
@@ -336,7 +340,11 @@ function emptyOas31(doc: Record<string, unknown>): boolean {
  *   its `$ref`s are resolved (a reference bomb), or the parser resolves a `$ref` against a `$id`
  *   to a file outside the repository.
  */
-export async function validateOpenApiDocument(loaded: LoadedDocument, operations: Iterable<KeptOperation>, opts: ValidateDocumentOptions = {}): Promise<string[]> {
+export async function validateOpenApiDocument(
+  loaded: LoadedDocument,
+  operations: Iterable<KeptOperation>,
+  opts: ValidateDocumentOptions = {},
+): Promise<string[]> {
   const ctx = opts.context ? `${opts.context}: ` : '';
   const { specPath } = loaded;
   let target = pruneForValidation(loaded.doc, operations).doc;

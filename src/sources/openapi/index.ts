@@ -89,7 +89,11 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
   const cfg = await loadIntegrationConfig(integrationPath);
   const id = opts.idOverride ?? cfg.id;
   if (id === undefined) {
-    throw new ConfigError('integration config has no `id` and the source gives none', { file: cfg.file, line: 1, pointer: '' }, 'add "id": "<source id>" to the integration config');
+    throw new ConfigError(
+      'integration config has no `id` and the source gives none',
+      { file: cfg.file, line: 1, pointer: '' },
+      'add "id": "<source id>" to the integration config',
+    );
   }
 
   const docOpts = {

@@ -64,10 +64,7 @@ export function indexOperations(doc: Record<string, unknown>): OperationIndex {
 }
 
 /** Outcome of {@link findOperation}. */
-export type EntryMatch =
-  | { kind: 'found'; operation: Operation }
-  | { kind: 'unknown'; suggestions: string[] }
-  | { kind: 'ambiguous'; candidates: Operation[] };
+export type EntryMatch = { kind: 'found'; operation: Operation } | { kind: 'unknown'; suggestions: string[] } | { kind: 'ambiguous'; candidates: Operation[] };
 
 const METHOD_PATH = /^([A-Za-z]+)\s+(\/\S*)$/;
 

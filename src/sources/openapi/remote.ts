@@ -110,7 +110,10 @@ export function isUnsafeAddress(address: string): boolean {
 }
 
 function normalizeHost(hostname: string): string {
-  return hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  return hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
 }
 
 /** The addresses `url`'s host resolves to, all checked; throws {@link RemoteError} `unsafe`. */

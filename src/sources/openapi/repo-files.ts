@@ -114,11 +114,7 @@ function message(e: unknown): string {
 }
 
 /** How a path resolved against the repository root. */
-type Located =
-  | { kind: 'inside'; real: string }
-  | { kind: 'missing' }
-  | { kind: 'outside'; viaLink: boolean }
-  | { kind: 'loop' };
+type Located = { kind: 'inside'; real: string } | { kind: 'missing' } | { kind: 'outside'; viaLink: boolean } | { kind: 'loop' };
 
 /**
  * Resolves `path` inside the repository whose real path is `rootReal` (`rootGiven`: the root as
@@ -310,7 +306,13 @@ export function urlToPath(url: string): string {
   if (/^file:/i.test(url)) return fileURLToPath(url);
   let p = url.replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
   p = decodeURI(p);
-  for (const [enc, dec] of [['%23', '#'], ['%24', '$'], ['%26', '&'], ['%2C', ','], ['%40', '@']] as const) {
+  for (const [enc, dec] of [
+    ['%23', '#'],
+    ['%24', '$'],
+    ['%26', '&'],
+    ['%2C', ','],
+    ['%40', '@'],
+  ] as const) {
     p = p.split(enc).join(dec).split(enc.toLowerCase()).join(dec);
   }
   return p;
@@ -406,7 +408,12 @@ export class RepoFiles {
   /** The root's real path (symbolic links resolved). */
   realRoot(): Promise<string> {
     this.rootReal ??= realpath(this.root).catch((e: unknown) => {
-      throw new SourceError(`${this.ctx}the repository root ${this.root} cannot be read (${(e as NodeJS.ErrnoException).code ?? message(e)})`, 'load-failed', undefined, { cause: e });
+      throw new SourceError(
+        `${this.ctx}the repository root ${this.root} cannot be read (${(e as NodeJS.ErrnoException).code ?? message(e)})`,
+        'load-failed',
+        undefined,
+        { cause: e },
+      );
     });
     return this.rootReal;
   }
@@ -428,9 +435,7 @@ export class RepoFiles {
 
   private notFound(path: string, site: RefSite | undefined): SourceError {
     return new SourceError(
-      site
-        ? `${this.ctx}${describeSite(site)}: file not found: ${shown(path)}`
-        : `${this.ctx}OpenAPI document not found: ${shown(path)}`,
+      site ? `${this.ctx}${describeSite(site)}: file not found: ${shown(path)}` : `${this.ctx}OpenAPI document not found: ${shown(path)}`,
       'load-failed',
     );
   }
@@ -453,7 +458,12 @@ export class RepoFiles {
       case 'missing':
         throw this.notFound(path, site);
       case 'loop':
-        throw await this.refused(path, site, `resolving it follows more than ${MAX_LINKS} symbolic links (a loop)`, 'point the reference at a regular file inside the repository');
+        throw await this.refused(
+          path,
+          site,
+          `resolving it follows more than ${MAX_LINKS} symbolic links (a loop)`,
+          'point the reference at a regular file inside the repository',
+        );
       case 'outside':
         throw await this.refused(
           path,
@@ -479,10 +489,20 @@ export class RepoFiles {
   private async readRegularUnsafe(real: string, path: string, site: RefSite | undefined): Promise<Buffer> {
     const st = await lstat(real);
     if (!st.isFile()) {
-      throw await this.refused(path, site, `it is ${fileKind(st)}, not a regular file; toolgate reads only regular files (never devices, pipes, sockets or directories)`, 'reference a regular file committed to the repository');
+      throw await this.refused(
+        path,
+        site,
+        `it is ${fileKind(st)}, not a regular file; toolgate reads only regular files (never devices, pipes, sockets or directories)`,
+        'reference a regular file committed to the repository',
+      );
     }
     const tooLarge = (size: string) =>
-      this.refused(path, site, `the file is ${size}, more than the ${mib(MAX_FILE_BYTES)} toolgate reads per file`, 'trim or split the document: toolgate reads at most 64 MiB per file');
+      this.refused(
+        path,
+        site,
+        `the file is ${size}, more than the ${mib(MAX_FILE_BYTES)} toolgate reads per file`,
+        'trim or split the document: toolgate reads at most 64 MiB per file',
+      );
     if (st.size > MAX_FILE_BYTES) throw await tooLarge(mib(st.size));
     if (this.totalBytes + st.size > MAX_TOTAL_BYTES) throw await this.tooMuch(path, site);
     if (++this.files > MAX_FILES) throw await this.refused(path, site, `the document references more than ${MAX_FILES} files`, 'reference fewer files');
@@ -512,7 +532,12 @@ export class RepoFiles {
   }
 
   private tooMuch(path: string, site: RefSite | undefined): Promise<ConfigError> {
-    return this.refused(path, site, `the document and the files it references total more than ${mib(MAX_TOTAL_BYTES)}`, 'trim the document: toolgate reads at most 256 MiB per OpenAPI document, references included');
+    return this.refused(
+      path,
+      site,
+      `the document and the files it references total more than ${mib(MAX_TOTAL_BYTES)}`,
+      'trim the document: toolgate reads at most 256 MiB per OpenAPI document, references included',
+    );
   }
 
   /** Parses bytes with the parser's own JSON/YAML parsers (`name` picks the parser by extension). */
@@ -537,9 +562,20 @@ export class RepoFiles {
     const what = site ? `the file ${shown(path)}` : 'it';
     const aliasFix = 'remove the YAML anchors and aliases (&name / *name) that multiply the document, or write the values out';
     if (r.kind === 'cycle') throw await this.refused(path, site, `${what} contains itself through a recursive YAML alias`, aliasFix);
-    if (r.kind === 'too-deep') throw await this.refused(path, site, `${what} is nested deeper than ${MAX_JSON_DEPTH} levels`, 'flatten the document (name deep schemas under components and reference them)');
+    if (r.kind === 'too-deep')
+      throw await this.refused(
+        path,
+        site,
+        `${what} is nested deeper than ${MAX_JSON_DEPTH} levels`,
+        'flatten the document (name deep schemas under components and reference them)',
+      );
     if (left < MAX_EXPANDED_SIZE) {
-      throw await this.refused(path, site, `with it, the files of the document expand to more than ${mib(MAX_TOTAL_BYTES)} of values`, 'reference fewer or smaller files, without YAML aliases that multiply them');
+      throw await this.refused(
+        path,
+        site,
+        `with it, the files of the document expand to more than ${mib(MAX_TOTAL_BYTES)} of values`,
+        'reference fewer or smaller files, without YAML aliases that multiply them',
+      );
     }
     throw await this.refused(
       path,
@@ -588,7 +624,10 @@ export class RepoFiles {
   private async fetchRemote(url: string, site: RefSite | undefined): Promise<unknown> {
     const what = site ? describeSite(site) : `remote document ${url}`;
     if (!this.allowRemote) {
-      throw new SourceError(`${this.ctx}${what} refused: toolgate does not fetch documents over the network unless remote refs are allowed (\`allow-remote-refs: true\` in toolgate.yml)`, 'load-failed');
+      throw new SourceError(
+        `${this.ctx}${what} refused: toolgate does not fetch documents over the network unless remote refs are allowed (\`allow-remote-refs: true\` in toolgate.yml)`,
+        'load-failed',
+      );
     }
     this.checkDeadline(`fetching ${url}`);
     if (++this.files > MAX_FILES) throw await this.refused(url, site, `the document references more than ${MAX_FILES} files`, 'reference fewer files');
@@ -601,9 +640,26 @@ export class RepoFiles {
       });
     } catch (e) {
       if (!(e instanceof RemoteError)) throw e;
-      if (e.kind === 'unsafe') throw await this.refused(url, site, `${e.message}; toolgate fetches only public http(s) addresses`, 'reference a public URL, or commit the document to the repository and reference it by a relative path');
-      if (e.kind === 'too-large') throw await this.refused(url, site, `${e.message}: toolgate downloads at most ${mib(MAX_REMOTE_BYTES)} per remote document and ${mib(MAX_TOTAL_BYTES)} in all`, 'commit a trimmed copy to the repository and reference it by a relative path');
-      throw new SourceError(`${this.ctx}cannot fetch ${what}: ${e.message}${e.kind === 'timeout' ? ` (limit ${Math.round(Math.min(REMOTE_TIMEOUT_MS, this.deadline - Date.now() + 1) / 1000)} s)` : ''}`, 'load-failed', undefined, { cause: e });
+      if (e.kind === 'unsafe')
+        throw await this.refused(
+          url,
+          site,
+          `${e.message}; toolgate fetches only public http(s) addresses`,
+          'reference a public URL, or commit the document to the repository and reference it by a relative path',
+        );
+      if (e.kind === 'too-large')
+        throw await this.refused(
+          url,
+          site,
+          `${e.message}: toolgate downloads at most ${mib(MAX_REMOTE_BYTES)} per remote document and ${mib(MAX_TOTAL_BYTES)} in all`,
+          'commit a trimmed copy to the repository and reference it by a relative path',
+        );
+      throw new SourceError(
+        `${this.ctx}cannot fetch ${what}: ${e.message}${e.kind === 'timeout' ? ` (limit ${Math.round(Math.min(REMOTE_TIMEOUT_MS, this.deadline - Date.now() + 1) / 1000)} s)` : ''}`,
+        'load-failed',
+        undefined,
+        { cause: e },
+      );
     }
     this.totalBytes += bytes.length;
     const value = await this.parseBytes(url, bytes, true);
@@ -650,7 +706,12 @@ export class RepoFiles {
           try {
             path = urlToPath(file.url);
           } catch (e) {
-            throw await this.refused(file.url, site, `it is not a valid file path or file: URL (${message(e)})`, 'write a relative path to a file inside the repository');
+            throw await this.refused(
+              file.url,
+              site,
+              `it is not a valid file path or file: URL (${message(e)})`,
+              'write a relative path to a file inside the repository',
+            );
           }
           return this.load(path, site);
         }),

@@ -29,8 +29,17 @@ import { getByRef } from './refs.js';
 export const INLINE_NODE_BUDGET = 50_000;
 
 const SCHEMA_KEYS = new Set([
-  'not', 'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contains',
-  'propertyNames', 'if', 'then', 'else', 'contentSchema',
+  'not',
+  'additionalProperties',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'contentSchema',
 ]);
 const SCHEMA_ARRAY_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
@@ -146,7 +155,7 @@ export class SchemaBuilder {
       const { $ref: _ignored, ...siblings } = node;
       if (Object.keys(siblings).length > 0) {
         const extra = this.schema(siblings) as { [k: string]: Json };
-        result = isObject(result) ? { ...(result), ...extra } : { allOf: [result], ...extra };
+        result = isObject(result) ? { ...result, ...extra } : { allOf: [result], ...extra };
       }
     }
     return result;

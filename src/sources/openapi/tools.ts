@@ -73,7 +73,7 @@ function parameters(ctx: DocumentContext, op: Operation): Array<Record<string, u
 
 function withDescription(schema: Json, description: unknown): Json {
   if (typeof description !== 'string' || description === '' || !isObject(schema) || schema.description !== undefined) return schema;
-  return { ...(schema), description };
+  return { ...schema, description };
 }
 
 function swaggerParamSchema(b: SchemaBuilder, p: Record<string, unknown>): Json {
@@ -190,4 +190,3 @@ function build(ctx: DocumentContext, op: Operation, b: SchemaBuilder): DerivedTo
 export function toolFromOperation(ctx: DocumentContext, op: Operation): DerivedTool {
   return withSchemaBuilder(ctx.doc, ctx.is31, (b) => build(ctx, op, b));
 }
-

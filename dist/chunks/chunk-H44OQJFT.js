@@ -1,7 +1,0 @@
-import { createRequire as __tgCreateRequire } from 'node:module';
-import { fileURLToPath as __tgFileURLToPath } from 'node:url';
-import { dirname as __tgDirname } from 'node:path';
-const require = __tgCreateRequire(import.meta.url);
-const __filename = __tgFileURLToPath(import.meta.url);
-const __dirname = __tgDirname(__filename);
-import{a as s}from"./chunk-QIINOQUB.js";import{b as i}from"./chunk-MVBPBZQZ.js";import{f}from"./chunk-B4QRB33Y.js";import{a,b as u}from"./chunk-KRP6PAJL.js";function c(o,e){return!e||e.length===0?o.sources:e.map(r=>{let n=o.sources.find(t=>t.id===r);if(!n)throw new i(`unknown source id "${r}"`,o.file?{file:o.file,line:o.lineOf("/sources")}:void 0,`Use one of: ${o.sources.map(t=>t.id).join(", ")}.`);return n})}function d(o){return o.kind==="mcp"&&(o.mcp.transport==="stdio"||o.mcp.start!==void 0)}function m(o,e){if(o.sandbox!=="required")return;let r=a();if(!(!e.some(d)||r.available))throw new i(`\`sandbox: required\`, but servers cannot be sandboxed here: ${r.reason}`,o.file?{file:s(o.root,o.file),line:o.lineOf("/sandbox"),pointer:"/sandbox"}:void 0,"Run toolgate on Linux with bubblewrap installed (`sudo apt-get install bubblewrap`) and user namespaces allowed, or set `sandbox: auto` to run unsandboxed with a notice.")}async function p(o,e){let r=c(o,e);return r.some(d)&&await u(),m(o,r),r}async function w(o,e,r){let n=(await p(o,e))[0];n?.kind==="mcp"&&n.mcp.transport==="stdio"&&await f(n.mcp,r)}export{c as a,d as b,m as c,p as d,w as e};

@@ -1,6 +1,6 @@
-import { main } from './program.js';
 import { mark } from '../util/timing.js';
 import { installInterruptHandlers, runInterruptCleanups } from '../util/cleanup.js';
+import { earlyRun } from './early-args.js';
 
 mark('modules loaded');
 // A cancelled run (Ctrl-C, a cancelled job) must not leave servers or temp files behind.
@@ -16,7 +16,18 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// A plain `audit`, `check` or `update` reads its policy and starts its first server before
+// commander loads (issue 18); commander then parses as always, and what was started is used only
+// for the run it reads (cli/prepare.ts).
+const early = earlyRun(process.argv.slice(2));
+const prepare = early ? await import('./prepare.js') : undefined;
+if (early) await prepare!.prepareEarly(early, process.cwd());
+const { main } = await import('./program.js');
+mark('program loaded');
+
 // exitCode, not exit(): lets stdout drain when it is a pipe.
-void main(process.argv).then((code) => {
+void main(process.argv).then(async (code) => {
+  // A server started early that no run took (commander refused the command line) is ended.
+  await prepare?.discardEarlyIfStarted();
   process.exitCode = code;
 });

@@ -11,14 +11,29 @@ import { resolve } from 'node:path';
 import type { Policy } from '../config/policy.js';
 import { loadPolicy } from '../config/policy-file.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, defaultContractPath, SOURCE_ID_PATTERN, type SourceConfig } from '../config/source-config.js';
-import { sandboxSupportAsync } from '../sources/sandbox.js';
+import { abandonSandboxProbe, sandboxSupportAsync } from '../sources/sandbox.js';
 import type { JsonObject } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
 import type { SourceFlags } from './types.js';
+import { runKey, type EarlyRun } from './early-args.js';
 
 /** Set once a server may have been started early: {@link discardEarlyIfStarted} then has one to look for. */
 let startingEarly = false;
+
+/** The run {@link prepareEarly} prepared from argv before commander loaded, until a {@link prepareRun} takes it. */
+let preparedEarly: { key: string; run: Promise<Policy> } | undefined;
+
+/**
+ * Prepares the run a command line plainly asks for ({@link earlyRun}) before commander loads: the
+ * policy read and the first server spawned. Resolves once that is done or has failed (the failure
+ * is kept for {@link prepareRun} to throw); never rejects.
+ */
+export async function prepareEarly(early: EarlyRun, cwd: string): Promise<void> {
+  const run = prepareNow(early.flags, early.command, cwd);
+  preparedEarly = { key: runKey(early.flags, early.command, cwd), run };
+  await run.catch(() => undefined);
+}
 
 /** Ends a server started early that no snapshot took (the run stopped first). Idempotent. */
 export async function discardEarlyIfStarted(): Promise<void> {
@@ -33,9 +48,27 @@ export async function discardEarlyIfStarted(): Promise<void> {
  *   required` without a sandbox, or a runner secret passed to a server.
  */
 export async function prepareRun(flags: SourceFlags & { base?: string }, command: string[], cwd: string): Promise<Policy> {
-  // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
-  void sandboxSupportAsync();
-  const policy = await policyFrom(flags, command, cwd);
+  // What was prepared from argv is taken once, and only when commander read the same run.
+  const pending = preparedEarly;
+  preparedEarly = undefined;
+  if (pending) {
+    if (pending.key === runKey(flags, command, cwd)) return pending.run;
+    await pending.run.catch(() => undefined);
+    await discardEarlyIfStarted();
+    mark('early start not taken');
+  }
+  return prepareNow(flags, command, cwd);
+}
+
+async function prepareNow(flags: SourceFlags & { base?: string }, command: string[], cwd: string): Promise<Policy> {
+  let policy: Policy;
+  try {
+    policy = await policyFrom(flags, command, cwd);
+  } catch (e) {
+    // A bad policy runs no server: the probe is not waited for, so the error shows at once.
+    abandonSandboxProbe();
+    throw e;
+  }
   mark('policy loaded');
   if (flags.base === undefined) {
     const { startFirstServer } = await import('../sources/select.js');
@@ -73,6 +106,7 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
   const adhoc: SourceConfig[] = [];
   const common = { capabilities: parseCapabilities(flags.capabilities), timeouts: DEFAULT_TIMEOUTS, limits: DEFAULT_LIST_LIMITS };
   if (command.length > 0) {
+    void sandboxSupportAsync();
     adhoc.push({
       id,
       kind: 'mcp',
@@ -134,5 +168,7 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
       'Put the server after -- (e.g. toolgate audit --env API_BASE -- node server.js), or set it in toolgate.yml.',
     );
   const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
+  // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the path to the first server).
+  if (existsSync(resolve(cwd, file))) void sandboxSupportAsync();
   return loadPolicy(file);
 }

@@ -54,6 +54,8 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const marks = JSON.parse(/^toolgate-timing-json (\{.*\})$/m.exec(r.stderr)![1]!) as Record<string, number>;
     expect(marks['server spawned']).toBeLessThan(marks['pipeline loaded']!);
     expect(marks['policy loaded']).toBeLessThan(marks['server spawned']!);
+    // A plain command line is read before commander loads (cli/early-args.ts).
+    expect(marks['server spawned']).toBeLessThan(marks['program loaded']!);
     // One start: the snapshot took the server started early.
     expect(r.stderr.match(/toolgate-timing +[\d.]+ ms +\+ *[\d.]+ ms +server spawned$/gm)).toHaveLength(1);
 
@@ -67,16 +69,25 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const bad = await runCli(['check', '--server', 'x'], { cwd: dir, env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'test' } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--server and --gateway go with --export FILE');
-    const alive = readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
-        } catch {
-          return false;
-        }
-      });
-    expect(alive).toEqual([]);
+    const alive = () =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
+          } catch {
+            return false;
+          }
+        });
+    expect(alive()).toEqual([]);
+
+    // One commander refuses after the server started early (a bad --format): no action runs, and
+    // the server is ended all the same.
+    const refused = await runCli(['check', '--format', 'yaml'], { cwd: dir, env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'test', TOOLGATE_TIMING: '1' } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/argument 'yaml' is invalid/);
+    expect(refused.stderr).toMatch(/server spawned/);
+    expect(alive()).toEqual([]);
   });
 
   it('rules prints the catalog', async () => {

@@ -87,33 +87,33 @@ export function* parseJsonDocumentSteps(text: string, file: string, fix: string,
     return new ConfigError(`${what}: ${detail}`, { file, line, column }, fix);
   };
 
-  const deep = yield* tooDeepAt(text, MAX_JSON_DEPTH);
-  if (deep >= 0) throw syntaxError(deep, `nested deeper than ${MAX_JSON_DEPTH} levels`);
-  yield;
-  // JSON.parse is native and gives exact number/string semantics; the position tree (an AST of the
-  // whole file: most of the cost on a 20 MB contract) is built only when a line is asked for.
+  // JSON.parse is native, iterative (any depth is safe) and gives exact number/string semantics;
+  // the position tree (an AST of the whole file: most of the cost on a 20 MB contract) is built
+  // only when a line is asked for.
   let value: Json;
   try {
     value = JSON.parse(text) as Json;
   } catch {
+    // The error's description walks the text recursively: a nesting too deep is said first.
+    const deep = yield* tooDeepAt(text, MAX_JSON_DEPTH);
+    if (deep >= 0) throw syntaxError(deep, `nested deeper than ${MAX_JSON_DEPTH} levels`);
     const problem = describeFirstError(text);
     throw syntaxError(problem.offset, problem.message);
   }
   yield;
-  // Duplicate keys: one linear scan of the (now known valid) text, no syntax tree, so that
-  // contracts of tens of MB are checked too.
-  if (options.duplicateKeys === 'error') {
-    const dup = yield* firstDuplicateKey(text);
-    if (dup) {
-      const { line, column } = positionOf(text, dup.second);
-      const key = String(dup.path[dup.path.length - 1]);
-      const what = options.duplicateKeyText?.what ?? options.label ?? 'JSON document';
-      throw new ConfigError(
-        `${what} has a duplicate key ${JSON.stringify(key)} (first on line ${positionOf(text, dup.first).line})`,
-        { file, line, column, pointer: toPointer(dup.path) },
-        options.duplicateKeyText?.fix ?? 'remove one of the duplicate keys (only the last one would count)',
-      );
-    }
+  // Nesting and duplicate keys: one linear scan of the (now known valid) text, no syntax tree, so
+  // that contracts of tens of MB are checked too.
+  const problem = yield* firstStructureProblem(text, MAX_JSON_DEPTH, options.duplicateKeys === 'error');
+  if (problem?.kind === 'deep') throw syntaxError(problem.offset, `nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (problem?.kind === 'duplicate') {
+    const { line, column } = positionOf(text, problem.second);
+    const key = String(problem.path[problem.path.length - 1]);
+    const what = options.duplicateKeyText?.what ?? options.label ?? 'JSON document';
+    throw new ConfigError(
+      `${what} has a duplicate key ${JSON.stringify(key)} (first on line ${positionOf(text, problem.first).line})`,
+      { file, line, column, pointer: toPointer(problem.path) },
+      options.duplicateKeyText?.fix ?? 'remove one of the duplicate keys (only the last one would count)',
+    );
   }
 
   // Lines come from a streaming scan (no syntax tree: on a 20 MB contract the tree costs seconds
@@ -145,24 +145,31 @@ export function* parseJsonDocumentSteps(text: string, file: string, fix: string,
 /**
  * Pointer → 1-based line for every member (its key's line) and element (where it starts), down to
  * `maxDepth` levels (pointers of at most that many segments). The text is known to be valid JSON.
- * One pass over the characters, no tokenizer: containers below `maxDepth` are skipped by counting
- * brackets outside strings (a generic visitor took ~5 s on a 123 MB contract, mostly on the nodes
- * nobody asks for). Every line break in valid JSON is whitespace (strings cannot hold one raw).
+ * One pass, no tokenizer: strings are skipped with `indexOf` (descriptions are most of a
+ * contract), containers below `maxDepth` are skipped by counting brackets outside strings, and
+ * lines are counted only up to where one is recorded (every line break in valid JSON is
+ * whitespace: strings cannot hold one raw). A generic visitor took ~5 s on a 123 MB contract;
+ * this took ~0.35 s on a 27 MB one before strings were skipped natively and lines counted lazily.
  * Yields every {@link LINE_INDEX_CHUNK} characters.
  */
 function* lineIndexSteps(text: string, maxDepth: number): Steps<Map<string, number>> {
   const out = new Map<string, number>([['', 1]]);
-  /** Open containers: for an object the current key, for an array the current index. */
-  const frames: { object: boolean; key: string; index: number }[] = [];
-  let line = 1;
+  /** Open containers: the pointer of each, and for an object its current key, for an array its current index. */
+  const frames: { object: boolean; pointer: string; key: string; index: number }[] = [];
+  const lineAt = lineCounter(text);
   let expectKey = false;
   let nextYield = LINE_INDEX_CHUNK;
-  const pointer = () => toPointer(frames.map((f) => (f.object ? f.key : f.index)));
-  // A value starts here: record it (arrays: its element pointer; objects: the key did already).
-  const valueStarts = () => {
+  // The pointer of the value the scan is at (its container's pointer and its key or index).
+  const here = (): string => {
+    const top = frames[frames.length - 1];
+    if (!top) return '';
+    return `${top.pointer}/${top.object ? escapePointerToken(top.key) : top.index}`;
+  };
+  // A value starts at `i`: record it (arrays: its element pointer; objects: the key did already).
+  const valueStarts = (i: number) => {
     if (frames.length === 0 || frames.length > maxDepth) return;
-    const p = pointer();
-    if (!out.has(p)) out.set(p, line);
+    const p = here();
+    if (!out.has(p)) out.set(p, lineAt(i));
   };
   for (let i = 0; i < text.length; i++) {
     if (i >= nextYield) {
@@ -170,37 +177,25 @@ function* lineIndexSteps(text: string, maxDepth: number): Steps<Map<string, numb
       yield;
     }
     const c = text.charCodeAt(i);
-    if (c === 10) {
-      line++;
-    } else if (c === 34) {
+    if (c === 34) {
       // A string: a key (record its line under its pointer) or a value.
-      let j = i + 1;
-      while (text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1;
+      const end = stringEnd(text, i);
       if (expectKey) {
         const top = frames[frames.length - 1]!;
-        top.key = JSON.parse(text.slice(i, j + 1)) as string;
-        if (frames.length <= maxDepth) out.set(pointer(), line);
+        const raw = text.slice(i + 1, end);
+        top.key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        if (frames.length <= maxDepth) out.set(here(), lineAt(i));
         expectKey = false;
-      } else valueStarts();
-      i = j;
+      } else valueStarts(i);
+      i = end;
     } else if (c === 123 || c === 91) {
-      valueStarts();
+      valueStarts(i);
       if (frames.length >= maxDepth) {
-        // Deeper than anyone asks: skip to the matching bracket, counting lines.
-        let depth = 0;
-        for (; i < text.length; i++) {
-          const d = text.charCodeAt(i);
-          if (d === 34) {
-            i++;
-            while (text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1;
-          } else if (d === 123 || d === 91) depth++;
-          else if (d === 125 || d === 93) {
-            if (--depth === 0) break;
-          } else if (d === 10) line++;
-        }
+        // Deeper than anyone asks: skip to the matching bracket.
+        i = containerEnd(text, i);
         continue;
       }
-      frames.push({ object: c === 123, key: '', index: 0 });
+      frames.push({ object: c === 123, pointer: here(), key: '', index: 0 });
       expectKey = c === 123;
     } else if (c === 125 || c === 93) {
       frames.pop();
@@ -211,11 +206,57 @@ function* lineIndexSteps(text: string, maxDepth: number): Steps<Map<string, numb
       else if (top) top.index++;
     } else if (c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110) {
       // A number or true/false/null: record where it starts, then skip it.
-      valueStarts();
+      valueStarts(i);
       while (i + 1 < text.length && !isJsonDelimiter(text.charCodeAt(i + 1))) i++;
     }
   }
   return out;
+}
+
+/** An RFC 6901 token for `key` (`~` → `~0`, `/` → `~1`), without a copy when neither occurs. */
+function escapePointerToken(key: string): string {
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
+}
+
+/**
+ * The 1-based line of an offset, for offsets asked in increasing order: line breaks are counted
+ * with `indexOf` from the last offset asked, so a whole scan counts each one once.
+ */
+function lineCounter(text: string): (offset: number) => number {
+  let line = 1;
+  let next = text.indexOf('\n');
+  return (offset) => {
+    while (next !== -1 && next < offset) {
+      line++;
+      next = text.indexOf('\n', next + 1);
+    }
+    return line;
+  };
+}
+
+/** Offset of the quote that closes the string opening at `start` (the next one not escaped), or the text's length when none does. */
+function stringEnd(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  for (;;) {
+    // Unterminated (only in text not yet known valid): the string runs to the end.
+    if (end === -1) return text.length;
+    let b = end - 1;
+    while (text.charCodeAt(b) === 92) b--;
+    if ((end - 1 - b) % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+}
+
+/** Offset of the bracket that closes the container opening at `start`, in valid JSON text (strings skipped). */
+function containerEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const d = text.charCodeAt(i);
+    if (d === 34) i = stringEnd(text, i);
+    else if (d === 123 || d === 91) depth++;
+    else if ((d === 125 || d === 93) && --depth === 0) return i;
+  }
+  return text.length;
 }
 
 /** Characters scanned between two yields of the linear scans here (a few ms of work). */
@@ -227,13 +268,19 @@ function isJsonDelimiter(c: number): boolean {
 }
 
 /**
- * The first key (in document order) that its object already has, in valid JSON text: offsets of
- * both key tokens and the path to the second. Keys are compared unescaped (`"a"` and `"\u0061"`
- * are one key, as for JSON.parse). One pass, no syntax tree: about 0.1 s on a 25 MB contract.
+ * In valid JSON text, the first of (in document order): a `[`/`{` nested deeper than `maxDepth`
+ * (its offset), or, with `duplicates`, a key that its object already has (offsets of both key
+ * tokens and the path to the second). Keys are compared unescaped (`"a"` and `"\u0061"` are one
+ * key, as for JSON.parse). One pass, no syntax tree: about 0.1 s on a 25 MB contract.
  */
-function* firstDuplicateKey(text: string): Steps<{ first: number; second: number; path: (string | number)[] } | undefined> {
-  /** An open object (`keys`) or array; `key`/`index`: where the scan is in it. */
+function* firstStructureProblem(
+  text: string,
+  maxDepth: number,
+  duplicates: boolean,
+): Steps<{ kind: 'deep'; offset: number } | { kind: 'duplicate'; first: number; second: number; path: (string | number)[] } | undefined> {
+  /** An open object (`keys`, when duplicates are looked for) or array; `key`/`index`: where the scan is in it. */
   interface Frame {
+    object: boolean;
     keys: Map<string, number> | undefined;
     key: string;
     index: number;
@@ -250,27 +297,19 @@ function* firstDuplicateKey(text: string): Steps<{ first: number; second: number
     }
     const c = text.charCodeAt(i);
     if (c === 34) {
-      // The closing quote: the next one not escaped (preceded by an even number of backslashes).
-      // indexOf skips long strings (descriptions) natively.
       const start = i;
-      let end = text.indexOf('"', i + 1);
-      for (;;) {
-        let b = end - 1;
-        while (text.charCodeAt(b) === 92) b--;
-        if ((end - 1 - b) % 2 === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
-      i = end;
+      i = stringEnd(text, i);
       if (!expectKey || !top?.keys) continue;
-      const raw = text.slice(start + 1, end);
-      const key = raw.includes('\\') ? (JSON.parse(text.slice(start, end + 1)) as string) : raw;
+      const raw = text.slice(start + 1, i);
+      const key = raw.includes('\\') ? (JSON.parse(text.slice(start, i + 1)) as string) : raw;
       const first = top.keys.get(key);
-      if (first !== undefined) return { first, second: start, path: [...stack.slice(0, -1).map((f) => (f.keys ? f.key : f.index)), key] };
+      if (first !== undefined) return { kind: 'duplicate', first, second: start, path: [...stack.slice(0, -1).map((f) => (f.object ? f.key : f.index)), key] };
       top.keys.set(key, start);
       top.key = key;
       expectKey = false;
     } else if (c === 123 || c === 91) {
-      top = { keys: c === 123 ? new Map() : undefined, key: '', index: 0 };
+      if (stack.length >= maxDepth) return { kind: 'deep', offset: i };
+      top = { object: c === 123, keys: c === 123 && duplicates ? new Map() : undefined, key: '', index: 0 };
       stack.push(top);
       expectKey = c === 123;
     } else if (c === 125 || c === 93) {
@@ -278,17 +317,16 @@ function* firstDuplicateKey(text: string): Steps<{ first: number; second: number
       top = stack[stack.length - 1];
       expectKey = false;
     } else if (c === 44 && top) {
-      if (top.keys) expectKey = true;
+      if (top.object) expectKey = true;
       else top.index++;
     }
   }
   return undefined;
 }
 
-/** Offset of the first `[`/`{` nested deeper than `max` (strings skipped), or -1. */
+/** Offset of the first `[`/`{` nested deeper than `max` (strings skipped), or -1; for text that may not be valid JSON. */
 function* tooDeepAt(text: string, max: number): Steps<number> {
   let depth = 0;
-  let inString = false;
   let nextYield = LINE_INDEX_CHUNK;
   for (let i = 0; i < text.length; i++) {
     if (i >= nextYield) {
@@ -296,11 +334,8 @@ function* tooDeepAt(text: string, max: number): Steps<number> {
       yield;
     }
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) {
-      inString = true;
+    if (c === 34) {
+      i = stringEnd(text, i);
     } else if (c === 91 || c === 123) {
       if (++depth > max) return i;
     } else if (c === 93 || c === 125) {

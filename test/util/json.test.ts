@@ -131,6 +131,13 @@ describe('canonicalJson (RFC 8785)', () => {
     );
   });
 
+  it('escapes names exactly as JSON.stringify does (quotes, backslashes, controls, lone surrogates; not U+2028 or paired surrogates)', () => {
+    const names = ['a"b', 'a\\b', '\u0000', '\u001f', '\n', '\u007f', '\u2028', '\ud83d\ude00', '\ud83d', '\ude00x', 'é', ''];
+    const x = Object.fromEntries(names.map((n, i) => [n, i])) as JsonObject;
+    expect(canonicalJson(x)).toBe(JSON.stringify(sortKeys(x)));
+    expect(canonicalJson({ '\ud83d': { 'x"': [1] } })).toBe('{"\\ud83d":{"x\\"":[1]}}');
+  });
+
   it('serializes every own key, __proto__ and constructor included, and nothing inherited', () => {
     const parsed = JSON.parse('{"b":1,"__proto__":{"readOnlyHint":true},"constructor":2,"prototype":[3]}') as Json;
     expect(canonicalJson(parsed)).toBe('{"__proto__":{"readOnlyHint":true},"b":1,"constructor":2,"prototype":[3]}');

@@ -70,6 +70,8 @@ export const suspiciousText: Check = (ctx) => {
   for (const tool of ctx.head.tools) {
     if (tool.safetyClass === 'disabled') continue;
     const before = base?.get(tool.name);
+    // The same digest is the same tool as the model sees it: no text or argument of it is new.
+    if (before && before.digest === tool.digest) continue;
     const old = before ? toolTexts(before) : undefined;
     const hits: ToolHit[] = [];
     for (const [pointer, text] of toolTexts(tool)) {

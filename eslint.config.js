@@ -59,6 +59,7 @@ export const LAYERS = [
       'action/inputs.ts',
       'action/outputs.ts',
       'cli/commands.ts',
+      'cli/config-error-output.ts',
       'cli/early-args.ts',
       'cli/export.ts',
       'cli/init.ts',

@@ -1,8 +1,9 @@
 import * as core from '@actions/core';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadPolicy } from '../config/policy-file.js';
 import { displayPath } from '../util/display-path.js';
-import { sandboxSupportAsync } from '../sources/sandbox.js';
+import { abandonSandboxProbe, sandboxSupportAsync } from '../sources/sandbox.js';
 import { mark } from '../util/timing.js';
 import { readActionInputs } from './inputs.js';
 import { ConfigError } from '../util/errors.js';
@@ -43,8 +44,9 @@ export async function runAction(): Promise<void> {
     const event = readEventContext();
     const policyPath = resolve(inputs.workspace, inputs.config);
     await assertPullRequestTargetAllowed(event, policyPath, inputs.workspace);
-    // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
-    void sandboxSupportAsync();
+    // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the path to
+    // the first server); not for a policy file that is not there.
+    if (existsSync(policyPath)) void sandboxSupportAsync();
     const policy = await loadPolicy(policyPath);
     // Outside a pull request's check, the policy just read is the one that runs the servers: the
     // first starts now and boots while the pipeline loads (issue 18). In a pull request the base
@@ -59,6 +61,8 @@ export async function runAction(): Promise<void> {
     mark('pipeline loaded');
     await check(inputs, event, policy, policyPath, logger);
   } catch (e) {
+    // A run that stopped before any server does not wait for the probe's end to exit.
+    abandonSandboxProbe();
     if (e instanceof ConfigError) {
       const err = relativeTo(workspace, e);
       // One annotation per problem, on its own line; GitHub shows 10 errors per step and

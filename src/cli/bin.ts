@@ -1,6 +1,8 @@
 import { mark } from '../util/timing.js';
 import { installInterruptHandlers, runInterruptCleanups } from '../util/cleanup.js';
+import { ConfigError } from '../util/errors.js';
 import { earlyRun } from './early-args.js';
+import { EXIT } from './types.js';
 
 mark('modules loaded');
 // A cancelled run (Ctrl-C, a cancelled job) must not leave servers or temp files behind.
@@ -18,16 +20,22 @@ for (const stream of [process.stdout, process.stderr]) {
 
 // A plain `audit`, `check` or `update` reads its policy and starts its first server before
 // commander loads (issue 18); commander then parses as always, and what was started is used only
-// for the run it reads (cli/prepare.ts).
+// for the run it reads (cli/prepare.ts). A command line read early is one commander accepts, so a
+// configuration error found then is shown at once, as the program would show it.
 const early = earlyRun(process.argv.slice(2));
 const prepare = early ? await import('./prepare.js') : undefined;
-if (early) await prepare!.prepareEarly(early, process.cwd());
-const { main } = await import('./program.js');
-mark('program loaded');
-
-// exitCode, not exit(): lets stdout drain when it is a pipe.
-void main(process.argv).then(async (code) => {
-  // A server started early that no run took (commander refused the command line) is ended.
-  await prepare?.discardEarlyIfStarted();
-  process.exitCode = code;
-});
+const failed = early ? (await prepare!.prepareEarly(early, process.cwd())).failed : undefined;
+if (failed instanceof ConfigError) {
+  await prepare!.discardEarlyIfStarted();
+  (await import('./config-error-output.js')).writeConfigError(failed);
+  process.exitCode = EXIT.usage;
+} else {
+  const { main } = await import('./program.js');
+  mark('program loaded');
+  // exitCode, not exit(): lets stdout drain when it is a pipe.
+  void main(process.argv).then(async (code) => {
+    // A server started early that no run took (commander refused the command line) is ended.
+    await prepare?.discardEarlyIfStarted();
+    process.exitCode = code;
+  });
+}

@@ -4,23 +4,26 @@
  * 25 ms off the path to the server's spawn).
  *
  * It only recognizes plain command lines and answers undefined for anything else (help, version,
- * an unknown or abbreviated option, `--opt=value`, bundled short flags, an argument before `--`),
- * which then runs exactly as before. It decides nothing: commander still parses every command
+ * an unknown or abbreviated option, `--opt=value`, bundled short flags, an argument before `--`,
+ * a value commander would refuse), which then runs exactly as before: a command line it
+ * recognizes is one commander accepts. It decides nothing: commander still parses every command
  * line, and what it started early is only used when commander's reading gives the same
  * {@link runKey} (cli/prepare.ts); otherwise it is ended. A test keeps {@link OPTIONS} equal to
  * the options program.ts declares.
  * @module
  */
-import type { SourceFlags } from './types.js';
+import { FAIL_ON_VALUES } from '../judge/result.js';
+import { FORMAT_VALUES, type SourceFlags } from './types.js';
 
 /** How an option takes its value, as commander reads it. */
 type Arity = 'none' | 'one' | 'many';
 
-/** One option of a source command: its flags and arity, and the `opts()` key commander gives it. */
+/** One option of a source command: its flags and arity, the `opts()` key commander gives it, and the values it allows (all when absent). */
 interface OptionShape {
   flags: readonly string[];
   key: string;
   arity: Arity;
+  choices?: readonly string[];
 }
 
 const opt = (key: string, arity: Arity, ...flags: string[]): OptionShape => ({ key, arity, flags });
@@ -36,8 +39,8 @@ const SOURCE_OPTIONS: readonly OptionShape[] = [
   opt('capabilities', 'one', '--capabilities'),
   opt('id', 'one', '--id'),
 ];
-const FORMAT = opt('format', 'one', '-f', '--format');
-const FAIL_ON = opt('failOn', 'one', '--fail-on');
+const FORMAT: OptionShape = { ...opt('format', 'one', '-f', '--format'), choices: FORMAT_VALUES };
+const FAIL_ON: OptionShape = { ...opt('failOn', 'one', '--fail-on'), choices: FAIL_ON_VALUES };
 const VERBOSE = opt('verbose', 'none', '-v', '--verbose');
 
 /** Each command's options as program.ts declares them (a test compares the two). */
@@ -86,7 +89,8 @@ export function earlyRun(args: readonly string[]): EarlyRun | undefined {
     }
     const taken: string[] = [];
     while (args[i + 1] !== undefined && !args[i + 1]!.startsWith('-') && (shape.arity === 'many' || taken.length === 0)) taken.push(args[++i]!);
-    if (taken.length === 0) return undefined;
+    // Commander refuses a missing value or one it does not allow (a usage error): left to it.
+    if (taken.length === 0 || (shape.choices && !taken.every((v) => shape.choices!.includes(v)))) return undefined;
     const before = values[shape.key];
     values[shape.key] = shape.arity === 'one' ? taken[0]! : [...(Array.isArray(before) ? before : []), ...taken];
   }

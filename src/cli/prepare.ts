@@ -11,7 +11,6 @@ import { resolve } from 'node:path';
 import type { Policy } from '../config/policy.js';
 import { loadPolicy } from '../config/policy-file.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, defaultContractPath, SOURCE_ID_PATTERN, type SourceConfig } from '../config/source-config.js';
-import { abandonSandboxProbe, sandboxSupportAsync } from '../sources/sandbox.js';
 import type { JsonObject } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
@@ -26,13 +25,16 @@ let preparedEarly: { key: string; run: Promise<Policy> } | undefined;
 
 /**
  * Prepares the run a command line plainly asks for ({@link earlyRun}) before commander loads: the
- * policy read and the first server spawned. Resolves once that is done or has failed (the failure
- * is kept for {@link prepareRun} to throw); never rejects.
+ * policy read and the first server spawned. Resolves once that is done, or with what it failed
+ * with (also kept for {@link prepareRun} to throw); never rejects.
  */
-export async function prepareEarly(early: EarlyRun, cwd: string): Promise<void> {
+export async function prepareEarly(early: EarlyRun, cwd: string): Promise<{ failed?: unknown }> {
   const run = prepareNow(early.flags, early.command, cwd);
   preparedEarly = { key: runKey(early.flags, early.command, cwd), run };
-  await run.catch(() => undefined);
+  return run.then(
+    () => ({}),
+    (failed: unknown) => ({ failed }),
+  );
 }
 
 /** Ends a server started early that no snapshot took (the run stopped first). Idempotent. */
@@ -66,7 +68,10 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
     policy = await policyFrom(flags, command, cwd);
   } catch (e) {
     // A bad policy runs no server: the probe is not waited for, so the error shows at once.
-    abandonSandboxProbe();
+    if (sandboxLoaded) {
+      const { abandonSandboxProbe } = await import('../sources/sandbox.js');
+      abandonSandboxProbe();
+    }
     throw e;
   }
   mark('policy loaded');
@@ -76,6 +81,16 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
     await startFirstServer(policy, flags.source, cwd);
   }
   return policy;
+}
+
+/** Set once the sandbox module (node:child_process, node:crypto) is loaded: a missing policy file never loads it. */
+let sandboxLoaded = false;
+
+/** Starts the sandbox probe (sources/sandbox.ts), which then runs while the policy loads. */
+async function startSandboxProbe(): Promise<void> {
+  const { sandboxSupportAsync } = await import('../sources/sandbox.js');
+  sandboxLoaded = true;
+  void sandboxSupportAsync();
 }
 
 function parseCapabilities(text: string | undefined): JsonObject {
@@ -106,7 +121,7 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
   const adhoc: SourceConfig[] = [];
   const common = { capabilities: parseCapabilities(flags.capabilities), timeouts: DEFAULT_TIMEOUTS, limits: DEFAULT_LIST_LIMITS };
   if (command.length > 0) {
-    void sandboxSupportAsync();
+    await startSandboxProbe();
     adhoc.push({
       id,
       kind: 'mcp',
@@ -169,6 +184,6 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
     );
   const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
   // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the path to the first server).
-  if (existsSync(resolve(cwd, file))) void sandboxSupportAsync();
+  if (existsSync(resolve(cwd, file))) await startSandboxProbe();
   return loadPolicy(file);
 }

@@ -1,8 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
-import { ConfigError, formatLocation } from '../util/errors.js';
+import { ConfigError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { mark } from '../util/timing.js';
-import { EXIT, type Format, type RulesFormat, type SourceFlags } from './types.js';
+import { EXIT, FORMAT_VALUES, type Format, type RulesFormat, type SourceFlags } from './types.js';
 import { FAIL_ON_VALUES, type FailOn, type Mode } from '../judge/result.js';
 
 /** `--to` values (kept here so `--help` loads no export code; a test keeps it equal to the targets). */
@@ -22,8 +22,7 @@ export const EXPORT_TARGET_IDS = [
 /** The heavy part of the CLI, loaded when a command needs it (keeps `--help` fast). */
 const commands = () => import('./commands.js');
 
-const FORMAT = () =>
-  new Option('-f, --format <format>', 'output format (sarif: SARIF 2.1.0 for code scanning)').choices(['text', 'json', 'markdown', 'sarif']).default('text');
+const FORMAT = () => new Option('-f, --format <format>', 'output format (sarif: SARIF 2.1.0 for code scanning)').choices(FORMAT_VALUES).default('text');
 const FAIL_ON = () =>
   new Option(
     '--fail-on <level>',
@@ -284,14 +283,7 @@ export async function main(argv: string[]): Promise<number> {
       return e.exitCode === 0 ? EXIT.clean : EXIT.usage;
     }
     if (e instanceof ConfigError) {
-      // One line each: the message quotes file content (a policy key, an operationId), which in
-      // a CI log could otherwise start a line of its own (`::set-output ...`) or carry escapes.
-      const { escapeTerminalInline } = await import('../report/escape.js');
-      const where = e.location ? `${formatLocation(e.location)}: ` : '';
-      process.stderr.write(
-        `toolgate: error: ${escapeTerminalInline(where + e.message, 2000)}\n${e.fix ? `  fix: ${escapeTerminalInline(e.fix, 2000)}\n` : ''}`,
-      );
-      for (const line of e.alsoLines()) process.stderr.write(`  also: ${escapeTerminalInline(line, 2000)}\n`);
+      (await import('./config-error-output.js')).writeConfigError(e);
       return EXIT.usage;
     }
     process.stderr.write(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}\nPlease report this with the command you ran.\n`);

@@ -3,6 +3,8 @@ export const EXIT = { clean: 0, findings: 1, usage: 2, sourceFailed: 3 } as cons
 
 /** Report formats of the CLI (docs/design.md §6: terminal, `--format json|sarif|markdown`). */
 export type Format = 'text' | 'json' | 'markdown' | 'sarif';
+/** Every {@link Format}, as `--format` accepts them. */
+export const FORMAT_VALUES: readonly Format[] = ['text', 'json', 'markdown', 'sarif'];
 /** Formats of `toolgate rules` (the catalog has no findings to put in SARIF). */
 export type RulesFormat = Exclude<Format, 'sarif'>;
 

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { noteWritten, onInterrupt, processAlive, yieldToSignals } from '../util/cleanup.js';
+import { noteWritten, onInterrupt, processAlive, timeSlicer, yieldToSignals } from '../util/cleanup.js';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -39,12 +39,14 @@ const FIX_WRITE = 'Point `contract` in toolgate.yml at a file path in a writable
  * Top-level counts, payload bytes and digest are kept as pinned (see {@link parseContract}).
  * The file is checked before it is opened: a directory, named pipe (which would block the run),
  * device or socket is refused, and so is a file over {@link FILE_LIMITS}.contract (128 MiB).
+ * @param sliceMs how long the read works between two turns of the event loop (default
+ *   `SLICE_MS`, 50 ms); shorter when it runs beside I/O that should not wait (run-check.ts).
  * @returns undefined when the file does not exist (first adoption).
  * @throws ConfigError (exit 2) naming the file, line and fix for syntax errors, duplicate keys,
  *   schema violations, a newer format version or inconsistent derived values; naming the file
  *   for a special file or one over the size limit.
  */
-export async function readContract(file: string, displayName = file): Promise<LoadedContract | undefined> {
+export async function readContract(file: string, displayName = file, sliceMs?: number): Promise<LoadedContract | undefined> {
   let text: string;
   try {
     text = (await readBounded(file, FILE_LIMITS.contract, 'the contract', { display: displayName || file, fix: { size: FIX_SIZE } })).toString('utf8');
@@ -57,7 +59,7 @@ export async function readContract(file: string, displayName = file): Promise<Lo
       'Point `contract` in toolgate.yml at a file (default: .toolgate/<source-id>.surface.json).',
     );
   }
-  return runInSlices(parseSteps(text, displayName));
+  return runInSlices(parseSteps(text, displayName), timeSlicer(sliceMs));
 }
 
 /** Why a file operation failed, in words (the common errno codes), else the system message. */

@@ -56,6 +56,8 @@ export function sandboxSupport(): SandboxSupport {
 /** {@link sandboxSupport} without blocking: starts the probe (once) and resolves with its verdict. */
 export function sandboxSupportAsync(): Promise<SandboxSupport> {
   if (support) return Promise.resolve(support);
+  // Someone waits for the probe again: it keeps the process alive again (see abandonSandboxProbe).
+  if (probing) holdProbe(true);
   return (probing ??= new Promise<SandboxSupport>((resolve) => {
     const pre = precondition();
     if ('reason' in pre) return resolve(pre);
@@ -75,12 +77,24 @@ export function sandboxSupportAsync(): Promise<SandboxSupport> {
 /**
  * Lets the process exit without waiting for a probe {@link sandboxSupportAsync} started (a run
  * that stopped on a configuration error before any server: ~15 ms of bwrap's start). The probe
- * still answers if the process lives on.
+ * still answers if the process lives on, and a later {@link sandboxSupportAsync} holds the
+ * process for it again (an awaited promise alone would not: Node would exit mid-run).
  */
 export function abandonSandboxProbe(): void {
-  probeChild?.unref();
-  probeTimer?.unref();
-  (probeChild?.stderr as { unref?: () => void } | null | undefined)?.unref?.();
+  holdProbe(false);
+}
+
+function holdProbe(hold: boolean): void {
+  const stderr = probeChild?.stderr as { ref?: () => void; unref?: () => void } | null | undefined;
+  if (hold) {
+    probeChild?.ref();
+    probeTimer?.ref();
+    stderr?.ref?.();
+  } else {
+    probeChild?.unref();
+    probeTimer?.unref();
+    stderr?.unref?.();
+  }
 }
 
 /** What can be told without running bwrap: unavailable (and why), or where bwrap is. */

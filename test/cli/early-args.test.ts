@@ -43,9 +43,10 @@ describe('earlyRun', () => {
       flags: [o.short, o.long].filter((f): f is string => f !== undefined).sort(),
       key: o.attributeName(),
       arity: o.variadic ? 'many' : o.required || o.optional ? 'one' : 'none',
+      ...(o.argChoices ? { choices: [...o.argChoices] } : {}),
     });
     const declared = commandOf(name).options.map(shape);
-    const known = OPTIONS[name].map((o) => ({ ...o, flags: [...o.flags].sort() }));
+    const known = OPTIONS[name].map((o) => ({ ...o, flags: [...o.flags].sort(), ...(o.choices ? { choices: [...o.choices] } : {}) }));
     const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
     expect(known.sort(byKey)).toEqual(declared.sort(byKey));
   });
@@ -89,6 +90,9 @@ describe('earlyRun', () => {
     ['check', '--source', '--exact'],
     ['update', '--exact'],
     ['audit', '--base', 'main'],
+    ['check', '--format', 'yaml'],
+    ['audit', '--fail-on', 'fatal'],
+    ['check', '-f', 'json', '--format', 'html'],
   ];
   it.each(notPlain.map((a) => [a]))('leaves %j to commander alone', (args) => {
     expect(earlyRun(args)).toBeUndefined();

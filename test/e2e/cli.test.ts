@@ -81,13 +81,28 @@ describe('toolgate CLI (dist/cli.js)', () => {
         });
     expect(alive()).toEqual([]);
 
-    // One commander refuses after the server started early (a bad --format): no action runs, and
-    // the server is ended all the same.
+    // A command line commander refuses (a --format it does not know) starts no server at all.
     const refused = await runCli(['check', '--format', 'yaml'], { cwd: dir, env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'test', TOOLGATE_TIMING: '1' } });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/argument 'yaml' is invalid/);
-    expect(refused.stderr).toMatch(/server spawned/);
+    expect(refused.stderr).not.toMatch(/server spawned/);
     expect(alive()).toEqual([]);
+  });
+
+  it('shows a configuration error found before commander loads exactly as the program does', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: Bad Id\n    mcp:\n      command: node\n  - id: b\n    kind: nope\n');
+    const env = { TOOLGATE_TIMING: '1' };
+    const early = await runCli(['check'], { cwd: dir, env });
+    // `--config=FILE` is not read early (cli/early-args.ts), so this one takes the program's path.
+    const late = await runCli(['check', '--config=toolgate.yml'], { cwd: dir, env });
+    const withoutTiming = (s: string) => s.replace(/^toolgate-timing.*\n/gm, '');
+    expect(early.code).toBe(2);
+    expect(late.code).toBe(2);
+    expect(early.stderr).not.toMatch(/program loaded/);
+    expect(late.stderr).toMatch(/program loaded/);
+    expect(withoutTiming(early.stderr)).toMatch(/^toolgate: error: toolgate\.yml:\d+/);
+    expect(withoutTiming(early.stderr)).toBe(withoutTiming(late.stderr));
   });
 
   it('rules prints the catalog', async () => {

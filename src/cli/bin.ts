@@ -22,20 +22,31 @@ for (const stream of [process.stdout, process.stderr]) {
 // commander loads (issue 18); commander then parses as always, and what was started is used only
 // for the run it reads (cli/prepare.ts). A command line read early is one commander accepts, so a
 // configuration error found then is shown at once, as the program would show it.
-const early = earlyRun(process.argv.slice(2));
+// (A working directory that was removed has no cwd: commander's path reports that.)
+const cwd = currentDirectory();
+const early = cwd === undefined ? undefined : earlyRun(process.argv.slice(2));
 const prepare = early ? await import('./prepare.js') : undefined;
-const failed = early ? (await prepare!.prepareEarly(early, process.cwd())).failed : undefined;
+const failed = early ? (await prepare!.prepareEarly(early, cwd!)).failed : undefined;
 if (failed instanceof ConfigError) {
+  // The exit code is set first: a closed stderr (EPIPE) exits with it, whatever is still pending.
+  process.exitCode = EXIT.usage;
   await prepare!.discardEarlyIfStarted();
   (await import('./config-error-output.js')).writeConfigError(failed);
-  process.exitCode = EXIT.usage;
 } else {
   const { main } = await import('./program.js');
   mark('program loaded');
   // exitCode, not exit(): lets stdout drain when it is a pipe.
   void main(process.argv).then(async (code) => {
+    process.exitCode = code;
     // A server started early that no run took (commander refused the command line) is ended.
     await prepare?.discardEarlyIfStarted();
-    process.exitCode = code;
   });
+}
+
+function currentDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
 }

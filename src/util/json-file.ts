@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { printParseErrorCode, visit } from 'jsonc-parser';
 import { ConfigError } from './errors.js';
 import type { Json } from './json.js';
@@ -169,7 +170,7 @@ function* lineIndexSteps(text: string, maxDepth: number): Steps<Map<string, numb
   const valueStarts = (i: number) => {
     if (frames.length === 0 || frames.length > maxDepth) return;
     const p = here();
-    if (!out.has(p)) out.set(p, lineAt(i));
+    if (p.length <= MAX_INDEXED_POINTER && !out.has(p)) out.set(p, lineAt(i));
   };
   for (let i = 0; i < text.length; i++) {
     if (i >= nextYield) {
@@ -184,7 +185,10 @@ function* lineIndexSteps(text: string, maxDepth: number): Steps<Map<string, numb
         const top = frames[frames.length - 1]!;
         const raw = text.slice(i + 1, end);
         top.key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
-        if (frames.length <= maxDepth) out.set(here(), lineAt(i));
+        if (frames.length <= maxDepth) {
+          const p = here();
+          if (p.length <= MAX_INDEXED_POINTER) out.set(p, lineAt(i));
+        }
         expectKey = false;
       } else valueStarts(i);
       i = end;
@@ -212,6 +216,13 @@ function* lineIndexSteps(text: string, maxDepth: number): Steps<Map<string, numb
   }
   return out;
 }
+
+/**
+ * Longest pointer the line index records; a longer one gets the line of its nearest recorded
+ * ancestor. V8 hashes a string over 16,383 characters by its length alone, so thousands of
+ * such pointers of one length in one map made the index quadratic (a 26 KB file: 10 s).
+ */
+const MAX_INDEXED_POINTER = 4096;
 
 /** An RFC 6901 token for `key` (`~` → `~0`, `/` → `~1`), without a copy when neither occurs. */
 function escapePointerToken(key: string): string {
@@ -278,10 +289,15 @@ function* firstStructureProblem(
   maxDepth: number,
   duplicates: boolean,
 ): Steps<{ kind: 'deep'; offset: number } | { kind: 'duplicate'; first: number; second: number; path: (string | number)[] } | undefined> {
-  /** An open object (`keys`, when duplicates are looked for) or array; `key`/`index`: where the scan is in it. */
+  /**
+   * An open object (`keys`, when duplicates are looked for; keys over {@link MAX_INDEXED_POINTER}
+   * characters in `longKeys`, by their sha256, for the reason given there) or array;
+   * `key`/`index`: where the scan is in it.
+   */
   interface Frame {
     object: boolean;
     keys: Map<string, number> | undefined;
+    longKeys?: Map<string, number>;
     key: string;
     index: number;
   }
@@ -302,9 +318,12 @@ function* firstStructureProblem(
       if (!expectKey || !top?.keys) continue;
       const raw = text.slice(start + 1, i);
       const key = raw.includes('\\') ? (JSON.parse(text.slice(start, i + 1)) as string) : raw;
-      const first = top.keys.get(key);
+      const long = key.length > MAX_INDEXED_POINTER;
+      const keys = long ? (top.longKeys ??= new Map()) : top.keys;
+      const id = long ? createHash('sha256').update(key).digest('hex') : key;
+      const first = keys.get(id);
       if (first !== undefined) return { kind: 'duplicate', first, second: start, path: [...stack.slice(0, -1).map((f) => (f.object ? f.key : f.index)), key] };
-      top.keys.set(key, start);
+      keys.set(id, start);
       top.key = key;
       expectKey = false;
     } else if (c === 123 || c === 91) {
@@ -354,22 +373,32 @@ function describeFirstError(text: string): { offset: number; message: string } {
   const stack: ('object' | 'array')[] = [];
   let last: 'start' | 'open' | 'comma' | 'colon' | 'key' | 'value' = 'start';
   let found: { offset: number; message: string } | undefined;
-  visit(
-    text,
-    {
-      onObjectBegin: () => void ((last = 'open'), stack.push('object')),
-      onArrayBegin: () => void ((last = 'open'), stack.push('array')),
-      onObjectEnd: () => void ((last = 'value'), stack.pop()),
-      onArrayEnd: () => void ((last = 'value'), stack.pop()),
-      onObjectProperty: () => void (last = 'key'),
-      onLiteralValue: () => void (last = 'value'),
-      onSeparator: (ch) => void (last = ch === ':' ? 'colon' : 'comma'),
-      onError: (code, offset, length) => {
-        found ??= explain(text, printParseErrorCode(code), offset, length, stack[stack.length - 1], last);
+  let opened = 0;
+  const open = (kind: 'object' | 'array') => (offset: number) => void ((last = 'open'), (opened = offset), stack.push(kind));
+  try {
+    visit(
+      text,
+      {
+        onObjectBegin: open('object'),
+        onArrayBegin: open('array'),
+        onObjectEnd: () => void ((last = 'value'), stack.pop()),
+        onArrayEnd: () => void ((last = 'value'), stack.pop()),
+        onObjectProperty: () => void (last = 'key'),
+        onLiteralValue: () => void (last = 'value'),
+        onSeparator: (ch) => void (last = ch === ':' ? 'colon' : 'comma'),
+        onError: (code, offset, length) => {
+          found ??= explain(text, printParseErrorCode(code), offset, length, stack[stack.length - 1], last);
+        },
       },
-    },
-    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
-  );
+      { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+    );
+  } catch (e) {
+    // The parser recurses per level. tooDeepAt ran first, but its strings end where JSON's do,
+    // and this parser's end at a line break and skip comments: brackets it saw as text can
+    // still be levels here. Too deep to walk is what the text is, at the last level opened.
+    if (!(e instanceof RangeError)) throw e;
+    return found ?? { offset: opened, message: `nested deeper than ${MAX_JSON_DEPTH} levels` };
+  }
   return found ?? { offset: 0, message: 'not a JSON value' };
 }
 

@@ -147,6 +147,38 @@ describe('parseJsonDocument: syntax errors', () => {
   });
 });
 
+describe('parseJsonDocument: hostile texts (an attacker review)', () => {
+  it('an invalid text whose brackets the depth check read as string content still gets a located error, never a stack overflow', () => {
+    // jsonc-parser, which describes the error, ends a string at a raw line break and reads
+    // comments as their own tokens: the brackets after them were nesting it recursed into.
+    for (const [text, message] of [
+      [`["\n${'['.repeat(20_000)}`, /control character in a string/],
+      [`[/*"*/${'['.repeat(20_000)}`, /comments are not allowed/],
+      [`[${'}'.repeat(10_000)},${'['.repeat(10_000)}`, /expected a value/],
+    ] as const) {
+      const e = refused(text);
+      expect(e.message).toMatch(message);
+      expect(e.location).toMatchObject({ file: 'f.json', line: 1 });
+    }
+  });
+
+  it('pointers over 4,096 characters are not indexed (V8 hashes such strings by length: the map went quadratic); they get the nearest shorter ancestor', () => {
+    const key = 'k'.repeat(20_000);
+    const doc = parseJsonDocument(`{\n"t": [\n{\n"${key}": [\n${Array(3000).fill(0).join(',\n')}]}]}`, 'f.json', FIX, { lineDepth: 4 });
+    const lines = doc.lines();
+    expect([...lines.keys()].every((p) => p.length <= 4096)).toBe(true);
+    expect(lines.size).toBe(3);
+    expect(doc.lineOf(`/t/0/${key}/2999`)).toBe(3);
+  });
+
+  it('finds a repeated key over 4,096 characters (compared by digest) and keeps different long keys apart', () => {
+    const long = (i: number) => `${'k'.repeat(20_000)}${i}`;
+    const e = refused(`{"a": {"${long(1)}": 0, "${long(2)}": 1,\n "${long(1)}": 2}}`, { duplicateKeys: 'error' });
+    expect(e.location).toMatchObject({ line: 2, column: 2, pointer: `/a/${long(1)}` });
+    expect(() => parseJsonDocument(`{"${long(1)}": 0, "${long(2)}": 1}`, 'f.json', FIX, { duplicateKeys: 'error' })).not.toThrow();
+  });
+});
+
 describe('parseJsonDocument: duplicate keys', () => {
   const text = '{\n  "type": "openapi",\n  "x": {"k": 1},\n  "type": "mcp"\n}';
 

@@ -319,7 +319,7 @@ function* firstStructureProblem(
       const raw = text.slice(start + 1, i);
       const key = raw.includes('\\') ? (JSON.parse(text.slice(start, i + 1)) as string) : raw;
       const long = key.length > MAX_INDEXED_POINTER;
-      const keys = long ? (top.longKeys ??= new Map()) : top.keys;
+      const keys: Map<string, number> = long ? (top.longKeys ??= new Map<string, number>()) : top.keys;
       const id = long ? createHash('sha256').update(key).digest('hex') : key;
       const first = keys.get(id);
       if (first !== undefined) return { kind: 'duplicate', first, second: start, path: [...stack.slice(0, -1).map((f) => (f.object ? f.key : f.index)), key] };

@@ -1,7 +1,7 @@
 /**
  * How the CLI shows a configuration error (exit 2): one line for the error, one for its fix, one
  * for each further problem of the same file. Shared by the program (cli/program.ts) and the
- * start-up path that reads the policy before commander loads (cli/bin.ts).
+ * start-up path that reads the policy before commander parses (cli/bin.ts).
  * @module
  */
 import { formatLocation, type ConfigError } from '../util/errors.js';

@@ -1,7 +1,7 @@
 /**
  * Reads `audit`, `check` and `update` command lines without commander, so the CLI can read the
- * policy and start the first server before commander and the program load (issue 18: about
- * 25 ms off the path to the server's spawn).
+ * policy and start the first server before commander builds the program and parses (issue 18),
+ * and show a configuration error found then without it.
  *
  * It only recognizes plain command lines and answers undefined for anything else (help, version,
  * an unknown or abbreviated option, `--opt=value`, bundled short flags, an argument before `--`,

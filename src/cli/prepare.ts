@@ -20,11 +20,11 @@ import { runKey, type EarlyRun } from './early-args.js';
 /** Set once a server may have been started early: {@link discardEarlyIfStarted} then has one to look for. */
 let startingEarly = false;
 
-/** The run {@link prepareEarly} prepared from argv before commander loaded, until a {@link prepareRun} takes it. */
+/** The run {@link prepareEarly} prepared from argv before commander parsed it, until a {@link prepareRun} takes it. */
 let preparedEarly: { key: string; run: Promise<Policy> } | undefined;
 
 /**
- * Prepares the run a command line plainly asks for ({@link earlyRun}) before commander loads: the
+ * Prepares the run a command line plainly asks for ({@link earlyRun}) before commander parses it: the
  * policy read and the first server spawned. Resolves once that is done, or with what it failed
  * with (also kept for {@link prepareRun} to throw); never rejects.
  */

@@ -31,16 +31,6 @@ export const TOOL_MAX_DEPTH = MAX_JSON_DEPTH - 3;
  */
 export const TOOL_MAX_BYTES = 4 * 1024 * 1024;
 
-/**
- * Longest tool name toolgate pins (UTF-16 code units). Names key the maps every run builds (by
- * name: the contract's tools, the base's, the live ones), and V8 hashes a string over 16,383
- * characters by its length alone: a listing of thousands of such names, differing only at the
- * end, made each map quadratic (2,000 names of 17,000 characters: 2.7 s per map). The MCP
- * spec's own bound is 128 (`invalid-tool-name` reports names over it); a longer name is
- * unpinnable, so the run fails closed. `schema/contract.schema.json` holds the same bound.
- */
-export const TOOL_NAME_MAX_CHARS = 4096;
-
 /** Start of the string that stands for a container nested deeper than {@link TOOL_MAX_DEPTH}. */
 export const TOO_DEEP_MARKER = 'toolgate:nested-too-deep sha256:';
 

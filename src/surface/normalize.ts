@@ -1,6 +1,6 @@
 import { sha256 } from './canonical.js';
 import { canonicalJson, getOwn, hasOwn, isObject, setOwn, sortKeys, type Json, type JsonObject } from '../util/json.js';
-import { hasTooDeepMarker, limitDepth, TOOL_MAX_DEPTH, TOOL_NAME_MAX_CHARS } from './depth-limit.js';
+import { hasTooDeepMarker, limitDepth, TOOL_MAX_DEPTH } from './depth-limit.js';
 import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
 import { normalizeEquivalentForms, isDialectUri } from './pinned-schema.js';
 import {
@@ -316,12 +316,6 @@ export function normalizeTool(raw: ListedTool, index: number): SurfaceTool | Mal
   if (!isObject(raw.tool)) return { index, problem: 'tool is not a JSON object', pinned: false };
   const name = getOwn(raw.tool, 'name');
   if (typeof name !== 'string') return { index, problem: 'tool has no string `name`', pinned: false };
-  if (name.length > TOOL_NAME_MAX_CHARS)
-    return {
-      index,
-      problem: `tool name is ${name.length} characters long, more than toolgate pins (${TOOL_NAME_MAX_CHARS}; the MCP spec allows 128)`,
-      pinned: false,
-    };
   const t = limitDepth(raw.tool) as JsonObject;
   const extra: JsonObject = {};
   const pinned: Parameters<typeof deriveTool>[0] = { name };

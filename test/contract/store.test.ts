@@ -47,15 +47,6 @@ function refused(text: string): ConfigError {
 }
 
 describe('parseContract', () => {
-  it('refuses a tool name over 4,096 characters at its line (toolgate never pins one: maps keyed by such names go quadratic)', () => {
-    const long = 'n'.repeat(4097);
-    const text = TEXT.replace('"name": "list_notes"', `"name": "${long}"`);
-    expect(text).not.toBe(TEXT);
-    const e = refused(text);
-    expect(e.message).toMatch(/must NOT have more than 4096 characters/);
-    expect(e.location?.pointer).toMatch(/^\/tools\/\d+\/name$/);
-  });
-
   it('the fixture is exactly what serializeContract writes for its surface', () => {
     expect(serializeContract(NOTES).text).toBe(TEXT);
   });

@@ -68,10 +68,7 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
     policy = await policyFrom(flags, command, cwd);
   } catch (e) {
     // A bad policy runs no server: the probe is not waited for, so the error shows at once.
-    if (sandboxLoaded) {
-      const { abandonSandboxProbe } = await import('../sources/sandbox.js');
-      abandonSandboxProbe();
-    }
+    letGoOfProbe?.();
     throw e;
   }
   mark('policy loaded');
@@ -83,13 +80,13 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
   return policy;
 }
 
-/** Set once the sandbox module (node:child_process, node:crypto) is loaded: a missing policy file never loads it. */
-let sandboxLoaded = false;
+/** Set once a probe was started: lets the process exit without it (a missing policy file never loads the sandbox module). */
+let letGoOfProbe: (() => void) | undefined;
 
 /** Starts the sandbox probe (sources/sandbox.ts), which then runs while the policy loads. */
 async function startSandboxProbe(): Promise<void> {
-  const { sandboxSupportAsync } = await import('../sources/sandbox.js');
-  sandboxLoaded = true;
+  const { abandonSandboxProbe, sandboxSupportAsync } = await import('../sources/sandbox.js');
+  letGoOfProbe = abandonSandboxProbe;
   void sandboxSupportAsync();
 }
 

@@ -2,7 +2,7 @@
 // Per-call cost of `toolgate proxy` (docs/design.md §11, issue 14): a raw JSON-RPC client (no SDK, so the
 // client adds nothing) calls one small tool of test/fixtures/servers/proxy-target.mjs N times in
 // sequence, directly and through the proxy, interleaved in rounds; then pipelined calls for
-// throughput; then the proxy's RSS after 10,000 and after 100,000 calls.
+// throughput; then the rest of --total calls in six segments, the proxy's RSS after each.
 //   node bench/proxy-calls.mjs --cli dist/cli.js --dir DIR --calls 10000 --total 100000
 // Prints one JSON line. DIR must hold the toolgate.yml and contract of the target (run.mjs makes it).
 import { spawn } from 'node:child_process';
@@ -17,6 +17,7 @@ const TARGET = arg('target');
 const CALLS = Number(arg('calls', '10000'));
 const TOTAL = Number(arg('total', '100000'));
 const ROUNDS = 4;
+const SEGMENTS = 6;
 
 /** A connection: spawn, initialize, then `call()` resolves with the answer to one request. */
 async function open(command, args) {
@@ -90,14 +91,19 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const rate = { direct: await pipelined(direct, 5000), proxied: await pipelined(proxied, 5000) };
 const rssAfter10k = rss(proxied.child.pid);
+// A leak grows RSS in every segment; V8 sizing its heap makes a step or two, at a moment that
+// varies from run to run. Six samples tell the two apart (run.mjs judges the median segment).
 const rest = Math.max(0, TOTAL - CALLS - 5000);
-await sequential(proxied, Math.floor(rest / 2));
-const rssAtHalf = rss(proxied.child.pid);
-await sequential(proxied, rest - Math.floor(rest / 2));
-const rssAfterTotal = rss(proxied.child.pid);
+const segments = [];
+for (let s = 0, done = 0; s < SEGMENTS; s++) {
+  const n = Math.round((rest * (s + 1)) / SEGMENTS) - done;
+  await sequential(proxied, n);
+  done += n;
+  segments.push({ calls: CALLS + 5000 + done, rssKB: rss(proxied.child.pid) });
+}
 await direct.close();
 await proxied.close();
 const summary = (xs) => ({ median: pct(xs, 50), p99: pct(xs, 99) });
 process.stdout.write(
-  `${JSON.stringify({ calls: lat.direct.length, direct: summary(lat.direct), proxied: summary(lat.proxied), callsPerSecond: rate, rssKB: { after10k: rssAfter10k, atHalf: rssAtHalf, afterTotal: rssAfterTotal, total: TOTAL } })}\n`,
+  `${JSON.stringify({ calls: lat.direct.length, direct: summary(lat.direct), proxied: summary(lat.proxied), callsPerSecond: rate, rssKB: { after10k: rssAfter10k, segments, total: TOTAL } })}\n`,
 );

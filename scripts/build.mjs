@@ -5,7 +5,7 @@
 import { build } from 'esbuild';
 import { readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, bareImports, bundleOptions } from './bundles.mjs';
+import { ROOT, bareImports, bundleOptions, withoutUnusedBanner } from './bundles.mjs';
 import { thirdPartyLicenses } from './third-party-licenses.mjs';
 
 const dist = join(ROOT, 'dist');
@@ -14,6 +14,12 @@ await mkdir(dist, { recursive: true });
 
 const metafiles = [];
 for (const options of await bundleOptions()) metafiles.push((await build({ ...options, metafile: true })).metafile);
+const built = metafiles.flatMap((m) => Object.keys(m.outputs)).filter((f) => /\.m?js$/.test(f));
+for (const f of built) {
+  const text = await readFile(join(ROOT, f), 'utf8');
+  const slim = withoutUnusedBanner(text);
+  if (slim !== text) await writeFile(join(ROOT, f), slim);
+}
 const cliPath = join(dist, 'cli.js');
 const cli = await readFile(cliPath, 'utf8');
 await writeFile(cliPath, `#!/usr/bin/env node\n${cli}`);

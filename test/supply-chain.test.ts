@@ -9,7 +9,7 @@ import { build, transform, type Metafile } from 'esbuild';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bareImports, bundleOptions } from '../scripts/bundles.mjs';
+import { bareImports, bundleOptions, withoutUnusedBanner } from '../scripts/bundles.mjs';
 import { REPO } from './support/run-dist.js';
 
 const read = (p: string) => readFileSync(join(REPO, p), 'utf8');
@@ -71,6 +71,44 @@ describe('dependencies', () => {
   it('dist/ loads nothing from node_modules: every import of the bundles is a Node built-in', async () => {
     const files = ['dist/cli.js', 'dist/index.js', 'dist/schema-worker.mjs', ...readdirSync(join(REPO, 'dist/chunks')).map((f) => `dist/chunks/${f}`)];
     expect(Object.fromEntries(await bareImports(files.map((f) => join(REPO, f))))).toEqual({});
+  });
+});
+
+describe('start-up cost of the bundles (issue 18)', () => {
+  const distFiles = () => ['dist/cli.js', 'dist/index.js', 'dist/schema-worker.mjs', ...readdirSync(join(REPO, 'dist/chunks')).map((f) => `dist/chunks/${f}`)];
+  /** The banner every bundle is built with (createRequire, __filename, __dirname), as scripts/bundles.mjs writes it. */
+  const banner = async () => ((await bundleOptions())[0]!.banner as { js: string }).js;
+
+  it('the banner is taken off a file only when nothing after it says require, __filename or __dirname', async () => {
+    const b = await banner();
+    expect(withoutUnusedBanner(`${b}\nexport const a=1;`)).toBe('export const a=1;');
+    for (const use of ['require("fs")', 'typeof require', 'x(__dirname)', 'f(__filename)', '"require" in a string'])
+      expect(withoutUnusedBanner(`${b}\nvar a=${use};`), use).toBe(`${b}\nvar a=${use};`);
+    // Not the three words: kept off.
+    expect(withoutUnusedBanner(`${b}\nvar requirement=1,__dirnames=2;`)).toBe('var requirement=1,__dirnames=2;');
+    // A file without the banner is left as it is.
+    expect(withoutUnusedBanner('export const a=1;')).toBe('export const a=1;');
+  });
+
+  it('in dist/, exactly the files that use require, __filename or __dirname define them', async () => {
+    const b = await banner();
+    const withBanner: string[] = [];
+    for (const f of distFiles()) {
+      const text = read(f).replace(/^#!.*\n/, '');
+      const rest = text.startsWith(b) ? text.slice(b.length) : text;
+      const uses = /\b(require|__filename|__dirname)\b/.test(rest);
+      expect(text.startsWith(b), f).toBe(uses);
+      if (uses) withBanner.push(f);
+    }
+    // The CommonJS packages (the MCP SDK's dependencies, Ajv's runtime, undici, ...) still have it.
+    expect(withBanner.length).toBeGreaterThan(3);
+    expect(withBanner.length).toBeLessThan(distFiles().length / 2);
+  });
+
+  it('yaml is bundled from its ESM build (node_modules/yaml/browser), not its CommonJS one', () => {
+    const yaml = bundledFiles.filter((f) => /node_modules\/yaml\//.test(f));
+    expect(yaml.length).toBeGreaterThan(10);
+    expect(yaml.filter((f) => !/node_modules\/yaml\/browser\//.test(f))).toEqual([]);
   });
 });
 

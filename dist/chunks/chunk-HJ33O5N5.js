@@ -1,9 +1,3 @@
-import { createRequire as __tgCreateRequire } from 'node:module';
-import { fileURLToPath as __tgFileURLToPath } from 'node:url';
-import { dirname as __tgDirname } from 'node:path';
-const require = __tgCreateRequire(import.meta.url);
-const __filename = __tgFileURLToPath(import.meta.url);
-const __dirname = __tgDirname(__filename);
 var o=typeof process<"u"?process.env.TOOLGATE_TIMING:void 0,c=o==="1"||o==="live",a=o==="live",n=[];function p(e){c&&(n.length===0&&process.once("exit",d),n.push([e,performance.now()]),a&&process.stderr.write(`toolgate-mark ${e}
 `))}function d(){p("exit");let e=0,i=n.map(([r,t])=>{let s=`toolgate-timing ${t.toFixed(1).padStart(8)} ms  +${(t-e).toFixed(1).padStart(7)} ms  ${r}`;return e=t,s});process.stderr.write(`${i.join(`
 `)}

@@ -1,9 +1,3 @@
-import { createRequire as __tgCreateRequire } from 'node:module';
-import { fileURLToPath as __tgFileURLToPath } from 'node:url';
-import { dirname as __tgDirname } from 'node:path';
-const require = __tgCreateRequire(import.meta.url);
-const __filename = __tgFileURLToPath(import.meta.url);
-const __dirname = __tgDirname(__filename);
 import{a as g,b as m}from"./chunk-SHVPGXJI.js";import{j as c}from"./chunk-A25XUDJH.js";import{b as f,c as a,d as u}from"./chunk-LR6XZ5CS.js";var R="https://github.com/toolgate/toolgate",h="https://json.schemastore.org/sarif-2.1.0.json",U="toolgate/v2";function I(i){return i==="notice"?"note":i}function w(i,n,t){let s=t.informationUri??R,v=t.helpUri??(e=>`${s}/blob/main/docs/rules.md#${e}`),d=new Map;n.forEach((e,r)=>d.set(e.id,r));let x=n.map(e=>{let r=v(e.id);return{id:e.id,name:S(e.id),shortDescription:{text:e.title},fullDescription:{text:e.rationale},help:{text:`${e.fix}
 
 Source: ${e.source}`,markdown:`**How to fix:** ${e.fix}

@@ -1,9 +1,3 @@
-import { createRequire as __tgCreateRequire } from 'node:module';
-import { fileURLToPath as __tgFileURLToPath } from 'node:url';
-import { dirname as __tgDirname } from 'node:path';
-const require = __tgCreateRequire(import.meta.url);
-const __filename = __tgFileURLToPath(import.meta.url);
-const __dirname = __tgDirname(__filename);
 import{a,b as l}from"./chunk-GF4PXXP3.js";import{a as u,b as c}from"./chunk-SHVPGXJI.js";import{a as r,d as s}from"./chunk-LR6XZ5CS.js";import"./chunk-RLG55I22.js";function m(n){if(n==="json")return JSON.stringify(r,null,2)+`
 `;if(n==="markdown")return d();let e=Math.max(...r.map(t=>t.id.length)),i=t=>"reviewable"in t&&t.reviewable?"*":"configError"in t&&t.configError?"\u2020":"";return r.map(t=>`${t.id.padEnd(e)}  ${(t.level+i(t)).padEnd(8)}  ${t.title}`).join(`
 `)+`

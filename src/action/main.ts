@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadPolicy } from '../config/policy-file.js';
 import { displayPath } from '../util/display-path.js';
-import { abandonSandboxProbe, sandboxSupportAsync } from '../sources/sandbox.js';
 import { mark } from '../util/timing.js';
 import { readActionInputs } from './inputs.js';
 import { ConfigError } from '../util/errors.js';
@@ -38,6 +37,7 @@ export async function runAction(): Promise<void> {
   // Paths in messages are relative to where the run looks (working-directory), once it is known.
   let workspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
   let startingEarly = false;
+  let letGoOfProbe: (() => void) | undefined;
   try {
     const inputs = readActionInputs();
     workspace = inputs.workspace;
@@ -45,8 +45,13 @@ export async function runAction(): Promise<void> {
     const policyPath = resolve(inputs.workspace, inputs.config);
     await assertPullRequestTargetAllowed(event, policyPath, inputs.workspace);
     // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the path to
-    // the first server); not for a policy file that is not there.
-    if (existsSync(policyPath)) void sandboxSupportAsync();
+    // the first server); not for a policy file that is not there, which never loads the sandbox
+    // module (node:child_process: the Action's cold start).
+    if (existsSync(policyPath)) {
+      const sandbox = await import('../sources/sandbox.js');
+      letGoOfProbe = sandbox.abandonSandboxProbe;
+      void sandbox.sandboxSupportAsync();
+    }
     const policy = await loadPolicy(policyPath);
     // Outside a pull request's check, the policy just read is the one that runs the servers: the
     // first starts now and boots while the pipeline loads (issue 18). In a pull request the base
@@ -62,7 +67,7 @@ export async function runAction(): Promise<void> {
     await check(inputs, event, policy, policyPath, logger);
   } catch (e) {
     // A run that stopped before any server does not wait for the probe's end to exit.
-    abandonSandboxProbe();
+    letGoOfProbe?.();
     if (e instanceof ConfigError) {
       const err = relativeTo(workspace, e);
       // One annotation per problem, on its own line; GitHub shows 10 errors per step and

@@ -3,24 +3,10 @@ import { installInterruptHandlers, runInterruptCleanups } from '../util/cleanup.
 import { ConfigError } from '../util/errors.js';
 import { earlyRun } from './early-args.js';
 import { EXIT } from './types.js';
-// Static, not a dynamic import after the early start: with the program loaded by import(), the
-// proxy's RSS grew ~10 MB over 150,000 calls (bench case 7; flat this way). Commander is then
-// loaded before the server starts (~20 ms), but not run.
-import { main } from './program.js';
 
 mark('modules loaded');
 // A cancelled run (Ctrl-C, a cancelled job) must not leave servers or temp files behind.
 installInterruptHandlers();
-
-// A reader that stops early (`toolgate check | head`) closes the pipe: the report is not wanted
-// any more, which is no crash. Running servers and temp files are cleaned up as on an interrupt.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-    runInterruptCleanups();
-    process.exit(process.exitCode ?? 0);
-  });
-}
 
 // A plain `audit`, `check` or `update` reads its policy and starts its first server before
 // commander parses (issue 18); commander then parses as always, and what was started is used only
@@ -35,18 +21,38 @@ async function run(): Promise<void> {
   const early = cwd === undefined ? undefined : earlyRun(process.argv.slice(2));
   const prepare = early ? await import('./prepare.js') : undefined;
   const failed = early ? (await prepare!.prepareEarly(early, cwd!)).failed : undefined;
+  // After the early start: the first use of process.stdout builds the stream (~7 ms), and nothing
+  // before this point writes to either stream.
+  endQuietlyOnClosedPipe();
   if (failed instanceof ConfigError) {
     // The exit code is set first: a closed stderr (EPIPE) exits with it, whatever is still pending.
     process.exitCode = EXIT.usage;
     await prepare!.discardEarlyIfStarted();
     (await import('./config-error-output.js')).writeConfigError(failed);
   } else {
+    // The program (commander, every command) loads only now: after the early server started, and
+    // not at all for a configuration error found early (issue 18).
+    const { main } = await import('./program.js');
     mark('program run');
     // exitCode, not exit(): lets stdout drain when it is a pipe.
     void main(process.argv).then(async (code) => {
       process.exitCode = code;
       // A server started early that no run took (commander refused the command line) is ended.
       await prepare?.discardEarlyIfStarted();
+    });
+  }
+}
+
+/**
+ * A reader that stops early (`toolgate check | head`) closes the pipe: the report is not wanted
+ * any more, which is no crash. Running servers and temp files are cleaned up as on an interrupt.
+ */
+function endQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      runInterruptCleanups();
+      process.exit(process.exitCode ?? 0);
     });
   }
 }

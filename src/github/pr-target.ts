@@ -1,6 +1,5 @@
 import { displayPath } from '../util/display-path.js';
 import { ConfigError } from '../util/errors.js';
-import { readFileAtCommit } from './base-contract.js';
 import type { EventContext } from './event.js';
 
 /**
@@ -15,6 +14,8 @@ export async function assertPullRequestTargetAllowed(event: EventContext, policy
   let allowed = false;
   if (pr) {
     const rel = displayPath(workspace, policyPath);
+    // git (node:child_process) loads only here, under pull_request_target (the Action's cold start).
+    const { readFileAtCommit } = await import('./base-contract.js');
     const text = await readFileAtCommit({ cwd: workspace, sha: pr.baseSha, path: rel }).catch(() => undefined);
     if (text !== undefined) {
       try {

@@ -1,7 +1,0 @@
-import { createRequire as __tgCreateRequire } from 'node:module';
-import { fileURLToPath as __tgFileURLToPath } from 'node:url';
-import { dirname as __tgDirname } from 'node:path';
-const require = __tgCreateRequire(import.meta.url);
-const __filename = __tgFileURLToPath(import.meta.url);
-const __dirname = __tgDirname(__filename);
-import{d as f}from"./chunk-U2O3AOI6.js";import{a as i}from"./chunk-QIINOQUB.js";import{b as s}from"./chunk-MVBPBZQZ.js";import{f as d}from"./chunk-V5J33RYD.js";import{a,b as u}from"./chunk-RNCEL34B.js";function m(r,n){return!n||n.length===0?r.sources:n.map(e=>{let o=r.sources.find(t=>t.id===e);if(!o)throw new s(`unknown source id "${e}"`,r.file?{file:r.file,line:r.lineOf("/sources")}:void 0,`Use one of: ${r.sources.map(t=>t.id).join(", ")}.`);return o})}function c(r){return r.kind==="mcp"&&(r.mcp.transport==="stdio"||r.mcp.start!==void 0)}function p(r,n){if(r.sandbox!=="required")return;let e=a();if(!(!n.some(c)||e.available))throw new s(`\`sandbox: required\`, but servers cannot be sandboxed here: ${e.reason}`,r.file?{file:i(r.root,r.file),line:r.lineOf("/sandbox"),pointer:"/sandbox"}:void 0,"Run toolgate on Linux with bubblewrap installed (`sudo apt-get install bubblewrap`) and user namespaces allowed, or set `sandbox: auto` to run unsandboxed with a notice.")}async function l(r,n){let e=m(r,n);return e.some(c)&&await u(),p(r,e),e}async function P(r,n,e){r.file&&f(r,r.allowRunnerEnv);let o=(await l(r,n))[0];o?.kind==="mcp"&&o.mcp.transport==="stdio"&&await d(o.mcp,e)}export{m as a,c as b,p as c,l as d,P as e};

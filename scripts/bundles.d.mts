@@ -7,3 +7,5 @@ export declare const ROOT: string;
 export declare function bundleOptions(): Promise<BuildOptions[]>;
 /** Module specifiers the given built files import that are not part of Node, with the files that do. */
 export declare function bareImports(files: string[]): Promise<Map<string, string[]>>;
+/** A built file's text without the require/__filename/__dirname banner when nothing after it uses them. */
+export declare function withoutUnusedBanner(text: string): string;

@@ -566,44 +566,32 @@ async function closeSession(s: Session): Promise<void> {
  * (cache hints, each tool) before our schema runs; when it rejects a page the server did send,
  * the raw page captured at the transport is used instead (with a note), so one malformed tool
  * does not hide the rest.
+ *
+ * The next page is asked for as soon as a page names it, and the page in hand is measured while
+ * the server builds the next one (issue 18: each of a 50-page listing's round trips waited for
+ * toolgate's own work). A page's problems are reported in the same order as when each page was
+ * measured before the next was asked for: its size first, then its cursor.
  */
 async function listAllTools(s: Session, cfg: McpCommon, totalDeadline: number): Promise<{ tools: RawTool[]; pages: number; rawBytes: number }> {
-  const client = s.client!;
   const tools: RawTool[] = [];
   const seen = new Set<string>();
-  let cursor: string | undefined;
   let pages = 0;
   let rawBytes = 0;
   const { maxPages, maxBytes } = cfg.limits;
+  let pending = requestPage(s, cfg, totalDeadline, undefined, pages);
   for (;;) {
-    if (pages >= maxPages) {
-      throw new SourceError(
-        `${s.what} still returned a nextCursor after ${maxPages} tools/list pages (limits.maxPages); the server's pagination does not end, or raise the limit`,
-        'page-cap',
-      );
-    }
-    const remaining = totalDeadline - Date.now();
-    if (remaining <= 0) throw totalTimeout(s, cfg, pages);
-    const timeout = Math.min(cfg.timeouts.requestMs, remaining);
-    let page: LoosePage;
-    try {
-      page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LOOSE_LIST_RESULT, {
-        timeout,
-        signal: s.abort.signal,
-      });
-      takeRaw(s);
-    } catch (err) {
-      if (isTimeout(err) && timeout < cfg.timeouts.requestMs) throw totalTimeout(s, cfg, pages);
-      // The server did answer, but the SDK rejected the page (2026-07-28 era codec): go on with
-      // the page as sent, so a malformed tool becomes a finding and the rest is still pinned.
-      const raw = loosePage(takeRaw(s));
-      if (raw === undefined) throw err;
-      page = raw;
-      if (!s.notes.some((n) => n.startsWith('the MCP SDK rejected'))) {
-        s.notes.push(`the MCP SDK rejected a tools/list page (${firstLine(err)}); toolgate kept the page as the server sent it`);
-      }
-    }
+    const page = await pending;
     pages++;
+    const next = page.nextCursor;
+    if (next === null) s.notes.push('server sent "nextCursor": null (treated as the last page; the spec wants the key omitted)');
+    const more = next !== undefined && next !== null;
+    const stop = more ? cursorProblem(s, next, seen, pages, maxPages) : undefined;
+    if (more && !stop) {
+      seen.add(next);
+      pending = requestPage(s, cfg, totalDeadline, next, pages);
+      // Awaited on the next turn; left unawaited only when this page fails the run.
+      pending.catch(() => undefined);
+    }
     // Parsing a page of 100,000 tools took most of a second: let a pending signal in (an
     // interrupted run must end within 1 s) before the page is measured, and while it is.
     await yieldToSignals();
@@ -611,20 +599,53 @@ async function listAllTools(s: Session, cfg: McpCommon, totalDeadline: number): 
     if (rawBytes > maxBytes) {
       throw new SourceError(`${s.what} sent ${rawBytes} bytes of tools/list results by page ${pages}, more than limits.maxBytes (${maxBytes})`, 'byte-cap');
     }
+    if (stop) throw stop;
     for (const tool of page.tools) tools.push({ tool });
-    const next = page.nextCursor;
-    if (next === null) s.notes.push('server sent "nextCursor": null (treated as the last page; the spec wants the key omitted)');
-    if (next === undefined || next === null) break;
-    if (seen.has(next)) {
-      throw new SourceError(
-        `${s.what} returned nextCursor ${JSON.stringify(next.length > 80 ? `${next.slice(0, 77)}...` : next)} a second time (page ${pages}); its pagination loops`,
-        'cursor-loop',
-      );
-    }
-    seen.add(next);
-    cursor = next;
+    if (!more) break;
   }
   return { tools, pages, rawBytes };
+}
+
+/** Why the listing must not go on to `next` after page `pages`: a cursor seen before, or the page cap. */
+function cursorProblem(s: Session, next: string, seen: ReadonlySet<string>, pages: number, maxPages: number): SourceError | undefined {
+  if (seen.has(next)) {
+    return new SourceError(
+      `${s.what} returned nextCursor ${JSON.stringify(next.length > 80 ? `${next.slice(0, 77)}...` : next)} a second time (page ${pages}); its pagination loops`,
+      'cursor-loop',
+    );
+  }
+  if (pages >= maxPages) {
+    return new SourceError(
+      `${s.what} still returned a nextCursor after ${maxPages} tools/list pages (limits.maxPages); the server's pagination does not end, or raise the limit`,
+      'page-cap',
+    );
+  }
+  return undefined;
+}
+
+/** One `tools/list` request (page `pages + 1`), within the listing's total time. */
+async function requestPage(s: Session, cfg: McpCommon, totalDeadline: number, cursor: string | undefined, pages: number): Promise<LoosePage> {
+  const remaining = totalDeadline - Date.now();
+  if (remaining <= 0) throw totalTimeout(s, cfg, pages);
+  const timeout = Math.min(cfg.timeouts.requestMs, remaining);
+  try {
+    const page = await s.client!.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LOOSE_LIST_RESULT, {
+      timeout,
+      signal: s.abort.signal,
+    });
+    takeRaw(s);
+    return page;
+  } catch (err) {
+    if (isTimeout(err) && timeout < cfg.timeouts.requestMs) throw totalTimeout(s, cfg, pages);
+    // The server did answer, but the SDK rejected the page (2026-07-28 era codec): go on with
+    // the page as sent, so a malformed tool becomes a finding and the rest is still pinned.
+    const raw = loosePage(takeRaw(s));
+    if (raw === undefined) throw err;
+    if (!s.notes.some((n) => n.startsWith('the MCP SDK rejected'))) {
+      s.notes.push(`the MCP SDK rejected a tools/list page (${firstLine(err)}); toolgate kept the page as the server sent it`);
+    }
+    return raw;
+  }
 }
 
 /**

@@ -230,6 +230,41 @@ describe('snapshotOverTransport (in-memory, SDK servers)', () => {
     expect(err.message).toBe(`MCP server "mem" sent ${bytes} bytes of tools/list results by page 3, more than limits.maxBytes (${bytes - 1})`);
   });
 
+  it('asks for the next page as soon as a page names it, before measuring the page in hand (issue 18)', async () => {
+    // Page 1 alone is over maxBytes: the listing fails on it, and the request for page 2 was
+    // already on its way (a listing that measured each page first would never have sent it).
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = threePages();
+    await server.connect(serverSide);
+    const handler = serverSide.onmessage!;
+    const lists: unknown[] = [];
+    serverSide.onmessage = (m, extra) => {
+      if ('method' in m && m.method === 'tools/list') lists.push((m.params as { cursor?: string } | undefined)?.cursor ?? 'first');
+      handler(m, extra);
+    };
+    const err = await snapshotOverTransport('mem', cfg({ limits: { maxBytes: 100 } }), clientSide).then(
+      () => undefined,
+      (e: unknown) => e as SourceError,
+    );
+    expect(err?.reason).toBe('byte-cap');
+    expect(err?.message).toContain('by page 1');
+    expect(lists).toEqual(['first', '']);
+  });
+
+  it('a page both over limits.maxBytes and over limits.maxPages fails with byte-cap, as when each page was measured before the next was asked for', async () => {
+    const err = await failure(
+      pagedServer(() => ({ tools: [tool('big', { description: 'x'.repeat(2000) })], nextCursor: 'more' })),
+      cfg({ limits: { maxPages: 1, maxBytes: 1024 } }),
+    );
+    expect(err.reason).toBe('byte-cap');
+    // Within the byte cap, the same page fails on the page cap.
+    const capped = await failure(
+      pagedServer(() => ({ tools: [tool('big', { description: 'x'.repeat(2000) })], nextCursor: 'more' })),
+      cfg({ limits: { maxPages: 1, maxBytes: 1 << 20 } }),
+    );
+    expect(capped.reason).toBe('page-cap');
+  });
+
   it('fails with list-error when tools/list answers a JSON-RPC error', async () => {
     const err = await failure(
       pagedServer(() => {

@@ -106,6 +106,25 @@ const unusedActionsCoreParts = {
   },
 };
 
+// @actions/core imports node:crypto at the top of file-command.js for one call,
+// `crypto.randomUUID()` when a value is written to GITHUB_OUTPUT or GITHUB_ENV. Loading
+// node:crypto costs the Action's start 4-8 ms, also for a run that stops on its configuration;
+// here it loads at that call. The build fails if the text changes (a new @actions/core).
+const lazyCryptoInActionsCore = {
+  name: 'lazy-crypto-in-actions-core',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@actions[\\/]core[\\/]lib[\\/]file-command\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const from = "import * as crypto from 'crypto';";
+      if (!text.includes(from) || text.split('crypto.').length !== 2)
+        throw new Error(`${args.path} no longer has \`${from}\` used once: see the lazy-crypto-in-actions-core plugin in scripts/bundles.mjs`);
+      const lazy =
+        "import { createRequire as __tgLazyRequire } from 'node:module';\nconst crypto = { randomUUID: () => __tgLazyRequire(import.meta.url)('node:crypto').randomUUID() };";
+      return { contents: text.replace(from, lazy), loader: 'js' };
+    });
+  },
+};
+
 // @apidevtools/json-schema-ref-parser (which @readme/openapi-parser bundles into its dist/) loads
 // undici for its HTTP resolver with `import(undiciModuleName)`, a name in a variable, which
 // esbuild leaves to Node: dist/ would then need undici in node_modules. toolgate replaces that
@@ -148,7 +167,7 @@ export async function bundleOptions() {
     logLevel: 'warning',
     define: { __TOOLGATE_VERSION__: JSON.stringify(pkg.version) },
     banner: { js: banner },
-    plugins: [yamlEsm, precompiledValidators, unusedActionsCoreParts, refParserUndici],
+    plugins: [yamlEsm, precompiledValidators, unusedActionsCoreParts, lazyCryptoInActionsCore, refParserUndici],
   };
   const out = [
     {

@@ -105,6 +105,24 @@ describe('start-up cost of the bundles (issue 18)', () => {
     expect(withBanner.length).toBeLessThan(distFiles().length / 2);
   });
 
+  it('the Action does not load node:crypto at start: @actions/core asks for it only when it writes a file command', () => {
+    const holders = distFiles().filter((f) => read(f).includes('ghadelimiter_'));
+    expect(holders).toHaveLength(1);
+    const text = read(holders[0]!);
+    expect(text).not.toMatch(/from\s*"(node:)?crypto"/);
+    expect(text).toContain('("node:crypto").randomUUID()');
+    // The Action's entry and what it imports statically, transitively, import no node:crypto.
+    const seen = new Set<string>();
+    const visit = (f: string) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const m of read(f).matchAll(/(?:^|[;}\s])import\s*(?:[\w*{}\s,$]*from\s*)?["'](\.{1,2}\/[^"']+)["']/g)) visit(join(dirname(f), m[1]!));
+    };
+    visit('dist/index.js');
+    for (const f of seen) expect(read(f), f).not.toMatch(/from\s*"(node:)?crypto"/);
+    expect(seen.size).toBeGreaterThan(3);
+  });
+
   it('yaml is bundled from its ESM build (node_modules/yaml/browser), not its CommonJS one', () => {
     const yaml = bundledFiles.filter((f) => /node_modules\/yaml\//.test(f));
     expect(yaml.length).toBeGreaterThan(10);

@@ -1,0 +1,96 @@
+/**
+ * dist/ bundles `yaml` from its ESM build (node_modules/yaml/browser, scripts/bundles.mjs: it
+ * loads sooner, issue 18) while the tests run the sources against its CommonJS build (Node's
+ * conditions). Both are the same library; this holds them to reading every policy-like document
+ * the same way: the same values, the same errors at the same offsets, the same warnings and the
+ * same line positions, for every YAML file under test/ and a set of hostile texts.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as cjs from 'yaml';
+import { REPO } from '../support/run-dist.js';
+
+type YamlModule = typeof cjs;
+
+const esm = (await import(join(REPO, 'node_modules/yaml/browser/index.js'))) as YamlModule;
+
+/** Every .yml/.yaml file under `dir`, recursively. */
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : yamlFiles(path);
+    return /\.ya?ml$/.test(name) ? [path] : [];
+  });
+}
+
+/** Explicit tags of a document (config/policy.ts refuses all but the core schema's JSON ones before toJS). */
+function tagsOf(yaml: YamlModule, doc: ReturnType<YamlModule['parseDocument']>): string[] {
+  const tags: string[] = [];
+  yaml.visit(doc, { Node: (_, n) => void (n.tag && tags.push(n.tag)) });
+  return tags;
+}
+const JSON_TAG = /^tag:yaml\.org,2002:(str|int|float|bool|null|map|seq)$/;
+
+/** What toolgate reads of a document (config/policy.ts: parseDocument, then toJS), as plain data. */
+function reading(yaml: YamlModule, text: string): unknown {
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  const tags = tagsOf(yaml, doc);
+  let value: unknown;
+  try {
+    // A document with another tag is refused before its value is read.
+    value = tags.every((t) => JSON_TAG.test(t)) ? doc.toJS() : { refused: tags };
+  } catch (e) {
+    value = { threw: (e as Error).message };
+  }
+  return {
+    value,
+    errors: doc.errors.map((e) => [e.code, e.pos, e.message.split('\n')[0]]),
+    warnings: doc.warnings.map((w) => [w.code, w.pos]),
+    lines: [0, Math.floor(text.length / 2), text.length].map((offset) => lineCounter.linePos(offset)),
+    hasSources: doc.hasIn(['sources', 0, 'id']),
+  };
+}
+
+const HOSTILE = [
+  'a: &x [1, 2]\nb: *x\n',
+  'a: *missing\n',
+  'a: 1\na: 2\n',
+  'a: !!binary aGVsbG8=\n',
+  'a: !custom 1\n',
+  'n: 12345678901234567890\nf: .inf\nz: 0x1F\no: 0o17\nb: yes\nnull_: ~\n',
+  'a: "unterminated\n',
+  '- a\nb: c\n',
+  '\ufeffsources: []\n',
+  '%YAML 1.1\n---\nb: yes\n',
+  'a:\n  - b: [\n',
+  'k: "\\u202e\\u0000"\n',
+  `${'- '.repeat(200)}x\n`,
+  'x: &a [*a]\n',
+  '? [a, b]\n: c\n',
+];
+
+describe('yaml: the ESM build in dist/ reads documents as the CommonJS build the tests use', () => {
+  it('every YAML file under test/', () => {
+    const files = yamlFiles(join(REPO, 'test'));
+    expect(files.length).toBeGreaterThan(20);
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      expect(reading(esm, text), f).toEqual(reading(cjs, text));
+    }
+  });
+
+  it('hostile texts: aliases, duplicate keys, tags, numbers, syntax errors, deep nesting', () => {
+    for (const text of HOSTILE) expect(reading(esm, text), JSON.stringify(text)).toEqual(reading(cjs, text));
+  });
+
+  it('is a different copy of the library (the comparison compares something): they differ on !!binary, which toolgate.yml refuses', () => {
+    expect(esm.parseDocument).not.toBe(cjs.parseDocument);
+    const text = 'a: !!binary aGVsbG8=\n';
+    const [fromCjs, fromEsm] = [cjs, esm].map((y) => (y.parseDocument(text).toJS() as { a: Uint8Array }).a);
+    expect(Buffer.isBuffer(fromCjs)).toBe(true);
+    expect(Buffer.isBuffer(fromEsm)).toBe(false);
+    expect(JSON.stringify(fromCjs)).not.toBe(JSON.stringify(fromEsm));
+  });
+});

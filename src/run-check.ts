@@ -273,7 +273,7 @@ function failedSource(run: SourceRun, e: SourceError): SourceResult {
   const { cfg, opts, sourcePointer, result } = run;
   result.failure = { message: e.message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
   const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message: e.message, data: { reason: e.reason } };
-  const contained = containmentFindings({ sandbox: e.sandbox, escaped: e.escaped }, sourcePointer);
+  const contained = containmentFindings({ sandbox: e.sandbox, escaped: e.escaped, networkBlocked: e.networkBlocked }, sourcePointer);
   const auth = authDiscoveryFindings(e.protectedResource, e.unauthorized === true, sourcePointer);
   result.findings = finalize([f, ...contained, ...auth], { sourceId: cfg.id, policy: opts.policy }, policyLocator(opts, sourcePointer));
   return result;

@@ -228,6 +228,9 @@ async function runSnapshot(id: string, cfg: McpCommon, started: number, connecto
       if (escaped.length) e.escaped = escaped;
       const use = sessions.list.at(-1)?.sandbox;
       if (use) e.sandbox = use;
+      // A server that failed because it could not reach the network is where the hint helps most.
+      const blocked = blockedHostsOf(sessions.list);
+      if (blocked.length) e.networkBlocked = blocked;
     }
     throw e;
   } finally {
@@ -291,9 +294,7 @@ async function endSessions(d: RawSnapshot['diagnostics'], session: Session, sess
   await Promise.all(sessions.list.map(closeSession));
   const escaped = sessions.list.flatMap((x) => x.proc?.escaped ?? []);
   if (escaped.length) d.escaped = escaped;
-  const blocked = blockedHosts(
-    sessions.list.map((x) => (x.sandbox?.sandboxed && x.sandbox.network === 'loopback' ? (x.proc?.stderrTail() ?? '') : '')).join('\n'),
-  );
+  const blocked = blockedHostsOf(sessions.list);
   if (blocked.length) d.networkBlocked = blocked;
   d.durationMs = Math.round(performance.now() - started);
 }
@@ -308,6 +309,11 @@ async function discoverAsClient(url: URL, credentialed: boolean, timeoutMs: numb
     if (challenge) sessions.unauthorized = challenge;
   }
   return discoverProtectedResource(url, { ...(sessions.unauthorized ? { challenge: sessions.unauthorized } : {}), timeoutMs });
+}
+
+/** {@link blockedHosts} in the error output of the sessions whose server ran sandboxed with loopback only. */
+function blockedHostsOf(sessions: readonly Session[]): string[] {
+  return blockedHosts(sessions.map((x) => (x.sandbox?.sandboxed && x.sandbox.network === 'loopback' ? (x.proc?.stderrTail() ?? '') : '')).join('\n'));
 }
 
 /**

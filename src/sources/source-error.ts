@@ -30,6 +30,8 @@ export class SourceError extends Error {
   escaped?: MarkedProcess[];
   /** How the server ran: sandboxed or not, and why not. */
   sandbox?: SandboxUse;
+  /** Hosts the sandboxed server failed to reach, from its error output (`server-network-blocked`). */
+  networkBlocked?: string[];
   /** HTTP: the server answered 401 (it wants credentials toolgate lacked). */
   unauthorized?: boolean;
   /** HTTP, after a 401: what RFC 9728 discovery found. */

@@ -218,6 +218,20 @@ describe.each(MODES)('what the server can reach (%s)', (mode) => {
   );
 
   it.skipIf(mode !== 'sandboxed')(
+    'a server that fails because its lookup is blocked (npx without network) still gets server-network-blocked',
+    async () => {
+      const { dir, policy } = repo('offline-install.mjs', ['registry.toolgate.invalid']);
+      const r = await audit(policy, dir);
+      expect(r.sources[0]!.failure?.reason).toBeDefined();
+      expect(ids(r)).toContain('server-failed');
+      const f = r.findings.find((x) => x.ruleId === 'server-network-blocked');
+      expect(f?.level).toBe('warning');
+      expect(f?.message).toContain('registry.toolgate.invalid');
+    },
+    30_000,
+  );
+
+  it.skipIf(mode !== 'sandboxed')(
     '`network: open` gives the host network back (the loopback listener is reached)',
     async () => {
       const { dir, policy } = repo('nosy.mjs', ['--', 'x', String(port), ''], { network: 'open' });

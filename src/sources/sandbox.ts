@@ -180,12 +180,19 @@ export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: 
   // each path the command line names (a checkout in /tmp/x: its scripts and node_modules).
   for (const dir of visibleUnderTmp([root, cwd, spec.command, ...spec.args], cwd)) args.push('--ro-bind', dir, dir);
   for (const path of [place.home, ...writable]) args.push('--bind', path, path);
-  // Hidden last, so no writable path (the repository itself, say) uncovers them.
+  // Hidden last, so no writable path (the repository itself, say) uncovers them. A path inside a
+  // directory already hidden is hidden with it: on GitHub's hosted runners GITHUB_OUTPUT and the
+  // other runner files are inside RUNNER_TEMP, and bwrap cannot make their mount points in the
+  // read-only tmpfs that replaced it (every sandboxed server failed to start there).
+  const hiddenDirs: string[] = [];
   const hide = (path: string | undefined) => {
     if (!path || !existsSync(path)) return;
     const real = realpathSync(path);
-    if (statSync(real).isDirectory()) args.push('--tmpfs', real, '--remount-ro', real);
-    else args.push('--ro-bind', '/dev/null', real);
+    if (hiddenDirs.some((d) => real === d || real.startsWith(d.endsWith('/') ? d : `${d}/`))) return;
+    if (statSync(real).isDirectory()) {
+      args.push('--tmpfs', real, '--remount-ro', real);
+      hiddenDirs.push(real);
+    } else args.push('--ro-bind', '/dev/null', real);
   };
   hide(place.env.RUNNER_TEMP);
   for (const name of RUNNER_FILE_VARS) hide(place.env[name]);

@@ -218,6 +218,39 @@ describe.each(MODES)('what the server can reach (%s)', (mode) => {
   );
 
   it.skipIf(mode !== 'sandboxed')(
+    "GitHub's hosted-runner layout: the runner's files inside RUNNER_TEMP are hidden with it, and the server starts",
+    async () => {
+      const runner = tempDir('tg-runner-temp-');
+      cleanups.push(runner.cleanup);
+      const files = join(runner.path, '_runner_file_commands');
+      mkdirSync(files);
+      mkdirSync(join(runner.path, '_github_workflow'));
+      const vars = {
+        RUNNER_TEMP: runner.path,
+        GITHUB_OUTPUT: join(files, 'set_output_1'),
+        GITHUB_ENV: join(files, 'set_env_1'),
+        GITHUB_STEP_SUMMARY: join(files, 'step_summary_1'),
+        GITHUB_EVENT_PATH: join(runner.path, '_github_workflow', 'event.json'),
+      };
+      for (const [k, v] of Object.entries(vars)) {
+        if (k !== 'RUNNER_TEMP') writeFileSync(v, '');
+        process.env[k] = v;
+      }
+      try {
+        const { dir, policy } = repo('nosy.mjs', ['--', 'x', String(port), [vars.GITHUB_OUTPUT, join(runner.path, 'other')].join(',')]);
+        const r = await audit(policy, dir);
+        expect(r.sources[0]!.failure, r.sources[0]!.failure?.message).toBeUndefined();
+        const report = JSON.parse(r.sources[0]!.surface!.tools[0]!.description!) as { wrote: string[] };
+        expect(report.wrote).toEqual([expect.stringMatching(new RegExp(`^${vars.GITHUB_OUTPUT}: no`)), expect.stringMatching(/other: no/)]);
+        expect(readFileSync(vars.GITHUB_OUTPUT, 'utf8')).toBe('');
+      } finally {
+        for (const k of Object.keys(vars)) delete process.env[k];
+      }
+    },
+    30_000,
+  );
+
+  it.skipIf(mode !== 'sandboxed')(
     'a server that fails because its lookup is blocked (npx without network) still gets server-network-blocked',
     async () => {
       const { dir, policy } = repo('offline-install.mjs', ['registry.toolgate.invalid']);

@@ -1,5 +1,5 @@
 import { mark } from '../util/timing.js';
-import { installInterruptHandlers, runInterruptCleanups } from '../util/cleanup.js';
+import { installInterruptHandlers } from '../util/cleanup.js';
 import { ConfigError } from '../util/errors.js';
 import { earlyRun } from './early-args.js';
 import { EXIT } from './types.js';
@@ -44,15 +44,19 @@ async function run(): Promise<void> {
 }
 
 /**
- * A reader that stops early (`toolgate check | head`) closes the pipe: the report is not wanted
- * any more, which is no crash. Running servers and temp files are cleaned up as on an interrupt.
+ * A reader that stops early (`toolgate check | head`) closes the pipe: what is left of the report
+ * is not wanted, which is no crash. The run still ends as it would have, with its own exit code:
+ * under `set -o pipefail` (GitHub's bash steps) `toolgate check | head` must fail a failing gate,
+ * and it used to exit 0 here, before the run had an exit code.
  */
 function endQuietlyOnClosedPipe(): void {
   for (const stream of [process.stdout, process.stderr]) {
+    let closed = false;
     stream.on('error', (e: NodeJS.ErrnoException) => {
+      // After EPIPE every later write fails too (ERR_STREAM_DESTROYED): nothing more goes there.
+      if (closed) return;
       if (e.code !== 'EPIPE') throw e;
-      runInterruptCleanups();
-      process.exit(process.exitCode ?? 0);
+      closed = true;
     });
   }
 }

@@ -239,9 +239,53 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
       `${FIX} Anchors and aliases (&name / *name) are not needed in toolgate.yml: write the values out.`,
     );
   }
+  const odd = firstNonJsonValue(value);
+  if (odd) {
+    throw new ConfigError(
+      `the value at ${odd.pointer || '/'} is not JSON (${odd.what})`,
+      { file, line: lineOf(odd.pointer), pointer: odd.pointer },
+      `${FIX} Write it as a plain YAML string, number, true/false, list or mapping (a \`%YAML 1.1\` document reads dates as dates: quote them).`,
+    );
+  }
   const validate = policyValidator();
   if (!validate(value)) throw schemaError(validate.errors ?? [], file, lineOf, FIX, policySchema);
   return { ...resolvePolicy(value as unknown as RawPolicy, file, root, lineOf), has };
+}
+
+/**
+ * The first value `toJS` made that JSON cannot hold, with its JSON pointer: what slipped past
+ * {@link firstNonJsonTag} untagged (a `%YAML 1.1` document reads `2001-12-14` as a Date), and
+ * `.inf`/`.nan`. Such a value passes the schema's `type: object` or is serialized as something
+ * else (a Date as a string, NaN as null), so the policy would not mean what it shows. Iterative.
+ */
+function firstNonJsonValue(value: unknown): { pointer: string; what: string } | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [v, pointer] = stack.pop()!;
+    if (typeof v === 'number' && !Number.isFinite(v)) return { pointer, what: 'an infinite number, or not a number' };
+    if (typeof v === 'bigint' || typeof v === 'undefined' || typeof v === 'function' || typeof v === 'symbol') return { pointer, what: `a ${typeof v}` };
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push([x, `${pointer}/${i}`]));
+      continue;
+    }
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (proto !== Object.prototype && proto !== null) {
+      const what =
+        v instanceof Date
+          ? 'a date'
+          : v instanceof Uint8Array
+            ? 'a byte array'
+            : v instanceof Set
+              ? 'a set'
+              : v instanceof Map
+                ? 'a map'
+                : 'an object of its own kind';
+      return { pointer, what };
+    }
+    for (const [k, x] of Object.entries(v)) stack.push([x, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+  }
+  return undefined;
 }
 
 /** The YAML 1.2 core schema's own tags: what JSON can hold (`!!str 1` is a string, as without the tag). */

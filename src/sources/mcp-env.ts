@@ -6,9 +6,9 @@
  * copy of our environment with things removed: a small default set, the names the user listed,
  * and a scratch `HOME` (several real servers write into `$HOME` at start-up).
  */
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { onInterrupt, processAlive } from '../util/cleanup.js';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -116,7 +116,9 @@ export interface ScratchHome {
  */
 export async function makeScratchHome(): Promise<ScratchHome> {
   await removeOrphanedHomes();
-  const path = await mkdtemp(join(tmpdir(), `toolgate-home-${process.pid}-`));
+  // Made and registered in one synchronous step: with mkdtemp's promise, a signal handled between
+  // the directory's creation and its registration left it behind (the next run removed it).
+  const path = mkdtempSync(join(tmpdir(), `toolgate-home-${process.pid}-`));
   const unregister = onInterrupt(() => rmSync(path, { recursive: true, force: true }));
   return {
     path,

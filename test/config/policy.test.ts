@@ -241,6 +241,34 @@ describe('YAML tags: only what JSON can hold', () => {
     expect(e.fix).toContain('without the tag');
   });
 
+  it.each([
+    {
+      name: 'a %YAML 1.1 date, untagged',
+      yaml: `%YAML 1.1\n---\n${base}      capabilities: 2001-12-14\n`,
+      pointer: '/sources/0/mcp/capabilities',
+      what: 'a date',
+      line: 7,
+    },
+    {
+      name: '.inf',
+      yaml: `${base}      capabilities:\n        x: .inf\n`,
+      pointer: '/sources/0/mcp/capabilities/x',
+      what: 'an infinite number, or not a number',
+      line: 6,
+    },
+    {
+      name: '.nan under an escaped key',
+      yaml: `${base}      capabilities:\n        "a/b": .nan\n`,
+      pointer: '/sources/0/mcp/capabilities/a~1b',
+      what: 'an infinite number, or not a number',
+      line: 6,
+    },
+  ])('a value JSON cannot hold is refused at its line: $name', ({ yaml, pointer, what, line }) => {
+    const e = refusedPolicy(yaml);
+    expect(e.message).toBe(`the value at ${pointer} is not JSON (${what})`);
+    expect(e.location).toMatchObject({ line, pointer });
+  });
+
   it("the core schema's own tags read as without them", () => {
     const p = parsePolicy(`${base}      args: [!!str 1, !!str true]\n      capabilities: !!map {roots: !!map {}}\n`, 'toolgate.yml', '/repo');
     const mcp = (p.sources[0] as { mcp: { args: string[]; capabilities: unknown } }).mcp;

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { spawn } from 'node:child_process';
+import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 import { validateSarif } from '../support/sarif-schema.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -424,6 +425,27 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stderr).toContain('not a toolgate contract');
     expect(r.stderr).toContain('toolgate snapshot --tools-json tools.json');
     expect(r.stderr).not.toContain('by hand');
+  });
+
+  it('a reader that closes stdout or stderr at once does not change the exit code (`toolgate check | head` under pipefail)', async () => {
+    const dir = workspace();
+    const policy = (args: string[]) =>
+      `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${JSON.stringify([NOTES, ...args])}\n`;
+    writeFileSync(join(dir, 'toolgate.yml'), policy([]));
+    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    writeFileSync(join(dir, 'toolgate.yml'), policy(['--drift']));
+    expect((await runCli(['check'], { cwd: dir })).code).toBe(1);
+    for (const closed of ['stdout', 'stderr'] as const) {
+      // The read end is closed before toolgate writes anything: its progress line (stderr) and
+      // its report (stdout) fail with EPIPE, the first one while the run is still going.
+      const child = spawn(process.execPath, [CLI, 'check'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      child[closed].destroy();
+      let other = '';
+      child[closed === 'stdout' ? 'stderr' : 'stdout'].on('data', (c: Buffer) => (other += c.toString()));
+      const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+      expect(code, `${closed} closed: ${other}`).toBe(1);
+      expect(other).not.toMatch(/EPIPE|ERR_STREAM/);
+    }
   });
 
   it('snapshot writes the surface; diff of two surfaces reports the change', async () => {

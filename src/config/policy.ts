@@ -216,15 +216,6 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
     const pos = yamlError.linePos?.[0] ?? lineCounter.linePos(yamlError.pos[0]);
     throw new ConfigError(`YAML syntax error: ${yamlError.message.split('\n')[0]}`, { file, line: pos?.line, column: pos?.col }, FIX);
   }
-  const tagged = firstNonJsonTag(doc);
-  if (tagged) {
-    const pos = tagged.offset === undefined ? undefined : lineCounter.linePos(tagged.offset);
-    throw new ConfigError(
-      `YAML tag ${tagged.tag} is not allowed in toolgate.yml: its value is not JSON (a byte array, a date, a set, or a tag of its own)`,
-      { file, line: pos?.line, column: pos?.col },
-      `${FIX} Write the value as plain YAML, without the tag.`,
-    );
-  }
   const lineOf = yamlLines(doc, lineCounter);
   const has = (pointer: string) => pointer === '' || doc.hasIn(yamlPath(pointer));
   let value: JsonObject;
@@ -253,10 +244,12 @@ export function parsePolicy(text: string, file: string, root: string): Policy {
 }
 
 /**
- * The first value `toJS` made that JSON cannot hold, with its JSON pointer: what slipped past
- * {@link firstNonJsonTag} untagged (a `%YAML 1.1` document reads `2001-12-14` as a Date), and
- * `.inf`/`.nan`. Such a value passes the schema's `type: object` or is serialized as something
- * else (a Date as a string, NaN as null), so the policy would not mean what it shows. Iterative.
+ * The first value `toJS` made that JSON cannot hold, with its JSON pointer: what YAML 1.1's tags
+ * make (`!!binary` a byte array, read differently by yaml's CommonJS and ESM builds; `!!timestamp`
+ * a Date; `!!set` a Set; `!!omap`/`!!pairs` a Map), a date in a `%YAML 1.1` document even
+ * untagged, and `.inf`/`.nan`. Such a value passes the schema's `type: object` or is serialized
+ * as something else (a Date as a string, NaN as null), so the policy would not mean what it
+ * shows. Iterative.
  */
 function firstNonJsonValue(value: unknown): { pointer: string; what: string } | undefined {
   const stack: [unknown, string][] = [[value, '']];
@@ -286,27 +279,6 @@ function firstNonJsonValue(value: unknown): { pointer: string; what: string } | 
     for (const [k, x] of Object.entries(v)) stack.push([x, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
   }
   return undefined;
-}
-
-/** The YAML 1.2 core schema's own tags: what JSON can hold (`!!str 1` is a string, as without the tag). */
-const JSON_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
-
-/**
- * The first node with an explicit tag whose value is not JSON: YAML 1.1's `!!binary`,
- * `!!timestamp`, `!!set`, `!!omap`, `!!pairs` (which `yaml` resolves by default into a byte array,
- * a Date, a Set or a Map, each read differently by its CommonJS and ESM builds and by JSON), or
- * a tag of the file's own. `offset` is where its source starts.
- */
-function firstNonJsonTag(doc: Document): { tag: string; offset?: number } | undefined {
-  let found: { tag: string; offset?: number } | undefined;
-  visit(doc, {
-    Node(_, node) {
-      if (node.tag === undefined || JSON_TAGS.has(node.tag)) return undefined;
-      found = { tag: node.tag.replace(/^tag:yaml\.org,2002:/, '!!'), offset: node.range?.[0] };
-      return visit.BREAK;
-    },
-  });
-  return found;
 }
 
 /** Line of the first alias whose anchor does not resolve, else of the first alias (1 when none). */

@@ -225,23 +225,20 @@ describe('a valid policy', () => {
   });
 });
 
-describe('YAML tags: only what JSON can hold', () => {
+describe('YAML values: only what JSON can hold', () => {
   const base = 'sources:\n  - id: s\n    mcp:\n      command: node\n';
 
   it.each([
-    { tag: '!!binary', yaml: `${base}      capabilities: !!binary aGVsbG8=\n`, line: 5 },
-    { tag: '!!timestamp', yaml: `${base}      capabilities:\n        when: !!timestamp 2001-12-14\n`, line: 6 },
-    { tag: '!!set', yaml: `${base}      capabilities: !!set {a: null}\n`, line: 5 },
-    { tag: '!!omap', yaml: `${base}      capabilities:\n        x: !!omap [a: 1]\n`, line: 6 },
-    { tag: '!custom', yaml: `${base}      args: [!custom a]\n`, line: 5 },
-  ])('$tag is refused at its line (yaml would make it a byte array, a Date, a Set or a Map)', ({ tag, yaml, line }) => {
-    const e = refusedPolicy(yaml);
-    expect(e.message).toBe(`YAML tag ${tag} is not allowed in toolgate.yml: its value is not JSON (a byte array, a date, a set, or a tag of its own)`);
-    expect(e.location).toMatchObject({ line });
-    expect(e.fix).toContain('without the tag');
-  });
-
-  it.each([
+    { name: '!!binary', yaml: `${base}      capabilities: !!binary aGVsbG8=\n`, pointer: '/sources/0/mcp/capabilities', what: 'a byte array', line: 5 },
+    {
+      name: '!!timestamp',
+      yaml: `${base}      capabilities:\n        when: !!timestamp 2001-12-14\n`,
+      pointer: '/sources/0/mcp/capabilities/when',
+      what: 'a date',
+      line: 6,
+    },
+    { name: '!!set', yaml: `${base}      capabilities: !!set {a: null}\n`, pointer: '/sources/0/mcp/capabilities', what: 'a set', line: 5 },
+    { name: '!!omap', yaml: `${base}      capabilities:\n        x: !!omap [a: 1]\n`, pointer: '/sources/0/mcp/capabilities/x', what: 'a map', line: 6 },
     {
       name: 'a %YAML 1.1 date, untagged',
       yaml: `%YAML 1.1\n---\n${base}      capabilities: 2001-12-14\n`,
@@ -269,10 +266,10 @@ describe('YAML tags: only what JSON can hold', () => {
     expect(e.location).toMatchObject({ line, pointer });
   });
 
-  it("the core schema's own tags read as without them", () => {
-    const p = parsePolicy(`${base}      args: [!!str 1, !!str true]\n      capabilities: !!map {roots: !!map {}}\n`, 'toolgate.yml', '/repo');
+  it("the core schema's own tags read as without them, and a tag of the file's own reads as the plain value", () => {
+    const p = parsePolicy(`${base}      args: [!!str 1, !!str true, !custom a]\n      capabilities: !!map {roots: !!map {}}\n`, 'toolgate.yml', '/repo');
     const mcp = (p.sources[0] as { mcp: { args: string[]; capabilities: unknown } }).mcp;
-    expect(mcp.args).toEqual(['1', 'true']);
+    expect(mcp.args).toEqual(['1', 'true', 'a']);
     expect(mcp.capabilities).toEqual({ roots: {} });
   });
 });

@@ -47,11 +47,7 @@ export async function runAction(): Promise<void> {
     // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the path to
     // the first server); not for a policy file that is not there, which never loads the sandbox
     // module (node:child_process: the Action's cold start).
-    if (existsSync(policyPath)) {
-      const sandbox = await import('../sources/sandbox.js');
-      letGoOfProbe = sandbox.abandonSandboxProbe;
-      void sandbox.sandboxSupportAsync();
-    }
+    if (existsSync(policyPath)) letGoOfProbe = (await import('../sources/sandbox.js')).startSandboxProbe();
     const policy = await loadPolicy(policyPath);
     // Outside a pull request's check, the policy just read is the one that runs the servers: the
     // first starts now and boots while the pipeline loads (issue 18). In a pull request the base

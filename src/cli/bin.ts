@@ -25,7 +25,7 @@ async function run(): Promise<void> {
   // before this point writes to either stream.
   endQuietlyOnClosedPipe();
   if (failed instanceof ConfigError) {
-    // The exit code is set first: a closed stderr (EPIPE) exits with it, whatever is still pending.
+    // The exit code is set first: whatever happens while the early server ends, the run is a usage error.
     process.exitCode = EXIT.usage;
     await prepare!.discardEarlyIfStarted();
     (await import('./config-error-output.js')).writeConfigError(failed);

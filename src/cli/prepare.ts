@@ -85,9 +85,7 @@ let letGoOfProbe: (() => void) | undefined;
 
 /** Starts the sandbox probe (sources/sandbox.ts), which then runs while the policy loads. */
 async function startSandboxProbe(): Promise<void> {
-  const { abandonSandboxProbe, sandboxSupportAsync } = await import('../sources/sandbox.js');
-  letGoOfProbe = abandonSandboxProbe;
-  void sandboxSupportAsync();
+  letGoOfProbe = (await import('../sources/sandbox.js')).startSandboxProbe();
 }
 
 function parseCapabilities(text: string | undefined): JsonObject {

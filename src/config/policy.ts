@@ -4,7 +4,7 @@ import { policyValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
 import { displayPath } from '../util/display-path.js';
 import { CONTRACT_OUTSIDE_FIX, resolveInside } from '../util/safe-path.js';
-import { pointerSegments } from '../util/json.js';
+import { escapePointerToken, pointerSegments } from '../util/json.js';
 import { schemaError } from '../util/schema-errors.js';
 import { isRuleId, ruleById, RULES } from '../rules/catalog.js';
 import { didYouMean } from '../util/suggest.js';
@@ -276,7 +276,7 @@ function firstNonJsonValue(value: unknown): { pointer: string; what: string } | 
                 : 'an object of its own kind';
       return { pointer, what };
     }
-    for (const [k, x] of Object.entries(v)) stack.push([x, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+    for (const [k, x] of Object.entries(v)) stack.push([x, `${pointer}/${escapePointerToken(k)}`]);
   }
   return undefined;
 }

@@ -28,7 +28,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve as resolvePath, isAbsolute } from 'node:path';
 import type { CommandSpec, Containment } from '../config/source-config.js';
-import { findRepositoryRoot } from '../util/repository-root.js';
+import { findRepositoryRoot, within } from '../util/repository-root.js';
 
 /** Whether servers can be sandboxed here, and with what. */
 export type SandboxSupport = { available: true; bwrap: string } | { available: false; reason: string };
@@ -71,6 +71,16 @@ export function sandboxSupportAsync(): Promise<SandboxSupport> {
       resolve(verdict(pre.bwrap, code, stderr));
     });
   }).then((s) => (support ??= s)));
+}
+
+/**
+ * Starts the probe ({@link sandboxSupportAsync}) for a run that will start a server, so that it
+ * runs while the policy loads. Returns {@link abandonSandboxProbe}, for a run that then stops
+ * before any server (the CLI's prepare.ts and the Action's main.ts import this module only then).
+ */
+export function startSandboxProbe(): () => void {
+  void sandboxSupportAsync();
+  return abandonSandboxProbe;
 }
 
 /**
@@ -188,7 +198,7 @@ export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: 
   const hide = (path: string | undefined) => {
     if (!path || !existsSync(path)) return;
     const real = realpathSync(path);
-    if (hiddenDirs.some((d) => real === d || real.startsWith(d.endsWith('/') ? d : `${d}/`))) return;
+    if (hiddenDirs.some((d) => within(real, d))) return;
     if (statSync(real).isDirectory()) {
       args.push('--tmpfs', real, '--remount-ro', real);
       hiddenDirs.push(real);

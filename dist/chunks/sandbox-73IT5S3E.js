@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f,g,h,i,j}from"./chunk-SGHDCJXR.js";import"./chunk-A6K4AT7K.js";import"./chunk-RLG55I22.js";export{g as MARKER_NAME,f as SandboxRefusal,c as abandonSandboxProbe,i as findMarked,j as killMarked,h as newMarker,d as resetSandboxSupport,a as sandboxSupport,b as sandboxSupportAsync,e as sandboxedCommand};

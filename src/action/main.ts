@@ -1,5 +1,4 @@
 import * as core from '@actions/core';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadPolicy } from '../config/policy-file.js';
 import { displayPath } from '../util/display-path.js';
@@ -37,17 +36,12 @@ export async function runAction(): Promise<void> {
   // Paths in messages are relative to where the run looks (working-directory), once it is known.
   let workspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
   let startingEarly = false;
-  let letGoOfProbe: (() => void) | undefined;
   try {
     const inputs = readActionInputs();
     workspace = inputs.workspace;
     const event = readEventContext();
     const policyPath = resolve(inputs.workspace, inputs.config);
     await assertPullRequestTargetAllowed(event, policyPath, inputs.workspace);
-    // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the path to
-    // the first server); not for a policy file that is not there, which never loads the sandbox
-    // module (node:child_process: the Action's cold start).
-    if (existsSync(policyPath)) letGoOfProbe = (await import('../sources/sandbox.js')).startSandboxProbe();
     const policy = await loadPolicy(policyPath);
     // Outside a pull request's check, the policy just read is the one that runs the servers: the
     // first starts now and boots while the pipeline loads (issue 18). In a pull request the base
@@ -62,8 +56,6 @@ export async function runAction(): Promise<void> {
     mark('pipeline loaded');
     await check(inputs, event, policy, policyPath, logger);
   } catch (e) {
-    // A run that stopped before any server does not wait for the probe's end to exit.
-    letGoOfProbe?.();
     if (e instanceof ConfigError) {
       const err = relativeTo(workspace, e);
       // One annotation per problem, on its own line; GitHub shows 10 errors per step and

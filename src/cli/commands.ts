@@ -3,7 +3,6 @@ import { policyInputs, type Policy } from '../config/policy.js';
 import { FILE_LIMITS, readBounded, resolveInside } from '../util/safe-path.js';
 import { parseContract, writeFileAtomic } from '../contract/store.js';
 import { serializeContractInSlices } from '../contract/serialize.js';
-import { sandboxSupportAsync } from '../sources/sandbox.js';
 import type { Surface } from '../surface/model.js';
 import { runCheck, unpinnableMessage } from '../run-check.js';
 import type { CheckResult, FailOn, Mode } from '../judge/result.js';
@@ -140,8 +139,6 @@ function malformedNote(malformed: number, pinned: number): string {
 /** `toolgate snapshot`: the normalized surface of one source to stdout or a file. */
 export async function snapshot(flags: SourceFlags & { output?: string }, command: string[]): Promise<number> {
   const cwd = process.cwd();
-  // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the critical path).
-  void sandboxSupportAsync();
   const policy = await policyFrom(flags, command, cwd);
   // One source, decided before any server starts: a partial result must never look like success.
   const selected = selectSources(policy, flags.source);

@@ -63,14 +63,7 @@ export async function prepareRun(flags: SourceFlags & { base?: string }, command
 }
 
 async function prepareNow(flags: SourceFlags & { base?: string }, command: string[], cwd: string): Promise<Policy> {
-  let policy: Policy;
-  try {
-    policy = await policyFrom(flags, command, cwd);
-  } catch (e) {
-    // A bad policy runs no server: the probe is not waited for, so the error shows at once.
-    letGoOfProbe?.();
-    throw e;
-  }
+  const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
   if (flags.base === undefined) {
     const { startFirstServer } = await import('../sources/select.js');
@@ -78,14 +71,6 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
     await startFirstServer(policy, flags.source, cwd);
   }
   return policy;
-}
-
-/** Set once a probe was started: lets the process exit without it (a missing policy file never loads the sandbox module). */
-let letGoOfProbe: (() => void) | undefined;
-
-/** Starts the sandbox probe (sources/sandbox.ts), which then runs while the policy loads. */
-async function startSandboxProbe(): Promise<void> {
-  letGoOfProbe = (await import('../sources/sandbox.js')).startSandboxProbe();
 }
 
 function parseCapabilities(text: string | undefined): JsonObject {
@@ -116,7 +101,6 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
   const adhoc: SourceConfig[] = [];
   const common = { capabilities: parseCapabilities(flags.capabilities), timeouts: DEFAULT_TIMEOUTS, limits: DEFAULT_LIST_LIMITS };
   if (command.length > 0) {
-    await startSandboxProbe();
     adhoc.push({
       id,
       kind: 'mcp',
@@ -178,7 +162,5 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
       'Put the server after -- (e.g. toolgate audit --env API_BASE -- node server.js), or set it in toolgate.yml.',
     );
   const file = flags.config ?? (existsSync(resolve(cwd, 'toolgate.yaml')) && !existsSync(resolve(cwd, 'toolgate.yml')) ? 'toolgate.yaml' : 'toolgate.yml');
-  // Whether servers can be sandboxed is probed while the policy loads (~40 ms, off the path to the first server).
-  if (existsSync(resolve(cwd, file))) await startSandboxProbe();
   return loadPolicy(file);
 }

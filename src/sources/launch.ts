@@ -13,7 +13,7 @@ import type { CommandSpec, McpCommon, McpStdioConfig } from '../config/source-co
 import { SourceError } from './source-error.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
 import { describeCommand, lookupCommand, ServerProcess, spawnFailed } from './mcp-process.js';
-import { MARKER_NAME, newMarker, SandboxRefusal, sandboxedCommand, sandboxSupport } from './sandbox.js';
+import { expectedSandbox, MARKER_NAME, newMarker, SandboxRefusal, sandboxedCommand, sandboxSupportAsync } from './sandbox.js';
 import { DEFAULT_CONTAINMENT } from '../config/source-config.js';
 import type { SandboxUse } from './types.js';
 import { mark } from '../util/timing.js';
@@ -27,13 +27,19 @@ export interface Launch {
   proc?: ServerProcess;
   /** How the command ran: in the sandbox, or not and why. */
   sandbox?: SandboxUse;
+  /** Started in bubblewrap before anything asked whether it can make namespaces here (see {@link failedForWantOfSandbox}). */
+  untriedSandbox?: boolean;
 }
 
 /**
  * Starts `spec` (a stdio server, or an HTTP `start` command) with the minimal environment, the
  * launch's scratch HOME and a fresh run marker, in the sandbox unless the machine has none or the
- * source turns it off (sources/sandbox.ts); records which on `into.sandbox`. An HTTP start command
- * keeps the host's network: its port must be reachable from toolgate.
+ * source turns it off (sources/sandbox.ts); records which on `into.sandbox`. Where nothing has yet
+ * asked whether bwrap can make namespaces here, the command starts in it all the same and
+ * `into.untriedSandbox` is set: a caller that can start it again asks
+ * {@link failedForWantOfSandbox} when the start fails; one that cannot (the proxy) awaits
+ * `sandboxSupportAsync()` first. An HTTP start command keeps the host's network: its port must be
+ * reachable from toolgate.
  * @param into a launch whose `home` is set.
  * @throws SourceError `spawn-failed`: command not found, refused by the sandbox, bad cwd, or a
  *   start command that needs the network the base branch's policy does not give it yet.
@@ -42,7 +48,7 @@ export async function startContained(spec: CommandSpec, cfg: McpCommon, into: La
   const containment = cfg.containment ?? DEFAULT_CONTAINMENT;
   const marker = newMarker();
   const env: Record<string, string> = { ...buildChildEnv({ names: spec.env, source: process.env, home: into.home!.path }), [MARKER_NAME]: marker };
-  const support = sandboxSupport();
+  const support = expectedSandbox();
   let launched = spec;
   if (containment.sandbox === 'off') into.sandbox = { sandboxed: false, reason: 'the source sets `sandbox: off`' };
   else if (!support.available) into.sandbox = { sandboxed: false, reason: support.reason };
@@ -69,8 +75,22 @@ export async function startContained(spec: CommandSpec, cfg: McpCommon, into: La
       throw e;
     }
     into.sandbox = { sandboxed: true, network };
+    if ('untried' in support) into.untriedSandbox = true;
   }
   return ServerProcess.spawn(launched, env, { stdio, describeAs: spec, marker });
+}
+
+/**
+ * Whether a start that failed failed because bubblewrap cannot make namespaces on this machine:
+ * it ran in an untried sandbox ({@link startContained}), its process has ended, and the probe,
+ * asked now, says no. The probe's verdict is kept, so the caller's next start runs unsandboxed
+ * and is reported as such (`server-unsandboxed`), as when the probe had run first. A failure
+ * with the probe's yes is the server's own (or its sandbox setup's): the caller reports it.
+ */
+export async function failedForWantOfSandbox(l: Launch): Promise<boolean> {
+  if (!l.untriedSandbox || !l.proc) return false;
+  if ((await l.proc.waitExit(250)) === undefined) return false;
+  return !(await sandboxSupportAsync()).available;
 }
 
 /**

@@ -23,12 +23,13 @@ import type { Json } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
 import { SourceError, type SourceFailure } from './source-error.js';
 import { makeScratchHome, type ScratchHome } from './mcp-env.js';
-import { launchStdio, startContained, takeEarly, type EarlyLaunch } from './launch.js';
+import { failedForWantOfSandbox, launchStdio, startContained, takeEarly, type EarlyLaunch } from './launch.js';
 import { captureToolsList, guardFlood, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
 import { challengeOf, discoverProtectedResource, unauthenticatedChallenge, type Challenge } from './protected-resource.js';
 import type { Discovery } from '../surface/model.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
 import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
+import { sandboxSupportAsync } from './sandbox.js';
 import type { RawSnapshot, RawTool, SandboxUse } from './types.js';
 import { VERSION } from '../version.js';
 import { mark } from '../util/timing.js';
@@ -89,6 +90,8 @@ interface Session {
   notes: string[];
   /** How the command toolgate started ran: in the sandbox, or not and why. */
   sandbox?: SandboxUse;
+  /** See launch.ts `Launch.untriedSandbox`. */
+  untriedSandbox?: boolean;
 }
 
 /**
@@ -454,12 +457,20 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions,
   try {
     return await attempt(false, early);
   } catch (err) {
+    // Timed out or cancelled: the snapshot is ending its sessions; nothing starts again.
+    if (sessions.closed) throw err;
+    const s = sessions.list.at(-1);
+    // Started in bwrap before anyone asked whether it can make namespaces here, and it cannot:
+    // start again, now that the verdict is known (unsandboxed, and reported so).
+    if (s && (await failedForWantOfSandbox(s)) && !sessions.closed) {
+      await closeSession(s);
+      return connectStdio(cfg, sessions, root);
+    }
     // Some servers exit on any request before `initialize` (the SDK handles this for its own
     // transport by probing on a throw-away sibling process). Ours probes in place, so when the
     // process died during the probe, start it once more and go straight to `initialize`.
-    const s = sessions.list.at(-1);
     const diedInProbe = err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && (await s?.proc?.waitExit(250)) !== undefined;
-    if (!diedInProbe) throw err;
+    if (!diedInProbe || sessions.closed) throw err;
     await closeSession(s!);
     const retry = await attempt(true);
     retry.notes.push('server exited on the server/discover probe; it was restarted and initialized with `initialize` only');
@@ -487,11 +498,21 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
   let home: ScratchHome | undefined;
   const first = newSession('streamable-http', what, sessions);
   if (cfg.start) {
+    const start = cfg.start;
     first.home = home = await makeScratchHome();
-    await sessions.guard(first);
-    first.proc = proc = await startContained(cfg.start, cfg, first, root, 'log');
-    await sessions.guard(first);
-    await waitForListening(url, proc, first.abort.signal);
+    const listening = async (): Promise<void> => {
+      await sessions.guard(first);
+      first.proc = proc = await startContained(start, cfg, first, root, 'log');
+      await sessions.guard(first);
+      await waitForListening(url, proc, first.abort.signal);
+    };
+    await listening().catch(async (e: unknown) => {
+      // As for a stdio server (connectStdio): bwrap could not make namespaces here; start again unsandboxed.
+      if (sessions.closed || !(await failedForWantOfSandbox(first)) || sessions.closed) throw e;
+      await first.proc?.stop();
+      first.untriedSandbox = false;
+      await listening();
+    });
   }
 
   const open = async (s: Session, kind: 'streamable-http' | 'sse'): Promise<void> => {
@@ -800,6 +821,8 @@ export async function startStdioServer(cfg: McpStdioConfig & McpCommon, root: st
   const s = newSession('stdio', `MCP server \`${describeCommand(cfg)}\``, new Sessions());
   s.home = await makeScratchHome();
   try {
+    // A relay cannot start its server again unsandboxed mid-session: the verdict first (~40 ms, once).
+    await sandboxSupportAsync();
     s.proc = await startContained(cfg, cfg, s, root, 'pipe');
   } catch (e) {
     await s.home.dispose();
@@ -901,6 +924,7 @@ export async function openHttpServer(id: string, cfg: McpHttpConfig & McpCommon,
   if (cfg.start) {
     s.home = await makeScratchHome();
     try {
+      await sandboxSupportAsync();
       s.proc = await startContained(cfg.start, cfg, s, root, 'log');
       const deadline = AbortSignal.timeout(cfg.timeouts.startupMs);
       await waitForListening(url, s.proc, deadline);

@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve as resolvePath, isAbsolute } from 'node:path';
 import type { CommandSpec, Containment } from '../config/source-config.js';
@@ -33,16 +33,19 @@ import { findRepositoryRoot, within } from '../util/repository-root.js';
 /** Whether servers can be sandboxed here, and with what. */
 export type SandboxSupport = { available: true; bwrap: string } | { available: false; reason: string };
 
+/**
+ * What a start may assume: the verdict when one is known, else bwrap's path with `untried` (it
+ * is installed, but whether it can make namespaces here has not been asked).
+ */
+export type ExpectedSandbox = SandboxSupport | { available: true; bwrap: string; untried: true };
+
 let support: SandboxSupport | undefined;
 let probing: Promise<SandboxSupport> | undefined;
-/** The probe's process and its time limit while it runs (see {@link abandonSandboxProbe}). */
-let probeChild: ChildProcess | undefined;
-let probeTimer: NodeJS.Timeout | undefined;
 
 /**
  * Whether bubblewrap can make the namespaces here: it runs `true` in the same setup a server
- * gets, once per process (~40 ms). Linux only. Synchronous; a caller that can start the probe
- * early ({@link sandboxSupportAsync}) keeps it off the path to the first server.
+ * gets, once per process (~40 ms). Linux only. Synchronous: for a caller that cannot start a
+ * server again unsandboxed (the proxy) and must know before its first start.
  */
 export function sandboxSupport(): SandboxSupport {
   if (support) return support;
@@ -52,19 +55,16 @@ export function sandboxSupport(): SandboxSupport {
   return (support = verdict(pre.bwrap, r.status, r.stderr?.toString('utf8') ?? '', r.error));
 }
 
-/** {@link sandboxSupport} without blocking: starts the probe (once) and resolves with its verdict. */
+/** {@link sandboxSupport} without blocking: runs the probe (once) and resolves with its verdict. */
 export function sandboxSupportAsync(): Promise<SandboxSupport> {
   if (support) return Promise.resolve(support);
-  // Someone waits for the probe again: it keeps the process alive again (see abandonSandboxProbe).
-  if (probing) holdProbe(true);
   return (probing ??= new Promise<SandboxSupport>((resolve) => {
     const pre = precondition();
     if ('reason' in pre) return resolve(pre);
     const child = spawn(pre.bwrap, probeArgs(), { stdio: ['ignore', 'ignore', 'pipe'] });
-    probeChild = child;
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = (probeTimer = setTimeout(() => child.kill('SIGKILL'), 10_000));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     child.once('error', (e) => resolve(verdict(pre.bwrap, null, stderr, e)));
     child.once('close', (code) => {
       clearTimeout(timer);
@@ -74,36 +74,45 @@ export function sandboxSupportAsync(): Promise<SandboxSupport> {
 }
 
 /**
- * Starts the probe ({@link sandboxSupportAsync}) for a run that will start a server, so that it
- * runs while the policy loads. Returns {@link abandonSandboxProbe}, for a run that then stops
- * before any server (the CLI's prepare.ts and the Action's main.ts import this module only then).
+ * What a server's start assumes, without running anything: the known verdict, or what
+ * {@link precondition} tells, or `untried` when bwrap is installed. The probe is not run up
+ * front (issue 18): beside the policy's read it still cost a run ~38 ms of its ~650, nearly all
+ * the sandbox's price per start, and it answers the same as the server's own start in bwrap
+ * does. A start in an untried sandbox that fails asks the probe then
+ * (launch.ts `failedForWantOfSandbox`), and is made again unsandboxed only when it says no.
  */
-export function startSandboxProbe(): () => void {
-  void sandboxSupportAsync();
-  return abandonSandboxProbe;
+export function expectedSandbox(): ExpectedSandbox {
+  if (support) return support;
+  const pre = precondition();
+  if ('reason' in pre) return (support = pre);
+  // Where the kernel's settings make a refusal likely, a failed start and a second one would cost
+  // more than the probe (~150 ms against ~40 ms): probe first, as before.
+  if (namespacesInDoubt(readProcText)) return sandboxSupport();
+  return { available: true, bwrap: pre.bwrap, untried: true };
+}
+
+/** A /proc file's text, trimmed; undefined when it cannot be read (absent on this kernel). */
+function readProcText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Lets the process exit without waiting for a probe {@link sandboxSupportAsync} started (a run
- * that stopped on a configuration error before any server: ~15 ms of bwrap's start). The probe
- * still answers if the process lives on, and a later {@link sandboxSupportAsync} holds the
- * process for it again (an awaited promise alone would not: Node would exit mid-run).
+ * Whether this machine's settings make it likely that bubblewrap cannot make user namespaces:
+ * `user.max_user_namespaces` 0; Debian's `kernel.unprivileged_userns_clone` 0; Ubuntu 23.10+'s
+ * `kernel.apparmor_restrict_unprivileged_userns` 1 (namespaces without capabilities, unless
+ * bwrap has an AppArmor profile); or a seccomp filter on this process (`Seccomp: 2` in
+ * /proc/self/status: Docker's default profile refuses `clone(CLONE_NEWUSER)`). Only a hint for
+ * whether to probe first; the probe decides. Exported for tests (`read` stands for /proc).
  */
-export function abandonSandboxProbe(): void {
-  holdProbe(false);
-}
-
-function holdProbe(hold: boolean): void {
-  const stderr = probeChild?.stderr as { ref?: () => void; unref?: () => void } | null | undefined;
-  if (hold) {
-    probeChild?.ref();
-    probeTimer?.ref();
-    stderr?.ref?.();
-  } else {
-    probeChild?.unref();
-    probeTimer?.unref();
-    stderr?.unref?.();
-  }
+export function namespacesInDoubt(read: (path: string) => string | undefined): boolean {
+  if (read('/proc/sys/user/max_user_namespaces') === '0') return true;
+  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0') return true;
+  if (read('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') return true;
+  return /^Seccomp:\s*2$/m.test(read('/proc/self/status') ?? '');
 }
 
 /** What can be told without running bwrap: unavailable (and why), or where bwrap is. */

@@ -1,7 +1,7 @@
 /**
  * Which sources a run takes, and what must hold before any of their servers starts: known ids,
- * the sandbox probed, `sandbox: required` met. Also the early start of the first server (issue
- * 18), which needs exactly these checks and nothing of the pipeline.
+ * `sandbox: required` met (the sandbox probed for it). Also the early start of the first server
+ * (issue 18), which needs exactly these checks and nothing of the pipeline.
  * @module
  */
 import type { Policy } from '../config/policy.js';
@@ -50,15 +50,15 @@ export function assertSandboxAsRequired(policy: Policy, sources: readonly Source
 }
 
 /**
- * The selected sources (all when `ids` is absent or empty), once the sandbox probe has answered
- * (when a source starts a command) and `sandbox: required` holds: what {@link runCheck} needs
- * before the first server starts.
+ * The selected sources (all when `ids` is absent or empty), once `sandbox: required` holds: what
+ * {@link runCheck} needs before the first server starts.
  * @throws ConfigError for an unknown id, or `sandbox: required` on a machine without the sandbox.
  */
 export async function readySources(policy: Policy, ids?: string[]): Promise<SourceConfig[]> {
   const sources = selectSources(policy, ids);
-  // Known before any server starts (started early by the CLI and the Action: it overlaps loading).
-  if (sources.some(startsCommand)) await sandboxSupportAsync();
+  // `required` refuses before any server starts, so it asks the probe first (~40 ms). Under `auto`
+  // a server starts in bwrap untried, and only a start that fails asks (sources/launch.ts).
+  if (policy.sandbox === 'required' && sources.some(startsCommand)) await sandboxSupportAsync();
   assertSandboxAsRequired(policy, sources);
   return sources;
 }

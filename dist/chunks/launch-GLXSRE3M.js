@@ -1,1 +1,0 @@
-import{d as a,e as b,f as c,g as d,h as e}from"./chunk-45OTKFQH.js";import"./chunk-6ENUWAZF.js";import"./chunk-HJ33O5N5.js";import"./chunk-LDZMVDU7.js";import"./chunk-AKADY3CY.js";import"./chunk-JTKJH5CV.js";import"./chunk-A6K4AT7K.js";import"./chunk-RLG55I22.js";export{e as discardEarly,b as launchStdio,a as startContained,c as startEarly,d as takeEarly};

@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f,g,h,i,j,k}from"./chunk-JTKJH5CV.js";import"./chunk-A6K4AT7K.js";import"./chunk-RLG55I22.js";export{h as MARKER_NAME,g as SandboxRefusal,d as abandonSandboxProbe,j as findMarked,k as killMarked,i as newMarker,e as resetSandboxSupport,a as sandboxSupport,b as sandboxSupportAsync,f as sandboxedCommand,c as startSandboxProbe};

@@ -1,0 +1,159 @@
+/**
+ * A server starts in bubblewrap before anything has asked whether bwrap can make namespaces here
+ * (issue 18: the probe beside the policy's read cost a run ~38 ms). The probe runs only when such
+ * a start fails: a "no" starts the server again unsandboxed and says so (`server-unsandboxed`), a
+ * "yes" leaves the failure as the server's own. The machine without user namespaces is real: the
+ * CLI runs inside `bwrap --unshare-user --disable-userns`, where the kernel refuses every new
+ * namespace (ENOSPC), as on a host with `user.max_user_namespaces` at 0.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adHocPolicy } from '../../src/config/policy.js';
+import { runCheck } from '../../src/run-check.js';
+import { expectedSandbox, namespacesInDoubt, resetSandboxSupport, sandboxSupport } from '../../src/sources/sandbox.js';
+import { silentLogger } from '../../src/util/logger.js';
+import { CLI } from '../support/run-dist.js';
+import { fixture, freePort, NODE, nodeFixture, tempDir } from '../support/mcp-fixtures.js';
+
+resetSandboxSupport();
+const SUPPORT = sandboxSupport();
+const AVAILABLE = SUPPORT.available;
+/** The bwrap toolgate uses (/usr/bin or /bin). */
+const BWRAP = SUPPORT.available ? SUPPORT.bwrap : 'bwrap';
+resetSandboxSupport();
+afterEach(() => resetSandboxSupport());
+
+/** `bwrap --disable-userns` (bubblewrap 0.8+) works here: a machine without user namespaces can be made. */
+const CAN_DISABLE_USERNS =
+  AVAILABLE && spawnSync(BWRAP, ['--unshare-user', '--disable-userns', '--dev-bind', '/', '/', '--proc', '/proc', '--', 'true']).status === 0;
+
+describe('namespacesInDoubt: when the probe still runs first', () => {
+  const proc = (files: Record<string, string>) => (path: string) => files[path];
+  it('a kernel that allows user namespaces: no doubt, the server starts in bwrap untried', () => {
+    expect(namespacesInDoubt(proc({ '/proc/sys/user/max_user_namespaces': '96362', '/proc/self/status': 'Name:\tnode\nSeccomp:\t0\n' }))).toBe(false);
+    expect(namespacesInDoubt(proc({}))).toBe(false);
+  });
+  it.each([
+    ['/proc/sys/user/max_user_namespaces', '0'],
+    ['/proc/sys/kernel/unprivileged_userns_clone', '0'],
+    ['/proc/sys/kernel/apparmor_restrict_unprivileged_userns', '1'],
+    ['/proc/self/status', 'Name:\tnode\nNoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t1\n'],
+  ])('%s = %j: in doubt', (path, text) => {
+    expect(namespacesInDoubt(proc({ [path]: text }))).toBe(true);
+  });
+  it('settings that allow them are no doubt', () => {
+    expect(namespacesInDoubt(proc({ '/proc/sys/kernel/unprivileged_userns_clone': '1', '/proc/sys/kernel/apparmor_restrict_unprivileged_userns': '0' }))).toBe(
+      false,
+    );
+  });
+});
+
+describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has one)', () => {
+  function policyFor(script: string) {
+    const dir = tempDir('tg-untried-');
+    const cfg = nodeFixture(script, [], { cwd: dir.path });
+    return { dir, policy: adHocPolicy({ id: 'srv', kind: 'mcp', contract: join(dir.path, 'c.json'), mcp: cfg }, dir.path) };
+  }
+
+  it('runs sandboxed, and no probe ran for it', async () => {
+    const { dir, policy } = policyFor('annotated.mjs');
+    try {
+      expect(expectedSandbox()).toMatchObject({ available: true, untried: true });
+      const result = await runCheck({ policy, mode: 'audit', root: dir.path, logger: silentLogger });
+      const src = result.sources[0]!;
+      expect(src.failure).toBeUndefined();
+      expect(src.surface?.tools.length).toBeGreaterThan(0);
+      expect(src.diagnostics?.sandbox).toEqual({ sandboxed: true, network: 'loopback' });
+      // Still untried: nothing ran bwrap but the server's own start.
+      expect(expectedSandbox()).toMatchObject({ untried: true });
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('a server that fails on its own fails as itself, sandboxed, and is not started again unsandboxed', async () => {
+    const { dir, policy } = policyFor('exit-at-once.mjs');
+    try {
+      const result = await runCheck({ policy, mode: 'audit', root: dir.path, logger: silentLogger });
+      const src = result.sources[0]!;
+      expect(src.failure?.message).toMatch(/FIXTURE_API_KEY is not set/);
+      // Reported as the server's failure, from its run in the sandbox: not started again without it.
+      expect(result.findings.map((f) => f.ruleId)).toContain('server-failed');
+      expect(result.findings.map((f) => f.ruleId)).not.toContain('server-unsandboxed');
+      // The failure asked the probe, which said yes.
+      expect(expectedSandbox()).toEqual({ available: true, bwrap: expect.any(String) });
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
+
+describe.skipIf(!CAN_DISABLE_USERNS)('on a machine without user namespaces (bwrap --disable-userns around the CLI)', () => {
+  /** `toolgate <args>` from dist/ in `dir`, where no new namespace can be made. */
+  function cliWithoutUserns(dir: string, args: string[]) {
+    const outer = ['--unshare-user', '--disable-userns', '--dev-bind', '/', '/', '--proc', '/proc', '--'];
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir };
+    const r = spawnSync(BWRAP, [...outer, NODE, CLI, ...args], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
+    return { code: r.status, out: r.stdout + r.stderr };
+  }
+
+  it('a stdio server: its start in bwrap fails, the probe says why, it runs unsandboxed and the report says so', () => {
+    const dir = tempDir('tg-nouserns-');
+    try {
+      writeFileSync(
+        join(dir.path, 'toolgate.yml'),
+        `sources:\n  - id: srv\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(fixture('annotated.mjs'))}]\n`,
+      );
+      const r = cliWithoutUserns(dir.path, ['audit', '--verbose']);
+      expect(r.out).toMatch(/sandbox: none \(bubblewrap cannot create namespaces here \(bwrap: Creating new namespace failed/);
+      expect(r.out).toMatch(/server-unsandboxed/);
+      expect(r.out).toMatch(/tools: \d+/);
+      expect(r.code).toBe(0);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('an HTTP source’s start command: the same', async () => {
+    const dir = tempDir('tg-nouserns-');
+    const port = await freePort();
+    try {
+      writeFileSync(
+        join(dir.path, 'toolgate.yml'),
+        [
+          'sources:',
+          '  - id: web',
+          '    mcp:',
+          `      url: http://127.0.0.1:${port}/mcp`,
+          '      start:',
+          `        command: ${JSON.stringify(NODE)}`,
+          `        args: [${JSON.stringify(fixture('http.mjs'))}, "${port}"]`,
+          '',
+        ].join('\n'),
+      );
+      const r = cliWithoutUserns(dir.path, ['audit']);
+      expect(r.out).toMatch(/sandbox: none \(bubblewrap cannot create namespaces here/);
+      expect(r.out).toMatch(/tools: 2/);
+      expect(r.code).toBe(0);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('`sandbox: required` refuses before any server starts (the probe runs first there)', () => {
+    const dir = tempDir('tg-nouserns-');
+    try {
+      writeFileSync(
+        join(dir.path, 'toolgate.yml'),
+        `sandbox: required\nsources:\n  - id: srv\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(fixture('annotated.mjs'))}]\n`,
+      );
+      const r = cliWithoutUserns(dir.path, ['audit']);
+      expect(r.out).toMatch(/`sandbox: required`, but servers cannot be sandboxed here: bubblewrap cannot create namespaces here/);
+      expect(r.code).toBe(2);
+    } finally {
+      dir.cleanup();
+    }
+  });
+});

@@ -556,13 +556,15 @@ async function caseTokens() {
     { label: '`toolgate check` with `limits.max-tokens` (every tool counted)', args: [CLI, 'check', '--config', 'counted.yml', '--format', 'json'], cwd: dir },
   ]);
   const perTurn = JSON.parse(counted.runs[0].stdout).sources[0]?.tokens?.perTurn;
-  // The tokens step: from "normalized" to the "tokens …" mark of the same run.
+  // The tokens step: from the step before it (the contract verified, or else normalized) to the
+  // "tokens …" mark of the same run.
   const step = (r) =>
     median(
       r.runs.map((x) => {
         const t = Object.entries(x.timing ?? {}).map(([k, v]) => [stripId(k), v]);
         const at = (name) => t.find(([k]) => k.startsWith(name))?.[1];
-        return at('tokens') !== undefined && at('normalized') !== undefined ? at('tokens') - at('normalized') : undefined;
+        const from = at('contract verified') ?? at('normalized');
+        return at('tokens') !== undefined && from !== undefined ? at('tokens') - from : undefined;
       }),
     );
   const extra = counted.ms - pinned.ms;
@@ -570,7 +572,7 @@ async function caseTokens() {
     `## 8. Counting tokens per turn\n\n` +
       `\`toolgate check\` on the synthetic server with ${n} tools (seed 1, unchanged since \`update\`), interleaved: once taking the total the contract pins for the same digest, once with \`limits.max-tokens\` set, which counts every tool with \`o200k_base\` (gpt-tokenizer; loading its tables is most of the cost). ` +
       `Tokens per turn of the ${n} tools: ${perTurn?.toLocaleString('en') ?? 'n/a'}.\n\n` +
-      `| command | median | min–max | tokens step (normalized → tokens) | peak RSS |\n|---|---|---|---|---|\n` +
+      `| command | median | min–max | tokens step (contract verified → tokens) | peak RSS |\n|---|---|---|---|---|\n` +
       [pinned, counted].map((r) => `| ${r.label} | ${fmtMs(r.ms)} | ${spread(r)} | ${fmtMs(step(r))} | ${fmtMB(r.rssKB)} |`).join('\n') +
       `\n\nCounting adds ${Math.round(extra)} ms (ratio ${pairRatio(counted, pinned).text}).\n`,
   );

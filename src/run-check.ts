@@ -9,7 +9,7 @@ import { safetyAudit } from './surface/safety-fields.js';
 import { pinnedTokens, tokenFacts, type TokenCost } from './surface/tokens.js';
 import type { PolicyChange } from './config/policy-diff.js';
 import type { SourceConfig } from './config/source-config.js';
-import { readContract, writeContract, type LoadedContract } from './contract/store.js';
+import { readContract, readUnverifiedContract, writeContract, type LoadedContract, type UnverifiedContract } from './contract/store.js';
 import { serializeContractInSlices } from './contract/serialize.js';
 import { diffSurfaces } from './diff/diff-surfaces.js';
 import { buildContext, judge } from './judge/judge.js';
@@ -164,15 +164,24 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
   const run: SourceRun = { cfg, opts, contractFile, sourcePointer: `/sources/${opts.policy.sources.indexOf(cfg)}`, result };
   const started = Date.now();
   opts.logger.info(`toolgate: snapshotting source "${cfg.id}" (${cfg.kind})`);
-  const { loaded, taken } = await snapshotWhileReading(run);
-  if (loaded) result.contract = loaded.surface;
-  if (taken.status === 'rejected') return failedSource(run, sourceFailure(run, taken.reason));
+  const { read, taken } = await snapshotWhileReading(run);
+  if (taken.status === 'rejected') {
+    // A broken contract is a configuration error (exit 2) whatever the source did.
+    const loaded = await read?.verify();
+    if (loaded) result.contract = loaded.surface;
+    return failedSource(run, sourceFailure(run, taken.reason));
+  }
   const raw = taken.value;
   opts.logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
   mark(`${cfg.id}: snapshot done`);
   const { surface, malformed } = await normalizeSnapshotInSlices(raw);
-  assertOwnContract(loaded, surface, contractFile);
   mark(`${cfg.id}: normalized`);
+  const loaded = await read?.verify(surface.tools);
+  if (loaded) {
+    result.contract = loaded.surface;
+    mark(`${cfg.id}: contract verified`);
+  }
+  assertOwnContract(loaded, surface, contractFile);
   Object.assign(result, { surface, malformed, diagnostics: raw.diagnostics, live: raw.live });
   if (opts.policy.safetyFields.length) result.safety = safetyAudit(surface, opts.policy.safetyFields);
 
@@ -218,19 +227,20 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
 }
 
 /**
- * Takes the snapshot and, in `check`, reads and verifies the contract meanwhile: start-up is the
- * server's time (another process, often on another core) and toolgate would otherwise idle
- * through it. The read waits one turn of the event loop so that the spawn usually goes first.
- * @throws ConfigError for a broken contract (exit 2), whatever the source did; the snapshot has
- *   settled by then, so no server is left running.
+ * Takes the snapshot and, in `check`, reads the contract meanwhile: start-up is the server's time
+ * (another process, often on another core) and toolgate would otherwise idle through it. The
+ * contract's tools are verified afterwards, against the listed ones (`UnverifiedContract.verify`).
+ * The read waits one turn of the event loop so that the spawn usually goes first.
+ * @throws ConfigError for a contract that is not a valid document (exit 2), whatever the source
+ *   did; the snapshot has settled by then, so no server is left running.
  */
-async function snapshotWhileReading(run: SourceRun): Promise<{ loaded: LoadedContract | undefined; taken: PromiseSettledResult<RawSnapshot> }> {
+async function snapshotWhileReading(run: SourceRun): Promise<{ read: UnverifiedContract | undefined; taken: PromiseSettledResult<RawSnapshot> }> {
   const { cfg, opts, contractFile } = run;
   const snapshotting = snapshotSource(cfg, { allowRemoteRefs: opts.policy.allowRemoteRefs, root: opts.root });
   const reading =
     opts.mode === 'check'
       ? new Promise((r) => setImmediate(r)).then(async () => {
-          const c = await readContract(cfg.contract, contractFile, BACKGROUND_SLICE_MS);
+          const c = await readUnverifiedContract(cfg.contract, contractFile, BACKGROUND_SLICE_MS);
           // Findings are located on the contract's lines: a small contract is indexed now, in the
           // server's start-up time (a large one only when findings need it, see evaluateInSlices).
           if (c && c.text.length <= EAGER_LINE_INDEX_CHARS) await c.indexLines();
@@ -240,7 +250,7 @@ async function snapshotWhileReading(run: SourceRun): Promise<{ loaded: LoadedCon
       : Promise.resolve(undefined);
   const [contractRead, taken] = await Promise.allSettled([reading, snapshotting]);
   if (contractRead.status === 'rejected') throw contractRead.reason;
-  return { loaded: contractRead.value, taken };
+  return { read: contractRead.value, taken };
 }
 
 /**

@@ -10,8 +10,12 @@ export interface SerializedContract {
   lines: Map<string, number>;
 }
 
-/** Pinned tool fields in the order a reviewer reads them; derived-only fields are left out. */
-function toolEntry(t: SurfaceTool): JsonObject {
+/**
+ * A tool as the contract holds it: pinned fields in the order a reviewer reads them, the derived
+ * values a hand edit must keep consistent (class, effective hints, digests), and no derived-only
+ * field (declared hints, view bytes). Pure.
+ */
+export function toolEntry(t: SurfaceTool): JsonObject {
   const o: JsonObject = { name: t.name };
   if (t.malformed !== undefined) o.malformed = t.malformed;
   if (t.title !== undefined) o.title = t.title;

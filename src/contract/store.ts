@@ -5,15 +5,15 @@ import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { contractValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
-import { parseJsonDocumentSteps } from '../util/json-file.js';
+import { parseJsonDocumentSteps, type JsonDocument } from '../util/json-file.js';
 import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
-import { getOwn, isObject, type JsonObject } from '../util/json.js';
+import { getOwn, isObject, jsonEqual, type Json, type JsonObject } from '../util/json.js';
 import { jsonByteLength, TOOL_MAX_BYTES } from '../surface/depth-limit.js';
 import { schemaError } from '../util/schema-errors.js';
 import { assertReplaceable, CONTRACT_OUTSIDE_FIX, FILE_LIMITS, formatBytes, readBounded, resolveInside } from '../util/safe-path.js';
 import { assembleSurface, currentPinnedForm, deriveTool } from '../surface/normalize.js';
 import { SURFACE_FORMAT_VERSION, type Surface, type SurfaceTool } from '../surface/model.js';
-import { serializeContract, type SerializedContract } from './serialize.js';
+import { serializeContract, toolEntry, type SerializedContract } from './serialize.js';
 
 /** A contract read from disk, with the line of each value for annotations. */
 export interface LoadedContract {
@@ -47,6 +47,33 @@ const FIX_WRITE = 'Point `contract` in toolgate.yml at a file path in a writable
  *   for a special file or one over the size limit.
  */
 export async function readContract(file: string, displayName = file, sliceMs?: number): Promise<LoadedContract | undefined> {
+  return (await readUnverifiedContract(file, displayName, sliceMs))?.verify();
+}
+
+/**
+ * A contract read and checked (its syntax, duplicate keys, format version and schema) whose
+ * tools' derived values are not verified yet: `check` reads it while the server starts and
+ * verifies it once the listed tools are normalized (issue 18: deriving 5,000 tools again took
+ * about 500 ms of a 3 s run).
+ */
+export interface UnverifiedContract extends Pick<LoadedContract, 'text' | 'indexLines'> {
+  /**
+   * Verifies every tool as {@link readContract} does, in the same order, so the same tool is
+   * named when several are inconsistent. A tool whose entry equals what toolgate would write for
+   * the listed tool of the same name (`listed`, normalized) is verified by that equality: its
+   * derived values are the listed tool's, computed by `deriveTool` from the same definition. Any
+   * other tool is derived again from its own definition.
+   * @throws ConfigError (exit 2) as {@link readContract}.
+   */
+  verify(listed?: readonly SurfaceTool[]): Promise<LoadedContract>;
+}
+
+/**
+ * {@link readContract} up to the tools' verification; see {@link UnverifiedContract}.
+ * @returns undefined when the file does not exist.
+ * @throws ConfigError as {@link readContract}, for all but the tools' derived values.
+ */
+export async function readUnverifiedContract(file: string, displayName = file, sliceMs?: number): Promise<UnverifiedContract | undefined> {
   let text: string;
   try {
     text = (await readBounded(file, FILE_LIMITS.contract, 'the contract', { display: displayName || file, fix: { size: FIX_SIZE } })).toString('utf8');
@@ -59,7 +86,12 @@ export async function readContract(file: string, displayName = file, sliceMs?: n
       'Point `contract` in toolgate.yml at a file (default: .toolgate/<source-id>.surface.json).',
     );
   }
-  return runInSlices(parseSteps(text, displayName), timeSlicer(sliceMs));
+  const parsed = await runInSlices(documentSteps(text, displayName), timeSlicer(sliceMs));
+  return {
+    text: parsed.text,
+    indexLines: () => runInSlices(parsed.doc.indexLines()),
+    verify: (listed) => runInSlices(verifySteps(parsed, listed), timeSlicer(sliceMs)),
+  };
 }
 
 /** Why a file operation failed, in words (the common errno codes), else the system message. */
@@ -78,6 +110,19 @@ export function parseContract(text: string, file: string): LoadedContract {
 
 /** {@link parseContract} as steps: one per tool verified (a 100,000-tool contract takes seconds). */
 function* parseSteps(text: string, file: string): Steps<LoadedContract> {
+  return yield* verifySteps(yield* documentSteps(text, file));
+}
+
+/** A contract's text parsed and checked against its schema, its tools not verified yet. */
+interface ParsedContract {
+  text: string;
+  file: string;
+  doc: JsonDocument;
+  stored: Omit<Surface, 'tools'> & { tools: StoredTool[] };
+}
+
+/** Parses contract text and checks it as a document: syntax, duplicate keys, format version, schema. */
+function* documentSteps(text: string, file: string): Steps<ParsedContract> {
   // Findings point at tools and their keys (`/tools/3/annotations/readOnlyHint`): 4 levels.
   // A key given twice means what the last parser to read it decides: refused at its line.
   const doc = yield* parseJsonDocumentSteps(text, file, FIX_HAND_EDIT, {
@@ -96,12 +141,25 @@ function* parseSteps(text: string, file: string): Steps<LoadedContract> {
   }
   const validate = contractValidator();
   if (!validate(raw)) throw schemaError(validate.errors ?? [], file, doc.lineOf, FIX_HAND_EDIT);
-  const stored = raw as unknown as Omit<Surface, 'tools'> & { tools: StoredTool[] };
+  return { text, file, doc, stored: raw as unknown as ParsedContract['stored'] };
+}
+
+/** Verifies a parsed contract's tools (see {@link UnverifiedContract.verify}) and assembles its surface. */
+function* verifySteps({ text, file, doc, stored }: ParsedContract, listed?: readonly SurfaceTool[]): Steps<LoadedContract> {
   yield;
+  const twins = new Map(listed?.map((t) => [t.name, t]));
   const written: SurfaceTool[] = [];
   for (let i = 0; i < stored.tools.length; i++) {
+    const entry = stored.tools[i]!;
+    const twin = twins.get(entry.name);
+    // No size check here: the listed tool was within the limit (sources/mcp.ts), and this entry is its.
+    if (twin && jsonEqual(entry as unknown as Json, toolEntry(twin))) {
+      written.push({ ...twin });
+      yield;
+      continue;
+    }
     // Before the tool's own (longer) verification, so a huge entry is refused in one step.
-    const bytes = jsonByteLength(stored.tools[i]);
+    const bytes = jsonByteLength(entry);
     if (bytes > TOOL_MAX_BYTES) {
       throw new ConfigError(
         `contract tool #${i + 1} is ${bytes} bytes, more than one tool may be (${TOOL_MAX_BYTES} bytes, 4 MiB)`,
@@ -110,7 +168,7 @@ function* parseSteps(text: string, file: string): Steps<LoadedContract> {
       );
     }
     yield;
-    written.push(verifyTool(stored.tools[i]!, i, file, doc.lineOf));
+    written.push(verifyTool(entry, i, file, doc.lineOf));
     yield;
   }
   // A contract written before an equivalence was normalized (`required: []`...) is read in today's

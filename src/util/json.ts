@@ -97,13 +97,21 @@ export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined || a === null || b === null) return false;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
+  // Plain loops, no callbacks or key arrays: a check compares every tool of a contract this way
+  // (issue 18), and its one pass, before the JIT has warmed up, is about twice as fast so.
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]));
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
   }
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => hasOwn(b, k) && jsonEqual(a[k], b[k]));
+  let own = 0;
+  for (const k in a) {
+    if (!hasOwn(a, k)) continue;
+    own++;
+    if (!hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
+  }
+  for (const k in b) if (hasOwn(b, k)) own--;
+  return own === 0;
 }
 
 /**

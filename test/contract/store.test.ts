@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serializeContract } from '../../src/contract/serialize.js';
-import { parseContract, readContract, writeContract } from '../../src/contract/store.js';
+import { parseContract, readContract, readUnverifiedContract, writeContract } from '../../src/contract/store.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { parseJsonDocument } from '../../src/util/json-file.js';
 import { ROOT, tempDir } from '../support/mcp-fixtures.js';
@@ -170,6 +170,44 @@ describe('parseContract', () => {
     expect(e.fix).toMatch(/toolgate update/);
     expect(e.describe()).toContain(`${FILE}:${line}`);
     expect(e.exitCode).toBe(2);
+  });
+
+  describe('verified against the listed tools (check: issue 18)', () => {
+    const dir = tempDir('tg-verify-listed-');
+    afterAll(dir.cleanup);
+    /** `text` read as check reads it, then verified against `listed`. */
+    const verifiedAgainst = async (text: string, listed: Parameters<NonNullable<Awaited<ReturnType<typeof readUnverifiedContract>>>['verify']>[0]) => {
+      const file = join(dir.path, 'c.json');
+      writeFileSync(file, text);
+      return (await readUnverifiedContract(file, FILE))!.verify(listed);
+    };
+
+    it.each(HAND_EDITS)('a hand edit is refused at the same place, the server listing the tools as pinned: $name', async ({ text, line, pointer, message }) => {
+      const e = await verifiedAgainst(text(), NOTES.tools).then(
+        () => undefined,
+        (x: unknown) => x as ConfigError,
+      );
+      expect(e).toBeInstanceOf(ConfigError);
+      expect(e!.message).toMatch(message);
+      expect(e!.location?.line).toBe(line);
+      if (pointer !== undefined) expect(e!.location?.pointer).toBe(pointer);
+    });
+
+    it('gives the surface parseContract gives, whatever the server lists', async () => {
+      const changed = mcpSurface([readTool('list_notes', { description: 'now different' }), writeTool('save_note'), readTool('new_tool')]).tools;
+      for (const listed of [NOTES.tools, changed, [], undefined]) {
+        const loaded = await verifiedAgainst(TEXT, listed);
+        expect(loaded.surface).toEqual(parseContract(TEXT, FILE).surface);
+      }
+    });
+
+    it('an entry that differs from what toolgate writes for the listed tool is derived again: a forged digest is refused', async () => {
+      // An entry whose digest was forged to the listed tool's, over a changed description: not
+      // equal to what toolgate writes for the listed tool, so derived again and refused.
+      const forged = editLine(52, '"description": "Deletes every note."', '"description": "Deletes nothing."');
+      await expect(verifiedAgainst(forged, NOTES.tools)).rejects.toThrow(/tool "purge" digest does not match its definition/);
+      await expect(verifiedAgainst(TEXT, NOTES.tools)).resolves.toBeDefined();
+    });
   });
 
   // Top-level aggregates are kept as pinned (removing a tool entry by hand is a way to revoke

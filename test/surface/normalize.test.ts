@@ -1,5 +1,6 @@
 /** Surface normalization: effective hints, safety class, counts, noise, malformed tools, name order. */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { HINT_DEFAULTS } from '../../src/surface/model.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { compareNames, modelView, normalizeSnapshot, normalizeTool } from '../../src/surface/normalize.js';
@@ -269,6 +270,23 @@ describe('name order', () => {
     expect(s.tools.map((t) => t.name)).toEqual(['Z', '_', 'a', 'é', '\uFF5E', '\u{1F600}']);
     expect([...names].sort()).not.toEqual(s.tools.map((t) => t.name));
     expect(compareNames('\uFF5E', '\u{1F600}')).toBeLessThan(0);
+  });
+
+  it('orders any names as their UTF-8 bytes, whichever way it compares them (code units where they agree)', () => {
+    const names = fc.array(fc.string({ unit: fc.constantFrom('grapheme', 'binary', 'binary-ascii') as fc.Arbitrary<'grapheme'>, minLength: 1, maxLength: 6 }), {
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(names, fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (list, a, b) => {
+        expect(Math.sign(compareNames(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))));
+        const bytes = [...list].sort((x, y) => Buffer.compare(Buffer.from(x, 'utf8'), Buffer.from(y, 'utf8')));
+        expect(mcpSurface(list.map((n) => readTool(n))).tools.map((t) => t.name)).toEqual(bytes);
+      }),
+      { numRuns: 300 },
+    );
+    // Both ways of sorting: names all below U+D800, and a list with one past it.
+    expect(mcpSurface(['b', 'a', '\uD7FF'].map((n) => readTool(n))).tools.map((t) => t.name)).toEqual(['a', 'b', '\uD7FF']);
+    expect(mcpSurface(['\u{1F600}', 'b', '\uFF5E', 'a'].map((n) => readTool(n))).tools.map((t) => t.name)).toEqual(['a', 'b', '\uFF5E', '\u{1F600}']);
   });
 
   it('is stable for duplicates and case-sensitive', () => {

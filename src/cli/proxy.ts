@@ -14,6 +14,8 @@ import { ClientStdio } from '../runtime/client-stdio.js';
 import { DecisionLog } from '../runtime/decision-log.js';
 import { runRelay } from '../runtime/relay.js';
 import { openHttpServer, startStdioServer } from '../sources/mcp.js';
+import { readySources } from '../sources/select.js';
+import type { SandboxUse } from '../sources/types.js';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { Surface } from '../surface/model.js';
 import { ConfigError } from '../util/errors.js';
@@ -85,6 +87,8 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): 
     );
   }
   if (chosen.kind !== 'mcp') throw new ConfigError(`source "${chosen.id}" is ${chosen.kind}: the proxy serves MCP servers`, undefined, 'Pick an mcp source.');
+  // `sandbox: required` holds here as in check: no server of this policy runs unsandboxed.
+  await readySources(policy, [chosen.id]);
   const contract = await loadContract(chosen.contract, displayPath(policy.root, chosen.contract));
   if (contract.source.id !== chosen.id)
     throw new ConfigError(
@@ -98,6 +102,8 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): 
 /** The server side of the relay, whichever transport it speaks. */
 interface Upstream {
   transport: Transport;
+  /** How the command the proxy started runs: in the sandbox, or not and why (none for a plain URL). */
+  sandbox?: SandboxUse;
   setProtocolVersion?: (v: string) => void;
   /** Why the server side ended, for the log. */
   endReason(): string;
@@ -114,6 +120,7 @@ async function openUpstream(r: Resolved): Promise<Upstream> {
     s.proc.child.stderr?.on('data', (c: Buffer) => process.stderr.write(c));
     return {
       transport: s.transport,
+      ...(s.sandbox ? { sandbox: s.sandbox } : {}),
       endReason: () => s.transport.failure?.message ?? `the server exited (${JSON.stringify(s.proc.exitInfo ?? {})})`,
       noiseLines: () => s.transport.noiseLines,
       close: () => s.close(),
@@ -122,6 +129,7 @@ async function openUpstream(r: Resolved): Promise<Upstream> {
   const h = await openHttpServer(r.id, r.cfg, r.root);
   return {
     transport: h.transport,
+    ...(h.sandbox ? { sandbox: h.sandbox } : {}),
     setProtocolVersion: (v) => h.transport.setProtocolVersion(v),
     endReason: () => `the ${h.transport.kind === 'sse' ? 'HTTP+SSE' : 'HTTP'} connection closed`,
     noiseLines: () => 0,
@@ -150,6 +158,9 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
   const logOut = flags.log !== undefined ? createWriteStream(resolve(cwd, flags.log), { flags: 'a' }) : process.stderr;
   const log = new DecisionLog(logOut, r.id, r.runtime.logArguments);
   const server = await openUpstream(r);
+  // As every report of check says it (server-unsandboxed): the decision log says so once.
+  if (server.sandbox && !server.sandbox.sandboxed)
+    log.write({ event: 'upstream', decision: 'unsandboxed', reason: 'server-unsandboxed', detail: `the server runs unsandboxed: ${server.sandbox.reason}` });
   const client = new ClientStdio(process.stdin, process.stdout, {
     maxMessageBytes: r.runtime.maxMessageBytes,
     onGarbage: (why) => log.write({ event: 'upstream', decision: 'dropped', reason: 'client-garbage', detail: why }),

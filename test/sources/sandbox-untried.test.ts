@@ -91,13 +91,37 @@ describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has on
 });
 
 describe.skipIf(!CAN_DISABLE_USERNS)('on a machine without user namespaces (bwrap --disable-userns around the CLI)', () => {
-  /** `toolgate <args>` from dist/ in `dir`, where no new namespace can be made. */
-  function cliWithoutUserns(dir: string, args: string[]) {
+  /** `toolgate <args>` from dist/ in `dir`, where no new namespace can be made (stdin: `input`, then closed). */
+  function cliWithoutUserns(dir: string, args: string[], input = '') {
     const outer = ['--unshare-user', '--disable-userns', '--dev-bind', '/', '/', '--proc', '/proc', '--'];
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir };
-    const r = spawnSync(BWRAP, [...outer, NODE, CLI, ...args], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(BWRAP, [...outer, NODE, CLI, ...args], { cwd: dir, env, input, encoding: 'utf8', timeout: 60_000 });
     return { code: r.status, out: r.stdout + r.stderr };
   }
+
+  /** A toolgate.yml running the annotated fixture, with `head` above `sources:`. */
+  const policyText = (head = '') =>
+    `${head}sources:\n  - id: srv\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(fixture('annotated.mjs'))}]\n`;
+
+  it('toolgate proxy: `sandbox: required` refuses to start the server; under `auto` the decision log says it runs unsandboxed', () => {
+    const dir = tempDir('tg-nouserns-');
+    try {
+      writeFileSync(join(dir.path, 'toolgate.yml'), policyText());
+      expect(cliWithoutUserns(dir.path, ['update']).code).toBe(0);
+      const auto = cliWithoutUserns(dir.path, ['proxy', '--source', 'srv']);
+      expect(auto.out).toMatch(
+        /"event":"upstream","decision":"unsandboxed","reason":"server-unsandboxed","detail":"the server runs unsandboxed: bubblewrap cannot create namespaces here/,
+      );
+      expect(auto.code).toBe(0);
+      writeFileSync(join(dir.path, 'toolgate.yml'), policyText('sandbox: required\n'));
+      const required = cliWithoutUserns(dir.path, ['proxy', '--source', 'srv']);
+      expect(required.out).toMatch(/`sandbox: required`, but servers cannot be sandboxed here/);
+      expect(required.out).not.toMatch(/"event":"upstream"/);
+      expect(required.code).toBe(2);
+    } finally {
+      dir.cleanup();
+    }
+  });
 
   it('a stdio server: its start in bwrap fails, the probe says why, it runs unsandboxed and the report says so', () => {
     const dir = tempDir('tg-nouserns-');

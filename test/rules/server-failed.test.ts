@@ -7,7 +7,10 @@ import { fixture, nodeFixture, NODE, ROOT } from '../support/mcp-fixtures.js';
 import { ruleTests } from '../support/surface-builders.js';
 
 const adHoc = async (name: string) => {
-  const policy = adHocPolicy({ id: 'srv', kind: 'mcp', mcp: nodeFixture(name), contract: '/nonexistent/srv.surface.json' }, ROOT);
+  // Generous limits: on a loaded machine the silent case's server (it loads the SDK) once took
+  // longer than the shared 5 s per request; the failing case's server exits at once anyway.
+  const timeouts = { startupMs: 25_000, requestMs: 20_000, totalMs: 28_000 };
+  const policy = adHocPolicy({ id: 'srv', kind: 'mcp', mcp: nodeFixture(name, [], { timeouts }), contract: '/nonexistent/srv.surface.json' }, ROOT);
   const result = await runCheck({ policy, mode: 'audit', root: ROOT, logger: silentLogger });
   return result.findings.map((f) => ({ ...f, data: { ...f.data, exitCode: result.exitCode, stderrTail: result.sources[0]?.failure?.stderrTail ?? '' } }));
 };

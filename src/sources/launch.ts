@@ -9,11 +9,12 @@
  * @module
  */
 import { existsSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { CommandSpec, McpCommon, McpStdioConfig } from '../config/source-config.js';
 import { SourceError } from './source-error.js';
 import { buildChildEnv, makeScratchHome, type ScratchHome } from './mcp-env.js';
 import { describeCommand, lookupCommand, ServerProcess, spawnFailed } from './mcp-process.js';
-import { expectedSandbox, MARKER_NAME, newMarker, SandboxRefusal, sandboxedCommand, sandboxSupportAsync } from './sandbox.js';
+import { expectedSandbox, MARKER_NAME, newMarker, SandboxRefusal, sandboxedCommand, sandboxSupportAsync, sandboxWorked } from './sandbox.js';
 import { DEFAULT_CONTAINMENT } from '../config/source-config.js';
 import type { SandboxUse } from './types.js';
 import { mark } from '../util/timing.js';
@@ -27,8 +28,12 @@ export interface Launch {
   proc?: ServerProcess;
   /** How the command ran: in the sandbox, or not and why. */
   sandbox?: SandboxUse;
-  /** Started in bubblewrap before anything asked whether it can make namespaces here (see {@link failedForWantOfSandbox}). */
-  untriedSandbox?: boolean;
+  /**
+   * Set for a start in bubblewrap before anything asked whether it can make namespaces here:
+   * whether bwrap reported the sandbox's first process, i.e. made the namespaces (see
+   * {@link failedForWantOfSandbox}).
+   */
+  namespacesMade?: Promise<boolean>;
 }
 
 /**
@@ -36,7 +41,7 @@ export interface Launch {
  * launch's scratch HOME and a fresh run marker, in the sandbox unless the machine has none or the
  * source turns it off (sources/sandbox.ts); records which on `into.sandbox`. Where nothing has yet
  * asked whether bwrap can make namespaces here, the command starts in it all the same and
- * `into.untriedSandbox` is set: a caller that can start it again asks
+ * `into.namespacesMade` is set: a caller that can start it again asks
  * {@link failedForWantOfSandbox} when the start fails; one that cannot (the proxy) awaits
  * `sandboxSupportAsync()` first. An HTTP start command keeps the host's network: its port must be
  * reachable from toolgate.
@@ -65,7 +70,8 @@ export async function startContained(spec: CommandSpec, cfg: McpCommon, into: La
     }
     const network = stdio === 'log' ? 'open' : containment.network;
     try {
-      launched = sandboxedCommand(support.bwrap, spec, { ...containment, network }, { root, home: into.home!.path, env: process.env });
+      const place = { root, home: into.home!.path, env: process.env, ...('untried' in support ? { infoFd: INFO_FD } : {}) };
+      launched = sandboxedCommand(support.bwrap, spec, { ...containment, network }, place);
     } catch (e) {
       if (e instanceof SandboxRefusal)
         throw new SourceError(
@@ -75,21 +81,64 @@ export async function startContained(spec: CommandSpec, cfg: McpCommon, into: La
       throw e;
     }
     into.sandbox = { sandboxed: true, network };
-    if ('untried' in support) into.untriedSandbox = true;
+    if ('untried' in support) {
+      const proc = await ServerProcess.spawn(launched, env, { stdio, describeAs: spec, marker, infoFd: true });
+      into.namespacesMade = namespacesReported(proc, support.bwrap);
+      return proc;
+    }
   }
   return ServerProcess.spawn(launched, env, { stdio, describeAs: spec, marker });
 }
 
+/** The child's fd where bwrap reports the sandbox it made (`--info-fd`): the fourth pipe. */
+const INFO_FD = 3;
+
+/**
+ * Whether bwrap reports the sandbox's first process on {@link INFO_FD}: it writes
+ * `{"child-pid": N, ...}` right after `clone()` made the namespaces, before any of the command
+ * runs, and dies without a word when the kernel refuses them. Once reported, the namespaces are
+ * known to work here for the rest of the run (`sandboxWorked`).
+ */
+function namespacesReported(proc: ServerProcess, bwrap: string): Promise<boolean> {
+  const info = proc.child.stdio[INFO_FD] as Readable | null | undefined;
+  if (!info) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let text = '';
+    info.setEncoding('utf8');
+    info.on('data', (chunk: string) => {
+      if (text.length > 4096) return;
+      text += chunk;
+      if (!/"child-pid"\s*:\s*\d/.test(text)) return;
+      sandboxWorked(bwrap);
+      resolve(true);
+    });
+    // After a report these change nothing (a promise settles once).
+    info.once('end', () => resolve(false));
+    info.once('close', () => resolve(false));
+    info.once('error', () => resolve(false));
+  });
+}
+
 /**
  * Whether a start that failed failed because bubblewrap cannot make namespaces on this machine:
- * it ran in an untried sandbox ({@link startContained}), its process has ended, and the probe,
- * asked now, says no. The probe's verdict is kept, so the caller's next start runs unsandboxed
- * and is reported as such (`server-unsandboxed`), as when the probe had run first. A failure
- * with the probe's yes is the server's own (or its sandbox setup's): the caller reports it.
+ * it ran in an untried sandbox ({@link startContained}), its process has ended, bwrap never
+ * reported the sandbox's first process (so none of the command ran), and the probe, asked now,
+ * says no. The probe's verdict is kept, so the caller's next start runs unsandboxed and is
+ * reported as such (`server-unsandboxed`), as when the probe had run first. Any other failure is
+ * the server's own (or its sandbox setup's): the caller reports it.
+ *
+ * Why the report decides, not the probe alone (attacker review): a server's code that ran in
+ * the sandbox can make a later probe fail, by holding every user namespace the kernel allows
+ * while it exits; the probe would then blame the machine and the server would run again,
+ * unsandboxed. A start whose namespaces were made is never a reason to run without them.
  */
 export async function failedForWantOfSandbox(l: Launch): Promise<boolean> {
-  if (!l.untriedSandbox || !l.proc) return false;
+  if (!l.namespacesMade || !l.proc) return false;
   if ((await l.proc.waitExit(250)) === undefined) return false;
+  // The process has ended, so bwrap's end of the pipe has closed; a report that never settles
+  // (it cannot) counts as one: no second start without the sandbox.
+  const made = await Promise.race([l.namespacesMade, new Promise<boolean>((r) => setTimeout(() => r(true), 1000).unref())]);
+  if (made) return false;
   return !(await sandboxSupportAsync()).available;
 }
 

@@ -113,13 +113,15 @@ export class ServerProcess {
    *
    * @param options.stdio `'pipe'` for a stdio server (stdin/stdout carry JSON-RPC); `'log'` for an
    *   HTTP server's start command (stdin closed, stdout kept in the tail with stderr).
+   * @param options.infoFd a fourth pipe, the child's fd 3 (`child.stdio[3]`): where bwrap's
+   *   `--info-fd 3` reports the sandbox it made (launch.ts).
    * @throws SourceError `spawn-failed` when the command cannot be started (not found, not
    *   executable, bad `cwd`).
    */
   static async spawn(
     spec: CommandSpec,
     env: Record<string, string>,
-    options: { stdio: 'pipe' | 'log'; describeAs?: CommandSpec; marker?: string },
+    options: { stdio: 'pipe' | 'log'; describeAs?: CommandSpec; marker?: string; infoFd?: boolean },
   ): Promise<ServerProcess> {
     const description = describeCommand(options.describeAs ?? spec);
     let cwdOk: boolean;
@@ -140,7 +142,7 @@ export class ServerProcess {
       // Own process group on POSIX so the group can be signalled as a whole. On Windows
       // `detached` would open a console; there we end the tree with `taskkill /T`.
       detached: process.platform !== 'win32',
-      stdio: [options.stdio === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      stdio: [options.stdio === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(options.infoFd ? (['pipe'] as const) : [])],
       windowsHide: true,
     });
     await new Promise<void>((resolve, reject) => {
@@ -268,9 +270,7 @@ export function lookupCommand(command: string, path: string | undefined, cwd: st
 }
 
 function destroyPipes(child: ChildProcess): void {
-  child.stdin?.destroy();
-  child.stdout?.destroy();
-  child.stderr?.destroy();
+  for (const stream of child.stdio) stream?.destroy();
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

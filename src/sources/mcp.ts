@@ -90,8 +90,8 @@ interface Session {
   notes: string[];
   /** How the command toolgate started ran: in the sandbox, or not and why. */
   sandbox?: SandboxUse;
-  /** See launch.ts `Launch.untriedSandbox`. */
-  untriedSandbox?: boolean;
+  /** See launch.ts `Launch.namespacesMade`. */
+  namespacesMade?: Promise<boolean>;
 }
 
 /**
@@ -510,7 +510,7 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
       // As for a stdio server (connectStdio): bwrap could not make namespaces here; start again unsandboxed.
       if (sessions.closed || !(await failedForWantOfSandbox(first)) || sessions.closed) throw e;
       await first.proc?.stop();
-      first.untriedSandbox = false;
+      first.namespacesMade = undefined;
       await listening();
     });
   }

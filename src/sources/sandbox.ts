@@ -74,6 +74,15 @@ export function sandboxSupportAsync(): Promise<SandboxSupport> {
 }
 
 /**
+ * Records that bubblewrap made its namespaces here (a server's start reported its child: see
+ * launch.ts): the verdict from then on, so that no later failure of this run is taken for a
+ * machine without them.
+ */
+export function sandboxWorked(bwrap: string): void {
+  support ??= { available: true, bwrap };
+}
+
+/**
  * What a server's start assumes, without running anything: the known verdict, or what
  * {@link precondition} tells, or `untried` when bwrap is installed. The probe is not run up
  * front (issue 18): beside the policy's read it still cost a run ~38 ms of its ~650, nearly all
@@ -172,6 +181,8 @@ export interface SandboxPlace {
   home: string;
   /** toolgate's environment, for the runner's file paths to hide. */
   env: NodeJS.ProcessEnv;
+  /** A file descriptor of the started process where bwrap reports the namespaces it made (`--info-fd`). */
+  infoFd?: number;
 }
 
 /** Runner files a server must not read or write (GitHub Actions' file commands and event). */
@@ -189,7 +200,21 @@ export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: 
   const root = realpathSync(place.root);
   const cwd = insideRepository(spec.cwd, root, 'the working directory (`cwd`)');
   const writable = containment.writable.map((w) => insideRepository(w, root, 'a `writable` path'));
-  const args = [...namespaceArgs(containment.network), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/dev/shm'];
+  const args = [
+    ...namespaceArgs(containment.network),
+    ...(place.infoFd === undefined ? [] : ['--info-fd', String(place.infoFd)]),
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--tmpfs',
+    '/dev/shm',
+  ];
   // Unix sockets are reachable through a read-only mount (connecting is no write): /run holds the
   // Docker daemon's, systemd's, D-Bus's. Only the resolver's stays, for a server with the network.
   for (const dir of ['/run', '/var/run']) if (isRealDirectory(dir)) args.push('--tmpfs', dir);

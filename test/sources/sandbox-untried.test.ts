@@ -7,15 +7,36 @@
  * namespace (ENOSPC), as on a host with `user.max_user_namespaces` at 0.
  */
 import { spawnSync } from 'node:child_process';
+import * as childProcess from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
-import { expectedSandbox, namespacesInDoubt, resetSandboxSupport, sandboxSupport } from '../../src/sources/sandbox.js';
+import { expectedSandbox, namespacesInDoubt, resetSandboxSupport, sandboxSupport, sandboxSupportAsync } from '../../src/sources/sandbox.js';
 import { silentLogger } from '../../src/util/logger.js';
+import { failedForWantOfSandbox, launchStdio, type Launch } from '../../src/sources/launch.js';
+import { makeScratchHome } from '../../src/sources/mcp-env.js';
 import { CLI } from '../support/run-dist.js';
 import { fixture, freePort, NODE, nodeFixture, tempDir } from '../support/mcp-fixtures.js';
+
+/** The probe's runs: bwrap with `-- true` at the end, through spawn or spawnSync (sources/sandbox.ts). */
+const probes = vi.hoisted(() => ({ count: 0 }));
+vi.mock('node:child_process', async (importOriginal) => {
+  const real = await importOriginal<typeof childProcess>();
+  const isProbe = (command: string, args: readonly string[] | undefined) => command.endsWith('bwrap') && args?.at(-1) === 'true' && args.at(-2) === '--';
+  return {
+    ...real,
+    spawn: (command: string, args: readonly string[], ...rest: never[]) => {
+      if (isProbe(command, args)) probes.count++;
+      return (real.spawn as (...a: unknown[]) => unknown)(command, args, ...rest);
+    },
+    spawnSync: (command: string, args: readonly string[], ...rest: never[]) => {
+      if (isProbe(command, args)) probes.count++;
+      return (real.spawnSync as (...a: unknown[]) => unknown)(command, args, ...rest);
+    },
+  };
+});
 
 resetSandboxSupport();
 const SUPPORT = sandboxSupport();
@@ -57,18 +78,47 @@ describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has on
     return { dir, policy: adHocPolicy({ id: 'srv', kind: 'mcp', contract: join(dir.path, 'c.json'), mcp: cfg }, dir.path) };
   }
 
-  it('runs sandboxed, and no probe ran for it', async () => {
+  it('runs sandboxed, and no probe ran for it: its own start told that bwrap makes namespaces here', async () => {
+    // The counter sees a probe, so the checks of it below can fail.
+    const seen = probes.count;
+    await sandboxSupportAsync();
+    expect(probes.count).toBe(seen + 1);
+    resetSandboxSupport();
     const { dir, policy } = policyFor('annotated.mjs');
     try {
       expect(expectedSandbox()).toMatchObject({ available: true, untried: true });
+      const before = probes.count;
       const result = await runCheck({ policy, mode: 'audit', root: dir.path, logger: silentLogger });
       const src = result.sources[0]!;
       expect(src.failure).toBeUndefined();
       expect(src.surface?.tools.length).toBeGreaterThan(0);
       expect(src.diagnostics?.sandbox).toEqual({ sandboxed: true, network: 'loopback' });
-      // Still untried: nothing ran bwrap but the server's own start.
-      expect(expectedSandbox()).toMatchObject({ untried: true });
+      expect(probes.count).toBe(before);
+      // bwrap reported the sandbox's first process: known for the rest of the run.
+      expect(expectedSandbox()).toEqual({ available: true, bwrap: BWRAP });
     } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('a server whose namespaces were made is never started again without them, whatever a probe would then say (attacker review)', async () => {
+    // A server's code can make a later probe fail (by holding every user namespace the kernel
+    // allows while it exits). Here the probe is made to say no after the start, as it then would.
+    const dir = tempDir('tg-untried-');
+    const into: Launch = { home: await makeScratchHome() };
+    try {
+      await launchStdio(nodeFixture('exit-at-once.mjs', [], { cwd: dir.path }), dir.path, into);
+      expect(await into.namespacesMade).toBe(true);
+      await into.proc!.waitExit(10_000);
+      process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: the probe says no';
+      resetSandboxSupport();
+      const before = probes.count;
+      expect(await failedForWantOfSandbox(into)).toBe(false);
+      expect(probes.count).toBe(before);
+    } finally {
+      delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
+      await into.proc?.stop();
+      await into.home?.dispose();
       dir.cleanup();
     }
   });
@@ -82,8 +132,8 @@ describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has on
       // Reported as the server's failure, from its run in the sandbox: not started again without it.
       expect(result.findings.map((f) => f.ruleId)).toContain('server-failed');
       expect(result.findings.map((f) => f.ruleId)).not.toContain('server-unsandboxed');
-      // The failure asked the probe, which said yes.
-      expect(expectedSandbox()).toEqual({ available: true, bwrap: expect.any(String) });
+      // The start reported its namespaces, so no probe was asked.
+      expect(expectedSandbox()).toEqual({ available: true, bwrap: BWRAP });
     } finally {
       dir.cleanup();
     }

@@ -15,6 +15,9 @@ import { DecisionLog } from '../runtime/decision-log.js';
 import { runRelay } from '../runtime/relay.js';
 import { openHttpServer, startStdioServer } from '../sources/mcp.js';
 import { readySources } from '../sources/select.js';
+import { SourceError } from '../sources/source-error.js';
+import { escapeTerminalInline } from '../report/escape.js';
+import { EXIT } from './types.js';
 import type { SandboxUse } from '../sources/types.js';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { Surface } from '../surface/model.js';
@@ -155,9 +158,18 @@ async function loadContract(abs: string, shown: string): Promise<Surface> {
 export async function proxy(flags: ProxyFlags, command: string[]): Promise<number> {
   const cwd = process.cwd();
   const r = await resolveProxy(flags, command, cwd);
+  let server: Upstream;
+  try {
+    server = await openUpstream(r);
+  } catch (e) {
+    // The server could not be started (not found, refused by the sandbox, exited at once): a
+    // source failure, as in check, not an internal error.
+    if (!(e instanceof SourceError)) throw e;
+    process.stderr.write(`toolgate: proxy: ${escapeTerminalInline(e.message, 2000)}\n`);
+    return EXIT.sourceFailed;
+  }
   const logOut = flags.log !== undefined ? createWriteStream(resolve(cwd, flags.log), { flags: 'a' }) : process.stderr;
   const log = new DecisionLog(logOut, r.id, r.runtime.logArguments);
-  const server = await openUpstream(r);
   // As every report of check says it (server-unsandboxed): the decision log says so once.
   if (server.sandbox && !server.sandbox.sandboxed)
     log.write({ event: 'upstream', decision: 'unsandboxed', reason: 'server-unsandboxed', detail: `the server runs unsandboxed: ${server.sandbox.reason}` });

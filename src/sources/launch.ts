@@ -46,8 +46,9 @@ export interface Launch {
  * `sandboxSupportAsync()` first. An HTTP start command keeps the host's network: its port must be
  * reachable from toolgate.
  * @param into a launch whose `home` is set.
- * @throws SourceError `spawn-failed`: command not found, refused by the sandbox, bad cwd, or a
- *   start command that needs the network the base branch's policy does not give it yet.
+ * @throws SourceError `spawn-failed`: command not found, refused by the sandbox, bad cwd, a
+ *   start command that needs the network the base branch's policy does not give it yet, or a
+ *   sandbox with no user namespaces left now (`exhausted`: never a reason to run unsandboxed).
  */
 export async function startContained(spec: CommandSpec, cfg: McpCommon, into: Launch, root: string, stdio: 'pipe' | 'log'): Promise<ServerProcess> {
   const containment = cfg.containment ?? DEFAULT_CONTAINMENT;
@@ -56,8 +57,15 @@ export async function startContained(spec: CommandSpec, cfg: McpCommon, into: La
   const support = expectedSandbox();
   let launched = spec;
   if (containment.sandbox === 'off') into.sandbox = { sandboxed: false, reason: 'the source sets `sandbox: off`' };
-  else if (!support.available) into.sandbox = { sandboxed: false, reason: support.reason };
-  else {
+  else if (!support.available) {
+    // A sandbox that works here but has no namespaces left now: fail closed.
+    if (support.exhausted)
+      throw new SourceError(
+        `could not start ${stdio === 'log' ? 'start command' : 'MCP server'} \`${describeCommand(spec)}\` in the sandbox: ${support.reason}`,
+        'spawn-failed',
+      );
+    into.sandbox = { sandboxed: false, reason: support.reason };
+  } else {
     // Looked up here, as the spawn would: inside the sandbox a missing command is bwrap's exit.
     // (A working directory that does not exist is the spawn's to report, as without the sandbox.)
     const found = existsSync(spec.cwd) ? lookupCommand(spec.command, env.PATH, spec.cwd) : { found: spec.command };

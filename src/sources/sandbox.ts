@@ -30,8 +30,12 @@ import { join, relative, resolve as resolvePath, isAbsolute } from 'node:path';
 import type { CommandSpec, Containment } from '../config/source-config.js';
 import { findRepositoryRoot, within } from '../util/repository-root.js';
 
-/** Whether servers can be sandboxed here, and with what. */
-export type SandboxSupport = { available: true; bwrap: string } | { available: false; reason: string };
+/**
+ * Whether servers can be sandboxed here, and with what. `exhausted`: bubblewrap works here, but
+ * the user-namespace limit is reached now (see {@link namespacesExhausted}): no server may start,
+ * sandboxed or not.
+ */
+export type SandboxSupport = { available: true; bwrap: string } | { available: false; reason: string; exhausted?: true };
 
 /**
  * What a start may assume: the verdict when one is known, else bwrap's path with `untried` (it
@@ -139,10 +143,31 @@ const probeArgs = () => [...namespaceArgs('loopback'), '--ro-bind', '/', '/', '-
 function verdict(bwrap: string, status: number | null, stderr: string, error?: Error): SandboxSupport {
   if (status === 0) return { available: true, bwrap };
   const why = stderr.trim().split('\n')[0] || (error ? error.message : `exit ${status}`);
+  if (namespacesExhausted(why, readProcText)) {
+    return {
+      available: false,
+      exhausted: true,
+      reason: `bubblewrap cannot create namespaces now (${why}): the limit of user namespaces is reached (user.max_user_namespaces, counted over every process of this user), which is no reason to run a server unsandboxed; end what holds them, or raise the limit`,
+    };
+  }
   return {
     available: false,
     reason: `bubblewrap cannot create namespaces here (${why}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or AppArmor's kernel.apparmor_restrict_unprivileged_userns)`,
   };
+}
+
+/**
+ * Whether bubblewrap's refusal (`why`, its first line of stderr) means the user-namespace limit
+ * is reached (ENOSPC, or EAGAIN/EUSERS from older kernels) on a machine whose limit is not 0,
+ * rather than that this machine has no user namespaces. The limit counts every process of the
+ * user, so a server sandboxed elsewhere (another toolgate run, a proxy) can fill it and hold it
+ * (attacker review): were that a reason to run unsandboxed, any server could make the next one
+ * run so. A limit of 0 is user namespaces switched off, as `unprivileged_userns_clone` is.
+ * Exported for tests (`read` stands for /proc).
+ */
+export function namespacesExhausted(why: string, read: (path: string) => string | undefined): boolean {
+  if (!/ENOSPC|No space left on device|EAGAIN|Resource temporarily unavailable|EUSERS|Too many users/.test(why)) return false;
+  return read('/proc/sys/user/max_user_namespaces') !== '0';
 }
 
 /** Forgets the probe. @internal tests switch support on and off through the environment */

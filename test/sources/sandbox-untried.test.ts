@@ -10,10 +10,17 @@ import { spawnSync } from 'node:child_process';
 import * as childProcess from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
-import { expectedSandbox, namespacesInDoubt, resetSandboxSupport, sandboxSupport, sandboxSupportAsync } from '../../src/sources/sandbox.js';
+import {
+  expectedSandbox,
+  namespacesExhausted,
+  namespacesInDoubt,
+  resetSandboxSupport,
+  sandboxSupport,
+  sandboxSupportAsync,
+} from '../../src/sources/sandbox.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { failedForWantOfSandbox, launchStdio, type Launch } from '../../src/sources/launch.js';
 import { makeScratchHome } from '../../src/sources/mcp-env.js';
@@ -140,7 +147,56 @@ describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has on
   });
 });
 
-describe.skipIf(!CAN_DISABLE_USERNS)('on a machine without user namespaces (bwrap --disable-userns around the CLI)', () => {
+describe('after a start without the report, the probe decides (failedForWantOfSandbox)', () => {
+  /** A launch whose process has ended and whose bwrap reported (`made`) or not. */
+  async function ended(made: boolean): Promise<Launch> {
+    const dir = tempDir('tg-untried-');
+    const into: Launch = { home: await makeScratchHome() };
+    await launchStdio(
+      nodeFixture('exit-at-once.mjs', [], { cwd: dir.path, containment: { sandbox: 'off', network: 'loopback', writable: [] } }),
+      dir.path,
+      into,
+    );
+    await into.proc!.waitExit(10_000);
+    into.namespacesMade = Promise.resolve(made);
+    onTestFinished(async () => {
+      await into.home?.dispose();
+      dir.cleanup();
+    });
+    return into;
+  }
+
+  it('no report and a machine without user namespaces: start again (unsandboxed, reported)', async () => {
+    process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: no user namespaces';
+    resetSandboxSupport();
+    try {
+      expect(await failedForWantOfSandbox(await ended(false))).toBe(true);
+      expect(await failedForWantOfSandbox(await ended(true))).toBe(false);
+    } finally {
+      delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
+    }
+  });
+});
+
+describe('namespacesExhausted: a full user-namespace limit is no machine without a sandbox', () => {
+  const limit = (value: string | undefined) => (path: string) => (path === '/proc/sys/user/max_user_namespaces' ? value : undefined);
+  it.each([
+    ['bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)', '96362', true],
+    ['bwrap: Creating new namespace failed: No space left on device', '96362', true],
+    ['bwrap: Creating new namespace failed: Resource temporarily unavailable', undefined, true],
+    ['bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)', '0', false],
+    [
+      "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'.",
+      '96362',
+      false,
+    ],
+    ['bwrap: setting up uid map: Permission denied', '96362', false],
+  ])('%s (limit %s): exhausted %s', (why, max, exhausted) => {
+    expect(namespacesExhausted(why, limit(max))).toBe(exhausted);
+  });
+});
+
+describe.skipIf(!CAN_DISABLE_USERNS)('with every new user namespace refused for want of room (bwrap --disable-userns around the CLI: ENOSPC)', () => {
   /** `toolgate <args>` from dist/ in `dir`, where no new namespace can be made (stdin: `input`, then closed). */
   function cliWithoutUserns(dir: string, args: string[], input = '') {
     const outer = ['--unshare-user', '--disable-userns', '--dev-bind', '/', '/', '--proc', '/proc', '--'];
@@ -152,39 +208,18 @@ describe.skipIf(!CAN_DISABLE_USERNS)('on a machine without user namespaces (bwra
   /** A toolgate.yml running the annotated fixture, with `head` above `sources:`. */
   const policyText = (head = '') =>
     `${head}sources:\n  - id: srv\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(fixture('annotated.mjs'))}]\n`;
+  const EXHAUSTED =
+    /in the sandbox: bubblewrap cannot create namespaces now \(bwrap: Creating new namespace failed: [^)]*\(ENOSPC\)\): the limit of user namespaces is reached/;
 
-  it('toolgate proxy: `sandbox: required` refuses to start the server; under `auto` the decision log says it runs unsandboxed', () => {
+  it('a stdio server: its start in bwrap fails, the probe says why, and it is not run unsandboxed (exit 3)', () => {
     const dir = tempDir('tg-nouserns-');
     try {
       writeFileSync(join(dir.path, 'toolgate.yml'), policyText());
-      expect(cliWithoutUserns(dir.path, ['update']).code).toBe(0);
-      const auto = cliWithoutUserns(dir.path, ['proxy', '--source', 'srv']);
-      expect(auto.out).toMatch(
-        /"event":"upstream","decision":"unsandboxed","reason":"server-unsandboxed","detail":"the server runs unsandboxed: bubblewrap cannot create namespaces here/,
-      );
-      expect(auto.code).toBe(0);
-      writeFileSync(join(dir.path, 'toolgate.yml'), policyText('sandbox: required\n'));
-      const required = cliWithoutUserns(dir.path, ['proxy', '--source', 'srv']);
-      expect(required.out).toMatch(/`sandbox: required`, but servers cannot be sandboxed here/);
-      expect(required.out).not.toMatch(/"event":"upstream"/);
-      expect(required.code).toBe(2);
-    } finally {
-      dir.cleanup();
-    }
-  });
-
-  it('a stdio server: its start in bwrap fails, the probe says why, it runs unsandboxed and the report says so', () => {
-    const dir = tempDir('tg-nouserns-');
-    try {
-      writeFileSync(
-        join(dir.path, 'toolgate.yml'),
-        `sources:\n  - id: srv\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(fixture('annotated.mjs'))}]\n`,
-      );
-      const r = cliWithoutUserns(dir.path, ['audit', '--verbose']);
-      expect(r.out).toMatch(/sandbox: none \(bubblewrap cannot create namespaces here \(bwrap: Creating new namespace failed/);
-      expect(r.out).toMatch(/server-unsandboxed/);
-      expect(r.out).toMatch(/tools: \d+/);
-      expect(r.code).toBe(0);
+      const r = cliWithoutUserns(dir.path, ['audit']);
+      expect(r.out).toMatch(/could not start MCP server/);
+      expect(r.out).toMatch(EXHAUSTED);
+      expect(r.out).not.toMatch(/sandbox: none|server-unsandboxed/);
+      expect(r.code).toBe(3);
     } finally {
       dir.cleanup();
     }
@@ -208,24 +243,42 @@ describe.skipIf(!CAN_DISABLE_USERNS)('on a machine without user namespaces (bwra
         ].join('\n'),
       );
       const r = cliWithoutUserns(dir.path, ['audit']);
-      expect(r.out).toMatch(/sandbox: none \(bubblewrap cannot create namespaces here/);
-      expect(r.out).toMatch(/tools: 2/);
-      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/could not start start command/);
+      expect(r.out).toMatch(EXHAUSTED);
+      expect(r.out).not.toMatch(/sandbox: none|server-unsandboxed/);
+      expect(r.code).toBe(3);
     } finally {
       dir.cleanup();
     }
   });
 
-  it('`sandbox: required` refuses before any server starts (the probe runs first there)', () => {
+  it('`sandbox: required` refuses before any server starts (the probe runs first there): exit 2', () => {
     const dir = tempDir('tg-nouserns-');
     try {
-      writeFileSync(
-        join(dir.path, 'toolgate.yml'),
-        `sandbox: required\nsources:\n  - id: srv\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(fixture('annotated.mjs'))}]\n`,
-      );
+      writeFileSync(join(dir.path, 'toolgate.yml'), policyText('sandbox: required\n'));
       const r = cliWithoutUserns(dir.path, ['audit']);
-      expect(r.out).toMatch(/`sandbox: required`, but servers cannot be sandboxed here: bubblewrap cannot create namespaces here/);
+      expect(r.out).toMatch(/`sandbox: required`, but servers cannot be sandboxed here: bubblewrap cannot create namespaces now/);
       expect(r.code).toBe(2);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('toolgate proxy: does not start the server (exit 3; exit 2 under `sandbox: required`)', () => {
+    const dir = tempDir('tg-nouserns-');
+    try {
+      writeFileSync(join(dir.path, 'toolgate.yml'), policyText());
+      // The contract, written where namespaces can be made.
+      expect(spawnSync(NODE, [CLI, 'update'], { cwd: dir.path, encoding: 'utf8', timeout: 60_000 }).status).toBe(0);
+      const auto = cliWithoutUserns(dir.path, ['proxy', '--source', 'srv']);
+      expect(auto.out).toMatch(EXHAUSTED);
+      expect(auto.out).not.toMatch(/"decision":"unsandboxed"/);
+      expect(auto.code).toBe(3);
+      writeFileSync(join(dir.path, 'toolgate.yml'), policyText('sandbox: required\n'));
+      const required = cliWithoutUserns(dir.path, ['proxy', '--source', 'srv']);
+      expect(required.out).toMatch(/`sandbox: required`, but servers cannot be sandboxed here/);
+      expect(required.out).not.toMatch(/"event":"upstream"/);
+      expect(required.code).toBe(2);
     } finally {
       dir.cleanup();
     }

@@ -91,8 +91,9 @@ export function sandboxWorked(bwrap: string): void {
  * {@link precondition} tells, or `untried` when bwrap is installed. The probe is not run up
  * front (issue 18): beside the policy's read it still cost a run ~38 ms of its ~650, nearly all
  * the sandbox's price per start, and it answers the same as the server's own start in bwrap
- * does. A start in an untried sandbox that fails asks the probe then
- * (launch.ts `failedForWantOfSandbox`), and is made again unsandboxed only when it says no.
+ * does. A start in an untried sandbox that ends without bwrap's report of its namespaces asks
+ * the probe then (launch.ts `failedForWantOfSandbox`), and is made again unsandboxed only when
+ * the probe says this machine has none.
  */
 export function expectedSandbox(): ExpectedSandbox {
   if (support) return support;

@@ -347,6 +347,14 @@ class Sessions {
     await closeSession(s);
     throw new SourceError(`${s.what}: snapshot was cancelled`, 'startup-timeout');
   }
+  /**
+   * After a failed start of `s`: whether to start it again, unsandboxed, because bwrap could not
+   * make namespaces on this machine (launch.ts `failedForWantOfSandbox`). Never once the
+   * snapshot is closing (timed out, cancelled): a restart would race its cleanup.
+   */
+  async startAgainUnsandboxed(s: Session): Promise<boolean> {
+    return !this.closed && (await failedForWantOfSandbox(s)) && !this.closed;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -457,12 +465,9 @@ async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions,
   try {
     return await attempt(false, early);
   } catch (err) {
-    // Timed out or cancelled: the snapshot is ending its sessions; nothing starts again.
-    if (sessions.closed) throw err;
     const s = sessions.list.at(-1);
-    // Started in bwrap before anyone asked whether it can make namespaces here, and it cannot:
-    // start again, now that the verdict is known (unsandboxed, and reported so).
-    if (s && (await failedForWantOfSandbox(s)) && !sessions.closed) {
+    // The verdict is known now: the next start runs unsandboxed, and is reported so.
+    if (s && (await sessions.startAgainUnsandboxed(s))) {
       await closeSession(s);
       return connectStdio(cfg, sessions, root);
     }
@@ -507,8 +512,7 @@ async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions:
       await waitForListening(url, proc, first.abort.signal);
     };
     await listening().catch(async (e: unknown) => {
-      // As for a stdio server (connectStdio): bwrap could not make namespaces here; start again unsandboxed.
-      if (sessions.closed || !(await failedForWantOfSandbox(first)) || sessions.closed) throw e;
+      if (!(await sessions.startAgainUnsandboxed(first))) throw e;
       await first.proc?.stop();
       first.namespacesMade = undefined;
       await listening();

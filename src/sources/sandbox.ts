@@ -226,21 +226,8 @@ export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: 
   const root = realpathSync(place.root);
   const cwd = insideRepository(spec.cwd, root, 'the working directory (`cwd`)');
   const writable = containment.writable.map((w) => insideRepository(w, root, 'a `writable` path'));
-  const args = [
-    ...namespaceArgs(containment.network),
-    ...(place.infoFd === undefined ? [] : ['--info-fd', String(place.infoFd)]),
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--tmpfs',
-    '/dev/shm',
-  ];
+  const args = [...namespaceArgs(containment.network), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/dev/shm'];
+  if (place.infoFd !== undefined) args.push('--info-fd', String(place.infoFd));
   // Unix sockets are reachable through a read-only mount (connecting is no write): /run holds the
   // Docker daemon's, systemd's, D-Bus's. Only the resolver's stays, for a server with the network.
   for (const dir of ['/run', '/var/run']) if (isRealDirectory(dir)) args.push('--tmpfs', dir);

@@ -10,7 +10,16 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Policy } from '../config/policy.js';
 import { loadPolicy } from '../config/policy-file.js';
-import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, defaultContractPath, SOURCE_ID_PATTERN, type SourceConfig } from '../config/source-config.js';
+import {
+  DEFAULT_CONTAINMENT,
+  DEFAULT_LIST_LIMITS,
+  DEFAULT_TIMEOUTS,
+  defaultContractPath,
+  SOURCE_ID_PATTERN,
+  type Containment,
+  type SourceConfig,
+} from '../config/source-config.js';
+import { commandLineReadable, homeDirectories } from '../sources/launch/install-dirs.js';
 import type { JsonObject } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
@@ -73,6 +82,14 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
   return policy;
 }
 
+/**
+ * The containment of a server typed after `--`: the strictest, with the files its arguments name
+ * outside the working directory readable (the user named them; see `commandLineReadable`).
+ */
+export function typedContainment(command: readonly string[], cwd: string): Containment {
+  return { ...DEFAULT_CONTAINMENT, readable: commandLineReadable(command.slice(1), cwd, homeDirectories(process.env)) };
+}
+
 function parseCapabilities(text: string | undefined): JsonObject {
   if (text === undefined) return {};
   const example = `Pass e.g. --capabilities '{"roots":{},"sampling":{}}'.`;
@@ -100,14 +117,8 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
   const contract = resolve(cwd, defaultContractPath(id));
   const adhoc: SourceConfig[] = [];
   const common = { capabilities: parseCapabilities(flags.capabilities), timeouts: DEFAULT_TIMEOUTS, limits: DEFAULT_LIST_LIMITS };
-  if (command.length > 0) {
-    adhoc.push({
-      id,
-      kind: 'mcp',
-      contract,
-      mcp: { transport: 'stdio', command: command[0] as string, args: command.slice(1), cwd, env: flags.env ?? [], ...common },
-    });
-  }
+  const typed = { command: command[0] as string, args: command.slice(1), cwd, env: flags.env ?? [], containment: typedContainment(command, cwd) };
+  if (command.length > 0) adhoc.push({ id, kind: 'mcp', contract, mcp: { transport: 'stdio', ...typed, ...common } });
   for (const name of flags.env ?? []) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
       throw new ConfigError(

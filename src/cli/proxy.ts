@@ -9,6 +9,7 @@ import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpHttpConf
 import { type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from '../config/policy.js';
 import { loadPolicy } from '../config/policy-file.js';
 import { displayPath } from '../util/display-path.js';
+import { typedContainment } from './prepare.js';
 import { readContract } from '../contract/store.js';
 import { ClientStdio } from '../runtime/client-stdio.js';
 import { DecisionLog } from '../runtime/decision-log.js';
@@ -65,6 +66,7 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): 
       capabilities: {},
       timeouts: DEFAULT_TIMEOUTS,
       limits: DEFAULT_LIST_LIMITS,
+      containment: typedContainment(command, cwd),
     };
     return { id: contract.source.id, cfg, contract, runtime: DEFAULT_RUNTIME, root: cwd };
   }

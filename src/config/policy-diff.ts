@@ -490,7 +490,7 @@ function diffMcp(ctx: Ctx, id: string, b: Mcp, h: Mcp, at: string): void {
   diffHeaders(ctx, id, b.headers, h.headers, at);
 }
 
-/** A source's sandbox settings: off, an open network or a new writable path is a relaxation. */
+/** A source's sandbox settings: off, an open network or a new writable or readable path is a relaxation. */
 function diffContainment(ctx: Ctx, id: string, b: Containment, h: Containment, at: string): void {
   if (b.sandbox !== h.sandbox) {
     const relaxed = h.sandbox === 'off';
@@ -518,6 +518,11 @@ function diffContainment(ctx: Ctx, id: string, b: Containment, h: Containment, a
   });
   for (const w of b.writable)
     if (!h.writable.includes(w)) push(ctx, false, 'sandbox', `${at}/writable`, `source "${id}" no longer lets its server write ${path(w)}`);
+  const [bRead, hRead] = [b.readable ?? [], h.readable ?? []];
+  hRead.forEach((r, i) => {
+    if (!bRead.includes(r)) push(ctx, true, 'sandbox', `${at}/readable/${i}`, `source "${id}" now lets its server read ${path(r)}`);
+  });
+  for (const r of bRead) if (!hRead.includes(r)) push(ctx, false, 'sandbox', `${at}/readable`, `source "${id}" no longer lets its server read ${path(r)}`);
 }
 
 function diffStart(ctx: Ctx, id: string, b: CommandSpec | undefined, h: CommandSpec | undefined, at: string): void {

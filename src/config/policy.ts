@@ -1,4 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, visit, type Document } from 'yaml';
 import { policyValidator } from '../util/validators.js';
 import { ConfigError } from '../util/errors.js';
@@ -385,6 +386,7 @@ interface RawMcp extends Partial<RawCommand> {
   sandbox?: 'on' | 'off';
   network?: 'loopback' | 'open';
   writable?: string[];
+  readable?: string[];
 }
 interface RawSource {
   id: string;
@@ -626,8 +628,18 @@ function mcpSettings(m: RawMcp, root: string) {
       sandbox: m.sandbox ?? DEFAULT_CONTAINMENT.sandbox,
       network: m.network ?? DEFAULT_CONTAINMENT.network,
       writable: (m.writable ?? []).map((w) => resolve(root, w)),
+      readable: (m.readable ?? []).map((r) => resolveReadable(r, root)),
     },
   };
+}
+
+/**
+ * A `readable` entry as an absolute path: `~` and `~/…` in toolgate's home directory (the same
+ * policy reads the same on a laptop and a runner), else relative to toolgate.yml's directory.
+ */
+function resolveReadable(r: string, root: string): string {
+  if (r === '~' || r.startsWith('~/')) return join(homedir(), r.slice(1));
+  return resolve(root, r);
 }
 
 function command(c: RawCommand, root: string): CommandSpec {

@@ -61,8 +61,14 @@ export interface Containment {
   sandbox: 'on' | 'off';
   /** `loopback` (default): no network but the sandbox's own loopback; `open`: the host's network. */
   network: 'loopback' | 'open';
-  /** Absolute paths the command may write besides its scratch HOME and /tmp. */
+  /** Absolute paths the command may write besides its scratch HOME and /tmp (inside the repository). */
   writable: string[];
+  /**
+   * Absolute paths the command may read besides the system's directories, its install
+   * directories and the repository (a shared cache, an SDK): never a home directory or above one.
+   * Absent: none.
+   */
+  readable?: string[];
   /**
    * Whether an HTTP source's `start` command gets the host's network (toolgate connects to its
    * port from outside the sandbox). False while judging a pull request whose base branch does not
@@ -72,7 +78,7 @@ export interface Containment {
 }
 
 /** The strictest containment: what a source gets unless its (base) policy says otherwise. */
-export const DEFAULT_CONTAINMENT: Containment = { sandbox: 'on', network: 'loopback', writable: [] };
+export const DEFAULT_CONTAINMENT: Containment = { sandbox: 'on', network: 'loopback', writable: [], readable: [] };
 
 /** Settings shared by every MCP source. */
 export interface McpCommon {

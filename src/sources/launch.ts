@@ -18,6 +18,8 @@ import { expectedSandbox, MARKER_NAME, newMarker, SandboxRefusal, sandboxedComma
 import { DEFAULT_CONTAINMENT } from '../config/source-config.js';
 import type { SandboxUse } from './types.js';
 import { mark } from '../util/timing.js';
+import { unreadableInEtc } from './launch/mounts.js';
+import { homeDirectories } from './launch/install-dirs.js';
 
 /**
  * What a start made, filled in as it goes, so that whoever owns it can clean up after a failure
@@ -78,7 +80,15 @@ export async function startContained(spec: CommandSpec, cfg: McpCommon, into: La
     }
     const network = stdio === 'log' ? 'open' : containment.network;
     try {
-      const place = { root, home: into.home!.path, env: process.env, ...('untried' in support ? { infoFd: INFO_FD } : {}) };
+      const place = {
+        root,
+        home: into.home!.path,
+        env: process.env,
+        childEnv: env,
+        homes: homeDirectories(process.env),
+        ...(process.getuid?.() === 0 ? { etcHidden: etcHiddenFromRoot() } : {}),
+        ...('untried' in support ? { infoFd: INFO_FD } : {}),
+      };
       launched = sandboxedCommand(support.bwrap, spec, { ...containment, network }, place);
     } catch (e) {
       if (e instanceof SandboxRefusal)
@@ -96,6 +106,12 @@ export async function startContained(spec: CommandSpec, cfg: McpCommon, into: La
     }
   }
   return ServerProcess.spawn(launched, env, { stdio, describeAs: spec, marker });
+}
+
+let etcHidden: string[] | undefined;
+/** {@link unreadableInEtc}, once per process. */
+function etcHiddenFromRoot(): string[] {
+  return (etcHidden ??= unreadableInEtc());
 }
 
 /** The child's fd where bwrap reports the sandbox it made (`--info-fd`): the fourth pipe. */

@@ -9,10 +9,10 @@
  *   `--die-with-parent` ends it when toolgate dies, SIGKILL included;
  * - it sees only its own processes (`/proc` of the namespace): not toolgate's environment;
  * - it has no network but its own loopback (unless the source sets `network: open`);
- * - the file system is read-only but for the scratch `HOME`, a private `/tmp` and the paths the
- *   source names as `writable`; the repository's `.git` and the runner's files (`GITHUB_ENV`,
- *   `GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`, `GITHUB_PATH`, `GITHUB_STATE`, the event payload,
- *   all of `RUNNER_TEMP`) are hidden.
+ * - it sees a file system built from nothing (launch/mounts.ts): the system's directories, the
+ *   command's install directories, the repository without its `.git`, the paths the source
+ *   names; read-only but for the scratch `HOME`, a private `/tmp` and the `writable` paths.
+ *   Nothing else of the home directory, and no unix socket of the host.
  * Why bubblewrap: it is small, maintained, packaged everywhere, works unprivileged where user
  * namespaces are allowed (GitHub's hosted runners), and costs a few ms per start; util-linux
  * `unshare` would make us write the mount setup ourselves, and @anthropic-ai/sandbox-runtime
@@ -25,10 +25,12 @@
  * @module
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, resolve as resolvePath, isAbsolute } from 'node:path';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CommandSpec, Containment } from '../config/source-config.js';
-import { findRepositoryRoot, within } from '../util/repository-root.js';
+import { mountArgs, systemArgs, type SandboxPlace } from './launch/mounts.js';
+
+export { SandboxRefusal, type SandboxPlace } from './launch/mounts.js';
 
 /**
  * Whether servers can be sandboxed here, and with what. `exhausted`: bubblewrap works here, but
@@ -139,7 +141,7 @@ function precondition(): { bwrap: string } | { available: false; reason: string 
   return { bwrap };
 }
 
-const probeArgs = () => [...namespaceArgs('loopback'), '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true'];
+const probeArgs = () => [...namespaceArgs('loopback'), ...systemArgs(), '--', 'true'];
 
 function verdict(bwrap: string, status: number | null, stderr: string, error?: Error): SandboxSupport {
   if (status === 0) return { available: true, bwrap };
@@ -199,111 +201,13 @@ function namespaceArgs(network: Containment['network']): string[] {
   return ['--unshare-all', ...(network === 'open' ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
 }
 
-/** Where the command runs and what it may touch, for {@link sandboxedCommand}. */
-export interface SandboxPlace {
-  /** The repository (toolgate.yml's directory): read-only, `.git` hidden. */
-  root: string;
-  /** The scratch HOME (writable). */
-  home: string;
-  /** toolgate's environment, for the runner's file paths to hide. */
-  env: NodeJS.ProcessEnv;
-  /** A file descriptor of the started process where bwrap reports the namespaces it made (`--info-fd`). */
-  infoFd?: number;
-}
-
-/** Runner files a server must not read or write (GitHub Actions' file commands and event). */
-const RUNNER_FILE_VARS = ['GITHUB_ENV', 'GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY', 'GITHUB_PATH', 'GITHUB_STATE', 'GITHUB_EVENT_PATH'] as const;
-
 /**
- * `spec` wrapped in bubblewrap as described in the module comment. The working directory and
- * every writable path must really be inside the repository (symbolic links resolved): bwrap
- * resolves a link at a mount's destination inside the new root, so a `writable` path that a pull
- * request turned into `data -> ..` would otherwise mount the repository's parent writable.
- * The hidden places (`.git`, the runner's files) are mounted last, over any writable path.
- * @throws SandboxRefusal naming the path, when one is outside the repository or missing.
+ * `spec` wrapped in bubblewrap: the namespaces of the module comment and the file system of
+ * launch/mounts.ts.
+ * @throws SandboxRefusal naming the path, when one the source names is refused (see `mountArgs`).
  */
 export function sandboxedCommand(bwrap: string, spec: CommandSpec, containment: Containment, place: SandboxPlace): CommandSpec {
-  const root = realpathSync(place.root);
-  const cwd = insideRepository(spec.cwd, root, 'the working directory (`cwd`)');
-  const writable = containment.writable.map((w) => insideRepository(w, root, 'a `writable` path'));
-  const args = [...namespaceArgs(containment.network), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/dev/shm'];
-  if (place.infoFd !== undefined) args.push('--info-fd', String(place.infoFd));
-  // Unix sockets are reachable through a read-only mount (connecting is no write): /run holds the
-  // Docker daemon's, systemd's, D-Bus's. Only the resolver's stays, for a server with the network.
-  for (const dir of ['/run', '/var/run']) if (isRealDirectory(dir)) args.push('--tmpfs', dir);
-  if (containment.network === 'open' && existsSync('/run/systemd/resolve')) args.push('--ro-bind', '/run/systemd/resolve', '/run/systemd/resolve');
-  // What the command needs to run stays visible (read-only) when it is under /tmp, which the
-  // private /tmp above hides: the repository, the working directory, and the tree under /tmp of
-  // each path the command line names (a checkout in /tmp/x: its scripts and node_modules).
-  for (const dir of visibleUnderTmp([root, cwd, spec.command, ...spec.args], cwd)) args.push('--ro-bind', dir, dir);
-  for (const path of [place.home, ...writable]) args.push('--bind', path, path);
-  // Hidden last, so no writable path (the repository itself, say) uncovers them. A path inside a
-  // directory already hidden is hidden with it: on GitHub's hosted runners GITHUB_OUTPUT and the
-  // other runner files are inside RUNNER_TEMP, and bwrap cannot make their mount points in the
-  // read-only tmpfs that replaced it (every sandboxed server failed to start there).
-  const hiddenDirs: string[] = [];
-  const hide = (path: string | undefined) => {
-    if (!path || !existsSync(path)) return;
-    const real = realpathSync(path);
-    if (hiddenDirs.some((d) => within(real, d))) return;
-    if (statSync(real).isDirectory()) {
-      args.push('--tmpfs', real, '--remount-ro', real);
-      hiddenDirs.push(real);
-    } else args.push('--ro-bind', '/dev/null', real);
-  };
-  hide(place.env.RUNNER_TEMP);
-  for (const name of RUNNER_FILE_VARS) hide(place.env[name]);
-  // The repository's own `.git`, found as the OpenAPI loader finds the repository (the nearest
-  // `.git` at or above toolgate.yml's directory); `hide` skips a path that does not exist.
-  hide(join(findRepositoryRoot(root), '.git'));
-  args.push('--chdir', cwd, '--', spec.command, ...spec.args);
-  return { ...spec, command: bwrap, args };
-}
-
-/** Why a command was not started in the sandbox (a path outside the repository, a missing one). */
-export class SandboxRefusal extends Error {
-  override readonly name = 'SandboxRefusal';
-}
-
-/** `path` with links resolved, when it exists and is `root` or inside it. @throws SandboxRefusal */
-function insideRepository(path: string, root: string, what: string): string {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    throw new SandboxRefusal(`${what} ${path} does not exist; create it in the repository or remove it from toolgate.yml`);
-  }
-  const rel = relative(root, real);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new SandboxRefusal(
-      `${what} ${path} is outside the repository${real !== path ? ` (it leads to ${real})` : ''}; the sandbox only lets a server into the repository`,
-    );
-  }
-  return real;
-}
-
-function isRealDirectory(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * For each of `paths` (absolute, or relative to `cwd` when it names a file that exists) that is
- * under /tmp, the directory just below /tmp that holds it (`/tmp/x/y/z` → `/tmp/x`), once each.
- * Arguments that are not paths (flags, names) do not exist as files and are skipped.
- */
-function visibleUnderTmp(paths: readonly string[], cwd: string): string[] {
-  const out = new Set<string>();
-  for (const p of paths) {
-    if (!p || p.startsWith('-')) continue;
-    const abs = resolvePath(cwd, p);
-    if (!abs.startsWith('/tmp/') || !existsSync(abs)) continue;
-    out.add(`/tmp/${abs.slice(5).split('/')[0]}`);
-  }
-  return [...out];
+  return { ...spec, command: bwrap, args: [...namespaceArgs(containment.network), ...mountArgs(spec, containment, place), spec.command, ...spec.args] };
 }
 
 /** Name of the environment variable that marks every process of one server run. */

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commit, git, prEvent, runAction, update, writeFiles } from '../support/action-repo.js';
 import { FakeGitHub, failures } from '../support/fake-github.js';
 import { validateSarif } from '../support/sarif-schema.js';
-import { CLI, runNode } from '../support/run-dist.js';
+import { CLI, READ_REPO, runNode } from '../support/run-dist.js';
 
 const POLICY = 'sources:\n  - id: widgets\n    recorded: tools.json\n';
 const hints = (readOnly: boolean) => ({ readOnlyHint: readOnly, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -81,7 +81,7 @@ describe('the Action (dist/index.js) on a workspace', () => {
     const dir = workspace();
     const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
     writeFiles(dir, {
-      'toolgate.yml': `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(everything)}, stdio]\n`,
+      'toolgate.yml': `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(everything)}, stdio]\n${READ_REPO()}`,
     });
     git(dir, 'init', '-q', '-b', 'main');
     await update(dir);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 import { validateSarif } from '../support/sarif-schema.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -47,7 +47,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const dir = workspace();
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n`,
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}`,
     );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     const r = await runCli(['check'], { cwd: dir, env: { TOOLGATE_TIMING: '1' } });
@@ -64,7 +64,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const marker = `toolgate-early-${process.pid}-${Date.now()}`;
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio, ${marker}]\n`,
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio, ${marker}]\n${READ_REPO()}`,
     );
     // Unsandboxed: in the sandbox, bubblewrap's --die-with-parent would end it whatever toolgate did.
     const bad = await runCli(['check', '--server', 'x'], { cwd: dir, env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'test' } });
@@ -134,7 +134,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const dir = workspace();
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n`,
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}`,
     );
     const up = await runCli(['update'], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
@@ -172,7 +172,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     mkdirSync(join(dir, '.toolgate'));
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}]\n`,
+      `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}]\n${READ_REPO()}`,
     );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     const file = join(dir, '.toolgate/notes.surface.json');
@@ -430,7 +430,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
   it('a reader that closes stdout or stderr at once does not change the exit code (`toolgate check | head` under pipefail)', async () => {
     const dir = workspace();
     const policy = (args: string[]) =>
-      `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${JSON.stringify([NOTES, ...args])}\n`;
+      `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${JSON.stringify([NOTES, ...args])}\n${READ_REPO()}`;
     writeFileSync(join(dir, 'toolgate.yml'), policy([]));
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     writeFileSync(join(dir, 'toolgate.yml'), policy(['--drift']));

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
+import { READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
 
 const FILESYSTEM = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 let dir: string;
@@ -20,7 +20,7 @@ sources:
     mcp:
       command: ${JSON.stringify(process.execPath)}
       args: [${JSON.stringify(FILESYSTEM)}, "data"]
-runtime:
+${READ_REPO()}runtime:
   deny: ${JSON.stringify(deny)}
 exports:
   - to: claude-code

@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSupport } from '../../src/sources/sandbox.js';
 import { freePort } from '../support/mcp-fixtures.js';
-import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 
 const TARGET = join(REPO, 'test/fixtures/servers/proxy-target.mjs');
 const ws = tempWorkspace('tg-proxy-up-');
@@ -30,7 +30,7 @@ beforeAll(async () => {
   mkdirSync(ws.dir, { recursive: true });
   writeFileSync(
     join(ws.dir, 'toolgate.yml'),
-    `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}, ${JSON.stringify(tag)}]\nruntime:\n  max-result-bytes: 100000\n`,
+    `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}, ${JSON.stringify(tag)}]\n${READ_REPO()}runtime:\n  max-result-bytes: 100000\n`,
   );
   const up = await runCli(['update'], { cwd: ws.dir });
   expect(up.code, up.stderr).toBe(0);
@@ -55,7 +55,7 @@ async function pinnedWorkspace(name: string, yml: string): Promise<string> {
 
 /** An HTTP source whose `start` command runs `fixture` on `port` (extra arguments after it). */
 const httpSource = (id: string, port: number, path: string, fixture: string, ...extra: string[]) =>
-  `sources:\n  - id: ${id}\n    mcp:\n      url: http://127.0.0.1:${port}${path}\n      start:\n        command: ${JSON.stringify(process.execPath)}\n        args: [${[join(REPO, 'test/fixtures/servers', fixture), String(port), ...extra].map((a) => JSON.stringify(a)).join(', ')}]\nruntime:\n  allow: [read]\n`;
+  `sources:\n  - id: ${id}\n    mcp:\n      url: http://127.0.0.1:${port}${path}\n      start:\n        command: ${JSON.stringify(process.execPath)}\n        args: [${[join(REPO, 'test/fixtures/servers', fixture), String(port), ...extra].map((a) => JSON.stringify(a)).join(', ')}]\n${READ_REPO()}runtime:\n  allow: [read]\n`;
 
 describe('proxy against a changing, paging, noisy upstream', () => {
   let client: Client;
@@ -177,7 +177,7 @@ describe('a server of the 2026-07-28 era (server/discover, no initialize)', () =
   it('is proxied as it is: the client negotiates that era, and the listing keeps its result keys (resultType, cache hints)', async () => {
     const dir = await pinnedWorkspace(
       'modern',
-      `sources:\n  - id: m\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/modern.mjs'))}]\n`,
+      `sources:\n  - id: m\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/modern.mjs'))}]\n${READ_REPO()}`,
     );
     const client = await proxied('m.jsonl', dir, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } } });
     try {

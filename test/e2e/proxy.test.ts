@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const NOTES = join(REPO, 'examples/notes/server.mjs');
@@ -45,7 +45,7 @@ describe('proxy in front of @modelcontextprotocol/server-everything, runtime.all
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\nruntime:\n  allow: [read]\n`,
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}runtime:\n  allow: [read]\n`,
     );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     const contract = JSON.parse(readFileSync(join(dir, '.toolgate/everything.surface.json'), 'utf8')) as { tools: { name: string; safetyClass: string }[] };
@@ -127,7 +127,7 @@ describe('proxy in front of @modelcontextprotocol/server-filesystem, runtime.all
     const args = `[${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(join(dir, 'data'))}]`;
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: fs\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${args}\nruntime:\n  allow: [read]\n`,
+      `sources:\n  - id: fs\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${args}\n${READ_REPO()}runtime:\n  allow: [read]\n`,
     );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     const proxied = await connect(process.execPath, [CLI, 'proxy', '--log', 'fs.jsonl'], dir);
@@ -168,7 +168,7 @@ describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through 
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\nruntime:\n  allow: [read]\n  deny: [get-env]\n`,
+      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}runtime:\n  allow: [read]\n  deny: [get-env]\n`,
     );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
   }, 60_000);
@@ -197,7 +197,7 @@ describe('proxy in front of a server that changed after its contract was reviewe
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}, ${JSON.stringify(tag)}]\n`,
+      `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}, ${JSON.stringify(tag)}]\n${READ_REPO()}`,
     );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
   }, 60_000);

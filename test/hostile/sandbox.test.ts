@@ -71,7 +71,13 @@ function repo(script: string, args: string[], containment: Partial<Containment> 
         capabilities: {},
         timeouts: { startupMs: 20_000, requestMs: 10_000, totalMs: 30_000 },
         limits: { maxPages: 5, maxBytes: 1 << 20 },
-        containment: { ...DEFAULT_CONTAINMENT, ...containment, writable: (containment.writable ?? []).map((w) => join(dir.path, w)) },
+        // The fixture servers live outside this repository: the source names them as readable.
+        containment: {
+          ...DEFAULT_CONTAINMENT,
+          ...containment,
+          writable: (containment.writable ?? []).map((w) => join(dir.path, w)),
+          readable: [HOSTILE, ...(containment.readable ?? [])],
+        },
       },
     },
     dir.path,
@@ -286,7 +292,7 @@ describe.each(MODES)('toolgate interrupted mid-listing (%s)', (mode) => {
       const token = `run/pids-${signal}-${mode}`;
       writeFileSync(
         join(w.path, 'toolgate.yml'),
-        `sources:\n  - id: esc\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(join(HOSTILE, 'escape.mjs'))}, ${JSON.stringify(token)}, setsid-hang]\n      writable: [run]\n`,
+        `sources:\n  - id: esc\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(join(HOSTILE, 'escape.mjs'))}, ${JSON.stringify(token)}, setsid-hang]\n      writable: [run]\n      readable: [${JSON.stringify(HOSTILE)}]\n`,
       );
       const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
       if (mode === 'unsandboxed') env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test';

@@ -104,7 +104,8 @@ describe('published servers', () => {
           ...LIMITS,
           // The directory it serves is the repository here, named writable as a user would name a
           // directory of theirs (the sandbox lets a server write only inside the repository).
-          containment: { sandbox: 'on', network: 'loopback', writable: [dir.path] },
+          // The server is installed outside that repository (toolgate's own node_modules): readable.
+          containment: { sandbox: 'on', network: 'loopback', writable: [dir.path], readable: [join(ROOT, 'node_modules')] },
         },
         dir.path,
       );

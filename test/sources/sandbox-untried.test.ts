@@ -25,7 +25,8 @@ import { silentLogger } from '../../src/util/logger.js';
 import { failedForWantOfSandbox, launchStdio, type Launch } from '../../src/sources/launch.js';
 import { makeScratchHome } from '../../src/sources/mcp-env.js';
 import { CLI } from '../support/run-dist.js';
-import { fixture, freePort, NODE, nodeFixture, tempDir } from '../support/mcp-fixtures.js';
+import { FIXTURE_READS, fixture, freePort, NODE, nodeFixture, tempDir } from '../support/mcp-fixtures.js';
+import { DEFAULT_CONTAINMENT } from '../../src/config/source-config.js';
 
 /** The probe's runs: bwrap with `-- true` at the end, through spawn or spawnSync (sources/sandbox.ts). */
 const probes = vi.hoisted(() => ({ count: 0 }));
@@ -81,7 +82,8 @@ describe('namespacesInDoubt: when the probe still runs first', () => {
 describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has one)', () => {
   function policyFor(script: string) {
     const dir = tempDir('tg-untried-');
-    const cfg = nodeFixture(script, [], { cwd: dir.path });
+    // The fixture lives outside this repository: the source names it as readable.
+    const cfg = nodeFixture(script, [], { cwd: dir.path, containment: { ...DEFAULT_CONTAINMENT, readable: [...FIXTURE_READS] } });
     return { dir, policy: adHocPolicy({ id: 'srv', kind: 'mcp', contract: join(dir.path, 'c.json'), mcp: cfg }, dir.path) };
   }
 
@@ -114,7 +116,11 @@ describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has on
     const dir = tempDir('tg-untried-');
     const into: Launch = { home: await makeScratchHome() };
     try {
-      await launchStdio(nodeFixture('exit-at-once.mjs', [], { cwd: dir.path }), dir.path, into);
+      await launchStdio(
+        nodeFixture('exit-at-once.mjs', [], { cwd: dir.path, containment: { ...DEFAULT_CONTAINMENT, readable: [...FIXTURE_READS] } }),
+        dir.path,
+        into,
+      );
       expect(await into.namespacesMade).toBe(true);
       await into.proc!.waitExit(10_000);
       process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: the probe says no';
@@ -200,14 +206,17 @@ describe.skipIf(!CAN_DISABLE_USERNS)('with every new user namespace refused for 
   /** `toolgate <args>` from dist/ in `dir`, where no new namespace can be made (stdin: `input`, then closed). */
   function cliWithoutUserns(dir: string, args: string[], input = '') {
     const outer = ['--unshare-user', '--disable-userns', '--dev-bind', '/', '/', '--proc', '/proc', '--'];
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir };
+    // HOME apart from the repository: the sandbox refuses to show a repository that is a home directory.
+    const home = tempDir('tg-nouserns-home-');
+    onTestFinished(home.cleanup);
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home.path };
     const r = spawnSync(BWRAP, [...outer, NODE, CLI, ...args], { cwd: dir, env, input, encoding: 'utf8', timeout: 60_000 });
     return { code: r.status, out: r.stdout + r.stderr };
   }
 
   /** A toolgate.yml running the annotated fixture, with `head` above `sources:`. */
   const policyText = (head = '') =>
-    `${head}sources:\n  - id: srv\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(fixture('annotated.mjs'))}]\n`;
+    `${head}sources:\n  - id: srv\n    mcp:\n      command: ${JSON.stringify(NODE)}\n      args: [${JSON.stringify(fixture('annotated.mjs'))}]\n      readable: ${JSON.stringify(FIXTURE_READS)}\n`;
   const EXHAUSTED =
     /in the sandbox: bubblewrap cannot create namespaces now \(bwrap: Creating new namespace failed: [^)]*\(ENOSPC\)\): the limit of user namespaces is reached/;
 
@@ -239,6 +248,7 @@ describe.skipIf(!CAN_DISABLE_USERNS)('with every new user namespace refused for 
           '      start:',
           `        command: ${JSON.stringify(NODE)}`,
           `        args: [${JSON.stringify(fixture('http.mjs'))}, "${port}"]`,
+          `      readable: ${JSON.stringify(FIXTURE_READS)}`,
           '',
         ].join('\n'),
       );

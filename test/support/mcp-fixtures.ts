@@ -10,6 +10,13 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURES = join(ROOT, 'test/fixtures/servers');
 export const NODE = process.execPath;
 
+/**
+ * What a fixture server run from a repository elsewhere (a temp dir) reads outside it: the
+ * fixtures and the MCP SDK some of them import. A source names these as `readable`, since the
+ * sandbox shows a server nothing outside its repository that the source does not name.
+ */
+export const FIXTURE_READS: readonly string[] = [FIXTURES, join(ROOT, 'node_modules')];
+
 /** Absolute path of a fixture server. */
 export const fixture = (name: string) => join(FIXTURES, name);
 

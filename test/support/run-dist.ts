@@ -9,6 +9,13 @@ export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(REPO, 'dist/cli.js');
 export const ACTION = join(REPO, 'dist/index.js');
 
+/**
+ * A toolgate.yml line (in a source's `mcp` block, at `indent` spaces) that names this checkout
+ * `readable`: a server run from a temp repository imports its fixture or package from here, and
+ * the sandbox shows a server nothing outside its repository that the source does not name.
+ */
+export const READ_REPO = (indent = 6) => `${' '.repeat(indent)}readable: [${JSON.stringify(REPO)}]\n`;
+
 /** What a finished process left. */
 export interface RunResult {
   code: number | null;

@@ -58,7 +58,8 @@ export function agreementProblems(r, tag) {
   // What users pin: the major tag that moves with each release.
   let pins = 0;
   for (const [path, text] of Object.entries(r.docs)) {
-    for (const p of text.matchAll(/toolgate\/toolgate(@|#)([^\s"'`)\]]*)/g)) {
+    // The sub-action (toolgate/toolgate/setup-sandbox@v0) is pinned to the same tag.
+    for (const p of text.matchAll(/toolgate\/toolgate(?:\/setup-sandbox)?(@|#)([^\s"'`)\]]*)/g)) {
       pins++;
       if (p[2] !== major) out.push(`${path} pins toolgate/toolgate${p[1]}${p[2]}, not ${p[1]}${major} (the major of ${r.version})`);
     }

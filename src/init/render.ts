@@ -172,7 +172,7 @@ export function renderWorkflow(d: Detection): string {
           { uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } },
           { uses: 'actions/setup-node@v4', with: { 'node-version': 22 } },
           ...installSteps,
-          { run: 'sudo apt-get install -y bubblewrap' },
+          { uses: 'toolgate/toolgate/setup-sandbox@v0' },
           { uses: 'toolgate/toolgate@v0', id: 'toolgate', with: { comment: true } },
         ],
       },
@@ -200,7 +200,7 @@ export function renderWorkflow(d: Detection): string {
   flow([...steps, 0, 'with']);
   at([...steps, 0, 'with']).comment = ' approvals are compared with git';
   flow([...steps, 1, 'with']);
-  at([...steps, n, 'run']).comment = ' the sandbox servers run in (README, "Security model")';
+  at([...steps, n, 'uses']).comment = ' bubblewrap, and on ubuntu-latest AppArmor\'s profile for it (README, "GitHub Action")';
   const stdio = d.findings.length === 0 || d.findings.some((f) => 'mcp' in f.source && 'command' in f.source.mcp);
   if (!installSteps.length && stdio) at([...steps, n]).commentBefore = ' TODO: install what your servers need to start here, e.g. `- run: npm ci`';
   flow([...steps, n + 1, 'with']);

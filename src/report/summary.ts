@@ -116,6 +116,26 @@ function sourceLine(r: SourceResult): string {
   return `- Source **${md(r.id)}** (${kind})${server}${tools}${tokens}${sandbox}`;
 }
 
+/**
+ * Whether the servers toolgate started ran sandboxed, as one line under the sources; a warning
+ * block naming each server that did not and why (its code could read the machine's files and
+ * reach its network), with the way to a sandbox. Undefined when no source started a command.
+ */
+export function sandboxLine(result: CheckResult): string | undefined {
+  const started = result.sources.flatMap((r) => (r.diagnostics?.sandbox ? [{ id: r.id, sb: r.diagnostics.sandbox }] : []));
+  if (started.length === 0) return undefined;
+  const bare = started.flatMap((x) => (x.sb.sandboxed ? [] : [`**${md(x.id)}** (${md(x.sb.reason, 300)})`]));
+  if (bare.length === 0) {
+    const open = started.filter((x) => x.sb.sandboxed && x.sb.network === 'open').map((x) => md(x.id));
+    const who = started.length === 1 ? 'The server' : `All ${started.length} servers`;
+    return `🔒 **Sandbox:** ${who} ran in bubblewrap${open.length ? `, with the host's network: ${open.join(', ')}` : ', loopback only'}.`;
+  }
+  return [
+    '> [!WARNING]',
+    `> **Servers ran unsandboxed:** ${bare.join('; ')}. Their code could read this machine's files and reach its network. In a workflow, run \`uses: toolgate/toolgate/setup-sandbox@v0\` before toolgate; set \`sandbox: required\` in toolgate.yml to fail instead of running unsandboxed.`,
+  ].join('\n');
+}
+
 /** A finding as a list item: level, rule, message, location; the fix and changed texts below it. */
 function findingItem(f: Finding, withFix: boolean, clause: string | undefined, diff: Differ): string {
   const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(withoutClause(f, clause), 600)}${where(f)}`];
@@ -191,6 +211,8 @@ export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): s
   const diff = reportDiffer();
   out.add(`## ${md(opts.title ?? 'toolgate')}: ${VERDICT_ICON[review.verdict.outcome]} ${md(review.verdict.text, 1000)}\n`);
   out.add(result.sources.map(sourceLine).join('\n') + '\n');
+  const sandbox = sandboxLine(result);
+  if (sandbox) out.add(`${sandbox}\n`);
   if (review.attention.length) {
     out.add(`### Needs your attention (${review.attention.length})\n`);
     // Each rule's fix once: the same words under every block bury the blocks.

@@ -327,7 +327,7 @@ export const RULES = [
     rationale:
       "Without the sandbox the server runs as toolgate's user: it can read toolgate's environment through /proc (the Action's token), reach the network and write the runner's files. Every report says so.",
     source: 'toolgate issue 12 (sandbox)',
-    fix: 'The message says why. No sandbox on the machine: install bubblewrap (`sudo apt-get install bubblewrap`) on a Linux runner. `sandbox: "off"` on the source: remove it. `sandbox: required` at the top of toolgate.yml makes an unsandboxed run a configuration error.',
+    fix: 'The message says why. No sandbox on the machine: in a workflow, add the step `uses: toolgate/toolgate/setup-sandbox@v0` before toolgate (it installs bubblewrap and, on Ubuntu 23.10+ such as ubuntu-latest, loads AppArmor\'s bwrap-userns-restrict profile); elsewhere install bubblewrap on Linux. `sandbox: "off"` on the source: remove it. `sandbox: required` at the top of toolgate.yml makes an unsandboxed run a configuration error.',
   },
 
   {

@@ -107,14 +107,24 @@ export function expectedSandbox(): ExpectedSandbox {
   return { available: true, bwrap: pre.bwrap, untried: true };
 }
 
-/** A /proc file's text, trimmed; undefined when it cannot be read (absent on this kernel). */
-function readProcText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch {
-    return undefined;
-  }
+/** Reads a `/proc/…` file's text, trimmed; undefined when it cannot be read (absent on this kernel). */
+export type ProcReader = (path: string) => string | undefined;
+
+/**
+ * A {@link ProcReader} whose `/proc/…` paths are read under `procRoot` (tests point it at a
+ * directory that stands for a machine's /proc).
+ */
+export function procReader(procRoot = '/proc'): ProcReader {
+  return (path) => {
+    try {
+      return readFileSync(join(procRoot, path.replace(/^\/proc(\/|$)/, '')), 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  };
 }
+
+const readProcText = procReader();
 
 /**
  * Whether this machine's settings make it likely that bubblewrap cannot make user namespaces:
@@ -153,10 +163,25 @@ function verdict(bwrap: string, status: number | null, stderr: string, error?: E
       reason: `bubblewrap cannot create namespaces now (${why}): the limit of user namespaces is reached (user.max_user_namespaces, counted over every process of this user), which is no reason to run a server unsandboxed; end what holds them, or raise the limit`,
     };
   }
-  return {
-    available: false,
-    reason: `bubblewrap cannot create namespaces here (${why}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or AppArmor's kernel.apparmor_restrict_unprivileged_userns)`,
-  };
+  return { available: false, reason: refusalReason(why, readProcText) };
+}
+
+/**
+ * Why bubblewrap could not make namespaces (`why`, its first line of stderr), with the setting
+ * of this machine that explains it and the way to a sandbox: AppArmor's restriction
+ * (`kernel.apparmor_restrict_unprivileged_userns` 1: Ubuntu 23.10+, GitHub's ubuntu-latest) needs
+ * AppArmor's own bwrap-userns-restrict profile (the README's setup-sandbox step); Debian's
+ * `kernel.unprivileged_userns_clone` 0 and `user.max_user_namespaces` 0 switch them off.
+ * Exported for tests (`read` stands for /proc, see {@link procReader}).
+ */
+export function refusalReason(why: string, read: ProcReader): string {
+  const head = `bubblewrap cannot create namespaces here (${why})`;
+  if (read('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1')
+    return `${head}: AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1) and bwrap has no AppArmor profile; load AppArmor's bwrap-userns-restrict profile (in a workflow, the step \`uses: toolgate/toolgate/setup-sandbox@v0\`; see the README, "GitHub Action")`;
+  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0')
+    return `${head}: unprivileged user namespaces are switched off (kernel.unprivileged_userns_clone = 0)`;
+  if (read('/proc/sys/user/max_user_namespaces') === '0') return `${head}: user namespaces are switched off (user.max_user_namespaces = 0)`;
+  return `${head}; user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or AppArmor's kernel.apparmor_restrict_unprivileged_userns)`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { commit, git, prEvent, runAction, update, writeFiles } from '../support/
 import { FakeGitHub, failures } from '../support/fake-github.js';
 import { validateSarif } from '../support/sarif-schema.js';
 import { CLI, READ_REPO, runNode } from '../support/run-dist.js';
+import { sandboxSupport } from '../../src/sources/sandbox.js';
 
 const POLICY = 'sources:\n  - id: widgets\n    recorded: tools.json\n';
 const hints = (readOnly: boolean) => ({ readOnlyHint: readOnly, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -186,6 +187,27 @@ describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when 
     const failed = r.stdout.split('\n').find((l) => l.startsWith('::error::toolgate: configuration error')) ?? '';
     expect(failed).not.toMatch(/[\u001b\u202e]/);
     expect(failed).toContain('<U+202E>');
+  });
+
+  it('the job summary says whether the servers ran sandboxed: one line when they did, a warning naming each that did not', async () => {
+    const dir = workspace();
+    const annotated = join(process.cwd(), 'test/fixtures/servers/annotated.mjs');
+    writeFiles(dir, {
+      'toolgate.yml': `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(annotated)}]\n${READ_REPO()}`,
+    });
+    await update(dir);
+    const sandboxed = await runAction(dir, {});
+    expect(sandboxed.code, sandboxed.stdout).toBe(0);
+    if (sandboxSupport().available) {
+      expect(sandboxed.summary).toContain('🔒 **Sandbox:** The server ran in bubblewrap, loopback only.');
+      expect(sandboxed.summary).not.toContain('unsandboxed');
+    }
+    const bare = await runAction(dir, { env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'as on a runner without the sandbox' } });
+    expect(bare.summary).toContain(
+      '> **Servers ran unsandboxed:** **notes** (TOOLGATE\\_SANDBOX\\_UNAVAILABLE is set \\(as on a runner without the sandbox\\)).',
+    );
+    expect(bare.summary).toContain('toolgate/toolgate/setup-sandbox@v0');
+    expect(bare.summary).not.toContain('🔒');
   });
 
   it('a source that fails leaves the digest output empty (no hash of an empty surface)', async () => {

@@ -69,7 +69,7 @@ async function initIn(fixture: string, extra: string[] = []) {
   const steps = workflow.jobs.toolgate.steps;
   expect(steps[0]).toEqual({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
   expect(steps.at(-1)).toMatchObject({ uses: 'toolgate/toolgate@v0', with: { comment: true } });
-  expect(steps.some((s) => s.run === 'sudo apt-get install -y bubblewrap')).toBe(true);
+  expect(steps.some((s) => s.uses === 'toolgate/toolgate/setup-sandbox@v0')).toBe(true);
   return { repo, r, added: added.map((f) => f.slice('repo/'.length)), policy, policyText, workflow, steps };
 }
 
@@ -80,7 +80,7 @@ describe('toolgate init on fixture repositories', () => {
     expect(policy.sources).toHaveLength(1);
     expect(policy.sources[0]).toMatchObject({ id: 'weather-mcp', kind: 'mcp', mcp: { transport: 'stdio', command: 'node', args: ['dist/index.js'], env: [] } });
     expect(policyText).toContain('dist/index.js is not in the repository: it is built');
-    expect(steps.map((s) => s.run).filter(Boolean)).toEqual(['npm ci', 'npm run build', 'sudo apt-get install -y bubblewrap']);
+    expect(steps.map((s) => s.run).filter(Boolean)).toEqual(['npm ci', 'npm run build']);
     expect(r.stdout).toContain('weather-mcp  Node MCP server package (package.json)');
     expect(r.stdout).toContain('npx toolgate update');
     expect(r.stdout).toContain('npx toolgate check');
@@ -131,7 +131,7 @@ describe('toolgate init on fixture repositories', () => {
     const everything = [policyText, read(repo, '.github/workflows/toolgate.yml'), r.stdout, r.stderr].join('\n');
     expect(everything).not.toMatch(/SECRET-VALUE|sk-live|ghp_|api_key=|db-password/);
     expect(policyText).toContain('# TODO: header "X-Static" not copied');
-    expect(steps.at(-2)?.run).toBe('sudo apt-get install -y bubblewrap');
+    expect(steps.at(-2)?.uses).toBe('toolgate/toolgate/setup-sandbox@v0');
   });
 
   it('an empty repository: a placeholder source that loads, and a message saying what was looked for', async () => {

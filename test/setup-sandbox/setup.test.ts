@@ -206,7 +206,7 @@ describe('setup-sandbox/action.yml', () => {
       outputs: Record<string, { value: string }>;
     };
     expect(action.runs.using).toBe('composite');
-    expect(action.runs.steps[0]).toMatchObject({ id: 'setup', shell: 'bash', run: '"$GITHUB_ACTION_PATH/setup.sh"' });
+    expect(action.runs.steps[0]).toMatchObject({ id: 'setup', shell: 'bash', run: 'bash "$GITHUB_ACTION_PATH/setup.sh"' });
     expect(action.outputs.sandboxed!.value).toBe('${{ steps.setup.outputs.sandboxed }}');
     expect(action.outputs.reason!.value).toBe('${{ steps.setup.outputs.reason }}');
   });

@@ -281,12 +281,23 @@ function sourceFailure(run: SourceRun, e: unknown): SourceError {
 /** The result of a source whose snapshot failed: `server-failed`, with what is known of its containment and authorization. */
 function failedSource(run: SourceRun, e: SourceError): SourceResult {
   const { cfg, opts, sourcePointer, result } = run;
-  result.failure = { message: e.message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
-  const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message: e.message, data: { reason: e.reason } };
+  const pending = cfg.kind === 'mcp' ? cfg.mcp.containment?.pending : undefined;
+  const message = pending?.length ? `${pendingContainment(cfg.id, pending)}: ${e.message}` : e.message;
+  result.failure = { message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
+  const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message, data: { reason: e.reason } };
   const contained = containmentFindings({ sandbox: e.sandbox, escaped: e.escaped, networkBlocked: e.networkBlocked }, sourcePointer);
   const auth = authDiscoveryFindings(e.protectedResource, e.unauthorized === true, sourcePointer);
   result.findings = finalize([f, ...contained, ...auth], { sourceId: cfg.id, policy: opts.policy }, policyLocator(opts, sourcePointer));
   return result;
+}
+
+/**
+ * Why a pull request's server may have failed: the containment its policy asks for (`pending`,
+ * see policy-diff.ts `judgedContainment`) applies once merged, and until then the server runs as
+ * the base branch contains it. The way forward comes first; the server's own error follows.
+ */
+export function pendingContainment(id: string, pending: readonly string[]): string {
+  return `this pull request gives source "${id}" ${pending.join(', ')}, which applies once it is merged; until then its server runs as the base branch contains it, and it failed so. Merge that containment change first (a \`policy-relaxed\` change to approve; its own check fails the same way for this source), then this pull request runs with it. The server's error`;
 }
 
 /**

@@ -18,6 +18,7 @@ import { openHttpServer, startStdioServer } from '../sources/mcp.js';
 import { readySources } from '../sources/select.js';
 import { SourceError } from '../sources/source-error.js';
 import { escapeTerminalInline } from '../report/escape.js';
+import { HintWatch } from '../sources/launch/hints.js';
 import { EXIT } from './types.js';
 import type { SandboxUse } from '../sources/types.js';
 import type { Transport } from '@modelcontextprotocol/client';
@@ -109,6 +110,9 @@ interface Upstream {
   transport: Transport;
   /** How the command the proxy started runs: in the sandbox, or not and why (none for a plain URL). */
   sandbox?: SandboxUse;
+  /** The started command's scratch HOME and error output, for {@link watchContainment}. */
+  home?: string;
+  stderr?: NodeJS.ReadableStream | null;
   setProtocolVersion?: (v: string) => void;
   /** Why the server side ended, for the log. */
   endReason(): string;
@@ -126,6 +130,8 @@ async function openUpstream(r: Resolved): Promise<Upstream> {
     return {
       transport: s.transport,
       ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+      home: s.home,
+      stderr: s.proc.child.stderr,
       endReason: () => s.transport.failure?.message ?? `the server exited (${JSON.stringify(s.proc.exitInfo ?? {})})`,
       noiseLines: () => s.transport.noiseLines,
       close: () => s.close(),
@@ -135,11 +141,43 @@ async function openUpstream(r: Resolved): Promise<Upstream> {
   return {
     transport: h.transport,
     ...(h.sandbox ? { sandbox: h.sandbox } : {}),
+    ...(h.home ? { home: h.home } : {}),
+    stderr: h.proc?.child.stderr ?? null,
     setProtocolVersion: (v) => h.transport.setProtocolVersion(v),
     endReason: () => `the ${h.transport.kind === 'sse' ? 'HTTP+SSE' : 'HTTP'} connection closed`,
     noiseLines: () => 0,
     close: () => h.close(),
   };
+}
+
+/**
+ * Logs, once per kind, what the server's sandbox kept from it (launch/hints.ts: a write to a
+ * read-only place, a file not shown, a blocked registry), as its error output and the errors of
+ * its tool calls show it: the server's own `EROFS` then comes with the policy key that allows it.
+ * The calls are read beside the relay (its `onmessage` is wrapped, nothing is changed).
+ */
+function watchContainment(server: Upstream, root: string, log: DecisionLog): void {
+  const watch = new HintWatch({ root, ...(server.home ? { home: server.home } : {}) });
+  const say = (text: string) => {
+    if (!text) return;
+    for (const h of watch.feed(text)) log.write({ event: 'upstream', decision: 'hint', reason: `sandbox-${h.key}`, detail: h.text });
+  };
+  server.stderr?.on('data', (c: Buffer) => say(c.toString('utf8')));
+  let handler: Transport['onmessage'];
+  Object.defineProperty(server.transport, 'onmessage', {
+    configurable: true,
+    get: () => handler,
+    set: (h: Transport['onmessage']) => {
+      handler = h && ((m, extra) => (say(failedCallText(m)), h(m, extra)));
+    },
+  });
+}
+
+/** The text of a tool call's error result (`isError: true`), or ''. */
+function failedCallText(m: unknown): string {
+  const result = (m as { result?: { isError?: unknown; content?: unknown } }).result;
+  if (!result || result.isError !== true || !Array.isArray(result.content)) return '';
+  return result.content.map((c: { text?: unknown }) => (typeof c?.text === 'string' ? c.text.slice(0, 4096) : '')).join('\n');
 }
 
 async function loadContract(abs: string, shown: string): Promise<Surface> {
@@ -175,6 +213,7 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
   // As every report of check says it (server-unsandboxed): the decision log says so once.
   if (server.sandbox && !server.sandbox.sandboxed)
     log.write({ event: 'upstream', decision: 'unsandboxed', reason: 'server-unsandboxed', detail: `the server runs unsandboxed: ${server.sandbox.reason}` });
+  if (server.sandbox?.sandboxed) watchContainment(server, r.root, log);
   const client = new ClientStdio(process.stdin, process.stdout, {
     maxMessageBytes: r.runtime.maxMessageBytes,
     onGarbage: (why) => log.write({ event: 'upstream', decision: 'dropped', reason: 'client-garbage', detail: why }),

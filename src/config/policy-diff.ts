@@ -90,9 +90,25 @@ export function judgingPolicy(base: Policy, head: Policy): Policy {
     // An HTTP start command runs with the host's network; only one the base already runs may.
     const startNetwork =
       s.mcp.transport === 'http' && s.mcp.start !== undefined && b?.kind === 'mcp' && b.mcp.transport === 'http' && sameCommand(b.mcp.start, s.mcp.start);
-    return { ...s, mcp: { ...s.mcp, containment: { ...containment, startNetwork } } };
+    return { ...s, mcp: { ...s.mcp, containment: judgedContainment(containment, s.mcp.containment, head.root, startNetwork) } };
   });
   return { ...base, deny, sources, file, root, lineOf: (p) => head.lineOf(p), has: (p) => head.has(p) };
+}
+
+/**
+ * The containment a pull request's server runs with, `judged` (the base's), noting what the head
+ * asks for beyond it (`pending`: `network: open`, a new `writable` or `readable` path, `sandbox:
+ * off`), so that a server that fails for want of it is explained as such (run-check.ts).
+ */
+export function judgedContainment(judged: Containment, asked: Containment | undefined, root: string, startNetwork: boolean): Containment {
+  const pending: string[] = [];
+  const head = asked ?? DEFAULT_CONTAINMENT;
+  const rel = (abs: string) => displayPath(root, abs) || '.';
+  if (head.sandbox === 'off' && judged.sandbox !== 'off') pending.push('`sandbox: off`');
+  if (head.network === 'open' && judged.network !== 'open') pending.push('`network: open`');
+  for (const w of head.writable) if (!judged.writable.includes(w)) pending.push(`\`writable: ${rel(w)}\``);
+  for (const r of head.readable ?? []) if (!(judged.readable ?? []).includes(r)) pending.push(`\`readable: ${rel(r)}\``);
+  return { ...judged, startNetwork, ...(pending.length ? { pending } : {}) };
 }
 
 function sameCommand(a: CommandSpec | undefined, b: CommandSpec): boolean {

@@ -628,7 +628,7 @@ function mcpSettings(m: RawMcp, root: string) {
       sandbox: m.sandbox ?? DEFAULT_CONTAINMENT.sandbox,
       network: m.network ?? DEFAULT_CONTAINMENT.network,
       writable: (m.writable ?? []).map((w) => resolve(root, w)),
-      readable: (m.readable ?? []).map((r) => resolveReadable(r, root)),
+      ...(m.readable ? { readable: m.readable.map((r) => resolveReadable(r, root)) } : {}),
     },
   };
 }

@@ -75,10 +75,15 @@ export interface Containment {
    * already run that command: it is not started at all until the policy that adds it is merged.
    */
   startNetwork?: boolean;
+  /**
+   * While a pull request is judged: what its policy asks for beyond this containment (the base's),
+   * as the keys read (`network: open`, `writable: .npm-cache`); it applies once merged.
+   */
+  pending?: string[];
 }
 
 /** The strictest containment: what a source gets unless its (base) policy says otherwise. */
-export const DEFAULT_CONTAINMENT: Containment = { sandbox: 'on', network: 'loopback', writable: [], readable: [] };
+export const DEFAULT_CONTAINMENT: Containment = { sandbox: 'on', network: 'loopback', writable: [] };
 
 /** Settings shared by every MCP source. */
 export interface McpCommon {

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { parsePolicy, type Policy, type PolicyLevel } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
 import { ruleById } from '../rules/catalog.js';
-import { assertNoRunnerSecrets, diffPolicies, judgingPolicy, type PolicyChange } from '../config/policy-diff.js';
+import { assertNoRunnerSecrets, diffPolicies, judgedContainment, judgingPolicy, type PolicyChange } from '../config/policy-diff.js';
 import { parseContract } from '../contract/store.js';
 import type { Surface } from '../surface/model.js';
 
@@ -110,7 +110,7 @@ function withGateClosed(p: Policy): Policy {
   const { reviewers: _named, ...review } = p.review;
   // Nor contain its own servers less than the strictest: no base, no relaxation yet.
   const sources = p.sources.map((s): SourceConfig =>
-    s.kind === 'mcp' ? { ...s, mcp: { ...s.mcp, containment: { ...DEFAULT_CONTAINMENT, startNetwork: false } } } : s,
+    s.kind === 'mcp' ? { ...s, mcp: { ...s.mcp, containment: judgedContainment(DEFAULT_CONTAINMENT, s.mcp.containment, p.root, false) } } : s,
   );
   return { ...p, rules: keep(p.rules), overrides: p.overrides.map((o) => ({ ...o, rules: keep(o.rules) })), review, sources };
 }

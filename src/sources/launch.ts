@@ -8,7 +8,8 @@
  * cheap to reach before the server starts.
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { CommandSpec, McpCommon, McpStdioConfig } from '../config/source-config.js';
 import { SourceError } from './source-error.js';
@@ -79,6 +80,10 @@ export async function startContained(spec: CommandSpec, cfg: McpCommon, into: La
       );
     }
     const network = stdio === 'log' ? 'open' : containment.network;
+    // npm retries a failed fetch for about a minute (two retries, backing off up to 60 s); with
+    // loopback only, no fetch can succeed, so `npx -y` without its package cached fails at once.
+    // Said in the scratch HOME's .npmrc (npm's user config), not in the server's environment.
+    if (network === 'loopback') writeFileSync(join(into.home!.path, '.npmrc'), 'fetch-retries=0\n');
     try {
       const place = {
         root,

@@ -67,8 +67,8 @@ function canConnect(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** Lines of a crash report that say nothing about the cause: stack frames, carets, Node's version trailer. */
-const NOISE_LINE = /^(at\s|\^+$|Node\.js v\d)/;
+/** Lines of a crash report that say nothing about the cause: stack frames, carets, Node's version trailer, npm's log path. */
+const NOISE_LINE = /^(at\s|\^+$|Node\.js v\d)|A complete log of this run can be found in|You can rerun the command with `--loglevel/;
 const CAUSE_LINE = /error|exception|fatal|panic|cannot|denied|not found|EADDRINUSE|ENOENT/i;
 
 /**

@@ -29,6 +29,9 @@ import { challengeOf, discoverProtectedResource, unauthenticatedChallenge, type 
 import type { Discovery } from '../surface/model.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
 import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
+import { blockedHosts, containmentHints, REGISTRY_FIX, withoutScratchHome, type HintContext } from './launch/hints.js';
+
+export { blockedHosts } from './launch/hints.js';
 import { sandboxSupportAsync } from './sandbox.js';
 import type { RawSnapshot, RawTool, SandboxUse } from './types.js';
 import { VERSION } from '../version.js';
@@ -123,8 +126,9 @@ export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConf
   // from its start, as they would had the snapshot started it.
   const early = cfg.transport === 'stdio' ? takeEarly(cfg, root) : undefined;
   const started = early?.at ?? performance.now();
-  if (cfg.transport === 'stdio') return runSnapshot(id, cfg, started, { connect: (sessions) => connectStdio(cfg, sessions, root, early) });
+  if (cfg.transport === 'stdio') return runSnapshot(id, cfg, started, { connect: (sessions) => connectStdio(cfg, sessions, root, early), root });
   return runSnapshot(id, cfg, started, {
+    root,
     connect: (sessions) => connectHttp(id, cfg, sessions, root),
     // RFC 9728 discovery runs beside the listing, while a started server is still up. A source
     // with credentials never sees the 401 a client without them gets: ask once without them, so
@@ -183,6 +187,8 @@ interface Connector {
   discover?(sessions: Sessions): Promise<Discovery>;
   /** After a failure, when a request got a 401: what a client would discover next (HTTP). */
   discoverUnauthorized?(challenge: Challenge): Promise<Discovery>;
+  /** The repository a started command runs in: a sandboxed failure is explained against it. */
+  root?: string;
 }
 
 /**
@@ -218,7 +224,10 @@ async function runSnapshot(id: string, cfg: McpCommon, started: number, connecto
     await endSessions(snapshot.diagnostics, session, sessions, started);
     return snapshot;
   } catch (err) {
-    const e = await toSourceError(err, session ?? sessions.list.at(-1), phase);
+    const failed = session ?? sessions.list.at(-1);
+    // Its scratch HOME is deleted below: a path in it is said as `$HOME`, never quoted.
+    const home = failed?.home?.path;
+    const e = await toSourceError(err, failed, phase);
     // A server that wants credentials: what a client would discover next, before anything ends.
     if (e instanceof SourceError && sessions.unauthorized && connector.discoverUnauthorized) {
       e.unauthorized = true;
@@ -234,6 +243,7 @@ async function runSnapshot(id: string, cfg: McpCommon, started: number, connecto
       // A server that failed because it could not reach the network is where the hint helps most.
       const blocked = blockedHostsOf(sessions.list);
       if (blocked.length) e.networkBlocked = blocked;
+      if (use?.sandboxed && connector.root) explainContained(e, failed?.what ?? 'MCP server', { root: connector.root, home, blocked });
     }
     throw e;
   } finally {
@@ -314,22 +324,28 @@ async function discoverAsClient(url: URL, credentialed: boolean, timeoutMs: numb
   return discoverProtectedResource(url, { ...(sessions.unauthorized ? { challenge: sessions.unauthorized } : {}), timeoutMs });
 }
 
+/**
+ * A sandboxed server's failure, explained by what its sandbox kept from it (launch/hints.ts): a
+ * blocked registry becomes the headline (it names the host and the npm cache recipe), and every
+ * other hint names the policy key that would allow what failed; the scratch HOME's path (deleted
+ * by now) is written `$HOME` in the message and the stderr tail.
+ */
+function explainContained(e: SourceError, what: string, ctx: HintContext): void {
+  const tail = withoutScratchHome(e.stderrTail ?? '', ctx.home);
+  const hints = containmentHints(tail, ctx);
+  let message = withoutScratchHome(e.message, ctx.home);
+  // A start that failed installing the server: the blocked registry is the headline.
+  const install = hints.find((h) => h.registries);
+  const headline = install && (e.reason === 'exited' || e.reason === 'startup-timeout');
+  if (headline)
+    message = `${what} could not start: it tried to reach ${install.registries!.join(', ')}, which the sandbox blocks (no network); ${REGISTRY_FIX}`;
+  e.message = [message, ...hints.filter((h) => !headline || h !== install).map((h) => h.text)].join('; ');
+  if (e.stderrTail !== undefined) e.stderrTail = tail;
+}
+
 /** {@link blockedHosts} in the error output of the sessions whose server ran sandboxed with loopback only. */
 function blockedHostsOf(sessions: readonly Session[]): string[] {
   return blockedHosts(sessions.map((x) => (x.sandbox?.sandboxed && x.sandbox.network === 'loopback' ? (x.proc?.stderrTail() ?? '') : '')).join('\n'));
-}
-
-/**
- * Hosts a sandboxed server failed to reach, as its own error output names them (Node's
- * `getaddrinfo ENOTFOUND host`, `EAI_AGAIN host`, `connect ENETUNREACH 1.2.3.4:443`): in a
- * network namespace with only loopback, every lookup and outside connection fails at once, and
- * the server's log is where the sandbox can see which host it wanted.
- */
-export function blockedHosts(stderr: string): string[] {
-  const out = new Set<string>();
-  for (const m of stderr.matchAll(/\b(?:getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|connect (?:ENETUNREACH|EHOSTUNREACH)) ([A-Za-z0-9._:[\]-]{1,255})/g))
-    out.add(m[1]!);
-  return [...out].slice(0, 20);
 }
 
 /**
@@ -811,6 +827,8 @@ export interface StartedServer {
   transport: ProcessStdioTransport;
   /** How the server ran: in the sandbox, or not and why. */
   sandbox?: SandboxUse;
+  /** Its scratch HOME (deleted by `close`). */
+  home: string;
   /** Ends the server's process group and removes its scratch HOME. Idempotent. */
   close(): Promise<void>;
 }
@@ -840,6 +858,7 @@ export async function startStdioServer(cfg: McpStdioConfig & McpCommon, root: st
     // A relay passes answers on as they are: the client judges them, not the transport.
     transport: new ProcessStdioTransport(proc, maxMessageBytes + ENVELOPE_SLACK_BYTES, false),
     ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    home: home.path,
     close: () => (closing ??= proc.stop().then(() => home.dispose())),
   };
 }
@@ -911,6 +930,8 @@ export interface OpenedHttpServer {
   /** The source's `start` command, when it has one. */
   proc?: ServerProcess;
   sandbox?: SandboxUse;
+  /** The start command's scratch HOME (deleted by `close`). */
+  home?: string;
   /** Closes the transport, ends the start command's process group, removes its HOME. Idempotent. */
   close(): Promise<void>;
 }
@@ -946,6 +967,7 @@ export async function openHttpServer(id: string, cfg: McpHttpConfig & McpCommon,
     transport,
     ...(s.proc ? { proc: s.proc } : {}),
     ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    ...(s.home ? { home: s.home.path } : {}),
     close: () =>
       (closing ??= (async () => {
         await withDeadline(transport.close(), 2000, () => new Error('close timed out')).catch(() => undefined);

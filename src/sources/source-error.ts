@@ -40,7 +40,7 @@ export class SourceError extends Error {
     message: string,
     readonly reason: SourceFailure,
     /** Last bytes of the server's stderr, when there is a process. */
-    readonly stderrTail?: string,
+    public stderrTail?: string,
     options?: { cause?: unknown },
   ) {
     super(message, options);

@@ -574,8 +574,15 @@ describe('the sandbox (issue 12)', () => {
     );
     const judging = judgingPolicy(parse(BASE), parse(head));
     const containment = (id: string) => (judging.sources.find((s) => s.id === id) as { mcp: { containment: unknown } }).mcp.containment;
-    expect(containment('web')).toEqual({ sandbox: 'on', network: 'loopback', writable: [], startNetwork: false });
-    expect(containment('extra')).toEqual({ sandbox: 'on', network: 'loopback', writable: [], startNetwork: false });
+    // What the head asks for beyond that is noted, for a failure to name (run-check.ts `pendingContainment`).
+    expect(containment('web')).toEqual({
+      sandbox: 'on',
+      network: 'loopback',
+      writable: [],
+      startNetwork: false,
+      pending: ['`network: open`', '`writable: data`'],
+    });
+    expect(containment('extra')).toEqual({ sandbox: 'on', network: 'loopback', writable: [], startNetwork: false, pending: ['`sandbox: off`'] });
     // An HTTP start command the base already runs keeps the host network; a new or changed one does not.
     expect(containment('remote')).toMatchObject({ startNetwork: true });
     const changedStart = judgingPolicy(parse(BASE), parse(edit(BASE, ['args: [http.js]', 'args: [other.js]'])));

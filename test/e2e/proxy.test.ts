@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { sandboxSupport } from '../../src/sources/sandbox.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const NOTES = join(REPO, 'examples/notes/server.mjs');
@@ -32,7 +33,10 @@ const decisions = (file: string) =>
   readFileSync(file, 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { event: string; tool?: string; decision: string; reason?: string; argumentsSha256?: string; arguments?: unknown });
+    .map(
+      (l) =>
+        JSON.parse(l) as { event: string; tool?: string; decision: string; reason?: string; detail?: string; argumentsSha256?: string; arguments?: unknown },
+    );
 
 describe('proxy in front of @modelcontextprotocol/server-everything, runtime.allow: [read]', () => {
   const dir = join(ws.dir, 'everything');
@@ -153,6 +157,46 @@ describe('proxy in front of @modelcontextprotocol/server-filesystem, runtime.all
       await direct.close();
     }
   }, 60_000);
+});
+
+describe('proxy in front of @modelcontextprotocol/server-memory, which writes its graph where the sandbox does not let it', () => {
+  const dir = join(ws.dir, 'memory');
+  const MEMORY = join(REPO, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+
+  it.skipIf(!sandboxSupport().available)(
+    'its own EROFS comes with a hint in the decision log naming `writable:`',
+    async () => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, 'toolgate.yml'),
+        `sources:\n  - id: memory\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(MEMORY)}]\n${READ_REPO()}`,
+      );
+      expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+      const proxied = await connect(process.execPath, [CLI, 'proxy', '--log', 'memory.jsonl'], dir);
+      try {
+        const r = (await proxied.callTool({ name: 'create_entities', arguments: { entities: [{ name: 'a', entityType: 'b', observations: [] }] } })) as {
+          isError?: boolean;
+          content?: { text?: string }[];
+        };
+        // The server's own answer, passed on as it is.
+        expect(r.isError).toBe(true);
+        expect(r.content?.[0]?.text).toMatch(/^EROFS: read-only file system, open '.*server-memory\/dist\/memory\.jsonl/);
+      } finally {
+        await proxied.close();
+      }
+      const hints = decisions(join(dir, 'memory.jsonl')).filter((d) => d.decision === 'hint');
+      expect(hints).toEqual([
+        expect.objectContaining({
+          event: 'upstream',
+          reason: 'sandbox-writable',
+          detail: expect.stringMatching(
+            /^the server writes .*server-memory\/dist\/memory\.jsonl.*, which the sandbox keeps read-only; point it at a directory of the repository named in `writable:`/,
+          ),
+        }),
+      ]);
+    },
+    60_000,
+  );
 });
 
 describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through the proxy', () => {

@@ -1,16 +1,20 @@
 /**
- * A server started through the real `npx`, sandboxed, with the README's npm cache recipe
+ * A server started through the real `npx`, sandboxed: with the README's npm cache recipe
  * ("A server published on npm"): the cache lives in the repository (`writable: [.npm-cache]`,
  * npm's variables named in `env`), filled once outside toolgate, and npx runs the server from it
  * offline. The registry is a local one on 127.0.0.1 (test/support/local-registry.ts), so the test
  * needs no network; toolgate's HOME points at a fake home with an `.npmrc` token the server must
- * not see.
+ * not see. Without the cache, the install is blocked: the source fails in seconds with a
+ * headline naming the registry and the README's recipe, and no path in the deleted scratch HOME.
+ * On the pull request that adds the recipe, the base branch's containment still applies: the
+ * failure says which change that is and how to go on.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
+import { judgingPolicy } from '../../src/config/policy-diff.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../../src/config/source-config.js';
 import { runCheck } from '../../src/run-check.js';
 import { resetSandboxSupport, sandboxSupport } from '../../src/sources/sandbox.js';
@@ -110,5 +114,47 @@ describe.skipIf(!AVAILABLE || !NPX)("npx in the sandbox, with the README's cache
     expect(report.read[join(fakeHome, '.npmrc')]).toMatch(/^no \(ENOENT\)/);
     // Offline: nothing asked of the registry (it is not reachable from the sandbox anyway).
     expect(registry.requests()).toBe(before);
+  }, 180_000);
+  it('without a cache the install is blocked: a headline naming the registry and the recipe, no path of the deleted HOME', async () => {
+    const { repo, policy } = npxRepository({ writable: ['.npm-cache'] });
+    for (const k of ['npm_config_cache', 'npm_config_offline', 'npm_config_registry']) delete process.env[k];
+    const started = performance.now();
+    const r = await runCheck({ policy, mode: 'audit', root: repo, logger: silentLogger });
+    console.log(`sandbox-npx: a blocked npx install failed in ${Math.round(performance.now() - started)} ms`);
+    const failure = r.sources[0]!.failure!;
+    expect(failure.reason).toBe('exited');
+    expect(failure.message).toMatch(
+      /^MCP server `npx -y toolgate-reader-server@1\.0\.0 .*` could not start: it tried to reach registry\.npmjs\.org, which the sandbox blocks \(no network\); use the npm cache recipe \(README, "A server published on npm"\), or give the source `network: open`/,
+    );
+    expect(JSON.stringify(r)).not.toContain('toolgate-home-');
+    expect(failure.stderrTail).toMatch(/npm error .*EAI_AGAIN registry\.npmjs\.org/);
+    expect(failure.stderrTail).toContain('$HOME/.npm/_logs/');
+    expect(r.findings.find((f) => f.ruleId === 'server-network-blocked')?.message).toContain('registry.npmjs.org');
+  }, 120_000);
+
+  it('on the pull request that adds the recipe, the base containment applies: the failure names that change and the way forward', async () => {
+    const base = npxRepository({});
+    const head = npxRepository({ writable: ['.npm-cache'] });
+    const cache = join(head.repo, '.npm-cache');
+    const fill = await runProcess('npm', ['exec', '--yes', `--package=${PKG}@${VERSION}`, '--', 'true'], {
+      cwd: head.repo,
+      env: { ...cleanEnv(), npm_config_cache: cache, npm_config_registry: registry.url, npm_config_update_notifier: 'false' },
+      timeoutMs: 120_000,
+    });
+    expect(fill.code, fill.stderr).toBe(0);
+    Object.assign(process.env, { npm_config_cache: cache, npm_config_offline: 'true', npm_config_registry: registry.url });
+    // The head's source judged as the base contains it (no writable path yet): what a pull request runs.
+    const judged = judgingPolicy({ ...base.policy, root: head.repo }, head.policy);
+    const r = await runCheck({ policy: judged, mode: 'audit', root: head.repo, logger: silentLogger });
+    const failure = r.sources[0]!.failure!;
+    expect(failure.message).toMatch(
+      /^this pull request gives source "npx-reader" `writable: \.npm-cache`, which applies once it is merged; until then its server runs as the base branch contains it, and it failed so\. Merge that containment change first/,
+    );
+    // npm's own error comes after (ENOTCACHED: it cannot use a cache it may not write), with the keys that allow it.
+    expect(failure.stderrTail).toMatch(/npm error code ENOTCACHED/);
+    expect(failure.message).toMatch(/The server's error: MCP server `npx .*` exited with code 1 during start-up/);
+    expect(failure.message).toContain('to let the server write .npm-cache/_logs, name it (or its directory) in `writable:`');
+    expect(failure.message).toContain('npm found no cached copy of the package: fill the npm cache before toolgate runs (README, "A server published on npm")');
+    expect(JSON.stringify(r)).not.toContain('toolgate-home-');
   }, 180_000);
 });

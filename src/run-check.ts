@@ -20,6 +20,7 @@ import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
 import type { RawSnapshot, SourceLocation } from './sources/types.js';
 import { readySources } from './sources/select.js';
+import { Launcher } from './sources/launch/index.js';
 import { compareNames, normalizeSnapshotInSlices, type MalformedTool } from './surface/normalize.js';
 import type { Surface } from './surface/model.js';
 import { ConfigError } from './util/errors.js';
@@ -58,14 +59,20 @@ export interface RunOptions {
    */
   exports?: { policy: Policy; entries: readonly ExportEntry[] };
   logger: Logger;
+  /**
+   * Starts the run's servers: its sandbox state and the server the CLI or the Action started early
+   * (which the snapshot of the same source config takes). Absent: a new one, nothing started yet.
+   */
+  launcher?: Launcher;
 }
 
 /**
  * Runs the pipeline for every selected source: snapshot → normalize → diff → rules → findings.
  * @throws ConfigError (exit 2) for a bad contract, policy, integration config or unknown source id.
  */
-export async function runCheck(opts: RunOptions): Promise<CheckResult> {
-  const sources = await readySources(opts.policy, opts.sourceIds);
+export async function runCheck(options: RunOptions): Promise<CheckResult> {
+  const opts = { ...options, launcher: options.launcher ?? new Launcher() };
+  const sources = await readySources(opts.policy, opts.sourceIds, opts.launcher.sandbox);
   const results: SourceResult[] = [];
   // Sequential on purpose: servers are heavy and CI has two cores; each has its own timeouts.
   const locators = new Map<string, Locate>();
@@ -169,7 +176,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
     // A broken contract is a configuration error (exit 2) whatever the source did.
     const loaded = await read?.verify();
     if (loaded) result.contract = loaded.surface;
-    return failedSource(run, sourceFailure(run, taken.reason));
+    return failedSource(run, sourceFailure(run, taken.reason), Date.now() - started);
   }
   const raw = taken.value;
   opts.logger.debug(`toolgate: source "${cfg.id}" listed ${raw.tools.length} tools in ${Date.now() - started} ms`);
@@ -236,7 +243,11 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
  */
 async function snapshotWhileReading(run: SourceRun): Promise<{ read: UnverifiedContract | undefined; taken: PromiseSettledResult<RawSnapshot> }> {
   const { cfg, opts, contractFile } = run;
-  const snapshotting = snapshotSource(cfg, { allowRemoteRefs: opts.policy.allowRemoteRefs, root: opts.root });
+  const snapshotting = snapshotSource(cfg, {
+    allowRemoteRefs: opts.policy.allowRemoteRefs,
+    root: opts.root,
+    ...(opts.launcher ? { launcher: opts.launcher } : {}),
+  });
   const reading =
     opts.mode === 'check'
       ? new Promise((r) => setImmediate(r)).then(async () => {
@@ -278,16 +289,20 @@ function sourceFailure(run: SourceRun, e: unknown): SourceError {
   return e;
 }
 
-/** The result of a source whose snapshot failed: `server-failed`, with what is known of its containment and authorization. */
-function failedSource(run: SourceRun, e: SourceError): SourceResult {
+/**
+ * The result of a source whose snapshot failed: `server-failed`, and what is known of its
+ * containment and authorization, reported as a listed source's are (its diagnostics have the same
+ * shape, {@link sourceFindings} reads both).
+ */
+function failedSource(run: SourceRun, e: SourceError, durationMs: number): SourceResult {
   const { cfg, opts, sourcePointer, result } = run;
   const pending = cfg.kind === 'mcp' ? cfg.mcp.containment?.pending : undefined;
   const message = pending?.length ? `${pendingContainment(cfg.id, pending)}: ${e.message}` : e.message;
   result.failure = { message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
   const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message, data: { reason: e.reason } };
-  const contained = containmentFindings({ sandbox: e.sandbox, escaped: e.escaped, networkBlocked: e.networkBlocked }, sourcePointer);
-  const auth = authDiscoveryFindings(e.protectedResource, e.unauthorized === true, sourcePointer);
-  result.findings = finalize([f, ...contained, ...auth], { sourceId: cfg.id, policy: opts.policy }, policyLocator(opts, sourcePointer));
+  result.diagnostics = { durationMs, ...e.diagnostics, ...(e.unauthorized ? { unauthorized: true } : {}) };
+  const about = sourceFindings({ diagnostics: result.diagnostics, ...(e.protectedResource ? { protectedResource: e.protectedResource } : {}) }, sourcePointer);
+  result.findings = finalize([f, ...about], { sourceId: cfg.id, policy: opts.policy }, policyLocator(opts, sourcePointer));
   return result;
 }
 
@@ -363,8 +378,8 @@ async function tokensForJudging(
   return { ...(counted.cost ? { tokens: counted.cost } : {}), ...(counted.facts ? { tokensPerTurn: counted.facts.perTurn } : {}) };
 }
 
-/** Findings about the source itself: containment, authorization discovery, stdout noise. */
-function sourceFindings(raw: RawSnapshot, sourcePointer: string): RawFinding[] {
+/** Findings about the source itself, listed or failed: containment, authorization discovery, stdout noise. */
+function sourceFindings(raw: Pick<RawSnapshot, 'diagnostics' | 'protectedResource'>, sourcePointer: string): RawFinding[] {
   const out = [
     ...containmentFindings(raw.diagnostics, sourcePointer),
     ...authDiscoveryFindings(raw.protectedResource, raw.diagnostics.unauthorized === true, sourcePointer),

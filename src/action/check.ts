@@ -5,6 +5,7 @@ import { resolveInside } from '../util/safe-path.js';
 import { setActionOutputs } from './outputs.js';
 import type { ActionInputs } from './inputs.js';
 import { runCheck } from '../run-check.js';
+import type { Launcher } from '../sources/launch/index.js';
 import { failsOn, type CheckResult, type FailOn } from '../judge/result.js';
 import { renderAnnotations } from '../report/annotations.js';
 import { renderJson } from '../report/json.js';
@@ -88,7 +89,7 @@ async function readPullRequestBase(
  * The Action's work after the policy is loaded: PR context, the pipeline, and every sink.
  * Loaded on demand by main.ts, so a configuration error is reported without loading the SDK.
  */
-export async function check(inputs: ActionInputs, event: EventContext, policy: Policy, policyPath: string, logger: Logger): Promise<void> {
+export async function check(inputs: ActionInputs, event: EventContext, policy: Policy, policyPath: string, logger: Logger, launcher?: Launcher): Promise<void> {
   const pr = event.pullRequest;
   // Where the report and SARIF go, checked before anything runs: inside the workspace or
   // RUNNER_TEMP (the usual place for artifacts), links resolved, never onto an input of the run.
@@ -107,6 +108,7 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     mode: inputs.mode,
     root: inputs.workspace,
     logger,
+    ...(launcher ? { launcher } : {}),
     ...(inputs.sources.length ? { sourceIds: inputs.sources } : {}),
     ...(inputs.exact ? { exact: true } : {}),
     failOn: inputs.failOn,

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { loadPolicy } from '../config/policy-file.js';
 import { displayPath } from '../util/display-path.js';
 import { mark } from '../util/timing.js';
+import type { Launcher } from '../sources/launch/index.js';
 import { readActionInputs } from './inputs.js';
 import { ConfigError } from '../util/errors.js';
 import { breakRunnerCommands, escapeMarkdownCode, escapeWorkflowCommandData, escapeWorkflowCommandProperty, sanitizeText } from '../report/escape.js';
@@ -35,7 +36,8 @@ function annotateConfigError(e: ConfigError): void {
 export async function runAction(): Promise<void> {
   // Paths in messages are relative to where the run looks (working-directory), once it is known.
   let workspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
-  let startingEarly = false;
+  // Starts the run's servers; it holds the server started early until the snapshot takes it.
+  let launcher: Launcher | undefined;
   try {
     const inputs = readActionInputs();
     workspace = inputs.workspace;
@@ -46,15 +48,16 @@ export async function runAction(): Promise<void> {
     // Outside a pull request's check, the policy just read is the one that runs the servers: the
     // first starts now and boots while the pipeline loads (issue 18). In a pull request the base
     // branch's policy decides how servers are contained, so nothing starts before it is read.
+    const { Launcher } = await import('../sources/launch/index.js');
+    launcher = new Launcher();
     if (!(event.pullRequest && inputs.mode === 'check')) {
       const { startFirstServer } = await import('../sources/select.js');
-      startingEarly = true;
-      await startFirstServer(policy, inputs.sources, inputs.workspace);
+      await startFirstServer(policy, inputs.sources, inputs.workspace, launcher);
     }
     // The pipeline (MCP SDK, OpenAPI parser, GitHub client) loads only once the inputs are good.
     const { check } = await import('./check.js');
     mark('pipeline loaded');
-    await check(inputs, event, policy, policyPath, logger);
+    await check(inputs, event, policy, policyPath, logger, launcher);
   } catch (e) {
     if (e instanceof ConfigError) {
       const err = relativeTo(workspace, e);
@@ -80,6 +83,6 @@ export async function runAction(): Promise<void> {
     core.setFailed(`toolgate: internal error: ${(e as Error)?.stack ?? String(e)}`);
   } finally {
     // A server started early that no snapshot took (the run stopped first) is ended here.
-    if (startingEarly) await (await import('../sources/launch.js')).discardEarly();
+    await launcher?.discardEarly();
   }
 }

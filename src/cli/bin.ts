@@ -19,15 +19,15 @@ async function run(): Promise<void> {
   // (A working directory that was removed has no cwd: commander's path reports that.)
   const cwd = currentDirectory();
   const early = cwd === undefined ? undefined : earlyRun(process.argv.slice(2));
-  const prepare = early ? await import('./prepare.js') : undefined;
-  const failed = early ? (await prepare!.prepareEarly(early, cwd!)).failed : undefined;
+  const prepared = early ? await (await import('./prepare.js')).prepareEarly(early, cwd!) : undefined;
+  const failed = prepared?.failed;
   // After the early start: the first use of process.stdout builds the stream (~7 ms), and nothing
   // before this point writes to either stream.
   endQuietlyOnClosedPipe();
   if (failed instanceof ConfigError) {
     // The exit code is set first: whatever happens while the early server ends, the run is a usage error.
     process.exitCode = EXIT.usage;
-    await prepare!.discardEarlyIfStarted();
+    await prepared!.launcher.discardEarly();
     (await import('./config-error-output.js')).writeConfigError(failed);
   } else {
     // The program (commander, every command) loads only now: after the early server started, and
@@ -38,7 +38,7 @@ async function run(): Promise<void> {
     void main(process.argv).then(async (code) => {
       process.exitCode = code;
       // A server started early that no run took (commander refused the command line) is ended.
-      await prepare?.discardEarlyIfStarted();
+      await prepared?.launcher.discardEarly();
     });
   }
 }

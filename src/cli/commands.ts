@@ -5,6 +5,7 @@ import { parseContract, writeFileAtomic } from '../contract/store.js';
 import { serializeContractInSlices } from '../contract/serialize.js';
 import type { Surface } from '../surface/model.js';
 import { runCheck, unpinnableMessage } from '../run-check.js';
+import type { Launcher } from '../sources/launch/index.js';
 import type { CheckResult, FailOn, Mode } from '../judge/result.js';
 import { selectSources } from '../sources/select.js';
 import { policyFrom } from './prepare.js';
@@ -61,6 +62,7 @@ export async function run(
     gateway?: string;
   },
   policy: Policy,
+  launcher: Launcher,
 ): Promise<number> {
   const cwd = process.cwd();
   if ((flags.server !== undefined || flags.gateway !== undefined) && !flags.export?.length)
@@ -83,6 +85,7 @@ export async function run(
     mode,
     root: cwd,
     logger: stderrLogger(flags.format !== 'text'),
+    launcher,
     ...(flags.source ? { sourceIds: flags.source } : {}),
     ...(flags.exact ? { exact: true } : {}),
     ...(flags.failOn ? { failOn: flags.failOn } : {}),

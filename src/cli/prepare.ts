@@ -20,66 +20,71 @@ import {
   type SourceConfig,
 } from '../config/source-config.js';
 import { commandLineReadable, homeDirectories } from '../sources/launch/install-dirs.js';
+import { Launcher } from '../sources/launch/index.js';
 import type { JsonObject } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
 import { mark } from '../util/timing.js';
 import type { SourceFlags } from './types.js';
 import { runKey, type EarlyRun } from './early-args.js';
 
-/** Set once a server may have been started early: {@link discardEarlyIfStarted} then has one to look for. */
-let startingEarly = false;
+/** A run's policy and the launcher that starts its servers (holding the server started early, if any). */
+export interface PreparedRun {
+  policy: Policy;
+  launcher: Launcher;
+}
 
-/** The run {@link prepareEarly} prepared from argv before commander parsed it, until a {@link prepareRun} takes it. */
-let preparedEarly: { key: string; run: Promise<Policy> } | undefined;
+/**
+ * The run {@link prepareEarly} prepared from argv before commander parsed it, until a
+ * {@link prepareRun} takes it: the handoff between bin.ts, which reads argv before commander
+ * loads, and the command commander then runs.
+ */
+let preparedEarly: { key: string; run: Promise<PreparedRun>; launcher: Launcher } | undefined;
 
 /**
  * Prepares the run a command line plainly asks for ({@link earlyRun}) before commander parses it: the
  * policy read and the first server spawned. Resolves once that is done, or with what it failed
- * with (also kept for {@link prepareRun} to throw); never rejects.
+ * with (also kept for {@link prepareRun} to throw); never rejects. The launcher holds the server
+ * started early: the caller ends it (`discardEarly`) if no run takes it.
  */
-export async function prepareEarly(early: EarlyRun, cwd: string): Promise<{ failed?: unknown }> {
-  const run = prepareNow(early.flags, early.command, cwd);
-  preparedEarly = { key: runKey(early.flags, early.command, cwd), run };
+export async function prepareEarly(early: EarlyRun, cwd: string): Promise<{ failed?: unknown; launcher: Launcher }> {
+  const launcher = new Launcher();
+  const run = prepareNow(early.flags, early.command, cwd, launcher);
+  preparedEarly = { key: runKey(early.flags, early.command, cwd), run, launcher };
   return run.then(
-    () => ({}),
-    (failed: unknown) => ({ failed }),
+    () => ({ launcher }),
+    (failed: unknown) => ({ failed, launcher }),
   );
-}
-
-/** Ends a server started early that no snapshot took (the run stopped first). Idempotent. */
-export async function discardEarlyIfStarted(): Promise<void> {
-  if (startingEarly) await (await import('../sources/launch.js')).discardEarly();
 }
 
 /**
  * The run's policy, read and checked, with its first stdio server already starting when this
  * policy is the one that runs it (no `--base`: with it, the base branch's policy decides how
- * servers are contained, so nothing starts before that policy is read).
+ * servers are contained, so nothing starts before that policy is read); and its launcher, whose
+ * early start the caller ends (`discardEarly`) when the run stops before the snapshot took it.
  * @throws ConfigError (exit 2) for a bad policy or flags, an unknown source id, `sandbox:
  *   required` without a sandbox, or a runner secret passed to a server.
  */
-export async function prepareRun(flags: SourceFlags & { base?: string }, command: string[], cwd: string): Promise<Policy> {
+export async function prepareRun(flags: SourceFlags & { base?: string }, command: string[], cwd: string): Promise<PreparedRun> {
   // What was prepared from argv is taken once, and only when commander read the same run.
   const pending = preparedEarly;
   preparedEarly = undefined;
   if (pending) {
     if (pending.key === runKey(flags, command, cwd)) return pending.run;
     await pending.run.catch(() => undefined);
-    await discardEarlyIfStarted();
+    await pending.launcher.discardEarly();
     mark('early start not taken');
   }
-  return prepareNow(flags, command, cwd);
+  return prepareNow(flags, command, cwd, new Launcher());
 }
 
-async function prepareNow(flags: SourceFlags & { base?: string }, command: string[], cwd: string): Promise<Policy> {
+async function prepareNow(flags: SourceFlags & { base?: string }, command: string[], cwd: string, launcher: Launcher): Promise<PreparedRun> {
   const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
   if (flags.base === undefined) {
     const { startFirstServer } = await import('../sources/select.js');
-    startingEarly = true;
-    await startFirstServer(policy, flags.source, cwd);
+    await startFirstServer(policy, flags.source, cwd, launcher);
   }
-  return policy;
+  return { policy, launcher };
 }
 
 /**

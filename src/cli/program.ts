@@ -4,6 +4,7 @@ import { VERSION } from '../version.js';
 import { mark } from '../util/timing.js';
 import { EXIT, FORMAT_VALUES, type Format, type RulesFormat, type SourceFlags } from './types.js';
 import { FAIL_ON_VALUES, type FailOn, type Mode } from '../judge/result.js';
+import type { PreparedRun } from './prepare.js';
 
 /** `--to` values (kept here so `--help` loads no export code; a test keeps it equal to the targets). */
 export const EXPORT_TARGET_IDS = [
@@ -122,15 +123,16 @@ function addSourceCommands(program: Command, setExit: (code: number) => void): v
         }
       >();
       requireDashDash(this);
-      const { prepareRun, discardEarlyIfStarted } = await import('./prepare.js');
+      const { prepareRun } = await import('./prepare.js');
+      let prepared: PreparedRun | undefined;
       try {
-        const policy = await prepareRun(opts, this.args, process.cwd());
+        prepared = await prepareRun(opts, this.args, process.cwd());
         const pipeline = await commands();
         mark('pipeline loaded');
-        setExit(await pipeline.run(mode, opts, policy));
+        setExit(await pipeline.run(mode, opts, prepared.policy, prepared.launcher));
       } finally {
         // A server started early that no snapshot took (the run stopped first) is ended here.
-        await discardEarlyIfStarted();
+        await prepared?.launcher.discardEarly();
       }
     };
 

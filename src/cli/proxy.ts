@@ -19,6 +19,7 @@ import { readySources } from '../sources/select.js';
 import { SourceError } from '../sources/source-error.js';
 import { escapeTerminalInline } from '../report/escape.js';
 import { HintWatch } from '../sources/launch/hints.js';
+import { Launcher } from '../sources/launch/index.js';
 import { EXIT } from './types.js';
 import type { SandboxUse } from '../sources/types.js';
 import type { Transport } from '@modelcontextprotocol/client';
@@ -43,7 +44,7 @@ interface Resolved {
 }
 
 /** The source, its contract and the runtime policy, from toolgate.yml or from `--contract FILE -- CMD`. */
-async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): Promise<Resolved> {
+async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string, launcher: Launcher): Promise<Resolved> {
   if (command.length > 0) {
     if (flags.contract === undefined)
       throw new ConfigError(
@@ -94,7 +95,7 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): 
   }
   if (chosen.kind !== 'mcp') throw new ConfigError(`source "${chosen.id}" is ${chosen.kind}: the proxy serves MCP servers`, undefined, 'Pick an mcp source.');
   // `sandbox: required` holds here as in check: no server of this policy runs unsandboxed.
-  await readySources(policy, [chosen.id]);
+  await readySources(policy, [chosen.id], launcher.sandbox);
   const contract = await loadContract(chosen.contract, displayPath(policy.root, chosen.contract));
   if (contract.source.id !== chosen.id)
     throw new ConfigError(
@@ -122,9 +123,9 @@ interface Upstream {
 }
 
 /** Starts a stdio server, or opens an HTTP one (running its `start` command), as `check` would. */
-async function openUpstream(r: Resolved): Promise<Upstream> {
+async function openUpstream(r: Resolved, launcher: Launcher): Promise<Upstream> {
   if (r.cfg.transport === 'stdio') {
-    const s = await startStdioServer(r.cfg, r.root, r.runtime.maxMessageBytes);
+    const s = await startStdioServer(r.cfg, r.root, r.runtime.maxMessageBytes, launcher);
     // The server's stderr is its log: passed on, never parsed.
     s.proc.child.stderr?.on('data', (c: Buffer) => process.stderr.write(c));
     return {
@@ -137,7 +138,7 @@ async function openUpstream(r: Resolved): Promise<Upstream> {
       close: () => s.close(),
     };
   }
-  const h = await openHttpServer(r.id, r.cfg, r.root);
+  const h = await openHttpServer(r.id, r.cfg, r.root, launcher);
   return {
     transport: h.transport,
     ...(h.sandbox ? { sandbox: h.sandbox } : {}),
@@ -197,10 +198,12 @@ async function loadContract(abs: string, shown: string): Promise<Surface> {
  */
 export async function proxy(flags: ProxyFlags, command: string[]): Promise<number> {
   const cwd = process.cwd();
-  const r = await resolveProxy(flags, command, cwd);
+  // The sandbox state of this run: the proxy starts one server.
+  const launcher = new Launcher();
+  const r = await resolveProxy(flags, command, cwd, launcher);
   let server: Upstream;
   try {
-    server = await openUpstream(r);
+    server = await openUpstream(r, launcher);
   } catch (e) {
     // The server could not be started (not found, refused by the sandbox, exited at once): a
     // source failure, as in check, not an internal error.

@@ -88,7 +88,7 @@ export const DEFAULT_CONTAINMENT: Containment = { sandbox: 'on', network: 'loopb
 /** Settings shared by every MCP source. */
 export interface McpCommon {
   /**
-   * How the command toolgate starts (stdio server, HTTP `start`) is sandboxed (sources/sandbox.ts);
+   * How the command toolgate starts (stdio server, HTTP `start`) is sandboxed (sources/launch/);
    * absent: the strictest, `DEFAULT_CONTAINMENT`.
    */
   containment?: Containment;

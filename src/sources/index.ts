@@ -1,5 +1,6 @@
 import type { SourceConfig } from '../config/source-config.js';
 import type { RawSnapshot } from './types.js';
+import type { Launcher } from './launch/index.js';
 
 /** Options that come from the policy rather than the source entry. */
 export interface SnapshotOptions {
@@ -7,6 +8,8 @@ export interface SnapshotOptions {
   allowRemoteRefs?: boolean;
   /** The repository (toolgate.yml's directory): read-only in a server's sandbox, its `.git` hidden. */
   root?: string;
+  /** Starts the run's servers (its sandbox state, its early start); a new one when absent. */
+  launcher?: Launcher;
 }
 
 /**
@@ -18,7 +21,7 @@ export interface SnapshotOptions {
 export async function snapshotSource(cfg: SourceConfig, opts: SnapshotOptions = {}): Promise<RawSnapshot> {
   switch (cfg.kind) {
     case 'mcp':
-      return (await import('./mcp.js')).snapshotMcp(cfg.id, cfg.mcp, opts.root);
+      return (await import('./mcp.js')).snapshotMcp(cfg.id, cfg.mcp, opts.root, opts.launcher);
     case 'openapi':
       return (await import('./openapi/index.js')).snapshotOpenApi(cfg.integration, { idOverride: cfg.id, allowRemoteRefs: opts.allowRemoteRefs ?? false });
     case 'recorded':

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import type { HeaderFromEnv } from '../config/source-config.js';
 import { ConfigError } from '../util/errors.js';
 import { SourceError } from './source-error.js';
-import type { ServerProcess } from './mcp-process.js';
+import type { ServerProcess } from './launch/process.js';
 
 /**
  * Resolves configured headers: value = `prefix` + the environment variable's value.

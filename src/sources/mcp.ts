@@ -22,18 +22,18 @@ import type { McpCommon, McpHttpConfig, McpStdioConfig } from '../config/source-
 import type { Json } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
 import { SourceError, type SourceFailure } from './source-error.js';
-import { makeScratchHome, type ScratchHome } from './mcp-env.js';
-import { failedForWantOfSandbox, launchStdio, startContained, takeEarly, type EarlyLaunch } from './launch.js';
+import type { ScratchHome } from './launch/env.js';
+import { Launcher, type EarlyStart, type Launch } from './launch/index.js';
 import { captureToolsList, guardFlood, onUnparsableMessage, type ToolsListCapture } from './tools-list-capture.js';
 import { challengeOf, discoverProtectedResource, unauthenticatedChallenge, type Challenge } from './protected-resource.js';
 import type { Discovery } from '../surface/model.js';
 import { countingFetch, lastLine, resolveHeaders, waitForListening } from './mcp-http.js';
-import { ProcessStdioTransport, ServerProcess, describeCommand } from './mcp-process.js';
+import { ProcessStdioTransport } from './mcp-process.js';
+import { describeCommand, type ServerProcess } from './launch/process.js';
 import { blockedHosts, containmentHints, REGISTRY_FIX, withoutScratchHome, type HintContext } from './launch/hints.js';
 
 export { blockedHosts } from './launch/hints.js';
-import { sandboxSupportAsync } from './sandbox.js';
-import type { RawSnapshot, RawTool, SandboxUse } from './types.js';
+import type { RawSnapshot, RawTool, SandboxUse, SnapshotDiagnostics } from './types.js';
 import { VERSION } from '../version.js';
 import { mark } from '../util/timing.js';
 import { timeSlicer, yieldToSignals } from '../util/cleanup.js';
@@ -93,8 +93,20 @@ interface Session {
   notes: string[];
   /** How the command toolgate started ran: in the sandbox, or not and why. */
   sandbox?: SandboxUse;
-  /** See launch.ts `Launch.namespacesMade`. */
+  /** See launch/index.ts `Launched.namespacesMade`. */
   namespacesMade?: Promise<boolean>;
+}
+
+/**
+ * Takes what a start made into the session, which owns it from then on (a failure cleans it up),
+ * and how it ran. @throws SourceError a start that did not happen.
+ */
+function takeLaunch(s: Session, l: Launch): void {
+  if (l.diagnostics.sandbox) s.sandbox = l.diagnostics.sandbox;
+  if (!l.ok) throw l.error;
+  s.proc = l.proc;
+  s.home = l.home;
+  s.namespacesMade = l.namespacesMade;
 }
 
 /**
@@ -121,13 +133,18 @@ interface Session {
  *   what happened, `stderrTail` holds the server's last 4 KiB of stderr.
  * @throws ConfigError (exit 2) when a header's environment variable is not set.
  */
-export async function snapshotMcp(id: string, cfg: (McpStdioConfig | McpHttpConfig) & McpCommon, root = process.cwd()): Promise<RawSnapshot> {
-  // A server the CLI started early (sources/launch.ts) is this snapshot's: its time limits count
+export async function snapshotMcp(
+  id: string,
+  cfg: (McpStdioConfig | McpHttpConfig) & McpCommon,
+  root = process.cwd(),
+  launcher = new Launcher(),
+): Promise<RawSnapshot> {
+  // A server the CLI started early (launch/index.ts) is this snapshot's: its time limits count
   // from its start, as they would had the snapshot started it.
-  const early = cfg.transport === 'stdio' ? takeEarly(cfg, root) : undefined;
+  const early = cfg.transport === 'stdio' ? launcher.takeEarly(cfg, root) : undefined;
   const started = early?.at ?? performance.now();
-  if (cfg.transport === 'stdio') return runSnapshot(id, cfg, started, { connect: (sessions) => connectStdio(cfg, sessions, root, early), root });
-  return runSnapshot(id, cfg, started, {
+  if (cfg.transport === 'stdio') return runSnapshot(id, cfg, started, launcher, { connect: (sessions) => connectStdio(cfg, sessions, root, early), root });
+  return runSnapshot(id, cfg, started, launcher, {
     root,
     connect: (sessions) => connectHttp(id, cfg, sessions, root),
     // RFC 9728 discovery runs beside the listing, while a started server is still up. A source
@@ -163,7 +180,7 @@ export interface OverTransportOptions {
  * @param cfg what a source's config says beside how to reach the server: capabilities, timeouts, limits.
  */
 export function snapshotOverTransport(id: string, cfg: McpCommon, transport: Transport, opts: OverTransportOptions = {}): Promise<RawSnapshot> {
-  return runSnapshot(id, cfg, performance.now(), {
+  return runSnapshot(id, cfg, performance.now(), new Launcher(), {
     connect: async (sessions) => {
       const s = newSession(opts.transport ?? 'stdio', opts.what ?? `MCP server ${JSON.stringify(id)}`, sessions);
       await connectClient(s, cfg, transport, {
@@ -195,9 +212,9 @@ interface Connector {
  * One snapshot over `connector`: connect within `timeouts.startupMs` counted from `started`, list
  * every page within `timeouts.totalMs`, build the result, close every session, explain a failure.
  */
-async function runSnapshot(id: string, cfg: McpCommon, started: number, connector: Connector): Promise<RawSnapshot> {
+async function runSnapshot(id: string, cfg: McpCommon, started: number, launcher: Launcher, connector: Connector): Promise<RawSnapshot> {
   const totalDeadline = Date.now() + cfg.timeouts.totalMs - (performance.now() - started);
-  const sessions = new Sessions();
+  const sessions = new Sessions(launcher);
   let session: Session | undefined;
   let phase: Phase = 'start-up';
   try {
@@ -236,14 +253,11 @@ async function runSnapshot(id: string, cfg: McpCommon, started: number, connecto
     sessions.closed = true;
     await Promise.all(sessions.list.map(closeSession));
     if (e instanceof SourceError) {
-      const escaped = sessions.list.flatMap((x) => x.proc?.escaped ?? []);
-      if (escaped.length) e.escaped = escaped;
-      const use = sessions.list.at(-1)?.sandbox;
-      if (use) e.sandbox = use;
-      // A server that failed because it could not reach the network is where the hint helps most.
-      const blocked = blockedHostsOf(sessions.list);
-      if (blocked.length) e.networkBlocked = blocked;
-      if (use?.sandboxed && connector.root) explainContained(e, failed?.what ?? 'MCP server', { root: connector.root, home, blocked });
+      // What the run tells of its containment, in the shape a listed snapshot has it.
+      const started = startDiagnostics(sessions.list.at(-1), sessions);
+      e.diagnostics = { ...e.diagnostics, ...started };
+      if (started.sandbox?.sandboxed && connector.root)
+        explainContained(e, failed?.what ?? 'MCP server', { root: connector.root, home, blocked: started.networkBlocked ?? [] });
     }
     throw e;
   } finally {
@@ -302,14 +316,25 @@ async function endSessions(d: RawSnapshot['diagnostics'], session: Session, sess
     }
   }
   if (session.proc) d.stderrTail = session.proc.stderrTail();
-  if (session.sandbox) d.sandbox = session.sandbox;
   sessions.closed = true;
   await Promise.all(sessions.list.map(closeSession));
-  const escaped = sessions.list.flatMap((x) => x.proc?.escaped ?? []);
-  if (escaped.length) d.escaped = escaped;
-  const blocked = blockedHostsOf(sessions.list);
-  if (blocked.length) d.networkBlocked = blocked;
+  Object.assign(d, startDiagnostics(session, sessions));
   d.durationMs = Math.round(performance.now() - started);
+}
+
+/**
+ * What the commands a snapshot started tell once they have ended, listed or failed alike: how
+ * `last` ran (the sandbox or not), the processes that outlived any of them, the hosts a sandboxed
+ * one failed to reach. The same shape on a success's diagnostics and a failure's.
+ */
+function startDiagnostics(last: Session | undefined, sessions: Sessions): Pick<SnapshotDiagnostics, 'sandbox' | 'escaped' | 'networkBlocked'> {
+  const escaped = sessions.list.flatMap((x) => x.proc?.escaped ?? []);
+  const blocked = blockedHostsOf(sessions.list);
+  return {
+    ...(last?.sandbox ? { sandbox: last.sandbox } : {}),
+    ...(escaped.length ? { escaped } : {}),
+    ...(blocked.length ? { networkBlocked: blocked } : {}),
+  };
 }
 
 /**
@@ -355,6 +380,7 @@ function blockedHostsOf(sessions: readonly Session[]): string[] {
 class Sessions {
   readonly list: Session[] = [];
   closed = false;
+  constructor(readonly launcher: Launcher) {}
   /** HTTP: the first 401 any request got, with its challenge (RFC 9728 discovery starts there). */
   unauthorized?: Challenge;
   /** Call after each step that created a process or directory. */
@@ -365,11 +391,11 @@ class Sessions {
   }
   /**
    * After a failed start of `s`: whether to start it again, unsandboxed, because bwrap could not
-   * make namespaces on this machine (launch.ts `failedForWantOfSandbox`). Never once the
+   * make namespaces on this machine (`Launcher.failedForWantOfSandbox`). Never once the
    * snapshot is closing (timed out, cancelled): a restart would race its cleanup.
    */
   async startAgainUnsandboxed(s: Session): Promise<boolean> {
-    return !this.closed && (await failedForWantOfSandbox(s)) && !this.closed;
+    return !this.closed && (await this.launcher.failedForWantOfSandbox(s)) && !this.closed;
   }
 }
 
@@ -453,19 +479,11 @@ function failOn(s: Session, transport: Transport): Pick<ClientOptions, 'onFlood'
   };
 }
 
-async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions, root: string, early?: EarlyLaunch): Promise<Session> {
+async function connectStdio(cfg: McpStdioConfig & McpCommon, sessions: Sessions, root: string, early?: EarlyStart): Promise<Session> {
   const what = `MCP server \`${describeCommand(cfg)}\``;
-  const attempt = async (legacyOnly: boolean, adopted?: EarlyLaunch): Promise<Session> => {
+  const attempt = async (legacyOnly: boolean, adopted?: EarlyStart): Promise<Session> => {
     const s = newSession('stdio', what, sessions);
-    if (adopted) {
-      // The session owns what the early start made, so that a failure from here on cleans it up.
-      const failed = await adopted.started.then(
-        () => undefined,
-        (e: unknown) => ({ e }),
-      );
-      Object.assign(s, adopted.into);
-      if (failed) throw failed.e;
-    } else await launchStdio(cfg, root, s);
+    takeLaunch(s, await (adopted?.launch ?? sessions.launcher.start({ ...cfg, root }, cfg.containment, 'stdio-server')));
     await sessions.guard(s);
     const stdio = (s.stdio = new ProcessStdioTransport(s.proc!, cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES));
     await connectClient(s, cfg, stdio, {
@@ -515,25 +533,24 @@ function httpTarget(id: string, cfg: McpHttpConfig): { url: URL; headers: Record
 async function connectHttp(id: string, cfg: McpHttpConfig & McpCommon, sessions: Sessions, root: string): Promise<Session> {
   const { url, headers } = httpTarget(id, cfg);
   const what = `MCP server at ${url.href}`;
-  let proc: ServerProcess | undefined;
-  let home: ScratchHome | undefined;
   const first = newSession('streamable-http', what, sessions);
   if (cfg.start) {
-    const start = cfg.start;
-    first.home = home = await makeScratchHome();
+    const start = { ...cfg.start, root };
     const listening = async (): Promise<void> => {
       await sessions.guard(first);
-      first.proc = proc = await startContained(start, cfg, first, root, 'log');
+      takeLaunch(first, await sessions.launcher.start(start, cfg.containment, 'http-start'));
       await sessions.guard(first);
-      await waitForListening(url, proc, first.abort.signal);
+      await waitForListening(url, first.proc, first.abort.signal);
     };
     await listening().catch(async (e: unknown) => {
       if (!(await sessions.startAgainUnsandboxed(first))) throw e;
-      await first.proc?.stop();
+      await closeSession(first);
       first.namespacesMade = undefined;
       await listening();
     });
   }
+  const proc: ServerProcess | undefined = first.proc;
+  const home: ScratchHome | undefined = first.home;
 
   const open = async (s: Session, kind: 'streamable-http' | 'sse'): Promise<void> => {
     const counter = countingFetch(cfg.limits.maxBytes + ENVELOPE_SLACK_BYTES, (bytes) => {
@@ -839,25 +856,23 @@ export interface StartedServer {
  * Lines up to `maxMessageBytes` are read; a longer one ends the transport with `byte-cap`.
  * @throws SourceError `spawn-failed` (command not found, refused by the sandbox, bad cwd).
  */
-export async function startStdioServer(cfg: McpStdioConfig & McpCommon, root: string, maxMessageBytes: number): Promise<StartedServer> {
-  const s = newSession('stdio', `MCP server \`${describeCommand(cfg)}\``, new Sessions());
-  s.home = await makeScratchHome();
-  try {
-    // A relay cannot start its server again unsandboxed mid-session: the verdict first (~40 ms, once).
-    await sandboxSupportAsync();
-    s.proc = await startContained(cfg, cfg, s, root, 'pipe');
-  } catch (e) {
-    await s.home.dispose();
-    throw e;
-  }
-  const proc = s.proc;
-  const home = s.home;
+export async function startStdioServer(
+  cfg: McpStdioConfig & McpCommon,
+  root: string,
+  maxMessageBytes: number,
+  launcher = new Launcher(),
+): Promise<StartedServer> {
+  // A relay cannot start its server again unsandboxed mid-session: the verdict first (~40 ms, once).
+  await launcher.sandbox.supportAsync();
+  const l = await launcher.start({ ...cfg, root }, cfg.containment, 'stdio-server');
+  if (!l.ok) throw l.error;
+  const { proc, home } = l;
   let closing: Promise<void> | undefined;
   return {
     proc,
     // A relay passes answers on as they are: the client judges them, not the transport.
     transport: new ProcessStdioTransport(proc, maxMessageBytes + ENVELOPE_SLACK_BYTES, false),
-    ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    ...(l.diagnostics.sandbox ? { sandbox: l.diagnostics.sandbox } : {}),
     home: home.path,
     close: () => (closing ??= proc.stop().then(() => home.dispose())),
   };
@@ -943,21 +958,20 @@ export interface OpenedHttpServer {
  * ({@link HttpFallbackTransport}).
  * @throws SourceError `spawn-failed`, `startup-timeout`; ConfigError for an unset header variable.
  */
-export async function openHttpServer(id: string, cfg: McpHttpConfig & McpCommon, root: string): Promise<OpenedHttpServer> {
+export async function openHttpServer(id: string, cfg: McpHttpConfig & McpCommon, root: string, launcher = new Launcher()): Promise<OpenedHttpServer> {
   const { url, headers } = httpTarget(id, cfg);
-  const s = newSession('streamable-http', `MCP server at ${url.href}`, new Sessions());
+  const s = newSession('streamable-http', `MCP server at ${url.href}`, new Sessions(launcher));
   if (cfg.start) {
-    s.home = await makeScratchHome();
+    await launcher.sandbox.supportAsync();
+    takeLaunch(s, await launcher.start({ ...cfg.start, root }, cfg.containment, 'http-start'));
     try {
-      await sandboxSupportAsync();
-      s.proc = await startContained(cfg.start, cfg, s, root, 'log');
       const deadline = AbortSignal.timeout(cfg.timeouts.startupMs);
       await waitForListening(url, s.proc, deadline);
       if (deadline.aborted)
-        throw new SourceError(`${s.what} did not accept connections within ${cfg.timeouts.startupMs} ms`, 'startup-timeout', s.proc.stderrTail());
+        throw new SourceError(`${s.what} did not accept connections within ${cfg.timeouts.startupMs} ms`, 'startup-timeout', s.proc?.stderrTail());
     } catch (e) {
       await s.proc?.stop();
-      await s.home.dispose();
+      await s.home?.dispose();
       throw e;
     }
   }

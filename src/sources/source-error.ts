@@ -3,8 +3,7 @@
  * configuration errors, exit code 2).
  */
 import type { Discovery } from '../surface/model.js';
-import type { MarkedProcess } from './sandbox.js';
-import type { SandboxUse } from './types.js';
+import type { SnapshotDiagnostics } from './types.js';
 
 /** Why a source failed, for the `server-failed` message. */
 export type SourceFailure =
@@ -26,12 +25,12 @@ export type SourceFailure =
 export class SourceError extends Error {
   override readonly name = 'SourceError';
   readonly exitCode = 3;
-  /** Processes of the server that outlived it and were killed (`server-escaped`). */
-  escaped?: MarkedProcess[];
-  /** How the server ran: sandboxed or not, and why not. */
-  sandbox?: SandboxUse;
-  /** Hosts the sandboxed server failed to reach, from its error output (`server-network-blocked`). */
-  networkBlocked?: string[];
+  /**
+   * What the started command told of its containment, in the shape a listed snapshot has it: how
+   * it ran (`sandbox`), processes that outlived it and were killed (`escaped`), hosts it failed to
+   * reach (`networkBlocked`). run-check.ts reports a failure's as a success's.
+   */
+  diagnostics: Pick<SnapshotDiagnostics, 'sandbox' | 'escaped' | 'networkBlocked'> = {};
   /** HTTP: the server answered 401 (it wants credentials toolgate lacked). */
   unauthorized?: boolean;
   /** HTTP, after a 401: what RFC 9728 discovery found. */

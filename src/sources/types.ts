@@ -1,5 +1,5 @@
 import type { ListedTool, Listing } from '../surface/normalize.js';
-import type { MarkedProcess } from './sandbox.js';
+import type { MarkedProcess } from './launch/escape-scan.js';
 
 /**
  * A tool as a source produced it, before normalization: the raw `tools/list` entry (MCP), or the

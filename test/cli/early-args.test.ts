@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { earlyRun, OPTIONS, runKey } from '../../src/cli/early-args.js';
 import { prepareEarly, prepareRun } from '../../src/cli/prepare.js';
-import { discardEarly, takeEarly } from '../../src/sources/launch.js';
+import type { Launcher } from '../../src/sources/launch/index.js';
 import { fixture, livePidsInGroup, NODE, tempDir } from '../support/mcp-fixtures.js';
 
 const SOURCE_COMMANDS = ['audit', 'check', 'update'] as const;
@@ -101,8 +101,15 @@ describe('earlyRun', () => {
 
 describe('prepareRun after prepareEarly', () => {
   const cleanups: (() => void)[] = [];
+  /** The launchers of the runs prepared: what no snapshot took is ended after each test. */
+  const launchers: Launcher[] = [];
+  const run = async (flags: Parameters<typeof prepareRun>[0], cwd: string) => {
+    const prepared = await prepareRun(flags, [], cwd);
+    launchers.push(prepared.launcher);
+    return prepared;
+  };
   afterEach(async () => {
-    await discardEarly();
+    for (const l of launchers.splice(0)) await l.discardEarly();
     cleanups.splice(0).forEach((c) => c());
   });
 
@@ -135,27 +142,34 @@ describe('prepareRun after prepareEarly', () => {
   it('hands over the run commander reads the same: the same policy, its server started once', async () => {
     const { dir, a } = twoPolicies();
     const early = earlyRun(['check', '--config', a.config])!;
-    await prepareEarly(early, dir);
-    const policy = await prepareRun({ config: a.config, id: 'cli' }, [], dir);
+    const { launcher: earlyLauncher } = await prepareEarly(early, dir);
+    const { policy, launcher } = await run({ config: a.config, id: 'cli' }, dir);
+    expect(launcher).toBe(earlyLauncher);
     expect(policy.sources.map((s) => s.id)).toEqual(['a']);
     // The server started early is for this very policy's source: its snapshot adopts it.
     const source = policy.sources[0]!;
-    const launch = source.kind === 'mcp' && source.mcp.transport === 'stdio' ? takeEarly(source.mcp, dir) : undefined;
-    expect(launch).toBeDefined();
-    await launch!.started;
-    await launch!.into.proc?.stop();
-    await launch!.into.home?.dispose();
+    const started = source.kind === 'mcp' && source.mcp.transport === 'stdio' ? launcher.takeEarly(source.mcp, dir) : undefined;
+    expect(started).toBeDefined();
+    const launch = await started!.launch;
+    expect(launch.ok).toBe(true);
+    // Spawned is not yet run: the server's shell writes its pid only once it runs, and a stop
+    // before that (a loaded machine) would leave the file empty. Wait for it, then end it.
+    await waitFor(() => a.pids().length > 0);
+    if (launch.ok) {
+      await launch.proc.stop();
+      await launch.home.dispose();
+    }
     expect(a.pids()).toHaveLength(1);
     // Taken once: a second run reads the policy again.
-    const again = await prepareRun({ config: a.config, id: 'cli' }, [], dir);
-    expect(again).not.toBe(policy);
+    const again = await run({ config: a.config, id: 'cli' }, dir);
+    expect(again.policy).not.toBe(policy);
   });
 
   it('when commander reads another run, ends what was started early and prepares that run', async () => {
     const { dir, a, b } = twoPolicies();
     await prepareEarly(earlyRun(['check', '--config', a.config])!, dir);
     await waitFor(() => a.pids().length > 0);
-    const policy = await prepareRun({ config: b.config, id: 'cli' }, [], dir);
+    const { policy } = await run({ config: b.config, id: 'cli' }, dir);
     expect(policy.sources.map((s) => s.id)).toEqual(['b']);
     await waitFor(() => b.pids().length > 0);
     expect(a.pids()).toHaveLength(1);
@@ -167,9 +181,9 @@ describe('prepareRun after prepareEarly', () => {
     const { dir, a } = twoPolicies();
     const missing = join(dir, 'missing.yml');
     await prepareEarly(earlyRun(['check', '--config', missing])!, dir);
-    await expect(prepareRun({ config: missing, id: 'cli' }, [], dir)).rejects.toThrow(/policy file not found/);
+    await expect(run({ config: missing, id: 'cli' }, dir)).rejects.toThrow(/policy file not found/);
     await prepareEarly(earlyRun(['check', '--config', missing])!, dir);
-    const policy = await prepareRun({ config: a.config, id: 'cli' }, [], dir);
+    const { policy } = await run({ config: a.config, id: 'cli' }, dir);
     expect(policy.sources.map((s) => s.id)).toEqual(['a']);
   });
 });

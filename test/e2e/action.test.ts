@@ -6,7 +6,7 @@ import { commit, git, prEvent, runAction, update, writeFiles } from '../support/
 import { FakeGitHub, failures } from '../support/fake-github.js';
 import { validateSarif } from '../support/sarif-schema.js';
 import { CLI, READ_REPO, runNode } from '../support/run-dist.js';
-import { sandboxSupport } from '../../src/sources/sandbox.js';
+import { SandboxState } from '../../src/sources/launch/state.js';
 
 const POLICY = 'sources:\n  - id: widgets\n    recorded: tools.json\n';
 const hints = (readOnly: boolean) => ({ readOnlyHint: readOnly, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -198,7 +198,7 @@ describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when 
     await update(dir);
     const sandboxed = await runAction(dir, {});
     expect(sandboxed.code, sandboxed.stdout).toBe(0);
-    if (sandboxSupport().available) {
+    if (new SandboxState().support().available) {
       expect(sandboxed.summary).toContain('🔒 **Sandbox:** The server ran in bubblewrap, loopback only.');
       expect(sandboxed.summary).not.toContain('unsandboxed');
     }

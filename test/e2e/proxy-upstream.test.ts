@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxSupport } from '../../src/sources/sandbox.js';
+import { SandboxState } from '../../src/sources/launch/state.js';
 import { freePort } from '../support/mcp-fixtures.js';
 import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 
@@ -190,7 +190,7 @@ describe('a server of the 2026-07-28 era (server/discover, no initialize)', () =
 });
 
 describe('the proxy killed outright (SIGKILL)', () => {
-  const sandboxed = sandboxSupport().available;
+  const sandboxed = new SandboxState().support().available;
   it.skipIf(!sandboxed)(
     'takes the sandboxed server with it (bubblewrap --die-with-parent)',
     async () => {

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
-import { sandboxSupport } from '../../src/sources/sandbox.js';
+import { SandboxState } from '../../src/sources/launch/state.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const NOTES = join(REPO, 'examples/notes/server.mjs');
@@ -163,7 +163,7 @@ describe('proxy in front of @modelcontextprotocol/server-memory, which writes it
   const dir = join(ws.dir, 'memory');
   const MEMORY = join(REPO, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 
-  it.skipIf(!sandboxSupport().available)(
+  it.skipIf(!new SandboxState().support().available)(
     'its own EROFS comes with a hint in the decision log naming `writable:`',
     async () => {
       mkdirSync(dir, { recursive: true });

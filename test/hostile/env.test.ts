@@ -6,13 +6,13 @@
  * `start` command, in process and through the built CLI with the secrets in the CLI's own
  * environment. (Unit tests of the allowlist itself are in test/sources/mcp-env.test.ts.)
  */
-import { MARKER_NAME } from '../../src/sources/sandbox.js';
+import { MARKER_NAME } from '../../src/sources/launch/escape-scan.js';
 import '../support/unsandboxed.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CHILD_ENV_NAMES } from '../../src/sources/mcp-env.js';
+import { DEFAULT_CHILD_ENV_NAMES } from '../../src/sources/launch/env.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import type { RawSnapshot } from '../../src/sources/types.js';
 import { FIXTURES, NODE, ROOT, freePort, livePidsInGroup, readPids, tempDir, type HttpCfg, type StdioCfg } from '../support/mcp-fixtures.js';
@@ -52,7 +52,7 @@ function seen(tools: { name: string; description?: string }[]): { names: string[
 }
 
 function expectOnlyAllowed(report: { names: string[]; home: string }, realHome: string | undefined): void {
-  // And the run's marker, which every process toolgate starts carries (sources/sandbox.ts).
+  // And the run's marker, which every process toolgate starts carries (launch/escape-scan.ts).
   const allowed = new Set([...DEFAULT_CHILD_ENV_NAMES, 'HOME', ALLOWED, MARKER_NAME]);
   expect(report.names.filter((n) => !allowed.has(n))).toEqual([]);
   expect(report.names).toContain(MARKER_NAME);

@@ -17,14 +17,13 @@ import { adHocPolicy } from '../../src/config/policy.js';
 import { judgingPolicy } from '../../src/config/policy-diff.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../../src/config/source-config.js';
 import { runCheck } from '../../src/run-check.js';
-import { resetSandboxSupport, sandboxSupport } from '../../src/sources/sandbox.js';
+import { SandboxState } from '../../src/sources/launch/state.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { startRegistry, type LocalRegistry } from '../support/local-registry.js';
 import { runProcess } from '../support/run-dist.js';
 import { FIXTURES, tempDir } from '../support/mcp-fixtures.js';
 
-resetSandboxSupport();
-const AVAILABLE = sandboxSupport().available;
+const AVAILABLE = new SandboxState().support().available;
 const NPX = spawnSync('npx', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!AVAILABLE || !NPX) console.warn('sandbox-npx.test.ts: skipped, no sandbox or no npx here');
 

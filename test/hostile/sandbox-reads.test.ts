@@ -15,12 +15,11 @@ import { adHocPolicy } from '../../src/config/policy.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../../src/config/source-config.js';
 import { runCheck } from '../../src/run-check.js';
 import type { CheckResult } from '../../src/judge/result.js';
-import { resetSandboxSupport, sandboxSupport } from '../../src/sources/sandbox.js';
+import { SandboxState } from '../../src/sources/launch/state.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FIXTURES, NODE, tempDir } from '../support/mcp-fixtures.js';
 
-resetSandboxSupport();
-const AVAILABLE = sandboxSupport().available;
+const AVAILABLE = new SandboxState().support().available;
 if (!AVAILABLE) console.warn('sandbox-reads.test.ts: skipped, no sandbox here');
 
 const HOSTILE = join(FIXTURES, 'hostile');
@@ -60,7 +59,6 @@ afterAll(async () => {
 afterEach(() => {
   process.env.PATH = saved.PATH;
   delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
-  resetSandboxSupport();
 });
 
 /** A repository (outside the fake HOME, with `.git`) holding the reader server in `server/`. */
@@ -126,7 +124,6 @@ describe.skipIf(!AVAILABLE)('a sandboxed server reads only what it needs', () =>
 
   it('unsandboxed, the reader reaches the keys and the sockets (the probes work)', async () => {
     process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: the control run';
-    resetSandboxSupport();
     const repo = repository();
     const { failure, report } = await run(repo, NODE, ['server/reader.mjs'], { reads: secrets(), sockets: sockets() });
     expect(failure?.message).toBeUndefined();

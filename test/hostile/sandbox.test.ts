@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
 import type { CheckResult } from '../../src/judge/result.js';
-import { resetSandboxSupport, sandboxSupport } from '../../src/sources/sandbox.js';
+import { SandboxState } from '../../src/sources/launch/state.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../../src/config/source-config.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { CLI } from '../support/run-dist.js';
@@ -35,20 +35,18 @@ const RUN_WRITABLE = (() => {
 const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.splice(0).forEach((c) => c()));
 
-resetSandboxSupport();
-const AVAILABLE = sandboxSupport().available;
-const WHY = AVAILABLE ? '' : (sandboxSupport() as { reason: string }).reason;
+const SUPPORT = new SandboxState().support();
+const AVAILABLE = SUPPORT.available;
+const WHY = SUPPORT.available ? '' : SUPPORT.reason;
 const MODES = [...(AVAILABLE ? (['sandboxed'] as const) : []), 'unsandboxed'] as const;
 if (!AVAILABLE) console.warn(`sandbox.test.ts: the sandboxed cases are skipped here: ${WHY}`);
 
 function useMode(mode: (typeof MODES)[number]): void {
   if (mode === 'unsandboxed') process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: run as on a machine without the sandbox';
   else delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
-  resetSandboxSupport();
 }
 afterEach(() => {
   delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
-  resetSandboxSupport();
 });
 
 /** A repository directory (with a `.git`) and a policy running `script args` from it. */

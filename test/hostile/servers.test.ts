@@ -15,7 +15,7 @@ import { adHocPolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
 import type { CheckResult } from '../../src/judge/result.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
-import { STDERR_TAIL_BYTES } from '../../src/sources/mcp-process.js';
+import { STDERR_TAIL_BYTES } from '../../src/sources/launch/process.js';
 import type { RawSnapshot } from '../../src/sources/types.js';
 import { SourceError, type SourceFailure } from '../../src/sources/source-error.js';
 import { silentLogger } from '../../src/util/logger.js';

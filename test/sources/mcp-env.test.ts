@@ -1,12 +1,12 @@
 /** The child's environment: allowlist only, scratch HOME (docs/design.md §9). */
-import { MARKER_NAME } from '../../src/sources/sandbox.js';
+import { MARKER_NAME } from '../../src/sources/launch/escape-scan.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CHILD_ENV_NAMES, SDK_INHERITED_ENV_VARS, buildChildEnv, makeScratchHome } from '../../src/sources/mcp-env.js';
+import { DEFAULT_CHILD_ENV_NAMES, SDK_INHERITED_ENV_VARS, buildChildEnv, makeScratchHome } from '../../src/sources/launch/env.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import { nodeFixture } from '../support/mcp-fixtures.js';
 
@@ -71,7 +71,7 @@ describe('buildChildEnv', () => {
     const [win32, posix] = [names(m![1]!), names(m![2]!)];
     expect(process.platform === 'win32' ? win32 : posix).toEqual([...SDK_INHERITED_ENV_VARS]);
     expect(win32).toContain('USERPROFILE');
-    const source = readFileSync(new URL('../../src/sources/mcp-env.ts', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../src/sources/launch/env.ts', import.meta.url), 'utf8');
     const ours = /\? \[([^\]]*)\]\s*: \[([^\]]*)\]/.exec(source);
     expect(ours && names(ours[1]!.replace(/'/g, '"'))).toEqual(win32);
   });
@@ -101,7 +101,7 @@ describe('spawned server environment', () => {
     expect(seen).toContain('TOOLGATE_TEST_ALLOWED');
     expect(seen).toContain('HOME');
     expect(seen).toContain('PATH');
-    // Also the run marker (every process toolgate starts carries it: sources/sandbox.ts) and, in
+    // Also the run marker (every process toolgate starts carries it: launch/escape-scan.ts) and, in
     // the sandbox, PWD (bubblewrap sets it to the working directory).
     const allowed = new Set([...DEFAULT_CHILD_ENV_NAMES, 'HOME', 'TOOLGATE_TEST_ALLOWED', MARKER_NAME, 'PWD']);
     expect(seen).toContain(MARKER_NAME);

@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { snapshotMcp } from '../../src/sources/mcp.js';
-import { PieceText, ProcessStdioTransport, SLICED_PARSE_BYTES, parseJsonSliced, type ServerProcess } from '../../src/sources/mcp-process.js';
+import { PieceText, ProcessStdioTransport, SLICED_PARSE_BYTES, parseJsonSliced } from '../../src/sources/mcp-process.js';
+import type { ServerProcess } from '../../src/sources/launch/process.js';
 import { captureToolsList, guardFlood } from '../../src/sources/tools-list-capture.js';
 import { FIXTURES, NODE, ROOT, livePidsInGroup, readPids, tempDir } from '../support/mcp-fixtures.js';
 

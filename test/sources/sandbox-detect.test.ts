@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { namespacesInDoubt, procReader, refusalReason } from '../../src/sources/sandbox.js';
+import { namespacesInDoubt, procReader, refusalReason } from '../../src/sources/launch/state.js';
 import { tempDir } from '../support/mcp-fixtures.js';
 
 const cleanups: (() => void)[] = [];

@@ -10,25 +10,17 @@ import { spawnSync } from 'node:child_process';
 import * as childProcess from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
-import {
-  expectedSandbox,
-  namespacesExhausted,
-  namespacesInDoubt,
-  resetSandboxSupport,
-  sandboxSupport,
-  sandboxSupportAsync,
-} from '../../src/sources/sandbox.js';
+import { namespacesExhausted, namespacesInDoubt, SandboxState } from '../../src/sources/launch/state.js';
 import { silentLogger } from '../../src/util/logger.js';
-import { failedForWantOfSandbox, launchStdio, type Launch } from '../../src/sources/launch.js';
-import { makeScratchHome } from '../../src/sources/mcp-env.js';
+import { Launcher, type Launched } from '../../src/sources/launch/index.js';
 import { CLI } from '../support/run-dist.js';
 import { FIXTURE_READS, fixture, freePort, NODE, nodeFixture, tempDir } from '../support/mcp-fixtures.js';
 import { DEFAULT_CONTAINMENT } from '../../src/config/source-config.js';
 
-/** The probe's runs: bwrap with `-- true` at the end, through spawn or spawnSync (sources/sandbox.ts). */
+/** The probe's runs: bwrap with `-- true` at the end, through spawn or spawnSync (launch/state.ts). */
 const probes = vi.hoisted(() => ({ count: 0 }));
 vi.mock('node:child_process', async (importOriginal) => {
   const real = await importOriginal<typeof childProcess>();
@@ -46,13 +38,10 @@ vi.mock('node:child_process', async (importOriginal) => {
   };
 });
 
-resetSandboxSupport();
-const SUPPORT = sandboxSupport();
+const SUPPORT = new SandboxState().support();
 const AVAILABLE = SUPPORT.available;
 /** The bwrap toolgate uses (/usr/bin or /bin). */
 const BWRAP = SUPPORT.available ? SUPPORT.bwrap : 'bwrap';
-resetSandboxSupport();
-afterEach(() => resetSandboxSupport());
 
 /** `bwrap --disable-userns` (bubblewrap 0.8+) works here: a machine without user namespaces can be made. */
 const CAN_DISABLE_USERNS =
@@ -79,6 +68,14 @@ describe('namespacesInDoubt: when the probe still runs first', () => {
   });
 });
 
+/** A sandbox state whose probe, once `sayNo` is set, says this machine has no namespaces (as a server could make it say). */
+class ProbeSaysNoLater extends SandboxState {
+  sayNo = false;
+  override supportAsync(): ReturnType<SandboxState['supportAsync']> {
+    return this.sayNo ? Promise.resolve({ available: false, reason: 'test: the probe says no' }) : super.supportAsync();
+  }
+}
+
 describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has one)', () => {
   function policyFor(script: string) {
     const dir = tempDir('tg-untried-');
@@ -90,21 +87,22 @@ describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has on
   it('runs sandboxed, and no probe ran for it: its own start told that bwrap makes namespaces here', async () => {
     // The counter sees a probe, so the checks of it below can fail.
     const seen = probes.count;
-    await sandboxSupportAsync();
+    await new SandboxState().supportAsync();
     expect(probes.count).toBe(seen + 1);
-    resetSandboxSupport();
+    const launcher = new Launcher();
     const { dir, policy } = policyFor('annotated.mjs');
     try {
-      expect(expectedSandbox()).toMatchObject({ available: true, untried: true });
+      expect(launcher.sandbox.expected()).toMatchObject({ available: true, untried: true });
       const before = probes.count;
-      const result = await runCheck({ policy, mode: 'audit', root: dir.path, logger: silentLogger });
+      const result = await runCheck({ policy, mode: 'audit', root: dir.path, logger: silentLogger, launcher });
       const src = result.sources[0]!;
       expect(src.failure).toBeUndefined();
       expect(src.surface?.tools.length).toBeGreaterThan(0);
       expect(src.diagnostics?.sandbox).toEqual({ sandboxed: true, network: 'loopback' });
       expect(probes.count).toBe(before);
       // bwrap reported the sandbox's first process: known for the rest of the run.
-      expect(expectedSandbox()).toEqual({ available: true, bwrap: BWRAP });
+      expect(launcher.sandbox.phase).toBe('works');
+      expect(launcher.sandbox.expected()).toEqual({ available: true, bwrap: BWRAP });
     } finally {
       dir.cleanup();
     }
@@ -114,39 +112,38 @@ describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has on
     // A server's code can make a later probe fail (by holding every user namespace the kernel
     // allows while it exits). Here the probe is made to say no after the start, as it then would.
     const dir = tempDir('tg-untried-');
-    const into: Launch = { home: await makeScratchHome() };
+    const state = new ProbeSaysNoLater();
+    const launcher = new Launcher(state);
+    const cfg = nodeFixture('exit-at-once.mjs', [], { cwd: dir.path, containment: { ...DEFAULT_CONTAINMENT, readable: [...FIXTURE_READS] } });
+    const l = await launcher.start({ ...cfg, root: dir.path }, cfg.containment, 'stdio-server');
+    expect(l.ok).toBe(true);
+    const into = l as Launched;
     try {
-      await launchStdio(
-        nodeFixture('exit-at-once.mjs', [], { cwd: dir.path, containment: { ...DEFAULT_CONTAINMENT, readable: [...FIXTURE_READS] } }),
-        dir.path,
-        into,
-      );
       expect(await into.namespacesMade).toBe(true);
-      await into.proc!.waitExit(10_000);
-      process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: the probe says no';
-      resetSandboxSupport();
+      await into.proc.waitExit(10_000);
+      state.sayNo = true;
       const before = probes.count;
-      expect(await failedForWantOfSandbox(into)).toBe(false);
+      expect(await launcher.failedForWantOfSandbox(into)).toBe(false);
       expect(probes.count).toBe(before);
     } finally {
-      delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
-      await into.proc?.stop();
-      await into.home?.dispose();
+      await into.proc.stop();
+      await into.home.dispose();
       dir.cleanup();
     }
   });
 
   it('a server that fails on its own fails as itself, sandboxed, and is not started again unsandboxed', async () => {
     const { dir, policy } = policyFor('exit-at-once.mjs');
+    const launcher = new Launcher();
     try {
-      const result = await runCheck({ policy, mode: 'audit', root: dir.path, logger: silentLogger });
+      const result = await runCheck({ policy, mode: 'audit', root: dir.path, logger: silentLogger, launcher });
       const src = result.sources[0]!;
       expect(src.failure?.message).toMatch(/FIXTURE_API_KEY is not set/);
       // Reported as the server's failure, from its run in the sandbox: not started again without it.
       expect(result.findings.map((f) => f.ruleId)).toContain('server-failed');
       expect(result.findings.map((f) => f.ruleId)).not.toContain('server-unsandboxed');
       // The start reported its namespaces, so no probe was asked.
-      expect(expectedSandbox()).toEqual({ available: true, bwrap: BWRAP });
+      expect(launcher.sandbox.expected()).toEqual({ available: true, bwrap: BWRAP });
     } finally {
       dir.cleanup();
     }
@@ -154,30 +151,26 @@ describe.skipIf(!AVAILABLE)('a server in an untried sandbox (this machine has on
 });
 
 describe('after a start without the report, the probe decides (failedForWantOfSandbox)', () => {
-  /** A launch whose process has ended and whose bwrap reported (`made`) or not. */
-  async function ended(made: boolean): Promise<Launch> {
+  /** A start (by `launcher`) whose process has ended and whose bwrap reported (`made`) or not. */
+  async function ended(launcher: Launcher, made: boolean): Promise<Launched> {
     const dir = tempDir('tg-untried-');
-    const into: Launch = { home: await makeScratchHome() };
-    await launchStdio(
-      nodeFixture('exit-at-once.mjs', [], { cwd: dir.path, containment: { sandbox: 'off', network: 'loopback', writable: [] } }),
-      dir.path,
-      into,
-    );
-    await into.proc!.waitExit(10_000);
-    into.namespacesMade = Promise.resolve(made);
+    const cfg = nodeFixture('exit-at-once.mjs', [], { cwd: dir.path, containment: { sandbox: 'off', network: 'loopback', writable: [] } });
+    const l = (await launcher.start({ ...cfg, root: dir.path }, cfg.containment, 'stdio-server')) as Launched;
+    await l.proc.waitExit(10_000);
+    l.namespacesMade = Promise.resolve(made);
     onTestFinished(async () => {
-      await into.home?.dispose();
+      await l.home.dispose();
       dir.cleanup();
     });
-    return into;
+    return l;
   }
 
   it('no report and a machine without user namespaces: start again (unsandboxed, reported)', async () => {
     process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: no user namespaces';
-    resetSandboxSupport();
     try {
-      expect(await failedForWantOfSandbox(await ended(false))).toBe(true);
-      expect(await failedForWantOfSandbox(await ended(true))).toBe(false);
+      const launcher = new Launcher();
+      expect(await launcher.failedForWantOfSandbox(await ended(launcher, false))).toBe(true);
+      expect(await launcher.failedForWantOfSandbox(await ended(launcher, true))).toBe(false);
     } finally {
       delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
     }

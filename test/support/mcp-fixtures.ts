@@ -64,7 +64,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Live (non-zombie) pids of process group `pgid` (the source's own check). */
-export { livePidsInGroup } from '../../src/sources/mcp-process.js';
+export { livePidsInGroup } from '../../src/sources/launch/process.js';
 
 /** True when `pid` is a live (non-zombie) process. */
 export function pidAlive(pid: number): boolean {

@@ -7,7 +7,7 @@
  * and a scratch `HOME` (several real servers write into `$HOME` at start-up).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { onInterrupt, processAlive } from '../util/cleanup.js';
+import { onInterrupt, processAlive } from '../../util/cleanup.js';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -93,3 +93,36 @@ export function killMarked(found: readonly MarkedProcess[]): MarkedProcess[] {
     }
   });
 }
+
+/** Most kill-and-rescan rounds for marked processes (5 ms apart). */
+const ESCAPE_ROUNDS = 50;
+
+/** How long processes that carry a run's marker may take to die after their group (ms). */
+const ESCAPE_SETTLE_MS = 300;
+
+/**
+ * After a server's process group has ended: what still carries `marker` left the group (a new
+ * session, a double fork). Processes of a sandbox's PID namespace die with it, a moment after its
+ * first process, so they get {@link ESCAPE_SETTLE_MS} before anything is called an escape. Then
+ * kill and look again until nothing marked is left: a chain that hops to a new process before
+ * each scan would otherwise outrun a single pass. A process killed in one round can still be
+ * found in the next (SIGKILL takes effect when the kernel next schedules it, later on a loaded
+ * machine): each is returned once, by pid.
+ * @param find, kill the scan and the kill (tests give their own).
+ * @returns the processes killed, each once (`server-escaped`).
+ */
+export async function sweepMarked(marker: string, find = findMarked, kill = killMarked): Promise<MarkedProcess[]> {
+  const pause = () => new Promise((r) => setTimeout(r, 5));
+  let marked = find(marker);
+  for (let waited = 0; marked.length > 0 && waited < ESCAPE_SETTLE_MS; waited += 5) {
+    await pause();
+    marked = find(marker);
+  }
+  const killed = new Map<number, MarkedProcess>();
+  for (let round = 0; marked.length > 0 && round < ESCAPE_ROUNDS; round++) {
+    for (const p of kill(marked)) if (!killed.has(p.pid)) killed.set(p.pid, p);
+    await pause();
+    marked = find(marker);
+  }
+  return [...killed.values()];
+}

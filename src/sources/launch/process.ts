@@ -14,7 +14,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import type { CommandSpec } from '../../config/source-config.js';
 import { onInterrupt } from '../../util/cleanup.js';
 import { SourceError } from '../source-error.js';
-import { findMarked, killMarked, type MarkedProcess } from './escape-scan.js';
+import { findMarked, killMarked, sweepMarked, type MarkedProcess } from './escape-scan.js';
 
 /** Bytes of stderr kept for messages (docs/design.md §9). */
 export const STDERR_TAIL_BYTES = 4096;
@@ -202,23 +202,7 @@ export class ServerProcess {
     }
     destroyPipes(this.child);
     // What left the group (a new session, a double fork) but still carries the run's marker.
-    // Processes of a sandbox's PID namespace die with it, a moment after its first process: give
-    // them that moment before calling anything an escape.
-    if (!this.marker) return;
-    let marked = findMarked(this.marker);
-    for (let waited = 0; marked.length > 0 && waited < ESCAPE_SETTLE_MS; waited += 5) {
-      await new Promise((r) => setTimeout(r, 5));
-      marked = findMarked(this.marker);
-    }
-    // Kill, then look again until nothing marked is left: a chain that hops to a new process
-    // before each scan would otherwise outrun a single pass.
-    const killed: MarkedProcess[] = [];
-    for (let round = 0; marked.length > 0 && round < ESCAPE_ROUNDS; round++) {
-      killed.push(...killMarked(marked));
-      await new Promise((r) => setTimeout(r, 5));
-      marked = findMarked(this.marker);
-    }
-    this.escaped = killed;
+    if (this.marker) this.escaped = await sweepMarked(this.marker);
   }
 }
 
@@ -310,12 +294,6 @@ export function livePidsInGroup(pgid: number): number[] {
   }
   return out;
 }
-
-/** Most kill-and-rescan rounds for marked processes (5 ms apart). */
-const ESCAPE_ROUNDS = 50;
-
-/** How long processes that carry a run's marker may take to die after their group (ms). */
-const ESCAPE_SETTLE_MS = 300;
 
 /** Longest wait for a SIGKILLed group to die while toolgate is being interrupted (ms). */
 const INTERRUPT_WAIT_MS = 3000;

@@ -13,6 +13,7 @@ import { loadPolicy } from '../config/policy-file.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, defaultContractPath, SOURCE_ID_PATTERN, type SourceConfig } from '../config/source-config.js';
 import type { JsonObject } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
+import { nearestCheckout } from '../util/repository-root.js';
 import { mark } from '../util/timing.js';
 import type { SourceFlags } from './types.js';
 import { runKey, type EarlyRun } from './early-args.js';
@@ -68,9 +69,21 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
   if (flags.base === undefined) {
     const { startFirstServer } = await import('../sources/select.js');
     startingEarly = true;
-    await startFirstServer(policy, flags.source, cwd);
+    await startFirstServer(policy, flags.source, runRoot(policy, cwd));
   }
   return policy;
+}
+
+/**
+ * The directory a command-line run works in: findings name files relative to it, git reads the
+ * base there, and the sandbox lets servers into it. For a policy file, the repository that holds it
+ * (the nearest `.git` at or above its directory, else that directory), so that `--config` from a
+ * subdirectory or from another repository runs as it would from that repository's root; for a
+ * source given on the command line, the working directory.
+ */
+export function runRoot(policy: Policy, cwd: string): string {
+  if (!policy.file) return cwd;
+  return nearestCheckout(policy.root) ?? policy.root;
 }
 
 function parseCapabilities(text: string | undefined): JsonObject {

@@ -22,6 +22,7 @@ import type { SandboxUse } from '../sources/types.js';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { Surface } from '../surface/model.js';
 import { ConfigError } from '../util/errors.js';
+import { runRoot } from './prepare.js';
 
 /** Flags of `toolgate proxy`. */
 export interface ProxyFlags {
@@ -99,7 +100,7 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string): 
       undefined,
       `Run \`toolgate update --source ${chosen.id}\`.`,
     );
-  return { id: chosen.id, cfg: chosen.mcp, contract, runtime: policy.runtime, root: policy.root };
+  return { id: chosen.id, cfg: chosen.mcp, contract, runtime: policy.runtime, root: runRoot(policy, cwd) };
 }
 
 /** The server side of the relay, whichever transport it speaks. */

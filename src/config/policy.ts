@@ -150,13 +150,18 @@ export async function policyFromText(text: string, file: string): Promise<Policy
   return policy;
 }
 
+/** Absolute path of the policy file (`file` is as given, relative to the working directory it was read from). */
+export function policyFilePath(policy: Pick<Policy, 'root' | 'file'>): string {
+  return join(policy.root, basename(policy.file));
+}
+
 /**
  * Every file a run reads, absolute: the policy file, each source's contract, recording and
  * integration config (`source`: whose). A file the run writes (a report) must be none of them.
  */
 export function policyInputs(policy: Policy): { path: string; what: string; source?: string }[] {
   const out: { path: string; what: string; source?: string }[] = [];
-  if (policy.file) out.push({ path: join(policy.root, basename(policy.file)), what: 'the policy file' });
+  if (policy.file) out.push({ path: policyFilePath(policy), what: 'the policy file' });
   for (const s of policy.sources) {
     out.push({ path: s.contract, what: `the contract of source "${s.id}"`, source: s.id });
     if (s.kind === 'recorded') out.push({ path: s.file, what: `the recorded tools/list file of source "${s.id}"`, source: s.id });

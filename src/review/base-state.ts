@@ -8,7 +8,7 @@ import { DEFAULT_CONTAINMENT } from '../config/source-config.js';
 import type { SourceConfig } from '../config/source-config.js';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parsePolicy, type Policy, type PolicyLevel } from '../config/policy.js';
+import { parsePolicy, policyFilePath, type Policy, type PolicyLevel } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
 import { ruleById } from '../rules/catalog.js';
 import { assertNoRunnerSecrets, diffPolicies, judgingPolicy, type PolicyChange } from '../config/policy-diff.js';
@@ -44,7 +44,7 @@ export interface BaseState {
  *   `allow-runner-env` does not name.
  */
 export async function readBaseState(head: Policy, root: string, read: BaseFileReader, label: string): Promise<BaseState> {
-  const policyPath = displayPath(root, head.file);
+  const policyPath = displayPath(root, policyFilePath(head));
   const baseText = await read(policyPath);
   const basePolicy = baseText === undefined ? null : parsePolicy(baseText, `${policyPath} at ${label}`, head.root);
   assertNoRunnerSecrets(head, basePolicy?.allowRunnerEnv ?? []);
@@ -78,7 +78,7 @@ export async function readBaseState(head: Policy, root: string, read: BaseFileRe
  */
 async function watchedPaths(root: string, head: Policy, base: Policy | null): Promise<string[]> {
   const files = [
-    head.file,
+    policyFilePath(head),
     ...[head, ...(base ? [base] : [])].flatMap((p) => p.sources.flatMap((s) => [s.contract, ...(s.kind === 'openapi' ? [s.integration] : [])])),
   ];
   const out = new Set<string>();

@@ -594,7 +594,10 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue
     await update(dir);
     const sha = commit(dir, 'queued');
     gh.repoDir = dir;
-    const event = { action: 'checks_requested', merge_group: { head_sha: sha, head_ref: 'refs/heads/gh-readonly-queue/main/pr-7-abc', base_sha: sha, base_ref: 'refs/heads/main' } };
+    const event = {
+      action: 'checks_requested',
+      merge_group: { head_sha: sha, head_ref: 'refs/heads/gh-readonly-queue/main/pr-7-abc', base_sha: sha, base_ref: 'refs/heads/main' },
+    };
     const env = { GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/gh-readonly-queue/main/pr-7-abc' };
     const clean = await runAction(dir, { event, eventName: 'merge_group', apiUrl: gh.url, env, inputs: { 'github-token': 'ghs_test' } });
     expect([clean.code, clean.outputs['result']], clean.stdout).toEqual([0, 'pass']);

@@ -13,7 +13,7 @@ import { loadPolicy } from '../config/policy-file.js';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, defaultContractPath, SOURCE_ID_PATTERN, type SourceConfig } from '../config/source-config.js';
 import type { JsonObject } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
-import { nearestCheckout } from '../util/repository-root.js';
+import { findRepositoryRoot } from '../util/repository-root.js';
 import { mark } from '../util/timing.js';
 import type { SourceFlags } from './types.js';
 import { runKey, type EarlyRun } from './early-args.js';
@@ -77,13 +77,13 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
 /**
  * The directory a command-line run works in: findings name files relative to it, git reads the
  * base there, and the sandbox lets servers into it. For a policy file, the repository that holds it
- * (the nearest `.git` at or above its directory, else that directory), so that `--config` from a
- * subdirectory or from another repository runs as it would from that repository's root; for a
- * source given on the command line, the working directory.
+ * ({@link findRepositoryRoot}: the nearest `.git` at or above its directory; outside git, the
+ * working directory when the policy is inside it, else the policy's directory), so that
+ * `--config` from a subdirectory or from another repository runs as it would from that
+ * repository's root; for a source given on the command line, the working directory.
  */
 export function runRoot(policy: Policy, cwd: string): string {
-  if (!policy.file) return cwd;
-  return nearestCheckout(policy.root) ?? policy.root;
+  return policy.file ? findRepositoryRoot(policy.root) : cwd;
 }
 
 function parseCapabilities(text: string | undefined): JsonObject {

@@ -27,8 +27,8 @@ export function within(p: string, dir: string): boolean {
  */
 export function findRepositoryRoot(dir: string, target?: string): string {
   const start = resolve(dir);
-  const repository = nearestCheckout(start);
-  if (repository !== undefined) return repository;
+  const checkout = nearestCheckout(start);
+  if (checkout !== undefined) return checkout;
   const cwd = process.cwd();
   if (within(start, cwd) || (target !== undefined && within(resolve(target), cwd))) return cwd;
   return start;
@@ -38,7 +38,7 @@ export function findRepositoryRoot(dir: string, target?: string): string {
  * The nearest directory at or above `dir` (absolute) that contains `.git` (a directory, or the
  * file of a worktree or submodule), or undefined outside any git checkout.
  */
-export function nearestCheckout(dir: string): string | undefined {
+function nearestCheckout(dir: string): string | undefined {
   for (let cur = dir; ;) {
     try {
       lstatSync(join(cur, '.git'));

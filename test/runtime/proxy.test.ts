@@ -30,7 +30,8 @@ function relay() {
   };
   const proxy: Proxy = new Proxy({ send: (m) => void toClient.push(m) }, server, {
     contract: mcpSurface(TOOLS),
-    runtime: { ...DEFAULT_RUNTIME, allow: ['read'] },
+    // The vendor methods these tests pass through are named, as a policy would name them.
+    runtime: { ...DEFAULT_RUNTIME, allow: ['read'], passMethods: ['vendor/unknown', 'vendor/slow'] },
     log: new DecisionLog(sink, 's', false),
     requestTimeoutMs: 1000,
     listLimits: { maxPages: 10, maxBytes: 1 << 20 },

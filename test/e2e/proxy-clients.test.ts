@@ -8,7 +8,7 @@
  * SDK 1.x client used to throw "-32602 Structured content does not match the tool's output schema".
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -157,4 +157,52 @@ describe('the MCP Inspector CLI, as the README runs it', () => {
     expect(plain.status).not.toBe(0);
     expect(plain.stdout + plain.stderr).toContain('Both --config and --server must be provided together');
   }, 120_000);
+});
+
+describe('the README\'s client snippets ("Runtime gate"), run as written on examples/notes', () => {
+  const notesConfig = join(REPO, 'examples/notes/toolgate.yml');
+  const section = readFileSync(join(REPO, 'README.md'), 'utf8').split('## Runtime gate')[1]!.split('\n## ')[0]!;
+  /** A README command line with the published names replaced by the local builds. */
+  const local = (words: string[]) =>
+    words
+      .join(' ')
+      .replace('npx @modelcontextprotocol/inspector', INSPECTOR)
+      .replaceAll('npx toolgate', `${process.execPath} ${CLI}`)
+      .replaceAll('/path/to/repo/toolgate.yml', notesConfig)
+      .split(' ');
+
+  it('the mcpServers entry starts the proxy for the SDK 1.x and 2.x clients, from any directory', async () => {
+    const json = /```json\n([\s\S]*?)```/.exec(section)![1]!;
+    const entry = (JSON.parse(json) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.notes!;
+    const [command, ...args] = local([entry.command, ...entry.args]);
+    const c1 = new Client1({ name: 'readme-1x', version: '1' }, { capabilities: {} });
+    const c2 = new Client({ name: 'readme-2x', version: '1' }, { capabilities: {} });
+    await c1.connect(new StdioClientTransport1({ command: command!, args, cwd: ws.dir, stderr: 'ignore' }));
+    await c2.connect(new StdioClientTransport({ command: command!, args, cwd: ws.dir, stderr: 'ignore' }));
+    try {
+      for (const c of [c1, c2] as unknown as Client1[]) {
+        expect((await c.listTools()).tools.map((t) => t.name)).toContain('get_note');
+        const r = (await c.callTool({ name: 'get_note', arguments: { title: 42 } })) as CallResult;
+        expect(r.content?.[0]?.text).toBe('toolgate refused this call (invalid_arguments): /title must be string');
+      }
+    } finally {
+      await c1.close();
+      await c2.close();
+    }
+  }, 90_000);
+
+  it('both Inspector command lines', () => {
+    const sh = /```sh\n([\s\S]*?)```/.exec(section)![1]!.replaceAll('\\\n', ' ');
+    const lines = sh.split('\n').filter((l) => l.trim());
+    expect(lines).toHaveLength(2);
+    const outputs = lines.map((line) => {
+      const [command, ...args] = local(line.trim().split(/\s+/));
+      const r = spawnSync(command!, args, { cwd: ws.dir, encoding: 'utf8', timeout: 90_000 });
+      expect(r.status, `${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout) as CallResult & { tools?: { name: string }[] };
+    });
+    expect(outputs[0]!.tools?.map((t) => t.name)).toContain('get_note');
+    expect(outputs[1]!.isError ?? false).toBe(false);
+    expect(outputs[1]!.content).toEqual([{ type: 'text', text: '' }]);
+  }, 180_000);
 });

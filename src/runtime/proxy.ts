@@ -125,7 +125,17 @@ export class Proxy {
   }
 
   private async judgeClient(m: Message): Promise<void> {
-    if (typeof m.method !== 'string') return this.refuseMessage(m, 'invalid-request', -32600, invalidRequest(m));
+    if (typeof m.method !== 'string') {
+      // An answer is never answered: one whose id cannot be matched is dropped.
+      if (!('method' in m) && ('result' in m || 'error' in m))
+        return this.opts.log.write({
+          event: 'request',
+          decision: 'dropped',
+          reason: 'invalid-answer',
+          detail: 'an answer whose id is no string or safe integer',
+        });
+      return this.refuseMessage(m, 'invalid-request', -32600, invalidRequest(m));
+    }
     const method = m.method;
     const hasId = 'id' in m && m.id !== undefined;
     const key = idKey(m.id);
@@ -456,7 +466,7 @@ export class Proxy {
 }
 
 /** The `_meta` key of a refusal, under a prefix of toolgate's own (MCP `_meta` key names: reverse DNS, then `/`). */
-export const REFUSAL_META_KEY = 'io.github.toolgate/refusal';
+const REFUSAL_META_KEY = 'io.github.toolgate/refusal';
 
 /**
  * A tool error result (`isError: true`) that every client shows as toolgate's reason: the text
@@ -491,7 +501,6 @@ function idKey(id: unknown): string | undefined {
 function invalidRequest(m: Message): string {
   if ('method' in m)
     return `invalid request: "method" must be a string, not ${m.method === null ? 'null' : Array.isArray(m.method) ? 'an array' : typeof m.method}`;
-  if ('result' in m || 'error' in m) return 'invalid request: an answer needs a string or integer id';
   return 'invalid request: a message needs a "method" (a request or notification) or a "result" or "error" (an answer)';
 }
 

@@ -226,19 +226,24 @@ describe('methods the relay does not judge itself', () => {
     expect(errorOf(r.toClient, 2)?.message).toContain('is not an MCP client request of protocol 2025-06-18');
   });
 
-  it('a message whose method is no string, or that is neither request nor answer, is refused, never sent on', async () => {
+  it('a message whose method is no string, or that is neither request nor answer, is refused; an answer with an unusable id dropped; none sent on', async () => {
     const r = relay();
     await r.proxy.fromClient({ jsonrpc: '2.0', id: 1, method: ['tools/call'], params: { name: 'put' } });
     await r.proxy.fromClient({ jsonrpc: '2.0', id: 2, params: { name: 'put' } });
     await r.proxy.fromClient({ jsonrpc: '2.0', id: { deep: true }, result: {} });
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
     await r.settle();
     expect(r.toServer).toEqual([]);
     expect(r.toClient.map((m) => [m.id, (m.error as { code: number }).code])).toEqual([
       [1, -32600],
       [2, -32600],
-      [null, -32600],
     ]);
-    expect(logged(r.lines).map((l) => l.reason)).toEqual(['invalid-request', 'invalid-request', 'invalid-request']);
+    expect(logged(r.lines).map((l) => [l.reason, l.decision])).toEqual([
+      ['invalid-request', 'refused'],
+      ['invalid-request', 'refused'],
+      ['invalid-answer', 'dropped'],
+      ['invalid-answer', 'dropped'],
+    ]);
   });
 
   it('answers and logs a refused call nested 20,000 deep, a call with a 1 MB id, and one whose id JSON cannot hold', async () => {

@@ -202,8 +202,12 @@ export class Proxy {
     } catch (e) {
       const detail = `a message for the client could not be written: ${(e as Error).message.slice(0, 300)}`;
       this.opts.log.write({ event: 'upstream', decision: 'error', detail });
-      if ('id' in m && !('method' in m) && m.error === undefined)
+      if (!('id' in m) || 'method' in m) return;
+      try {
         await this.client.send({ jsonrpc: '2.0', id: usableId(m.id) ?? null, error: { code: -32603, message: `toolgate proxy: ${detail}` } });
+      } catch {
+        // The client's side is gone: nothing is left to tell.
+      }
     }
   }
 

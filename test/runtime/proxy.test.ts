@@ -282,3 +282,37 @@ describe('methods the relay does not judge itself', () => {
     expect(r.toServer).toEqual(answers);
   });
 });
+
+describe('answers from the server nested deeper than JSON.stringify goes', () => {
+  it('a call result becomes result_too_large; any other answer an error under its id', async () => {
+    const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as Json;
+    const toClient: string[] = [];
+    const sink = new Writable({ write: (_c: Buffer, _e, cb) => cb() });
+    const proxy: Proxy = new Proxy(
+      // As the stdio side writes: JSON.stringify, which throws on the deep value.
+      { send: (m) => void toClient.push(JSON.stringify(m)) },
+      {
+        send: (m: Message) => {
+          if (m.method === 'tools/list') queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { tools: TOOLS } }));
+          else if (m.method === 'tools/call' || m.method === 'resources/read')
+            queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'x' }], deep } }));
+        },
+      },
+      {
+        contract: mcpSurface(TOOLS),
+        runtime: DEFAULT_RUNTIME,
+        log: new DecisionLog(sink, 's', false),
+        requestTimeoutMs: 1000,
+        listLimits: { maxPages: 10, maxBytes: 1 << 20 },
+      },
+    );
+    await proxy.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get', arguments: {} } });
+    await proxy.fromClient({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'x://y' } });
+    await new Promise((r) => setTimeout(r, 20));
+    const answers = toClient.map((l) => JSON.parse(l) as Message);
+    expect(answers.find((m) => m.id === 1)).toMatchObject({
+      result: { isError: true, structuredContent: { error: 'result_too_large', detail: expect.stringContaining('nested too deep') as unknown } },
+    });
+    expect(answers.find((m) => m.id === 2)).toMatchObject({ error: { code: -32603, message: expect.stringContaining('could not be written') as unknown } });
+  });
+});

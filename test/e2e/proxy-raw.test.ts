@@ -101,6 +101,12 @@ describe('a raw JSON-RPC client through toolgate proxy (runtime.allow [read], ma
   let dir: string;
   let client: RawClient;
   const log = () => logLines(join(dir, 'decisions.jsonl'));
+  type Line = ReturnType<typeof log>[number];
+  /** The log once `ready` holds of it, waiting up to 10 s: its file stream may lag the answers on stdout. */
+  const logWhen = async (ready: (lines: Line[]) => boolean): Promise<Line[]> => {
+    for (let i = 0; i < 500 && !ready(log()); i++) await new Promise((r) => setTimeout(r, 20));
+    return log();
+  };
 
   beforeAll(async () => {
     dir = await workspace('main', '  max-message-bytes: 1048576\n');
@@ -121,7 +127,8 @@ describe('a raw JSON-RPC client through toolgate proxy (runtime.allow [read], ma
     const saw = await client.serverSaw('stats-variants');
     expect(saw.calls).not.toContain('write_doc');
     expect(saw.methods.filter((m) => m !== 'tools/call' && m !== 'tools/list' && m.toLowerCase().includes('tools'))).toEqual([]);
-    const refused = log().filter((l) => l.reason === 'judged-method-variant');
+    const isVariant = (l: Line) => l.reason === 'judged-method-variant';
+    const refused = (await logWhen((ls) => ls.filter(isVariant).length > variants.length)).filter(isVariant);
     expect(refused.map((l) => l.method)).toEqual([...variants, 'Tools/Call']);
     expect(refused.at(-1)?.decision).toBe('dropped');
   }, 60_000);
@@ -142,7 +149,7 @@ describe('a raw JSON-RPC client through toolgate proxy (runtime.allow [read], ma
     expect(saw.methods).toContain('ping');
     for (const m of ['vendor/run', 'notifications/vendor/ping', 'tasks/get']) expect(saw.methods).not.toContain(m);
     expect(
-      log()
+      (await logWhen((ls) => ls.filter((l) => l.reason === 'unknown-method').length >= 3))
         .filter((l) => l.reason === 'unknown-method')
         .map((l) => [l.method, l.decision]),
     ).toEqual([
@@ -169,7 +176,8 @@ describe('a raw JSON-RPC client through toolgate proxy (runtime.allow [read], ma
     expect(refusalOf(await client.answer(bigId))?.error).toBe('tool_not_allowed');
     expect(refusalOf(await client.answer('bom'))?.error).toBe('tool_not_allowed');
     expect((await client.serverSaw('stats-deep')).calls).not.toContain('write_doc');
-    const refusedCalls = log().filter((l) => l.event === 'call' && l.decision === 'refused');
+    const isRefusedCall = (l: Line) => l.event === 'call' && l.decision === 'refused';
+    const refusedCalls = (await logWhen((ls) => ls.filter(isRefusedCall).length >= 5)).filter(isRefusedCall);
     expect(refusedCalls).toHaveLength(5);
     for (const l of refusedCalls) expect(l.argumentsSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(refusedCalls.find((l) => l.tool === 'read_doc' && l.reason === 'invalid_arguments')).toBeDefined();
@@ -202,11 +210,12 @@ describe('a raw JSON-RPC client through toolgate proxy (runtime.allow [read], ma
     expect((await client.answer('latin1')).error).toEqual({ code: -32700, message: 'toolgate proxy: the message is not valid UTF-8' });
     const batch = await client.next<Msg[]>((m) => Array.isArray(m), 'a batch answer');
     expect(batch).toEqual([{ jsonrpc: '2.0', id: 'b1', error: { code: -32600, message: expect.stringContaining('batches are not supported') as unknown } }]);
-    const requestLines = log()
-      .filter((l) => l.event === 'request')
+    const isRequest = (l: Line) => l.event === 'request';
+    const requestLines = (await logWhen((ls) => ls.filter(isRequest).length >= before + 4 && ls.some((l) => l.reason === 'no-request-id')))
+      .filter(isRequest)
       .slice(before);
     expect(requestLines.map((l) => l.reason).sort()).toEqual(['batch', 'invalid-utf8', 'not-an-object', 'too-large']);
-    expect(log().filter((l) => l.reason === 'no-request-id').length).toBeGreaterThanOrEqual(1);
+    expect(log().filter((l) => l.reason === 'no-request-id')).toHaveLength(1);
     // Still relaying after all of it.
     expect((await client.serverSaw('stats-after')).calls.filter((c) => c !== 'stats')).toEqual([]);
   }, 60_000);

@@ -193,7 +193,9 @@ stdio server):
   { "command": "npx", "args": ["toolgate", "proxy", "--config", "/repo/toolgate.yml", "--source", "github"] }
 The client sees only tools the contract pins whose live definition still equals the pinned one and
 whose class \`runtime.allow\` admits; calls to anything else, or with arguments the pinned
-inputSchema rejects or does not declare, are refused without reaching the server. README, "Runtime gate".`,
+inputSchema rejects or does not declare, are refused without reaching the server. A method no MCP
+version has is refused unless runtime.pass-methods names it. MCP Inspector CLI: pass the policy file
+as -c (the Inspector takes --config for itself). README, "Runtime gate".`,
     )
     .action(async function (this: Command) {
       requireDashDash(this);

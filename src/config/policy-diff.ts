@@ -258,7 +258,8 @@ function diffLimits(ctx: Ctx): void {
  * The `runtime` block (docs/design.md §11): what the proxy admits and exports write. Relaxed: a class
  * allowed, a deny pattern removed, `allow-tools` removed or given a new pattern, a result or
  * message bound raised, `on-drift` from refuse-all to hide, argument values logged (they may
- * hold secrets). The opposite of each is a tightening.
+ * hold secrets), a method added to `pass-methods` (it reaches the server unjudged). The opposite
+ * of each is a tightening.
  */
 function diffRuntime(ctx: Ctx): void {
   const [b, h] = [ctx.base.runtime, ctx.head.runtime];
@@ -290,6 +291,10 @@ function diffRuntime(ctx: Ctx): void {
     if (b[key] !== h[key])
       push(ctx, h[key] > b[key], 'runtime', at(name), `runtime.${name} is ${h[key] > b[key] ? 'raised' : 'lowered'} from ${b[key]} to ${h[key]}`);
   }
+  for (const { item, index } of missingFrom(h.passMethods, b.passMethods, id))
+    push(ctx, true, 'runtime', `${at('pass-methods')}/${index}`, `runtime.pass-methods passes ${q(item)} to the server unjudged`);
+  for (const { item } of missingFrom(b.passMethods, h.passMethods, id))
+    push(ctx, false, 'runtime', at('pass-methods'), `runtime.pass-methods no longer passes ${q(item)}`);
   if (b.onDrift !== h.onDrift) push(ctx, h.onDrift === 'hide', 'runtime', at('on-drift'), `runtime.on-drift is ${h.onDrift} (was ${b.onDrift})`);
   if (b.logArguments !== h.logArguments)
     push(

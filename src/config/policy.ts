@@ -125,6 +125,11 @@ export interface RuntimePolicy {
   onDrift: 'hide' | 'refuse-all';
   /** `require-safer:`: a tool is admitted only on the safer side of each of these safety fields. */
   requireSafer?: SafetyField[];
+  /**
+   * `pass-methods:`: JSON-RPC methods the proxy passes on although no MCP version it knows has
+   * them (a vendor's extension); any other unknown method is refused.
+   */
+  passMethods: string[];
 }
 
 /** Defaults of the `runtime` block. */
@@ -135,6 +140,7 @@ export const DEFAULT_RUNTIME: RuntimePolicy = {
   maxMessageBytes: 64 * 1024 * 1024,
   logArguments: false,
   onDrift: 'hide',
+  passMethods: [],
 };
 
 const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see README, "Policy file").';
@@ -421,6 +427,7 @@ interface RawPolicy {
     'log-arguments'?: boolean;
     'on-drift'?: 'hide' | 'refuse-all';
     'require-safer'?: string[];
+    'pass-methods'?: string[];
   };
   exports?: { to: string; file: string; source?: string; server?: string; gateway?: string }[];
 }
@@ -711,6 +718,7 @@ function resolveRuntime(r: RawPolicy['runtime']): RuntimePolicy {
     maxMessageBytes: r?.['max-message-bytes'] ?? d.maxMessageBytes,
     logArguments: r?.['log-arguments'] ?? d.logArguments,
     onDrift: r?.['on-drift'] ?? d.onDrift,
+    passMethods: r?.['pass-methods'] ?? d.passMethods,
   };
 }
 

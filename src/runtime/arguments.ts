@@ -91,7 +91,14 @@ export class ArgumentsChecker {
     if (validators instanceof Error)
       return { ok: false, detail: `the pinned inputSchema cannot be compiled, so no call is let through: ${validators.message.slice(0, 300)}` };
     for (const validate of validators) {
-      if (validate(value)) continue;
+      let valid: boolean;
+      try {
+        valid = validate(value);
+      } catch (e) {
+        // A recursive schema meeting arguments nested deeper than the stack: not checked, not let through.
+        return { ok: false, detail: `the arguments could not be checked against the pinned inputSchema: ${(e as Error).message.slice(0, 200)}` };
+      }
+      if (valid) continue;
       const e = validate.errors?.[0];
       return {
         ok: false,

@@ -655,3 +655,18 @@ describe('diffPolicies: safety fields (issue 16 §4)', () => {
     ]);
   });
 });
+
+describe('diffPolicies: runtime.pass-methods', () => {
+  const PASSING = `${BASE}runtime:\n  pass-methods: [vendor/run, vendor/status]\n`;
+
+  it('a method added reaches the server unjudged: relaxed, at its entry; one removed is a tightening', () => {
+    expect(changes(PASSING)).toEqual([
+      [true, 'runtime', '/runtime/pass-methods/0', 'runtime.pass-methods passes "vendor/run" to the server unjudged'],
+      [true, 'runtime', '/runtime/pass-methods/1', 'runtime.pass-methods passes "vendor/status" to the server unjudged'],
+    ]);
+    expect(changes(edit(PASSING, ['[vendor/run, vendor/status]', '[vendor/status]']), PASSING)).toEqual([
+      [false, 'runtime', '/runtime/pass-methods', 'runtime.pass-methods no longer passes "vendor/run"'],
+    ]);
+    expect(changes(edit(PASSING, ['[vendor/run, vendor/status]', '[vendor/status, vendor/run]']), PASSING)).toEqual([]);
+  });
+});

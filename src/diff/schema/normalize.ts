@@ -10,7 +10,7 @@
  */
 import type { Json, JsonObject } from '../../util/json.js';
 import { canonicalJson, escapePointerToken, isObject, jsonEqual, setOwn, sortKeys } from '../../util/json.js';
-import { ARRAY_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from '../../surface/pinned-schema.js';
+import { ARRAY_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS, hasKey } from '../../surface/pinned-schema.js';
 import { REF_KEYWORDS, SchemaRefs, type Base, type RefKeyword } from './refs.js';
 
 /** What {@link normalizeSchema} produced, and what it could not resolve. */
@@ -108,6 +108,8 @@ export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): Norm
   return { schema: sortKeys(normalized), circularRefs: [...new Set(n.circularRefs)], unsupportedRefs: n.unsupportedRefs };
 }
 
+const REF_KEYWORD_SET: ReadonlySet<string> = new Set(REF_KEYWORDS);
+
 /** A reference's target met again while being inlined: normalized once, under its name. */
 interface LoopTarget {
   name: string;
@@ -143,7 +145,7 @@ class Normalizer {
 
   /** The root, normalized. */
   visitRoot(): Json {
-    if (!hasReference(this.schema)) return this.visit(this.schema, '', [], { uri: '' }, true);
+    if (!hasKey(this.schema, REF_KEYWORD_SET)) return this.visit(this.schema, '', [], { uri: '' }, true);
     return this.visit(this.schema, '', [this.refs.rootKey], this.refs.rootBase, true);
   }
 
@@ -264,14 +266,6 @@ class Normalizer {
     }
     return value;
   }
-}
-
-/** Whether any object in `value` has a reference keyword (data included: erring towards resolving). */
-function hasReference(value: Json): boolean {
-  if (Array.isArray(value)) return value.some(hasReference);
-  if (!isObject(value)) return false;
-  for (const k of Object.keys(value)) if ((REF_KEYWORDS as readonly string[]).includes(k) || hasReference(value[k] as Json)) return true;
-  return false;
 }
 
 const isAnnotation = (key: string): boolean => ANNOTATIONS.has(key) || key.startsWith('x-');

@@ -74,6 +74,53 @@ export function compileInputSchema(schema: Json): CompiledInputSchema {
   return out;
 }
 
+let dialectKeywords: ReadonlySet<string> | undefined;
+
+/**
+ * The keywords the dialects define differently, read from Ajv's rules of each (the keyword is in
+ * one only, or its definition differs in the value it takes or the code it runs): `prefixItems`,
+ * `$dynamicRef`, `unevaluatedProperties`, `items`... Computed once.
+ */
+function keywordsDefinedDifferently(): ReadonlySet<string> {
+  if (dialectKeywords) return dialectKeywords;
+  const rules = DIALECTS.map(({ Validator }) => new Validator(OPTIONS).RULES.all);
+  const definition = (r: (typeof rules)[number], k: string): Record<string, unknown> | boolean | undefined => {
+    const rule = r[k];
+    return typeof rule === 'object' ? (rule.definition as unknown as Record<string, unknown>) : rule;
+  };
+  // Functions by identity (one module's code, or another's), the rest by value; error texts aside.
+  const same = (k: string): boolean => {
+    const [a, b] = rules.map((r) => definition(r, k));
+    if (typeof a !== 'object' || typeof b !== 'object') return a === b;
+    const fields = new Set([...Object.keys(a), ...Object.keys(b)].filter((f) => f !== 'keyword' && f !== 'error'));
+    return [...fields].every((f) => (typeof a[f] === 'function' ? a[f] === b[f] : JSON.stringify(a[f]) === JSON.stringify(b[f])));
+  };
+  dialectKeywords = new Set(rules.flatMap((r) => Object.keys(r)).filter((k) => !same(k)));
+  return dialectKeywords;
+}
+
+/**
+ * Whether `schema` has a keyword the dialects define differently (anywhere, data included:
+ * erring towards yes). Only such a schema can compile in one dialect and not in the other: every
+ * other keyword is the same rule in both. `items` counts only as an array (draft-07's tuple,
+ * which 2020-12 refuses): as one schema both take it alike, unless next to `prefixItems`, which
+ * counts by itself.
+ */
+export function usesDialectKeywords(schema: Json): boolean {
+  const keywords = keywordsDefinedDifferently();
+  const walk = (v: Json): boolean => {
+    if (Array.isArray(v)) return v.some(walk);
+    if (!isObject(v)) return false;
+    for (const k of Object.keys(v)) {
+      const value = v[k] as Json;
+      if (keywords.has(k) && (k !== 'items' || Array.isArray(value))) return true;
+      if (walk(value)) return true;
+    }
+    return false;
+  };
+  return walk(schema);
+}
+
 /** The first `$id` string with a JSON pointer fragment (`…#/…`) anywhere in `value`, data included. */
 function findPointerId(value: Json): string | undefined {
   if (Array.isArray(value)) {

@@ -22,7 +22,8 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { resolveSchema, SchemaEnv } from 'ajv/dist/compile/index.js';
-import { resolveUrl } from 'ajv/dist/compile/resolve.js';
+import { normalizeId, resolveUrl } from 'ajv/dist/compile/resolve.js';
+import { schemaHasRulesButRef, unescapeFragment } from 'ajv/dist/compile/util.js';
 import type { Json, JsonObject } from '../../util/json.js';
 import { escapePointerToken, getOwn, isObject } from '../../util/json.js';
 
@@ -130,10 +131,47 @@ export class SchemaRefs {
       if (hops > Object.keys(ajv.refs).length) throw new Error('the $id chain loops (an $id with a JSON pointer fragment names another)');
       ref = found;
     }
+    if (found === undefined && ajv.schemas[ref] === undefined && this.land(ref, 0) === 'too far') {
+      throw new Error(`the reference goes through more than ${MAX_HOPS} schemas that are only a $ref (they loop)`);
+    }
     const env = found ?? ajv.schemas[ref] ?? resolveSchema.call(ajv, root, ref);
     if (env !== undefined) return env;
     const local = root.localRefs?.[url];
     return local === undefined ? undefined : new SchemaEnv({ schema: local, schemaId: '$id', root, baseId: siteBase });
+  }
+
+  /**
+   * Where Ajv's `resolveSchema` (and its `getJsonPointer`) would land for `url`, following what
+   * they follow: an `$id` to the pointer of its schema, and a JSON pointer that lands on a schema
+   * that is only a `$ref` to that `$ref`. Ajv has no bound on either and recurses until the stack
+   * ends (tens of milliseconds, for each reference, in each schema a server can send), so this
+   * walk, which decides nothing else, stops after {@link MAX_HOPS}.
+   */
+  private land(url: string, hops: number): { node: Json; base: string } | 'too far' | undefined {
+    if (hops > MAX_HOPS) return 'too far';
+    const hash = url.indexOf('#');
+    const [doc, fragment] = hash < 0 ? [url, undefined] : [url.slice(0, hash), url.slice(hash + 1)];
+    const root = this.root!;
+    let start: ReturnType<SchemaRefs['land']>;
+    if (doc === (root.baseId.split('#')[0] ?? '')) start = { node: this.document, base: root.baseId };
+    else {
+      const full = this.ajv!.refs[normalizeId(doc)];
+      start = typeof full === 'string' ? this.land(full, hops + 1) : undefined;
+    }
+    if (start === undefined || start === 'too far' || fragment?.[0] !== '/') return start;
+    let { node, base } = start;
+    for (const part of fragment.slice(1).split('/')) {
+      if (!isObject(node)) return undefined;
+      const next = getOwn(node, unescapeFragment(part));
+      if (next === undefined) return undefined;
+      node = next;
+      const id = isObject(node) ? getOwn(node, '$id') : undefined;
+      if (id && !KEEP_SCOPE.has(part)) base = resolveUrl(this.ajv!.opts.uriResolver, base, id as string);
+    }
+    if (isObject(node) && typeof node.$ref === 'string' && !schemaHasRulesButRef(node, this.ajv!.RULES)) {
+      return this.land(resolveUrl(this.ajv!.opts.uriResolver, base, node.$ref), hops + 1);
+    }
+    return { node, base };
   }
 
   /** Whether the document part of `url` names the document or a resource in it (so a miss is "not found", not "outside"). */
@@ -204,6 +242,11 @@ export class SchemaRefs {
     return this.pointers.get(node);
   }
 }
+
+/** More hops through `$id`s and `$ref`-only schemas than any schema needs: a chain this long loops. */
+const MAX_HOPS = 64;
+/** Pointer segments after which Ajv's `getJsonPointer` does not read an `$id` (a property named `$id` is no id). */
+const KEEP_SCOPE: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'enum', 'dependencies', 'definitions']);
 
 /** A target's key: its JSON pointer and the base URI it is read with. */
 const keyOf = (baseId: string, pointer: string): string => `${baseId}#${pointer}`;

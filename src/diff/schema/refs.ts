@@ -48,7 +48,10 @@ export type Resolution =
     }
   | { unsupported: string };
 
-/** Ajv's resolution options: the proxy's (strict off, no meta-schema lookups), and quiet. */
+/**
+ * The proxy's options where they decide resolution (ids in `$id`, fast-uri, strict off); without
+ * meta-schemas, which a reference leads outside the schema to either way; and quiet.
+ */
 const RESOLVER_OPTIONS = { strict: false, validateSchema: false, addUsedSchema: false, meta: false, logger: false } as const;
 
 /** The references of one schema document. Build with {@link SchemaRefs.of}. */

@@ -279,8 +279,9 @@ export const RULES = [
     id: 'schema-unclassified',
     level: 'error',
     title: "A tool's inputSchema changed in a way toolgate could not classify",
-    rationale: 'When the comparison times out, fails, or meets a circular schema, toolgate fails closed rather than pass a change it could not read.',
-    source: 'docs/design.md §8 (fail closed), §14 (json-schema-diff limits)',
+    rationale:
+      'When the comparison times out, fails, or meets a recursive schema that changed, toolgate fails closed rather than pass a change it could not read. References are resolved as the validator the proxy enforces schemas with (Ajv) resolves them; one that leads outside the schema (another file, a meta-schema), names two schemas (a duplicate `$anchor` or `$id`), or goes through a dynamic scope whose target is not certain (`$dynamicRef`, `$recursiveRef` other than to the root) is unclassified, even when only a description changed beside it. So is a change that makes the proxy check the schema in fewer dialects (one that no longer compiles as JSON Schema 2020-12 stops enforcing `prefixItems`, `dependentSchemas`...).',
+    source: 'JSON Schema 2020-12 Core §8.2 (base URI, `$id`, `$anchor`, `$ref`, `$dynamicRef`); docs/design.md §8 (fail closed), §14 (json-schema-diff limits)',
     fix: 'Review the schema change by hand; it passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
   },
@@ -288,7 +289,8 @@ export const RULES = [
     id: 'schema-widened',
     level: 'error',
     title: "A tool's inputSchema accepts inputs it did not accept before",
-    rationale: 'An allowlisted tool must match the structural snapshot that was reviewed: new inputs are new capability.',
+    rationale:
+      'An allowlisted tool must match the structural snapshot that was reviewed: new inputs are new capability. Every reference is followed as a validator resolves it (JSON pointers into any part of the schema, `$anchor`, `$id` absolute, `urn:` or relative to an enclosing `$id`, and `$dynamicRef`/`$recursiveRef` where the target is certain), so a constraint dropped inside a referenced definition is a widening where the definition is used.',
     source: 'JSON Schema validation semantics; docs/design.md §7 (widening)',
     fix: 'Review the newly accepted inputs; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,

@@ -15,7 +15,7 @@ import { parsePolicy } from '../../src/config/policy.js';
 import { isRuleId } from '../../src/rules/catalog.js';
 import { ROOT } from '../support/mcp-fixtures.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON Schema documents, walked by keyword
+/** A JSON Schema document or subschema, walked by keyword. */
 type Schema = Record<string, any>;
 
 const readSchema = (name: string): Schema => JSON.parse(readFileSync(join(ROOT, 'schema', name), 'utf8')) as Schema;

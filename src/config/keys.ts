@@ -308,7 +308,9 @@ export const POLICY_KEYS: readonly PolicyKey[] = [
 /**
  * The keys of an OpenAPI integration config. Its changes reach the review through the surface
  * the config builds (`judgedBy`), and a change to the config after an approval makes the
- * approval stale (review/base-state.ts).
+ * approval stale (review/base-state.ts); no code compares two configs, so only the schema walk
+ * (test/config/policy-keys.test.ts) reads this table.
+ * @internal
  */
 export const INTEGRATION_KEYS: readonly PolicyKey[] = [
   { key: '$schema', relaxes: 'neutral', why: 'for editors only; toolgate ignores it' },

@@ -40,7 +40,7 @@ async function pullRequest(name: string, head: string): Promise<string> {
   return dir;
 }
 
-async function checkBase(dir: string): Promise<{ code: number; findings: JsonFinding[] }> {
+async function checkBase(dir: string): Promise<{ code: number | null; findings: JsonFinding[] }> {
   const r = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
   return { code: r.code, findings: (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings };
 }

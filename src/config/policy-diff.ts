@@ -16,7 +16,7 @@ import { displayPath } from '../util/display-path.js';
 import { DEFAULT_CONTAINMENT, type CommandSpec, type SourceConfig } from './source-config.js';
 import type { SafetyField } from '../surface/safety-fields.js';
 import { POLICY_KEYS, childKeys, nameOf, parentOf, type PolicyKey } from './keys.js';
-import { WORDS, genericWords, type Said } from './policy-wording.js';
+import { WORDS, genericWords, str, type Said } from './policy-wording.js';
 import { LEVEL_ORDER, ruleLevel } from './rule-levels.js';
 
 /** One difference between the base and the head policy. */
@@ -521,8 +521,6 @@ function pairs(bKeys: readonly string[], hKeys: readonly string[], removed: read
   });
 }
 
-/** A value as text: a string as it is, anything else as JSON. */
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));
 const own = (o: JsonObject | undefined, key: string): Json | undefined => (o !== undefined && Object.hasOwn(o, key) ? o[key] : undefined);
 const asObject = (v: Json | undefined): JsonObject | undefined => (isObject(v) ? v : undefined);
 const asList = (v: Json | undefined): JsonObject[] => (Array.isArray(v) ? v.filter(isObject) : []);

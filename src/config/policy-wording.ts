@@ -66,7 +66,7 @@ export function qList(values: readonly string[]): string {
 }
 
 /** A value as text: a string as it is, anything else as JSON. */
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));
+export const str = (v: Json | undefined): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const list = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map(str) : v === undefined || v === null ? [] : [str(v)]);
 /** A value as shown: strings quoted, lists of strings as quoted lists, numbers and booleans as they are. */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTEGRATION_KEYS, POLICY_KEYS, childKeys, parentOf, type PolicyKey } from '../../src/config/keys.js';
 import { diffPolicies } from '../../src/config/policy-diff.js';
+import { WORDS } from '../../src/config/policy-wording.js';
 import { parsePolicy } from '../../src/config/policy.js';
 import { isRuleId } from '../../src/rules/catalog.js';
 import { ROOT } from '../support/mcp-fixtures.js';
@@ -130,6 +131,11 @@ describe('the rows of src/config/keys.ts', () => {
       if (r.relaxes === 'entry') expect(/(\[\]|\.\*)$/.test(parentOf(r.key)), `${r.key}: entry of what?`).toBe(true);
       if (r.relaxes === 'by-key') expect(childKeys(POLICY_KEYS, r.key).length, `${r.key}: by-key with no rows below`).toBeGreaterThan(0);
     }
+  });
+
+  it('the words of src/config/policy-wording.ts are for keys the table has (a renamed key keeps its sentences)', () => {
+    const keys = new Set(POLICY_KEYS.map((r) => r.key));
+    expect(Object.keys(WORDS).filter((k) => !keys.has(k))).toEqual([]);
   });
 
   it('an integration key with a direction names the rules that judge it through the surface', () => {

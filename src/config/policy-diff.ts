@@ -15,9 +15,10 @@ import type { DenyEntry, Policy } from './policy.js';
 import { displayPath } from '../util/display-path.js';
 import { DEFAULT_CONTAINMENT, type CommandSpec, type SourceConfig } from './source-config.js';
 import type { SafetyField } from '../surface/safety-fields.js';
-import { POLICY_KEYS, childKeys, nameOf, parentOf, type PolicyKey } from './keys.js';
+import { POLICY_KEYS, nameOf, parentOf, type PolicyKey } from './keys.js';
 import { WORDS, genericWords, str, type Said } from './policy-wording.js';
 import { LEVEL_ORDER, ruleLevel } from './rule-levels.js';
+import { additionsRelax, levelsOf, orderFlips, removalsRelax } from './override-order.js';
 
 /** One difference between the base and the head policy. */
 export interface PolicyChange {
@@ -173,12 +174,15 @@ const sorted = (xs: readonly string[]) => [...new Set(xs)].sort();
 // ---------------------------------------------------------------------------------------------
 // Walking the table
 
-const HAS_ROWS = new Set(POLICY_KEYS.map((k) => parentOf(k.key)));
 const ROWS = new Map(POLICY_KEYS.map((k) => [k.key, k]));
+/** The rows below each key path, in table order. */
+const CHILDREN = groupBy(POLICY_KEYS.map((k) => [parentOf(k.key), k] as const));
+const HAS_ROWS = new Set(CHILDREN.keys());
+const rowsBelow = (key: string): readonly PolicyKey[] => CHILDREN.get(key) ?? [];
 
 /** Each row directly below `parent`, on the values of that name in `b` and `h` (`at`: the head's pointer of the block). */
 function judgeBlock(ctx: Ctx, parent: string, b: JsonObject | undefined, h: JsonObject | undefined, at: string, scope: Scope): void {
-  for (const row of childKeys(POLICY_KEYS, parent)) {
+  for (const row of rowsBelow(parent)) {
     const name = nameOf(row.key);
     judgeRow(ctx, row, own(b, name), own(h, name), `${at}/${escapePointerToken(name)}`, scope);
   }
@@ -199,7 +203,7 @@ function judgeBlockRow(ctx: Ctx, row: PolicyKey, b: JsonObject | undefined, h: J
     if (h) {
       push(ctx, row, true, 'added', { ...scope, entry: h, policy: ctx.head }, at);
       // What the new block hands over (the names in its env) is listed too.
-      for (const child of childKeys(POLICY_KEYS, row.key).filter((c) => c.relaxes === 'adding'))
+      for (const child of rowsBelow(row.key).filter((c) => c.relaxes === 'adding'))
         judgeRow(ctx, child, undefined, own(h, nameOf(child.key)), `${at}/${escapePointerToken(nameOf(child.key))}`, scope);
     } else push(ctx, row, false, 'removed', { ...scope, entry: b, policy: ctx.base }, at);
     return;
@@ -285,29 +289,45 @@ function judgeEntries(ctx: Ctx, row: PolicyKey, b: JsonObject[], h: JsonObject[]
   const removed = unmatched(bKeys, hKeys);
   const added = unmatched(hKeys, bKeys);
   const levels = row.relaxes === 'lowering-a-level';
-  for (const i of removed) {
-    const relaxed = levels ? overrideRemovalRelaxes(ctx.base, b, i) : row.relaxes !== 'adding';
-    push(ctx, row, relaxed, 'removed', { ...scope, entry: b[i], policy: ctx.base }, at);
-  }
-  for (const i of added) {
-    const relaxed = levels ? overrideAdditionRelaxes(ctx, h, i) : row.relaxes !== 'removing';
-    push(ctx, row, relaxed, 'added', { ...scope, entry: h[i], policy: ctx.head }, `${at}/${i}`);
-  }
+  const removing = levels ? removalsRelax(ctx.base, b, removed) : undefined;
+  const adding = levels ? additionsRelax(ctx.base, ctx.head, h, added) : undefined;
+  for (const i of removed) push(ctx, row, removing?.get(i) ?? row.relaxes !== 'adding', 'removed', { ...scope, entry: b[i], policy: ctx.base }, at);
+  for (const i of added) push(ctx, row, adding?.get(i) ?? row.relaxes !== 'removing', 'added', { ...scope, entry: h[i], policy: ctx.head }, `${at}/${i}`);
   if (levels) judgeOrder(ctx, row, b, h, pairs(bKeys, hKeys, removed), at);
 }
 
 function judgeKeyedEntries(ctx: Ctx, row: PolicyKey, by: string, b: JsonObject[], h: JsonObject[], at: string): void {
-  const relaxedAdding = row.relaxes !== 'removing';
-  const relaxedRemoving = row.relaxes !== 'adding';
+  const key = (e: JsonObject) => str(e[by]);
+  const inHead = firstIndex(h, key);
+  const inBase = firstIndex(b, key);
   for (const be of b) {
-    const hi = h.findIndex((x) => jsonEqual(x[by], be[by]));
-    const source = str(be[by]);
-    if (hi < 0) push(ctx, row, relaxedRemoving, 'removed', { source, entry: be, policy: ctx.base }, at);
-    else judgeEntry(ctx, row, be, h[hi]!, `${at}/${hi}`, { source, entryB: be, entryH: h[hi]! });
+    const hi = inHead.get(key(be));
+    if (hi === undefined) push(ctx, row, row.relaxes !== 'adding', 'removed', { source: key(be), entry: be, policy: ctx.base }, at);
+    else judgeEntry(ctx, row, be, h[hi]!, `${at}/${hi}`, { source: key(be), entryB: be, entryH: h[hi]! });
   }
   h.forEach((he, hi) => {
-    if (!b.some((x) => jsonEqual(x[by], he[by]))) push(ctx, row, relaxedAdding, 'added', { source: str(he[by]), entry: he, policy: ctx.head }, `${at}/${hi}`);
+    if (!inBase.has(key(he))) push(ctx, row, row.relaxes !== 'removing', 'added', { source: key(he), entry: he, policy: ctx.head }, `${at}/${hi}`);
   });
+}
+
+/** Values by key, each list in the order given. */
+function groupBy<K, V>(pairs: readonly (readonly [K, V])[]): Map<K, V[]> {
+  const out = new Map<K, V[]>();
+  for (const [k, v] of pairs) {
+    const list = out.get(k);
+    if (list) list.push(v);
+    else out.set(k, [v]);
+  }
+  return out;
+}
+
+/** The index of the first item of each key. */
+function firstIndex<T>(items: readonly T[], key: (x: T) => string): Map<string, number> {
+  const out = new Map<string, number>();
+  items.forEach((x, i) => {
+    if (!out.has(key(x))) out.set(key(x), i);
+  });
+  return out;
 }
 
 /** One entry on both sides: key by key; of another `variant` (a source's kind), one change and its variant keys unjudged. */
@@ -315,7 +335,7 @@ function judgeEntry(ctx: Ctx, row: PolicyKey, b: JsonObject, h: JsonObject, at: 
   const vb = row.variant?.(b);
   const vh = row.variant?.(h);
   const other = vb !== undefined && vh !== undefined && vb.words !== vh.words;
-  for (const child of childKeys(POLICY_KEYS, `${row.key}[]`)) {
+  for (const child of rowsBelow(`${row.key}[]`)) {
     const name = nameOf(child.key);
     if (other && (name === vb.key || name === vh.key)) continue;
     judgeRow(ctx, child, own(b, name), own(h, name), `${at}/${escapePointerToken(name)}`, scope);
@@ -329,10 +349,12 @@ function judgeMap(ctx: Ctx, row: PolicyKey, b: JsonObject | undefined, h: JsonOb
   const bEntries = Object.entries(b ?? {});
   const hEntries = Object.entries(h ?? {});
   const entryKey = `${row.key}.*`;
+  const inBase = firstIndex(bEntries, ([k]) => norm(k));
+  const inHead = firstIndex(hEntries, ([k]) => norm(k));
   for (const [name, he] of hEntries) {
     const entry = asObject(he) ?? {};
-    const found = bEntries.find(([k]) => norm(k) === norm(name));
-    const was = found ? (asObject(found[1]) ?? {}) : undefined;
+    const bi = inBase.get(norm(name));
+    const was = bi === undefined ? undefined : (asObject(bEntries[bi]![1]) ?? {});
     if (was && identity(ctx, entryKey, was, 'base') === identity(ctx, entryKey, entry, 'head')) continue;
     push(
       ctx,
@@ -344,63 +366,19 @@ function judgeMap(ctx: Ctx, row: PolicyKey, b: JsonObject | undefined, h: JsonOb
     );
   }
   for (const [name, be] of bEntries) {
-    if (hEntries.some(([k]) => norm(k) === norm(name))) continue;
+    if (inHead.has(norm(name))) continue;
     push(ctx, row, row.relaxes !== 'adding', 'removed', { ...scope, items: [name], entry: asObject(be) ?? {}, policy: ctx.base }, at);
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// overrides: the last matching entry decides a tool's level
-
-type Levels = Record<string, string>;
-const levelsOf = (o: JsonObject | undefined): Levels => (isObject(o?.rules) ? (o.rules as Levels) : {});
-const rank = (l: string | undefined) => LEVEL_ORDER[(l ?? 'error') as keyof typeof LEVEL_ORDER] ?? LEVEL_ORDER.error;
-
 /**
- * An override removed relaxes when it set a level above what its tools get without it: the
- * `rules` level, or an earlier entry's that it no longer hides.
- */
-function overrideRemovalRelaxes(base: Policy, list: JsonObject[], i: number): boolean {
-  return Object.entries(levelsOf(list[i])).some(([id, level]) => {
-    const under = [ruleLevel(base, id), ...list.slice(0, i).flatMap((o) => levelsOf(o)[id] ?? [])];
-    return under.some((l) => rank(level) > rank(l));
-  });
-}
-
-/**
- * An override added relaxes when it sets a level below what its tools had: the base's or the
- * head's `rules` level, or an earlier entry's that it now wins over.
- */
-function overrideAdditionRelaxes(ctx: Ctx, list: JsonObject[], i: number): boolean {
-  return Object.entries(levelsOf(list[i])).some(([id, level]) => {
-    const over = [ruleLevel(ctx.head, id), ruleLevel(ctx.base, id), ...list.slice(0, i).flatMap((o) => levelsOf(o)[id] ?? [])];
-    return over.some((l) => rank(level) < rank(l));
-  });
-}
-
-/**
- * Entries on both sides whose order flipped: where both match a tool, the one now last decides.
- * Each flipped pair that sets one rule to different levels is a change, relaxed when a level falls.
+ * `overrides` entries kept on both sides whose order flipped: where both match a tool, the one now
+ * last decides. One change per rule whose level can move so (override-order.ts).
  */
 function judgeOrder(ctx: Ctx, row: PolicyKey, b: JsonObject[], h: JsonObject[], kept: [number, number][], at: string): void {
-  for (const [i, [bi, hi]] of kept.entries()) {
-    for (const [bj, hj] of kept.slice(i + 1)) {
-      if (hj > hi) continue;
-      // b[bi] came first and lost to b[bj]; now it comes last and wins.
-      const winner = levelsOf(b[bi]);
-      const loser = levelsOf(b[bj]);
-      const moved = Object.keys(winner).filter((id) => loser[id] !== undefined && loser[id] !== winner[id]);
-      if (moved.length === 0) continue;
-      const relaxed = moved.some((id) => rank(winner[id]) < rank(loser[id]));
-      push(
-        ctx,
-        row,
-        relaxed,
-        'moved',
-        { entry: h[hi], was: h[hj], items: moved.map((id) => `${id} ${winner[id]} instead of ${loser[id]}`), policy: ctx.head },
-        `${at}/${hi}`,
-      );
-    }
+  for (const { rule, winner, loser, relaxed } of orderFlips(b, kept)) {
+    const items = [`${rule} ${str(levelsOf(h[winner])[rule])} instead of ${str(levelsOf(h[loser])[rule])}`];
+    push(ctx, row, relaxed, 'moved', { entry: h[winner], was: h[loser], items, policy: ctx.head }, `${at}/${winner}`);
   }
 }
 
@@ -443,7 +421,7 @@ const fieldKeyByName = (p: Policy, name: string): string => {
 /** What an entry of a list of objects is: its `entry` keys, normalized, lists as sets. */
 function identity(ctx: Ctx, entryKey: string, entry: JsonObject, side: Side): string {
   const scope: Scope = side === 'base' ? { entryB: entry } : { entryH: entry };
-  const parts = childKeys(POLICY_KEYS, entryKey)
+  const parts = rowsBelow(entryKey)
     .filter((k) => k.relaxes === 'entry')
     .map((k) => {
       const v = valueOf(ctx, k, own(entry, nameOf(k.key)), side, scope);
@@ -511,13 +489,15 @@ function unmatched(a: readonly string[], b: readonly string[]): number[] {
 
 /** The entries on both sides, as [base index, head index], in base order (each head entry used once). */
 function pairs(bKeys: readonly string[], hKeys: readonly string[], removed: readonly number[]): [number, number][] {
-  const used = new Set<number>();
+  const waiting = groupBy(hKeys.map((k, hi) => [k, hi] as const));
+  const next = new Map<string, number>();
   const gone = new Set(removed);
   return bKeys.flatMap((k, bi): [number, number][] => {
     if (gone.has(bi)) return [];
-    const hi = hKeys.findIndex((x, j) => x === k && !used.has(j));
-    used.add(hi);
-    return [[bi, hi]];
+    const n = next.get(k) ?? 0;
+    next.set(k, n + 1);
+    const hi = waiting.get(k)?.[n];
+    return hi === undefined ? [] : [[bi, hi]];
   });
 }
 

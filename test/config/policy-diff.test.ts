@@ -701,6 +701,23 @@ describe('diffPolicies: overrides, where the last matching entry decides a level
     expect(changes(before).map(([relaxed, kind]) => [relaxed, kind])).toEqual([[false, 'override']]);
   });
 
+  it('many entries reordered: one change per rule whose level can move, not one per pair', () => {
+    const entry = (i: number) =>
+      `  - tools: ["t${i}_*"]\n    rules: { tool-added: ${i % 2 ? 'off' : 'error'}, open-arguments: ${i % 3 ? 'error' : 'warning'} }\n`;
+    const ids = [...Array(1000).keys()];
+    const base = `sources:\n  - id: web\n    recorded: t.json\noverrides:\n${ids.map(entry).join('')}`;
+    const head = `sources:\n  - id: web\n    recorded: t.json\noverrides:\n${[...ids].reverse().map(entry).join('')}`;
+    const found = changes(head, base);
+    expect(found.map(([relaxed, kind]) => [relaxed, kind])).toEqual([
+      [true, 'override'],
+      [true, 'override'],
+    ]);
+    expect(found.map((c) => c[3].replace(/.*where both match, /, '')).sort()).toEqual([
+      'open-arguments warning instead of error',
+      'tool-added off instead of error',
+    ]);
+  });
+
   it('an entry removed that hid a lower level of an earlier entry is relaxed', () => {
     // admin_* tools: notice (last match); without it they fall back to the first entry's off.
     const base = edit(BASE, [

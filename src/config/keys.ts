@@ -338,11 +338,6 @@ export function defaultOf(key: string): Json {
   return d;
 }
 
-/** The rows directly below `parent` (`''` for the document), in table order. */
-export function childKeys(table: readonly PolicyKey[], parent: string): PolicyKey[] {
-  return table.filter((k) => parentOf(k.key) === parent);
-}
-
 /** The key path that holds `key`: `sources[].mcp` for `sources[].mcp.env`, `sources[]` for `sources[].id`. */
 export function parentOf(key: string): string {
   const dot = key.lastIndexOf('.');

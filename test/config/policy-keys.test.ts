@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INTEGRATION_KEYS, POLICY_KEYS, childKeys, parentOf, type PolicyKey } from '../../src/config/keys.js';
+import { INTEGRATION_KEYS, POLICY_KEYS, parentOf, type PolicyKey } from '../../src/config/keys.js';
 import { diffPolicies } from '../../src/config/policy-diff.js';
 import { WORDS } from '../../src/config/policy-wording.js';
 import { parsePolicy } from '../../src/config/policy.js';
@@ -18,6 +18,9 @@ import { ROOT } from '../support/mcp-fixtures.js';
 
 /** A JSON Schema document or subschema, walked by keyword. */
 type Schema = Record<string, any>;
+
+/** The rows directly below `parent` (`''` for the document), in table order. */
+const childKeys = (table: readonly PolicyKey[], parent: string) => table.filter((k) => parentOf(k.key) === parent);
 
 const readSchema = (name: string): Schema => JSON.parse(readFileSync(join(ROOT, 'schema', name), 'utf8')) as Schema;
 

@@ -9,6 +9,7 @@ import { schemaError } from '../util/schema-errors.js';
 import { isRuleId, ruleById, RULES } from '../rules/catalog.js';
 import { didYouMean } from '../util/suggest.js';
 import { loginKey, parseTeamRef } from './reviewers.js';
+import { defaultOf } from './keys.js';
 import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import type { Level } from '../rules/types.js';
 import type { JsonObject } from '../util/json.js';
@@ -85,6 +86,8 @@ export interface Policy {
   runtime: RuntimePolicy;
   /** `exports:`: committed exports of contracts (docs/design.md §12), each checked by `toolgate check`. */
   exports: ExportEntry[];
+  /** The document as written, validated against the schema: what `diffPolicies` compares key by key (config/keys.ts). */
+  doc: JsonObject;
   /** 1-based line of a JSON pointer in the policy file (1 when unknown). */
   lineOf(pointer: string): number;
   /** True when the policy file has a value at this JSON pointer (`''`: the document). */
@@ -132,15 +135,15 @@ export interface RuntimePolicy {
   passMethods: string[];
 }
 
-/** Defaults of the `runtime` block. */
+/** Defaults of the `runtime` block (config/keys.ts). */
 export const DEFAULT_RUNTIME: RuntimePolicy = {
-  allow: ['read', 'write'],
-  deny: [],
-  maxResultBytes: 4 * 1024 * 1024,
-  maxMessageBytes: 64 * 1024 * 1024,
-  logArguments: false,
-  onDrift: 'hide',
-  passMethods: [],
+  allow: defaultOf('runtime.allow') as RuntimePolicy['allow'],
+  deny: defaultOf('runtime.deny') as string[],
+  maxResultBytes: defaultOf('runtime.max-result-bytes') as number,
+  maxMessageBytes: defaultOf('runtime.max-message-bytes') as number,
+  logArguments: defaultOf('runtime.log-arguments') as boolean,
+  onDrift: defaultOf('runtime.on-drift') as RuntimePolicy['onDrift'],
+  passMethods: defaultOf('runtime.pass-methods') as string[],
 };
 
 const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see README, "Policy file").';
@@ -464,23 +467,28 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     safetyFields,
     deny: (raw.deny ?? []).map((d, i) => ({
       tools: list(d.tools),
-      when: d.when ?? 'reachable',
+      when: d.when ?? (defaultOf('deny[].when') as DenyEntry['when']),
       pointer: `/deny/${i}`,
       ...(d['less-safe'] ? { lessSafe: pickFields(d['less-safe'], `/deny/${i}/less-safe`) } : {}),
       ...(d.reason !== undefined ? { reason: d.reason } : {}),
     })),
-    review: { fresh: raw.review?.fresh ?? false, required: raw.review?.required ?? 1, ...(raw.review?.reviewers ? { reviewers: raw.review.reviewers } : {}) },
-    requireExplicitHints: raw['require-explicit-hints'] ?? false,
-    allowPullRequestTarget: raw['allow-pull-request-target'] ?? false,
-    allowRemoteRefs: raw['allow-remote-refs'] ?? false,
-    sandbox: raw.sandbox ?? 'auto',
-    allowRunnerEnv: raw['allow-runner-env'] ?? [],
-    schemaBudgetMs: raw['schema-budget-ms'] ?? 2000,
+    review: {
+      fresh: raw.review?.fresh ?? (defaultOf('review.fresh') as boolean),
+      required: raw.review?.required ?? (defaultOf('review.required') as number),
+      ...(raw.review?.reviewers ? { reviewers: raw.review.reviewers } : {}),
+    },
+    requireExplicitHints: raw['require-explicit-hints'] ?? (defaultOf('require-explicit-hints') as boolean),
+    allowPullRequestTarget: raw['allow-pull-request-target'] ?? (defaultOf('allow-pull-request-target') as boolean),
+    allowRemoteRefs: raw['allow-remote-refs'] ?? (defaultOf('allow-remote-refs') as boolean),
+    sandbox: raw.sandbox ?? (defaultOf('sandbox') as SandboxMode),
+    allowRunnerEnv: raw['allow-runner-env'] ?? (defaultOf('allow-runner-env') as string[]),
+    schemaBudgetMs: raw['schema-budget-ms'] ?? (defaultOf('schema-budget-ms') as number),
     runtime: {
       ...resolveRuntime(raw.runtime),
       ...(raw.runtime?.['require-safer'] ? { requireSafer: pickFields(raw.runtime['require-safer'], '/runtime/require-safer') } : {}),
     },
     exports: resolveExports(raw.exports ?? [], sources, root, err),
+    doc: raw as unknown as JsonObject,
     lineOf,
   };
 }

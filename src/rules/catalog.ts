@@ -495,3 +495,67 @@ export const SCANNING: Readonly<Record<RuleId, { security?: number; precision: P
   'unknown-operation': { precision: 'very-high' },
   'unlisted-tool': { security: 9.0, precision: 'very-high' },
 };
+
+/**
+ * The stage of the pipeline whose facts a rule reads (docs/design.md §3): `source` (what starting
+ * or loading the source found out), `surface` (one listing, or the listings of all sources),
+ * `change` (the surface against the contract and the base), `policy` (a pull request's edits to
+ * toolgate.yml), `export` (a committed export against its contract).
+ */
+export type Stage = 'source' | 'surface' | 'change' | 'policy' | 'export';
+
+const CHECKS_DIR = 'src/rules/checks';
+const OPENAPI_LOADER = 'src/sources/openapi';
+
+/**
+ * Where each rule is raised: the module of its check, registered in `src/rules/index.ts`, or for
+ * a configuration error the loader that throws it; and the stage it belongs to. Every rule has an
+ * entry; test/rules/raised.test.ts reads the code and fails when a rule is raised anywhere else.
+ */
+export const RAISED: Readonly<Record<RuleId, { stage: Stage; module: string }>> = {
+  'annotation-dropped': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'annotation-now-implicit': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'auth-metadata-changed': { stage: 'change', module: `${CHECKS_DIR}/auth.ts` },
+  'auth-metadata-unavailable': { stage: 'source', module: `${CHECKS_DIR}/auth.ts` },
+  'contract-stale': { stage: 'change', module: `${CHECKS_DIR}/membership.ts` },
+  'contradictory-annotations': { stage: 'surface', module: `${CHECKS_DIR}/hints.ts` },
+  'count-mismatch': { stage: 'change', module: `${CHECKS_DIR}/membership.ts` },
+  'denied-tool': { stage: 'surface', module: `${CHECKS_DIR}/policy.ts` },
+  'description-changed': { stage: 'change', module: `${CHECKS_DIR}/text.ts` },
+  'duplicate-tool-name': { stage: 'surface', module: `${CHECKS_DIR}/membership.ts` },
+  'export-stale': { stage: 'export', module: `${CHECKS_DIR}/export.ts` },
+  'instructions-changed': { stage: 'change', module: `${CHECKS_DIR}/text.ts` },
+  'invalid-annotation': { stage: 'surface', module: `${CHECKS_DIR}/hints.ts` },
+  'invalid-policy': { stage: 'source', module: `${OPENAPI_LOADER}/config.ts` },
+  'invalid-tool-name': { stage: 'surface', module: `${CHECKS_DIR}/text.ts` },
+  'malformed-tool': { stage: 'surface', module: `${CHECKS_DIR}/membership.ts` },
+  'open-arguments': { stage: 'surface', module: `${CHECKS_DIR}/schema.ts` },
+  'output-schema-changed': { stage: 'change', module: `${CHECKS_DIR}/schema.ts` },
+  'partially-annotated-tool': { stage: 'surface', module: `${CHECKS_DIR}/hints.ts` },
+  'payload-too-large': { stage: 'surface', module: `${CHECKS_DIR}/policy.ts` },
+  'policy-not-included': { stage: 'source', module: `${OPENAPI_LOADER}/index.ts` },
+  'policy-relaxed': { stage: 'policy', module: `${CHECKS_DIR}/policy-changes.ts` },
+  'policy-tightened': { stage: 'policy', module: `${CHECKS_DIR}/policy-changes.ts` },
+  'promoted-operation-moved': { stage: 'change', module: `${CHECKS_DIR}/policy.ts` },
+  'read-promotion-unreviewed': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'read-tool-became-write': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'risk-claim-lowered': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'safety-field-changed': { stage: 'change', module: `${CHECKS_DIR}/safety.ts` },
+  'schema-narrowed': { stage: 'change', module: `${CHECKS_DIR}/schema.ts` },
+  'schema-unclassified': { stage: 'change', module: `${CHECKS_DIR}/schema.ts` },
+  'schema-widened': { stage: 'change', module: `${CHECKS_DIR}/schema.ts` },
+  'server-escaped': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'server-failed': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'server-network-blocked': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'server-unsandboxed': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'stdout-noise': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'suspicious-text': { stage: 'surface', module: `${CHECKS_DIR}/suspicious.ts` },
+  'token-budget-exceeded': { stage: 'surface', module: `${CHECKS_DIR}/policy.ts` },
+  'too-many-tools': { stage: 'surface', module: `${CHECKS_DIR}/policy.ts` },
+  'tool-added': { stage: 'change', module: `${CHECKS_DIR}/additions.ts` },
+  'tool-removed': { stage: 'change', module: `${CHECKS_DIR}/membership.ts` },
+  'tool-shadowed': { stage: 'surface', module: `${CHECKS_DIR}/shadow.ts` },
+  'unannotated-tool': { stage: 'surface', module: `${CHECKS_DIR}/hints.ts` },
+  'unknown-operation': { stage: 'source', module: `${OPENAPI_LOADER}/index.ts` },
+  'unlisted-tool': { stage: 'change', module: `${CHECKS_DIR}/membership.ts` },
+};

@@ -670,3 +670,98 @@ describe('diffPolicies: runtime.pass-methods', () => {
     expect(changes(edit(PASSING, ['[vendor/run, vendor/status]', '[vendor/status, vendor/run]']), PASSING)).toEqual([]);
   });
 });
+
+describe('diffPolicies: overrides, where the last matching entry decides a level', () => {
+  const ORDERED = edit(BASE, ['  - tools: ["admin_*"]\n', '  - tools: ["*"]\n    rules: { unannotated-tool: off }\n  - tools: ["admin_*"]\n']);
+
+  it('two entries swapped: the one now last wins where both match (relaxed when its level is lower)', () => {
+    const swapped = edit(BASE, [
+      '  - tools: ["admin_*"]\n    rules: { unannotated-tool: error }\n',
+      '  - tools: ["admin_*"]\n    rules: { unannotated-tool: error }\n  - tools: ["*"]\n    rules: { unannotated-tool: off }\n',
+    ]);
+    const [c] = changes(swapped, ORDERED);
+    expect(changes(swapped, ORDERED)).toEqual([
+      [
+        true,
+        'override',
+        '/overrides/1',
+        'override for tools ["*"] now comes after the override for tools ["admin_*"]: where both match, unannotated-tool off instead of error',
+      ],
+    ]);
+    expect(parse(swapped).lineOf(c![2])).toBe(lineWith(swapped, 'tools: ["*"]'));
+    expect(changes(ORDERED, swapped).map(([relaxed, kind]) => [relaxed, kind])).toEqual([[false, 'override']]);
+  });
+
+  it('entries that set no common rule, or the same level, can swap freely', () => {
+    const two = edit(BASE, [
+      '    rules: { unannotated-tool: error }\n',
+      '    rules: { unannotated-tool: error }\n  - tools: ["x_*"]\n    rules: { open-arguments: off, unannotated-tool: error }\n',
+    ]);
+    const swapped = edit(BASE, [
+      '  - tools: ["admin_*"]\n',
+      '  - tools: ["x_*"]\n    rules: { open-arguments: off, unannotated-tool: error }\n  - tools: ["admin_*"]\n',
+    ]);
+    expect(changes(swapped, two)).toEqual([]);
+  });
+
+  it('an entry added after one it overrules is relaxed where it sets a lower level, though not below `rules`', () => {
+    // admin_* tools had error (the override); after the new entry they have warning.
+    const head = edit(BASE, [
+      '    rules: { unannotated-tool: error }\n',
+      '    rules: { unannotated-tool: error }\n  - tools: ["*"]\n    rules: { unannotated-tool: warning }\n',
+    ]);
+    expect(changes(head)).toEqual([[true, 'override', '/overrides/1', 'override for tools ["*"] is added: unannotated-tool warning (warning without it)']]);
+    // Added before it, the existing entry still wins for admin_* tools: no lower level anywhere.
+    const before = edit(BASE, ['  - tools: ["admin_*"]\n', '  - tools: ["*"]\n    rules: { unannotated-tool: warning }\n  - tools: ["admin_*"]\n']);
+    expect(changes(before).map(([relaxed, kind]) => [relaxed, kind])).toEqual([[false, 'override']]);
+  });
+
+  it('many entries reordered: one change per rule whose level can move, not one per pair', () => {
+    const entry = (i: number) =>
+      `  - tools: ["t${i}_*"]\n    rules: { tool-added: ${i % 2 ? 'off' : 'error'}, open-arguments: ${i % 3 ? 'error' : 'warning'} }\n`;
+    const ids = [...Array(1000).keys()];
+    const base = `sources:\n  - id: web\n    recorded: t.json\noverrides:\n${ids.map(entry).join('')}`;
+    const head = `sources:\n  - id: web\n    recorded: t.json\noverrides:\n${[...ids].reverse().map(entry).join('')}`;
+    const found = changes(head, base);
+    expect(found.map(([relaxed, kind]) => [relaxed, kind])).toEqual([
+      [true, 'override'],
+      [true, 'override'],
+    ]);
+    expect(found.map((c) => c[3].replace(/.*where both match, /, '')).sort()).toEqual([
+      'open-arguments warning instead of error',
+      'tool-added off instead of error',
+    ]);
+  });
+
+  it('an entry removed that hid a lower level of an earlier entry is relaxed', () => {
+    // admin_* tools: notice (last match); without it they fall back to the first entry's off.
+    const base = edit(BASE, [
+      '  - tools: ["admin_*"]\n    rules: { unannotated-tool: error }\n',
+      '  - tools: ["*"]\n    rules: { unannotated-tool: off }\n  - tools: ["admin_*"]\n    rules: { unannotated-tool: notice }\n',
+    ]);
+    const head = edit(base, ['  - tools: ["admin_*"]\n    rules: { unannotated-tool: notice }\n', '']);
+    expect(changes(head, base)).toEqual([
+      [true, 'override', '/overrides', 'override for tools ["admin_*"] is removed: unannotated-tool notice (warning without it)'],
+    ]);
+  });
+});
+
+describe('diffPolicies: require-explicit-hints and the level of annotation-now-implicit', () => {
+  // BASE sets require-explicit-hints: annotation-now-implicit is an error there.
+  it('a rules entry that lowers annotation-now-implicit below the error require-explicit-hints gives it is relaxed', () => {
+    const head = edit(BASE, ['  unannotated-tool: warning\n', '  unannotated-tool: warning\n  annotation-now-implicit: notice\n']);
+    expect(changes(head)).toEqual([[true, 'rule-level', '/rules/annotation-now-implicit', 'rule "annotation-now-implicit" is lowered from error to notice']]);
+  });
+
+  it('an override that does the same is relaxed', () => {
+    const head = edit(BASE, [
+      '    rules: { unannotated-tool: error }\n',
+      '    rules: { unannotated-tool: error }\n  - tools: ["*"]\n    rules: { annotation-now-implicit: notice }\n',
+    ]);
+    expect(changes(head)).toEqual([[true, 'override', '/overrides/1', 'override for tools ["*"] is added: annotation-now-implicit notice (error without it)']]);
+  });
+
+  it('turning require-explicit-hints off is one change, not a second one for the level it raised', () => {
+    expect(changes(edit(BASE, ['require-explicit-hints: true', 'require-explicit-hints: false'])).map(([, kind]) => kind)).toEqual(['require-explicit-hints']);
+  });
+});

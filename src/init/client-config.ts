@@ -115,7 +115,7 @@ function clientServer(
 }
 
 /** VS Code's `${workspaceFolder}` at the start of an argument, written as the repository root (where toolgate starts servers). */
-function workspaceRelative(args: readonly string[]): { args: string[]; replaced: boolean } {
+function workspaceRelative(args: readonly string[]): [args: string[], replaced: boolean] {
   let replaced = false;
   const out = args.map((a) => {
     const m = /^\$\{workspaceFolder\}(?:\/(.*))?$/.exec(a);
@@ -123,7 +123,7 @@ function workspaceRelative(args: readonly string[]): { args: string[]; replaced:
     replaced = true;
     return m[1] || '.';
   });
-  return { args: out, replaced };
+  return [out, replaced];
 }
 
 /** A stdio server: its command and args as written, or pinned to the installed version; env names only. */
@@ -131,24 +131,29 @@ function stdioServer(
   file: string,
   name: string,
   s: Record<string, unknown>,
-  command: string,
+  written: string,
   label: string,
   notes: string[],
   lookup: InstalledLookup,
 ): { found: Candidate; started?: string } | undefined {
   const rawArgs = own(s, 'args') ?? [];
-  if (!Array.isArray(rawArgs) || rawArgs.length > MAX_ARGS || !copyable(command) || !rawArgs.every((a) => copyable(a) || a === '')) {
+  if (!Array.isArray(rawArgs) || rawArgs.length > MAX_ARGS || !copyable(written) || !rawArgs.every((a) => copyable(a) || a === '')) {
     notes.push(
       `${label}: its command or args are not plain strings (control or invisible characters, or over ${MAX_ARGS} args of ${MAX_VALUE} characters): not copied`,
     );
     return undefined;
   }
-  const { args, replaced } = workspaceRelative(rawArgs as string[]);
+  // Windows' wrapper (`cmd /c npx …`, as the MCP servers' README shows it): toolgate runs on Linux.
+  const [first, second, ...others] = rawArgs as string[];
+  const windows = /^cmd(\.exe)?$/i.test(written) && /^\/c$/i.test(first ?? '') && second !== undefined && second !== '';
+  const command = windows ? second : written;
+  const [args, replaced] = workspaceRelative(windows ? others : (rawArgs as string[]));
   if (args.includes('proxy') && [command, ...args].some((a) => /(^|\/)toolgate(@|$)/.test(a))) {
     notes.push(`${label}: already runs through \`toolgate proxy\`; not copied`);
     return undefined;
   }
   const comments = [`${quoted(name)} in ${file}`];
+  if (windows) comments.push("written without Windows' `cmd /c` in front: toolgate starts servers on Linux and macOS");
   if (replaced) comments.push('${workspaceFolder} is written as the repository root, where toolgate starts servers');
   if ([command, ...args].some((a) => a.includes('${')))
     comments.push('TODO: toolgate does not expand ${...} variables as the client does: write the value out');
@@ -241,7 +246,7 @@ function pinNpm(l: Extract<Launch, { kind: 'npm' }>, file: string, asIs: (commen
     return asIs(i ? [`${file} asks for ${l.version}; ${i.lockfile} installs ${i.version}: this checks ${l.version}, what the client starts`, fetch] : [fetch]);
   return asIs(
     [
-      `TODO: not pinned: \`${written}\` fetches whatever version of ${l.name} is ${l.version === undefined ? 'newest' : `tagged or in the range ${quoted(l.version)}`} when it starts. Pin it: add it to package.json (\`npm install --save-exact ${l.name}\`) and run \`toolgate init --force\` to start the installed copy, or write ${l.name}@<version> here and in ${file} (\`npm view ${l.name} version\`)`,
+      `TODO: not pinned: \`${written}\` fetches whatever version of ${l.name} is ${l.version === undefined ? 'newest' : /^[A-Za-z]/.test(l.version) ? `tagged ${quoted(l.version)}` : `newest in the range ${quoted(l.version)}`} when it starts. Pin it: add it to package.json (\`npm install --save-exact ${l.name}\`) and run \`toolgate init --force\` to start the installed copy, or write ${l.name}@<version> here and in ${file} (\`npm view ${l.name} version\`)`,
       fetch,
     ],
     { state: 'unpinned', text: `${written}: no version pinned` },
@@ -268,7 +273,7 @@ function httpServer(file: string, name: string, s: Record<string, unknown>, url:
             .replace(/[^A-Z0-9]+/g, '_')
             .replace(/^_+|_+$/g, '')
         : m?.[3];
-    if (m && variable !== undefined && ENV_NAME.test(variable) && /^[A-Za-z0-9-]{1,100}$/.test(h) && !isRunnerSecretName(variable)) {
+    if (m && variable !== undefined && ENV_NAME.test(variable) && /^[A-Za-z0-9_-]{1,100}$/.test(h) && !isRunnerSecretName(variable)) {
       headers[h] = { env: variable, ...(m[1] ? { prefix: m[1] } : {}) };
       if (m[2] === 'input:')
         comments.push(`header ${quoted(h)} is VS Code's input ${quoted(m[3] as string)}, which it prompts for: toolgate reads it from ${variable}`);

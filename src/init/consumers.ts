@@ -192,7 +192,7 @@ export function installedCommand(i: Installed, rest: readonly string[], bin?: st
     command: 'npx',
     args: bin !== undefined ? ['-y', '-p', spec, bin, ...rest] : ['-y', spec, ...rest],
     comments: [
-      `its bin is known once it is installed: install the dependencies, then run \`toolgate init --force\` to start the copy in node_modules`,
+      `node_modules/${i.name} is not installed here to say where its bin is: install the dependencies, then run \`toolgate init --force\` to start that copy (npx pins this package, not what it depends on)`,
       fetchAtStartComment('npx'),
     ],
   };

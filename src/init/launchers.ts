@@ -141,14 +141,10 @@ function imageLaunch(runner: string, args: readonly string[]): Launch {
   return { kind: 'image', runner, image: operand, pin };
 }
 
-/**
- * What `command args` starts. Windows' `cmd /c <command> …` wrapper, as the MCP servers' README
- * shows it, is looked through.
- */
+/** What `command args` starts. */
 export function parseLaunch(command: string, args: readonly string[]): Launch {
   const tool = posix.basename(command).replace(/\.(cmd|exe)$/i, '');
   const [first, second] = args;
-  if (tool === 'cmd' && first !== undefined && /^\/c$/i.test(first) && second !== undefined) return parseLaunch(second, args.slice(2));
   if (tool === 'npx' || tool === 'pnpx' || tool === 'bunx') return npmLaunch(tool, args);
   if (tool === 'npm' && (first === 'exec' || first === 'x')) return npmLaunch(`npm ${first}`, args.slice(1));
   if ((tool === 'pnpm' || tool === 'yarn') && first === 'dlx') return npmLaunch(`${tool} dlx`, args.slice(1));

@@ -78,7 +78,7 @@ export function parseLockfile(file: string, text: string, importer: string): Loc
   const manager = LOCKFILES.find(([n]) => n === base)?.[1];
   try {
     if (manager === 'npm') return npmLockfile(file, JSON.parse(text), importer);
-    if (manager === 'pnpm') return pnpmLockfile(file, parseYaml(text, { maxAliasCount: 100, uniqueKeys: false, logLevel: 'silent' }), importer);
+    if (manager === 'pnpm') return pnpmLockfile(file, parseYaml(text, { maxAliasCount: 100, uniqueKeys: false, logLevel: 'error' }), importer);
     if (manager === 'yarn') return /^__metadata:/m.test(text) ? berryLockfile(file, text) : classicYarnLockfile(file, text);
   } catch (e) {
     return { error: `not valid ${manager === 'npm' ? 'JSON' : 'YAML'} (${(e as Error).message.split('\n')[0]?.slice(0, 200)})` };
@@ -123,7 +123,7 @@ const DEP_SECTIONS = ['dependencies', 'devDependencies', 'optionalDependencies']
 
 /**
  * pnpm: the importer's entry (`importers[<dir>]` from v6 on, the top level for a single project
- * before), its version without the peer suffix (`1.2.3(zod@3.25.76)`); `hasBin` and the
+ * before), its version without the peer suffix (`1.2.3(zod@3.25.76)`, `1.2.3_zod@3.25.76` in v5); `hasBin` and the
  * dependencies from `packages` / `snapshots` (keys `name@v` in v9, `/name@v` in v6, `/name/v` in v5).
  */
 function pnpmLockfile(file: string, doc: unknown, importer: string): Lockfile | { error: string } {
@@ -137,7 +137,7 @@ function pnpmLockfile(file: string, doc: unknown, importer: string): Lockfile | 
     const entry = DEP_SECTIONS.map((s) => own(ownObject(project, s), name)).find((e) => e !== undefined);
     const raw = typeof entry === 'string' ? entry : isObject(entry) ? own(entry, 'version') : undefined;
     if (typeof raw !== 'string') return undefined;
-    const version = raw.replace(/\(.*$/s, '');
+    const version = raw.replace(/[(_].*$/s, '');
     if (!isExactVersion(version)) return undefined;
     const keys = [`${name}@${raw}`, `${name}@${version}`, `/${name}@${raw}`, `/${name}@${version}`, `/${name}/${raw}`, `/${name}/${version}`];
     const meta = keys.map((k) => own(packages, k)).find(isObject) ?? {};
@@ -205,7 +205,7 @@ function classicYarnLockfile(file: string, text: string): Lockfile {
 
 /** Yarn Berry (`__metadata:`): YAML whose keys list descriptors (`"name@npm:^1.0.0, name@npm:^1.2.0"`), with `version`, `resolution`, `bin`, `dependencies`. */
 function berryLockfile(file: string, text: string): Lockfile {
-  const doc: unknown = parseYaml(text, { maxAliasCount: 100, uniqueKeys: false, logLevel: 'silent' });
+  const doc: unknown = parseYaml(text, { maxAliasCount: 100, uniqueKeys: false, logLevel: 'error' });
   const entries = new Map<string, YarnEntry>();
   for (const [key, value] of Object.entries(isObject(doc) ? doc : {})) {
     if (key === '__metadata' || !isObject(value)) continue;

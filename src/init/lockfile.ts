@@ -4,9 +4,13 @@
  * `npm-shrinkwrap.json` (lockfileVersion 1, 2 and 3), pnpm's `pnpm-lock.yaml` (lockfileVersion
  * 5 to 9) and Yarn's `yarn.lock` (classic v1 and Berry). Every value is hostile input: a version
  * is taken only when it is an exact semver version, a name only when it is a valid npm name.
+ *
+ * The YAML lockfiles are read with js-yaml, which reads a large pnpm-lock.yaml several times
+ * faster than the `yaml` library (a monorepo's runs to megabytes); package managers write them
+ * without aliases, so an alias is refused (no alias bomb).
  */
 import { posix } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { load } from 'js-yaml';
 import { isObject, own, ownObject } from './values.js';
 
 /** Lockfile names, by the package manager that writes them (the first found wins, in this order). */
@@ -63,6 +67,8 @@ const binMap = (o: unknown): Record<string, string> | undefined => {
   const out = Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => typeof e[1] === 'string'));
   return Object.keys(out).length ? out : undefined;
 };
+/** A YAML lockfile's value: no aliases (package managers write none), nesting as js-yaml bounds it. */
+const readYaml = (text: string): unknown => load(text, { maxAliases: 0 });
 /** A registry tarball URL ends in `/<name>/-/<file>.tgz` on every npm registry. */
 const fromRegistry = (resolved: unknown) => resolved === undefined || (typeof resolved === 'string' && /\/-\/[^/]+\.tgz(#.*)?$/.test(resolved));
 
@@ -78,7 +84,7 @@ export function parseLockfile(file: string, text: string, importer: string): Loc
   const manager = LOCKFILES.find(([n]) => n === base)?.[1];
   try {
     if (manager === 'npm') return npmLockfile(file, JSON.parse(text), importer);
-    if (manager === 'pnpm') return pnpmLockfile(file, parseYaml(text, { maxAliasCount: 100, uniqueKeys: false, logLevel: 'error' }), importer);
+    if (manager === 'pnpm') return pnpmLockfile(file, readYaml(text), importer);
     if (manager === 'yarn') return /^__metadata:/m.test(text) ? berryLockfile(file, text) : classicYarnLockfile(file, text);
   } catch (e) {
     return { error: `not valid ${manager === 'npm' ? 'JSON' : 'YAML'} (${(e as Error).message.split('\n')[0]?.slice(0, 200)})` };
@@ -205,7 +211,7 @@ function classicYarnLockfile(file: string, text: string): Lockfile {
 
 /** Yarn Berry (`__metadata:`): YAML whose keys list descriptors (`"name@npm:^1.0.0, name@npm:^1.2.0"`), with `version`, `resolution`, `bin`, `dependencies`. */
 function berryLockfile(file: string, text: string): Lockfile {
-  const doc: unknown = parseYaml(text, { maxAliasCount: 100, uniqueKeys: false, logLevel: 'error' });
+  const doc = readYaml(text);
   const entries = new Map<string, YarnEntry>();
   for (const [key, value] of Object.entries(isObject(doc) ? doc : {})) {
     if (key === '__metadata' || !isObject(value)) continue;

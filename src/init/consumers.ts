@@ -29,19 +29,25 @@ export interface NodeProject {
   file?: string;
   /** Dependency name → the range package.json asks for (dependencies, devDependencies, optionalDependencies). */
   deps: ReadonlyMap<string, string>;
+  /** The names only in devDependencies. */
+  dev: ReadonlySet<string>;
   lock?: Lockfile;
 }
 
 /** True for a path inside a `node_modules` folder (installed packages are no project of the repository). */
 export const inNodeModules = (p: string) => /(^|\/)node_modules\//.test(p);
 
-/** Dependencies of a parsed package.json, name → range, valid names and string ranges only. */
-function dependenciesOf(pkg: Record<string, unknown>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const section of ['dependencies', 'devDependencies', 'optionalDependencies'])
-    for (const [name, range] of Object.entries(ownObject(pkg, section)))
-      if (isNpmName(name) && typeof range === 'string' && out.size < MAX_DEPENDENCIES && !out.has(name)) out.set(name, range);
-  return out;
+/** Dependencies of a parsed package.json, name → range, valid names and string ranges only; and which are only in devDependencies. */
+function dependenciesOf(pkg: Record<string, unknown>): { deps: Map<string, string>; dev: Set<string> } {
+  const deps = new Map<string, string>();
+  const dev = new Set<string>();
+  for (const section of ['dependencies', 'optionalDependencies', 'devDependencies'])
+    for (const [name, range] of Object.entries(ownObject(pkg, section))) {
+      if (!isNpmName(name) || typeof range !== 'string' || deps.size >= MAX_DEPENDENCIES || deps.has(name)) continue;
+      deps.set(name, range);
+      if (section === 'devDependencies') dev.add(name);
+    }
+  return { deps, dev };
 }
 
 /**
@@ -86,11 +92,11 @@ export function nodeProjects(paths: readonly string[], textOf: (p: string) => st
     if (!isObject(pkg)) continue;
     const dir = posix.dirname(file);
     const lock = lockfileOf(dir, set, textOf, notes);
-    projects.set(dir, { dir, file, deps: dependenciesOf(pkg), ...(lock ? { lock } : {}) });
+    projects.set(dir, { dir, file, ...dependenciesOf(pkg), ...(lock ? { lock } : {}) });
   }
   if (!projects.has('.')) {
     const lock = lockfileOf('.', set, textOf, notes);
-    if (lock) projects.set('.', { dir: '.', deps: new Map(), lock });
+    if (lock) projects.set('.', { dir: '.', deps: new Map(), dev: new Set(), lock });
   }
   return { projects, notes };
 }
@@ -217,11 +223,12 @@ function dependencySource(
     build: false,
   };
   const found = { name, what: 'npm MCP server dependency', file, setup };
+  const listed = project.dev.has(name) ? `${file} lists it in devDependencies` : `${file} depends on it`;
   const mcp = (command: string, args: string[]) => ({ mcp: { command, args, env: [] } });
-  const todoArgs = 'TODO: add the arguments the server needs, if any (package.json does not say how it is started)';
+  const todoArgs = `TODO: add the arguments the server needs, if any (package.json does not say how it is started)${project.dev.has(name) ? '; remove this source if only tests use the server' : ''}`;
   const run = installed && installedCommand(installed, []);
   if (installed && run) {
-    const comments = [`${name} ${installed.version} (${file} depends on it: ${why}), pinned by ${installed.lockfile}`, ...run.comments, todoArgs];
+    const comments = [`${name} ${installed.version} (${listed}: ${why}), pinned by ${installed.lockfile}`, ...run.comments, todoArgs];
     return {
       ...found,
       source: mcp(run.command, run.args),
@@ -231,7 +238,7 @@ function dependencySource(
   }
   if (installed) {
     const comments = [
-      `${name} ${installed.version} (${file} depends on it: ${why}), installed by ${installed.lockfile} from outside the npm registry`,
+      `${name} ${installed.version} (${listed}: ${why}), installed by ${installed.lockfile} from outside the npm registry`,
       `TODO: start that copy: command: node, args: [<where it is installed>/<its bin>] (npx would fetch another package of that name)`,
       todoArgs,
     ];
@@ -249,10 +256,10 @@ function dependencySource(
     return {
       ...found,
       source: mcp('npx', ['-y', `${name}@${version}`]),
-      comments: [`${name} ${version} (${file} depends on it: ${why})`, noLock, fetchAtStartComment('npx'), todoArgs],
+      comments: [`${name} ${version} (${listed}: ${why})`, noLock, fetchAtStartComment('npx'), todoArgs],
     };
   const comments = [
-    `${name} (${file} depends on it: ${why})`,
+    `${name} (${listed}: ${why})`,
     `TODO: not pinned: ${file} asks for ${quoted(range.slice(0, 100))}, and npx fetches whatever version is newest when it starts. ${noLock}`,
     todoArgs,
   ];
@@ -303,7 +310,7 @@ export function installedManifestPaths(repo: { paths: readonly string[]; texts: 
       continue;
     }
     if (!isObject(pkg)) continue;
-    for (const name of dependenciesOf(pkg).keys()) {
+    for (const name of dependenciesOf(pkg).deps.keys()) {
       if (out.length >= max) return out;
       out.push(inDir(posix.dirname(file), `node_modules/${name}/package.json`));
     }

@@ -204,6 +204,10 @@ describe('package.json dependencies on published servers', () => {
       expect(sourceOf(d, 'server-memory')?.source, fixture).toEqual({ mcp: { command: 'npx', args: ['-y', `${MEMORY}@2026.8.31`], env: [] } });
       expect(sourceOf(d, 'server-memory')?.comments.join('\n'), fixture).toContain(`node_modules/${MEMORY} is not installed here`);
       expect(render(d).workflowYml, fixture).toContain(`- run: "${install}"`);
+      // A devDependency may serve tests only: its comment says so.
+      expect(sourceOf(d, 'server-everything')?.comments.join('\n'), fixture).toMatch(
+        /lists it in devDependencies.*\n[^]*remove this source if only tests use the server/,
+      );
     }
     // Why each is a server: its metadata where the lockfile has it, else its name.
     expect(sourceOf(detect(scanned('consumer-pnpm')), 'server-memory')?.comments[0]).toContain('it has a bin and depends on @modelcontextprotocol/sdk');
@@ -259,7 +263,10 @@ describe('package.json dependencies on published servers', () => {
       ]),
     });
     expect(d.findings.map((f) => [f.id, f.comments[0]])).toEqual([
-      ['server-memory', `${MEMORY} 2026.8.31 (package.json depends on it: it has a bin and depends on @modelcontextprotocol/sdk), pinned by package-lock.json`],
+      [
+        'server-memory',
+        `${MEMORY} 2026.8.31 (package.json lists it in devDependencies: it has a bin and depends on @modelcontextprotocol/sdk), pinned by package-lock.json`,
+      ],
     ]);
   });
 });

@@ -181,6 +181,19 @@ describe('client configs in the shapes VS Code, Cursor and Claude Desktop docume
     expect(fs?.comments).toContain('.mcp.json asks for 2026.7.4; package-lock.json installs 2026.8.31: this checks 2026.7.4, what the client starts');
     expect(fs?.pin).toBeUndefined();
   });
+  it('a config that already starts node_modules/<pkg>: pinned when a lockfile lists it, flagged when none does', () => {
+    const config = JSON.stringify({
+      mcpServers: { fs: { command: 'node', args: ['node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', '/data'] } },
+    });
+    const locked = sourceOf(detect(scanned('client-configs', { '.mcp.json': config })), 'fs');
+    expect(locked?.source).toEqual({
+      mcp: { command: 'node', args: ['node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', '/data'], env: [] },
+    });
+    expect(locked?.pin).toEqual({ state: 'locked', text: '@modelcontextprotocol/server-filesystem 2026.8.31 from package-lock.json' });
+    const loose = sourceOf(detect({ paths: ['.mcp.json'], texts: new Map([['.mcp.json', config]]) }), 'fs');
+    expect(loose?.pin).toEqual({ state: 'unpinned', text: 'node_modules/@modelcontextprotocol/server-filesystem: no lockfile pins it' });
+    expect(loose?.comments.join('\n')).toContain('TODO: not pinned: no lockfile lists @modelcontextprotocol/server-filesystem');
+  });
 });
 
 describe('package.json dependencies on published servers', () => {

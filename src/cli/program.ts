@@ -88,10 +88,13 @@ function addInitCommand(program: Command, setExit: (code: number) => void): void
       'after',
       `
 It looks for MCP servers (package.json or pyproject.toml/requirements.txt depending on an MCP
-SDK; servers named in .mcp.json, .cursor/mcp.json, .vscode/mcp.json, claude_desktop_config.json)
-and OpenAPI documents (each gets a starter integration config with an empty \`include\`), one
-source each. Nothing is run; environment variables are copied by name, never their values. An
-existing file is never replaced without --force (exit 2). README, "toolgate init".
+SDK; servers named in .mcp.json, .cursor/mcp.json, .vscode/mcp.json, claude_desktop_config.json;
+package.json dependencies on published servers) and OpenAPI documents (each gets a starter
+integration config with an empty \`include\`), one source each. A published server is pinned
+to the version the lockfile installs (started from node_modules when its bin is known); a start
+nothing pins (npx pkg, pkg@latest, uvx pkg, an image without tag or digest) gets a TODO. Nothing
+is run; environment variables are copied by name, never their values. An existing file is never
+replaced without --force (exit 2). README, "toolgate init".
 
 Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx toolgate check.`,
     )

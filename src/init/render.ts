@@ -9,7 +9,8 @@
  */
 import { Document, Scalar, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { jsonDocument } from '../export/settings-json.js';
-import { copyable, type Detection, type FoundSource, type SetupStep, type SourceSpec } from './detect.js';
+import type { Detection, FoundSource, SetupStep, SourceSpec } from './types.js';
+import { copyable } from './values.js';
 
 /** The schema line README shows at the top of toolgate.yml (editors complete the file from it). */
 export const SCHEMA_COMMENT = ' yaml-language-server: $schema=https://raw.githubusercontent.com/toolgate/toolgate/main/schema/toolgate.schema.json';

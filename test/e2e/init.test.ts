@@ -131,6 +131,10 @@ describe('toolgate init on fixture repositories', () => {
     const everything = [policyText, read(repo, '.github/workflows/toolgate.yml'), r.stdout, r.stderr].join('\n');
     expect(everything).not.toMatch(/SECRET-VALUE|sk-live|ghp_|api_key=|db-password/);
     expect(policyText).toContain('# TODO: header "X-Static" not copied');
+    // uvx without a version runs whatever is newest: flagged above the source and in the summary; an exact npx version is not.
+    expect(policyText).toContain('# TODO: not pinned: `uvx mcp-server-sqlite` runs the newest release each time it starts');
+    expect(r.stdout).toMatch(/^Not pinned: .*\n {2}db {2}uvx mcp-server-sqlite: no version pinned$/m);
+    expect(r.stdout).not.toMatch(/^ {2}weather-server {2}.*no version pinned/m);
     expect(steps.at(-2)?.run).toBe('sudo apt-get install -y bubblewrap');
   });
 

@@ -164,7 +164,7 @@ export function renderWorkflow(d: Detection): string {
   ];
   const doc = new Document({
     name: 'toolgate',
-    on: { pull_request: null, pull_request_review: { types: ['submitted', 'dismissed'] }, push: { branches: [d.defaultBranch] } },
+    on: { pull_request: null, pull_request_review: { types: ['submitted', 'dismissed'] }, push: { branches: [d.defaultBranch] }, merge_group: null },
     permissions: { contents: 'read', checks: 'write', 'pull-requests': 'write' },
     jobs: {
       toolgate: {
@@ -181,8 +181,9 @@ export function renderWorkflow(d: Detection): string {
   });
   doc.commentBefore = comment([
     'Written by `toolgate init`: checks the tool surface of the sources in toolgate.yml against the',
-    'contracts in .toolgate/ on every pull request (README, "GitHub Action"). Make the `toolgate`',
-    'check required in branch protection, and put toolgate.yml, .toolgate/ and this file under CODEOWNERS.',
+    'contracts in .toolgate/ on every pull request (README, "GitHub Action"). Make the check run',
+    '`toolgate review` required in branch protection, and put toolgate.yml, .toolgate/ and this file',
+    'under CODEOWNERS.',
   ]);
   const at = (path: (string | number)[]) => doc.getIn(path, true) as Node;
   const flow = (path: (string | number)[]) => {
@@ -193,6 +194,7 @@ export function renderWorkflow(d: Detection): string {
   flow(['on', 'pull_request_review', 'types']);
   flow(['on', 'push', 'branches']);
   at(['on', 'pull_request_review']).commentBefore = ' an approval re-runs the check';
+  at(['on', 'merge_group']).commentBefore = ' a merge queue: the queued commit is checked too, or the queue waits';
   at(['permissions', 'contents']).comment = " the base commit's policy and contracts are read from the API";
   at(['permissions', 'checks']).comment = ' one check run with every finding as an annotation';
   at(['permissions', 'pull-requests']).comment = ' read: reviews (approvals); write: the sticky comment';

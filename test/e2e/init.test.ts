@@ -64,7 +64,7 @@ async function initIn(fixture: string, extra: string[] = []) {
   expect(policyText.split('\n')[0]).toBe(SCHEMA_LINE);
   const policy = await loadPolicy(join(repo, 'toolgate.yml'));
   const workflow = parse(read(repo, '.github/workflows/toolgate.yml')) as Workflow;
-  expect(Object.keys(workflow.on)).toEqual(['pull_request', 'pull_request_review', 'push']);
+  expect(Object.keys(workflow.on)).toEqual(['pull_request', 'pull_request_review', 'push', 'merge_group']);
   expect(workflow.permissions).toEqual({ contents: 'read', checks: 'write', 'pull-requests': 'write' });
   const steps = workflow.jobs.toolgate.steps;
   expect(steps[0]).toEqual({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });

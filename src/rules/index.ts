@@ -7,6 +7,7 @@ import { openArguments, schemaChanges } from './checks/schema.js';
 import { suspiciousText } from './checks/suspicious.js';
 import { authMetadataChanges } from './checks/auth.js';
 import { safetyFieldChanges } from './checks/safety.js';
+import { operationCallChanges } from './checks/operation.js';
 import { instructionsChanges, textChanges, toolNames } from './checks/text.js';
 
 /**
@@ -32,4 +33,5 @@ export const CHECKS: readonly Check[] = [
   openArguments,
   policyChecks,
   promotedMoved,
+  operationCallChanges,
 ];

@@ -122,6 +122,11 @@ export interface OpSpec {
   promoted?: boolean;
   description?: string;
   inputSchema?: JsonObject;
+  /**
+   * The call fields of its origin (`servers`, `security`, ...) as the source pins them; absent:
+   * none, as in a contract of format 1.
+   */
+  call?: Omit<ToolOrigin, 'method' | 'path' | 'operationId' | 'promoted'>;
 }
 
 /** One OpenAPI raw tool: safety class from the verb and the policy, as the source derives it. */
@@ -132,6 +137,7 @@ export function openapiRaw(op: OpSpec): RawTool {
     path: op.path,
     ...(op.operationId !== undefined ? { operationId: op.operationId } : {}),
     ...(!safe && op.promoted ? { promoted: true } : {}),
+    ...op.call,
   };
   return {
     tool: { name: op.name, description: op.description ?? `${op.method} ${op.path}`, inputSchema: op.inputSchema ?? CLOSED },

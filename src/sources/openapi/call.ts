@@ -130,7 +130,7 @@ function securityRequirements(ctx: DocumentContext, op: Operation): Array<Record
       if (!Array.isArray(scopes)) throw invalid(op, `the scopes of security requirement ${JSON.stringify(name)} are not an array`);
       setOwn(pinned, name, sortedSet(strings(scopes)));
     }
-    byText.set(canonicalJson(pinned as JsonObject), pinned);
+    byText.set(canonicalJson(pinned), pinned);
   }
   return [...byText.keys()].sort().map((k) => byText.get(k)!);
 }

@@ -75,6 +75,8 @@ export interface SurfaceOptions {
   transport?: SurfaceSource['transport'];
   clientCapabilities?: JsonObject;
   server?: ServerInfo;
+  /** OpenAPI sources: the files the surface is built from (`source.files`). */
+  files?: string[];
 }
 
 function sourceOf(o: SurfaceOptions, kind: SurfaceSource['kind']): SurfaceSource {
@@ -83,6 +85,7 @@ function sourceOf(o: SurfaceOptions, kind: SurfaceSource['kind']): SurfaceSource
     kind: o.kind ?? kind,
     ...(o.transport ? { transport: o.transport } : kind === 'mcp' ? { transport: 'stdio' as const } : {}),
     ...(o.clientCapabilities ? { clientCapabilities: o.clientCapabilities } : kind === 'mcp' ? { clientCapabilities: {} } : {}),
+    ...(o.files ? { files: o.files } : {}),
   };
 }
 

@@ -58,7 +58,7 @@ export const membership: Check = (ctx) => {
 
 /** Why a contract of format 1 differs from every OpenAPI surface toolgate makes now. */
 const OLDER_FORMAT =
-  'the contract was written by an older toolgate (contract format 1), which did not pin where OpenAPI calls go and what they carry nor the files the surface is built from; run `toolgate update`, commit the contract, and have its newly pinned servers, security requirements, parameter locations and media types reviewed';
+  'an older toolgate wrote it (contract format 1, which pins no OpenAPI servers, security or media types): run `toolgate update` and commit it';
 
 /** Whether the contract is an OpenAPI contract of format 1: no call fields in its tools' origins, no `source.files`. */
 function olderFormat(ctx: Parameters<Check>[0]): boolean {

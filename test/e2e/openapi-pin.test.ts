@@ -7,12 +7,10 @@
  * someone with write access approves. Then the approval's staleness: an approval stops counting
  * when a file the surface is built from changes after it, even when the contract does not.
  */
-import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commit, git, prEvent, runAction, update, writeFiles, type ActionRun } from '../support/action-repo.js';
-import { FakeGitHub } from '../support/fake-github.js';
+import { commit, prEvent, pullRequestRepo, runAction, update, writeFiles, type ActionRun, type PullRequestRepo } from '../support/action-repo.js';
 import { edit, fixtureText } from '../support/openapi-docs.js';
 import { runCli } from '../support/run-dist.js';
 import { parseContract } from '../../src/contract/store.js';
@@ -37,31 +35,11 @@ afterEach(async () => {
   cleanups = [];
 });
 
-interface Pr {
-  dir: string;
-  baseSha: string;
-  headSha: string;
-  gh: FakeGitHub;
-}
+type Pr = PullRequestRepo;
 
 /** A repository whose base commit has `base` and its contract, and alice's pull request with `head` and an updated contract. */
-async function pullRequest(base: Record<string, string>, head: Record<string, string>): Promise<Pr> {
-  const parent = mkdtempSync(join(tmpdir(), 'tg-openapi-pin-'));
-  cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
-  const dir = join(parent, 'ws');
-  writeFiles(dir, { 'toolgate.yml': POLICY, ...base });
-  git(dir, 'init', '-q', '-b', 'main');
-  await update(dir);
-  const baseSha = commit(dir, 'base');
-  writeFiles(dir, head);
-  await update(dir);
-  const headSha = commit(dir, 'pull request');
-  const gh = await FakeGitHub.start();
-  cleanups.push(() => gh.close());
-  gh.grant('bob', 'write');
-  gh.repoDir = dir;
-  return { dir, baseSha, headSha, gh };
-}
+const pullRequest = (base: Record<string, string>, head: Record<string, string>): Promise<Pr> =>
+  pullRequestRepo(cleanups, { base: { 'toolgate.yml': POLICY, ...base }, head }, { prefix: 'tg-openapi-pin-' });
 
 const check = (pr: Pr): Promise<ActionRun> =>
   runAction(pr.dir, {
@@ -293,25 +271,19 @@ function asFormat1(text: string): string {
 
 describe('upgrading from contract format 1 (before toolgate pinned where calls go)', () => {
   /** A repository whose base commit has the Petstore and a contract of format 1. */
-  async function upgrade(runUpdate: boolean): Promise<Pr> {
-    const parent = mkdtempSync(join(tmpdir(), 'tg-openapi-pin-'));
-    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
-    const dir = join(parent, 'ws');
-    writeFiles(dir, { 'toolgate.yml': POLICY, ...PETSTORE_FILES });
-    git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
-    const file = join(dir, '.toolgate/pets.surface.json');
-    writeFiles(dir, { '.toolgate/pets.surface.json': asFormat1(readFileSync(file, 'utf8')) });
-    const baseSha = commit(dir, 'a contract written by toolgate before format 2');
-    writeFiles(dir, { 'README.md': 'bump toolgate\n' });
-    if (runUpdate) await update(dir);
-    const headSha = commit(dir, 'the upgrade');
-    const gh = await FakeGitHub.start();
-    cleanups.push(() => gh.close());
-    gh.grant('bob', 'write');
-    gh.repoDir = dir;
-    return { dir, baseSha, headSha, gh };
-  }
+  const upgrade = (runUpdate: boolean): Promise<Pr> =>
+    pullRequestRepo(
+      cleanups,
+      { base: { 'toolgate.yml': POLICY, ...PETSTORE_FILES }, head: { 'README.md': 'bump toolgate\n' } },
+      {
+        prefix: 'tg-openapi-pin-',
+        updateHead: runUpdate,
+        atBase: (dir) => {
+          const file = join(dir, '.toolgate/pets.surface.json');
+          writeFileSync(file, asFormat1(readFileSync(file, 'utf8')));
+        },
+      },
+    );
 
   it('a head contract of format 1: one stale contract that says to run toolgate update, not a finding per operation', async () => {
     const pr = await upgrade(false);

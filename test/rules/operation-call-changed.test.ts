@@ -36,7 +36,7 @@ ruleTests('operation-call-changed', {
           tool: 'findPetsByStatus',
           level: 'notice',
           message:
-            'operation "findPetsByStatus": its calls changed without widening: petstore_auth scopes removed: write:pets; response 200: [application/json, application/xml] → [application/json]',
+            'operation findPetsByStatus (GET /pet/findByStatus): its calls changed without widening: petstore_auth scopes removed: write:pets; response 200: [application/json, application/xml] → [application/json]',
           data: {
             differences: [
               { field: 'security', what: 'scopes-removed' },

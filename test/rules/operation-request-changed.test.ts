@@ -45,7 +45,7 @@ ruleTests('operation-request-changed', {
           ruleId: 'operation-request-changed',
           tool: 'updatePetWithForm',
           level: 'error',
-          message: 'operation "updatePetWithForm": what its calls send changed: parameter status moved: query → header',
+          message: 'operation updatePetWithForm (POST /pet/{petId}): what its calls send changed: parameter status moved: query → header',
           data: { differences: [{ field: 'parameters', what: 'parameter-moved', widens: true }] },
         },
       ],

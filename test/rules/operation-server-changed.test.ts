@@ -37,7 +37,8 @@ ruleTests('operation-server-changed', {
           ruleId: 'operation-server-changed',
           tool: 'getPetById',
           level: 'error',
-          message: 'operation "getPetById": where its calls go changed: server https://petstore3.swagger.io/api/v3 → https://petstore3.attacker.example/api/v3',
+          message:
+            'operation getPetById (GET /pet/{petId}): where its calls go changed: server https://petstore3.swagger.io/api/v3 → https://petstore3.attacker.example/api/v3',
           data: { differences: [{ field: 'servers', what: 'server-changed', widens: true }] },
         },
       ],
@@ -162,6 +163,14 @@ ruleTests('operation-server-changed', {
       expect: [
         { ruleId: 'operation-server-changed', tool: 'getPetById', message: 'server http://petstore.swagger.io/v2 → http://petstore.attacker.example/v2' },
       ],
+    }),
+    documentCase({
+      name: 'real document: an empty `servers` list on the operation is pinned as `/` (what a client makes of it is not written down)',
+      spec: 'openapi.yaml',
+      base: { 'openapi.yaml': PETSTORE },
+      head: { 'openapi.yaml': edit(PETSTORE, '      operationId: findPetsByStatus\n', '      operationId: findPetsByStatus\n      servers: []\n') },
+      include: ['findPetsByStatus'],
+      expect: [{ ruleId: 'operation-server-changed', tool: 'findPetsByStatus', message: 'server https://petstore3.swagger.io/api/v3 → /' }],
     }),
     documentCase({
       name: 'real document (Swagger 2.0): `basePath` changes',

@@ -8,6 +8,7 @@
 import type { CallDifference, CallField, Change } from '../../diff/change.js';
 import type { RuleId } from '../catalog.js';
 import type { Check, CheckContext, RawFinding } from '../context.js';
+import type { SurfaceTool } from '../../surface/model.js';
 
 type CallChange = Extract<Change, { kind: 'call-changed' }>;
 
@@ -35,10 +36,17 @@ const NAMED_TOOLS = 10;
  * The names of the tools reachable on both sides: a tool reachable only now is judged whole as new
  * (`tool-added`, `read-promotion-unreviewed`), and an unreachable one cannot be called.
  */
-function reachableBothSides(ctx: CheckContext): Set<string> {
-  const reachable = (tools: CheckContext['head']['tools']) => tools.filter((t) => t.safetyClass !== 'disabled').map((t) => t.name);
-  const before = new Set(reachable(ctx.base?.tools ?? []));
-  return new Set(reachable(ctx.head.tools).filter((n) => before.has(n)));
+function reachableBothSides(ctx: CheckContext): Map<string, SurfaceTool> {
+  const reachable = (tools: readonly SurfaceTool[]) => tools.filter((t) => t.safetyClass !== 'disabled');
+  const before = new Set(reachable(ctx.base?.tools ?? []).map((t) => t.name));
+  return new Map(reachable(ctx.head.tools).flatMap((t) => (before.has(t.name) ? [[t.name, t] as const] : [])));
+}
+
+/** How a message names the operation: `getPetById (GET /pet/{petId})`. */
+function operationLabel(t: SurfaceTool | undefined, tool: string): string {
+  const o = t?.origin;
+  if (!o) return `"${tool}"`;
+  return `${o.operationId ?? `"${tool}"`} (${o.method} ${o.path})`;
 }
 
 /** `operation-*-changed`: see the module comment. */
@@ -52,13 +60,13 @@ export const operationCallChanges: Check = (ctx) => {
     if (c.kind === 'call-changed' && judged.has(c.tool)) byTool.set(c.tool, [...(byTool.get(c.tool) ?? []), c]);
   }
   const out: RawFinding[] = [];
-  for (const [tool, changes] of byTool) out.push(...toolFindings(tool, changes));
+  for (const [tool, changes] of byTool) out.push(...toolFindings(tool, operationLabel(judged.get(tool), tool), changes));
   if (firstPinned.length > 0) out.push(firstPinnedFinding(firstPinned));
   return out;
 };
 
 /** One finding per rule for one tool, its differences in the order the fields are compared. */
-function toolFindings(tool: string, changes: readonly CallChange[]): RawFinding[] {
+function toolFindings(tool: string, label: string, changes: readonly CallChange[]): RawFinding[] {
   const byRule = new Map<RuleId, { fields: CallField[]; differences: (CallDifference & { field: CallField })[] }>();
   for (const c of changes) {
     for (const d of c.differences) {
@@ -73,7 +81,7 @@ function toolFindings(tool: string, changes: readonly CallChange[]): RawFinding[
     ruleId,
     // The field the finding is about when it is one (the contract line a reviewer reads), else the origin.
     target: { tool, sub: fields.length === 1 ? `/origin/${fields[0]}` : '/origin', key: `/origin/${ruleId}` },
-    message: `operation "${tool}": ${SUBJECT[ruleId] ?? ''}: ${differences.map((d) => d.text).join('; ')}`,
+    message: `operation ${label}: ${SUBJECT[ruleId] ?? ''}: ${differences.map((d) => d.text).join('; ')}`,
     data: { differences },
   }));
 }

@@ -57,11 +57,16 @@ export function callPins(ctx: DocumentContext, op: Operation): CallPins {
   };
 }
 
+/**
+ * The first `servers` given, operation then path item then document. An empty array is pinned as
+ * `/`, the document level's rule: what a client does with an empty operation or path item list is
+ * not written down, so an empty list added to either is a change a reviewer sees.
+ */
 function oas3Servers(ctx: DocumentContext, op: Operation): PinnedServer[] {
   for (const list of [op.operation.servers, op.pathItem.servers, ctx.doc.servers]) {
-    if (list === undefined || (Array.isArray(list) && list.length === 0)) continue;
+    if (list === undefined) continue;
     if (!Array.isArray(list)) throw invalid(op, '`servers` is not an array');
-    return uniqueServers(list.map((s) => pinServer(op, s)));
+    return list.length === 0 ? [{ url: '/' }] : uniqueServers(list.map((s) => pinServer(op, s)));
   }
   return [{ url: '/' }];
 }

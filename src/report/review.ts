@@ -202,7 +202,7 @@ function headlineOf(b: ToolBlock): string {
     case 'promoted-operation-moved':
       return 'promoted operation moved';
     case 'operation-server-changed':
-      return t ? 'calls go to a server nobody reviewed' : 'OpenAPI servers pinned for the first time';
+      return 'calls go to a server nobody reviewed';
     case 'operation-security-changed':
       return 'calls carry other credentials or scopes';
     case 'operation-request-changed':

@@ -33,13 +33,13 @@ const SUBJECT: Readonly<Partial<Record<RuleId, string>>> = {
 const NAMED_TOOLS = 10;
 
 /**
- * The names of the tools reachable on both sides: a tool reachable only now is judged whole as new
- * (`tool-added`, `read-promotion-unreviewed`), and an unreachable one cannot be called.
+ * The tools judged here, by name: reachable now and in the base (in any class). A call that cannot
+ * be made does not matter; an operation promoted or moved to a read verb in the same pull request
+ * is also `read-promotion-unreviewed` or `tool-added`, and its calls' changes are shown beside.
  */
-function reachableBothSides(ctx: CheckContext): Map<string, SurfaceTool> {
-  const reachable = (tools: readonly SurfaceTool[]) => tools.filter((t) => t.safetyClass !== 'disabled');
-  const before = new Set(reachable(ctx.base?.tools ?? []).map((t) => t.name));
-  return new Map(reachable(ctx.head.tools).flatMap((t) => (before.has(t.name) ? [[t.name, t] as const] : [])));
+function judgedTools(ctx: CheckContext): Map<string, SurfaceTool> {
+  const before = new Set((ctx.base?.tools ?? []).map((t) => t.name));
+  return new Map(ctx.head.tools.flatMap((t) => (t.safetyClass !== 'disabled' && before.has(t.name) ? [[t.name, t] as const] : [])));
 }
 
 /** How a message names the operation: `getPetById (GET /pet/{petId})`. */
@@ -52,7 +52,7 @@ function operationLabel(t: SurfaceTool | undefined, tool: string): string {
 /** `operation-*-changed`: see the module comment. */
 export const operationCallChanges: Check = (ctx) => {
   if (!ctx.changes.some((c) => c.kind === 'call-changed' || c.kind === 'call-first-pinned')) return [];
-  const judged = reachableBothSides(ctx);
+  const judged = judgedTools(ctx);
   const byTool = new Map<string, CallChange[]>();
   const firstPinned: string[] = [];
   for (const c of ctx.changes) {

@@ -166,6 +166,52 @@ export const RULES = [
     fix: 'Set `additionalProperties: false` on the tool input schema.',
   },
   {
+    id: 'operation-call-changed',
+    level: 'notice',
+    title:
+      "Where an OpenAPI operation's calls go or what they carry changed without widening: a server, scope, parameter or media type removed, servers reordered, response media types changed",
+    rationale:
+      "The contract pins, per operation, its servers, security requirements and schemes, parameters' locations and media types (docs/design.md §4). A change that only narrows them, or that an agent's calls cannot use to reach or carry more (responses, a scheme's list of available scopes, an argument's parameter, which its schema judges), needs no approval, but the reviewer still sees what the calls now do.",
+    source:
+      'OpenAPI 3.1.1, Server Object, Security Requirement Object, Parameter Object (`in`), Media Type Object; Swagger 2.0 `consumes`, `produces`; docs/design.md §7 (narrowing)',
+    fix: 'Nothing to approve: check that the integration still works with what the operation now sends and accepts.',
+  },
+  {
+    id: 'operation-request-changed',
+    level: 'error',
+    title:
+      "What an OpenAPI operation's calls send changed: a parameter moved to another location, a parameter the client sends added, a request media type added",
+    rationale:
+      "Where a parameter goes decides who sees it: moved from the path to a header or a cookie, the same argument lands in logs, proxies or a session the client holds; a new cookie or client-set header is data the call carries that no argument shows. A new request media type lets the body be sent in a form (XML, form-encoded, multipart) whose parsing nobody reviewed. Each is a change to what the agent's calls send.",
+    source: 'OpenAPI 3.1.1, Parameter Object (`in`: path, query, header, cookie), Request Body Object (`content`); Swagger 2.0 `in`, `consumes`',
+    fix: 'Check where the moved or added parameter now goes and that the new media type is one the integration should send; the change passes once a reviewer with write access who is not the author approves the pull request.',
+    reviewable: true,
+  },
+  {
+    id: 'operation-security-changed',
+    level: 'error',
+    title:
+      "The credentials an OpenAPI operation's calls carry changed: a security requirement removed, added or made optional, scopes added, a security scheme changed",
+    rationale:
+      "An operation's security requirements say which credentials a call carries and with which scopes (operation `security` overrides the document's; `[]` removes it, an empty requirement `{}` makes it optional). Added scopes or a new requirement let the agent's token do more or carry another credential; a removed or optional requirement means the API now takes calls nobody authenticated; a scheme whose type, key location, flow or token and authorization URLs change sends the user's consent or the credential to another party. Only removed scopes narrow.",
+    source:
+      'OpenAPI 3.1.1, Operation Object `security`, Security Requirement Object, Security Scheme Object, OAuth Flows Object; Swagger 2.0 `securityDefinitions`; RFC 6749 §3.3 (scope)',
+    fix: "Check that each new scope and credential is one the agent should hold, and that every authorization and token URL is your provider's; the change passes once a reviewer with write access who is not the author approves the pull request.",
+    reviewable: true,
+  },
+  {
+    id: 'operation-server-changed',
+    level: 'error',
+    title:
+      "Where an OpenAPI operation's calls go changed: a server URL added or changed (host, base path, scheme), a server variable that accepts more values or has another default",
+    rationale:
+      "The servers in effect for an operation (its own `servers`, else its path item's, else the document's; Swagger 2.0: `schemes`, `host`, `basePath`) decide where the agent's calls, their arguments and their credentials go. A new host or base path sends them somewhere nobody reviewed, and a server variable whose `enum` grows or whose `default` changes does the same through substitution. A contract written before toolgate pinned servers (format 1) has them all new, and says so once per source.",
+    source:
+      'OpenAPI 3.1.1, OpenAPI Object, Path Item Object and Operation Object `servers`, Server Object, Server Variable Object; Swagger 2.0 `schemes`, `host`, `basePath`',
+    fix: 'Check that each new server is one the integration should call (a relative URL resolves against where the document is served); the change passes once a reviewer with write access who is not the author approves the pull request.',
+    reviewable: true,
+  },
+  {
     id: 'output-schema-changed',
     level: 'notice',
     title: "A tool's outputSchema changed",
@@ -466,6 +512,10 @@ export const SCANNING: Readonly<Record<RuleId, { security?: number; precision: P
   'invalid-tool-name': { security: 4.0, precision: 'high' },
   'malformed-tool': { precision: 'very-high' },
   'open-arguments': { precision: 'high' },
+  'operation-call-changed': { precision: 'very-high' },
+  'operation-request-changed': { security: 7.0, precision: 'very-high' },
+  'operation-security-changed': { security: 8.0, precision: 'very-high' },
+  'operation-server-changed': { security: 8.0, precision: 'very-high' },
   'output-schema-changed': { precision: 'very-high' },
   'partially-annotated-tool': { precision: 'very-high' },
   'payload-too-large': { precision: 'very-high' },
@@ -530,6 +580,10 @@ export const RAISED: Readonly<Record<RuleId, { stage: Stage; module: string }>> 
   'invalid-tool-name': { stage: 'surface', module: `${CHECKS_DIR}/text.ts` },
   'malformed-tool': { stage: 'surface', module: `${CHECKS_DIR}/membership.ts` },
   'open-arguments': { stage: 'surface', module: `${CHECKS_DIR}/schema.ts` },
+  'operation-call-changed': { stage: 'change', module: `${CHECKS_DIR}/operation.ts` },
+  'operation-request-changed': { stage: 'change', module: `${CHECKS_DIR}/operation.ts` },
+  'operation-security-changed': { stage: 'change', module: `${CHECKS_DIR}/operation.ts` },
+  'operation-server-changed': { stage: 'change', module: `${CHECKS_DIR}/operation.ts` },
   'output-schema-changed': { stage: 'change', module: `${CHECKS_DIR}/schema.ts` },
   'partially-annotated-tool': { stage: 'surface', module: `${CHECKS_DIR}/hints.ts` },
   'payload-too-large': { stage: 'surface', module: `${CHECKS_DIR}/policy.ts` },

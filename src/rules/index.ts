@@ -9,6 +9,7 @@ import { openArguments, schemaChanges } from './checks/schema.js';
 import { suspiciousText } from './checks/suspicious.js';
 import { authDiscovery, authMetadataChanges } from './checks/auth.js';
 import { safetyFieldChanges } from './checks/safety.js';
+import { operationCallChanges } from './checks/operation.js';
 import { instructionsChanges, textChanges, toolNames } from './checks/text.js';
 import { containment, serverFailed, stdoutNoise } from './checks/source.js';
 import { shadowing } from './checks/shadow.js';
@@ -45,6 +46,7 @@ export const CHECKS: readonly Check[] = [
   openArguments,
   policyChecks,
   promotedMoved,
+  operationCallChanges,
 ];
 
 /** Across the listed sources of one policy. */

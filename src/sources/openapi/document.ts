@@ -66,6 +66,12 @@ export interface LoadedDocument {
   specPath: string;
   /** The repository root the document's files were confined to (absolute). */
   root: string;
+  /**
+   * Every file read to build it (the document and each file it refers to, as absolute paths;
+   * remote documents as URLs), validation's reads included once {@link validateOpenApiDocument}
+   * has run.
+   */
+  files: Set<string>;
 }
 
 /** Options of {@link loadOpenApiDocument}. */
@@ -211,7 +217,7 @@ export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOp
   if (info === null || typeof info !== 'object' || doc.paths === null || typeof doc.paths !== 'object' || Array.isArray(doc.paths)) {
     throw loadFailed(ctx, `${specPath} is not a valid OpenAPI document: \`info\` and \`paths\` must be objects`);
   }
-  return { doc, protocolVersion, major, is31, notes, specPath, root: files.root };
+  return { doc, protocolVersion, major, is31, notes, specPath, root: files.root, files: new Set(files.read()) };
 }
 
 /**
@@ -376,6 +382,7 @@ export async function validateOpenApiDocument(
     () => validate(cloneJson(target) as Parameters<typeof validate>[0], parserOptions(opts.allowRemoteRefs === true, files)),
     (e) => loadFailed(ctx, `${specPath} could not be validated: ${message(e)}`, e),
   );
+  for (const f of files.read()) loaded.files.add(f);
   if (!result.valid) throw loadFailed(ctx, `${specPath} is not a valid ${result.specification ?? 'OpenAPI'} document: ${compileErrors(result)}`);
   return result.warnings.map((w) => `${specPath}: ${w.message}`);
 }

@@ -369,6 +369,8 @@ export class RepoFiles {
   private readonly document: string | undefined;
   /** Lexical paths of the files loaded: the referring files a `$ref` can be located in. */
   private readonly loaded = new Set<string>();
+  /** Remote documents fetched (`allowRemoteRefs`), by URL. */
+  private readonly fetched = new Set<string>();
   private rootReal: Promise<string> | undefined;
   private readonly cache = new Map<string, Promise<unknown>>();
   private totalBytes = 0;
@@ -388,6 +390,14 @@ export class RepoFiles {
     this.allowRemote = opts.allowRemoteRefs === true;
     this.allowPrivate = opts.allowPrivateAddresses === true;
     this.document = opts.document === undefined ? undefined : resolve(opts.document);
+  }
+
+  /**
+   * Every file read so far, as the lexical absolute path it was asked for (links not resolved:
+   * the path a repository's history knows), and every remote document fetched, as its URL.
+   */
+  read(): string[] {
+    return [...this.loaded, ...this.fetched];
   }
 
   /** Milliseconds left before the deadline (at least 1). */
@@ -630,6 +640,7 @@ export class RepoFiles {
       );
     }
     this.checkDeadline(`fetching ${url}`);
+    this.fetched.add(url);
     if (++this.files > MAX_FILES) throw await this.refused(url, site, `the document references more than ${MAX_FILES} files`, 'reference fewer files');
     let bytes: Buffer;
     try {

@@ -13,16 +13,19 @@ import type { SurfaceTool } from '../../surface/model.js';
 type CallChange = Extract<Change, { kind: 'call-changed' }>;
 
 /** The rule a widening difference in a field is judged by. */
-const WIDENING_RULE: Readonly<Record<CallField, RuleId>> = {
+const WIDENING_RULE = {
   servers: 'operation-server-changed',
   security: 'operation-security-changed',
   parameters: 'operation-request-changed',
   requestBody: 'operation-request-changed',
   responses: 'operation-call-changed',
-};
+} as const satisfies Readonly<Record<CallField, RuleId>>;
+
+/** The rules this check raises. */
+type OperationRule = (typeof WIDENING_RULE)[CallField];
 
 /** How each rule's message starts. */
-const SUBJECT: Readonly<Partial<Record<RuleId, string>>> = {
+const SUBJECT: Readonly<Record<OperationRule, string>> = {
   'operation-server-changed': 'where its calls go changed',
   'operation-security-changed': 'the credentials its calls carry changed',
   'operation-request-changed': 'what its calls send changed',
@@ -67,7 +70,7 @@ export const operationCallChanges: Check = (ctx) => {
 
 /** One finding per rule for one tool, its differences in the order the fields are compared. */
 function toolFindings(tool: string, label: string, changes: readonly CallChange[]): RawFinding[] {
-  const byRule = new Map<RuleId, { fields: CallField[]; differences: (CallDifference & { field: CallField })[] }>();
+  const byRule = new Map<OperationRule, { fields: CallField[]; differences: (CallDifference & { field: CallField })[] }>();
   for (const c of changes) {
     for (const d of c.differences) {
       const rule = d.widens ? WIDENING_RULE[c.field] : 'operation-call-changed';
@@ -77,11 +80,12 @@ function toolFindings(tool: string, label: string, changes: readonly CallChange[
       byRule.set(rule, entry);
     }
   }
-  return [...byRule].map(([ruleId, { fields, differences }]) => ({
-    ruleId,
+  return [...byRule].map(([rule, { fields, differences }]) => ({
+    // Spelled out so that the rules raised here can be read off the code (test/rules/raised.test.ts).
+    ruleId: rule satisfies 'operation-server-changed' | 'operation-security-changed' | 'operation-request-changed' | 'operation-call-changed',
     // The field the finding is about when it is one (the contract line a reviewer reads), else the origin.
-    target: { tool, sub: fields.length === 1 ? `/origin/${fields[0]}` : '/origin', key: `/origin/${ruleId}` },
-    message: `operation ${label}: ${SUBJECT[ruleId] ?? ''}: ${differences.map((d) => d.text).join('; ')}`,
+    target: { tool, sub: fields.length === 1 ? `/origin/${fields[0]}` : '/origin', key: `/origin/${rule}` },
+    message: `operation ${label}: ${SUBJECT[rule]}: ${differences.map((d) => d.text).join('; ')}`,
     data: { differences },
   }));
 }

@@ -3,12 +3,12 @@
 Usage: python3 extract.py <checkout of AIS2Lab/MCPSecBench> > tools.json
 
 Each `@mcp.tool()` function of the server scripts in code/ becomes one tool: its name, its
-docstring as FastMCP sends it (inspect.cleandoc, as inspect.getdoc does), and an inputSchema
+docstring as FastMCP sends it (the MCP Python SDK's Tool.from_function takes `fn.__doc__` as
+it is: indentation kept, as Python before 3.13 compiles it), and an inputSchema
 from its parameters (annotation -> JSON type; a parameter without a default is required).
 Reads the Python with the ast module; runs none of it.
 """
 import ast
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -51,7 +51,7 @@ def main(root):
                 tool = {"name": fn.name, "inputSchema": schema(fn)}
                 doc = ast.get_docstring(fn, clean=False)
                 if doc is not None:
-                    tool["description"] = inspect.cleandoc(doc)
+                    tool["description"] = doc
                 out.append({"id": f"mcpsecbench-{name[:-3]}-{fn.name}", "server": f"code/{name}", "tool": tool})
     json.dump({"tools": out}, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")

@@ -28,6 +28,11 @@ export interface SuspiciousPattern {
   /** Case-insensitive, not global; the first is the anchor, quoted in the finding. */
   all: readonly RegExp[];
   /**
+   * A cheap test every text the row can hit passes (a character or literal its regexes all
+   * need): texts without it skip the row's larger regexes. Speed only; it decides nothing.
+   */
+  gate?: RegExp;
+  /**
    * A verb aimed at the model whose object the anchor is: it stands before the anchor, at the
    * start of a clause or after a word that makes it a directive ("to", "and", "must", "always",
    * "this tool also"), within `words` words; with `direct`, no preposition but "of" stands between
@@ -151,6 +156,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     title: 'a path to secrets or credentials',
     scope: 'sentence',
     all: [re(SECRET_PATH)],
+    gate: /[~/]|\.[a-z]|id_|cookies|login data|launchagents/i,
     verb: { re: re(FILE_VERB), words: 8 },
     negatable: true,
     rationale:
@@ -247,6 +253,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     title: 'an instruction to send data to a URL, address or host',
     scope: 'sentence',
     all: [re(DESTINATION)],
+    gate: /:\/\/|@|webhook|\+\d|\d\.\d|\.[a-z]/i,
     verb: { re: re(SEND_VERB), words: 20 },
     negatable: true,
     rationale:

@@ -227,8 +227,9 @@ function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousH
  */
 export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousHit[] {
   const hits: SuspiciousHit[] = [];
-  const nfkc = text.normalize('NFKC');
-  const read = readable(text);
+  const ascii = !NON_ASCII.test(text);
+  const nfkc = ascii ? text : text.normalize('NFKC');
+  const read = ascii ? text : readable(text);
   let split: Sentence[] | undefined;
   for (const p of SUSPICIOUS_PATTERNS) {
     if (p.argumentOnly && !ctx.argument) continue;
@@ -245,6 +246,7 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
     }
     // Every part must occur somewhere before any sentence is looked at: the verb and the other
     // parts first (rarer and cheaper), the anchor last.
+    if (p.gate && !p.gate.test(read)) continue;
     if (p.verb && !p.verb.re.test(read)) continue;
     if (!p.all.slice(1).every((r) => r.test(read)) || !(p.all[0] as RegExp).test(read)) continue;
     split ??= sentences(read);

@@ -99,7 +99,7 @@ function instructionsOf(doc: JsonDocument, base: string, file: string): string |
   throw new ConfigError(
     `recorded tools/list file: "instructions" is ${value === null ? 'null' : typeof value}, not a string`,
     { file, pointer, line: doc.lineOf(pointer) },
-    'Keep the `instructions` string of the server\'s initialize result as it was sent, or leave the key out.',
+    "Keep the `instructions` string of the server's initialize result as it was sent, or leave the key out.",
   );
 }
 

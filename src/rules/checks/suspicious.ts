@@ -14,6 +14,7 @@ import { describeSchemaTextPath, schemaTexts } from '../../diff/schema-text.js';
 import type { SurfaceTool } from '../../surface/model.js';
 import type { Json } from '../../util/json.js';
 import { getOwn, isObject } from '../../util/json.js';
+import { mark } from '../../util/timing.js';
 import type { Check, RawFinding } from '../context.js';
 import { CONTEXT_ARGUMENT, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../suspicious-patterns.js';
 import { findSuspicious, ownNames, type OwnNames } from '../suspicious-scan.js';
@@ -119,6 +120,8 @@ const ARGUMENT_TITLES: Record<string, string> = {
 };
 
 export const suspiciousText: Check = (ctx) => {
+  // `TOOLGATE_TIMING=1`: the time between the two marks is this check's (bench/poison measures it).
+  mark('suspicious-text started');
   const base = ctx.base ? new Map(ctx.base.tools.map((t) => [t.name, t])) : undefined;
   const own = servedNames(ctx.head.tools);
   const out: RawFinding[] = [];
@@ -158,5 +161,6 @@ export const suspiciousText: Check = (ctx) => {
       data: { hits: hits.map(({ pointer, pattern, span: s }) => ({ pointer, pattern, span: s })) as unknown as Json },
     });
   }
+  mark('suspicious-text done');
   return out;
 };

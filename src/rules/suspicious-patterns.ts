@@ -103,6 +103,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'concealment',
     title: 'an instruction to keep something from the user',
     scope: 'sentence',
+    gate: /not|n['’]t|dont|never|without|no need|silent|secret|covert|quiet|stealth|surreptitious|discreet|hid|keep|act as|pretend/i,
     all: [
       re(
         String.raw`\b(?:(?:do|does|should|must|shall|will|need|may)\s+not|(?:don|doesn|shouldn|mustn|won)['’]t|dont|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|show(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let(?:ting)?|explain(?:ing)?|surfac(?:e|ing)|display(?:ing)?|acknowledg(?:e|ing))\b[^.\n]{0,40}?\b(?:the\s+)?(?:user|human|operator|person|customer)s?\b`,
@@ -125,6 +126,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'instruction-override',
     title: 'an instruction to ignore earlier instructions',
     scope: 'text',
+    gate: /ignor|disregard|forget|overrid|you are now|instruction|directive|bypass|disable|turn off/i,
     all: [
       re(
         String.raw`\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|of|the|your|my|these|those)\s+){0,4}(?:previous|prior|above|earlier|preceding|other|system)\s+(?:instructions?|prompts?|rules|directions|guidelines)\b`,
@@ -156,7 +158,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     title: 'a path to secrets or credentials',
     scope: 'sentence',
     all: [re(SECRET_PATH)],
-    gate: /[~/]|\.[a-z]|id_|cookies|login data|launchagents/i,
+    gate: /~\/|\.ssh|id_|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.pgpass|\.kube|\/etc\/|\.env|mcp\.json|\.config|\.docker|\.gnupg|_history|\/proc\/|wallet\.dat|\.azure|password-store|vault-token|tfstate|htpasswd|claude_desktop|authorized_keys|launchagents|cookies|login data|logins\.json|key4\.db/i,
     verb: { re: re(FILE_VERB), words: 8 },
     negatable: true,
     rationale:
@@ -180,6 +182,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'image',
     title: 'an image in text a model reads',
     scope: 'text',
+    gate: /!\[|<\s*img/i,
     all: [/!\[[^\]\n]{0,200}\]\([^)\s]{1,500}\)|<\s*img\b[^>]{0,500}>/i],
     rationale: 'A client that renders a description fetches its images: an image URL carrying data is a way out, and a tool description has no use for one.',
     source: 'Embrace The Red, "Markdown image exfiltration" (2023-2025); OWASP LLM02 Sensitive Information Disclosure',
@@ -188,7 +191,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'link',
     title: 'a link that carries data out',
     scope: 'text',
-    all: [/\[[^\]\n]{1,200}\]\(\s*[a-z][a-z0-9+.-]*:[^)\s]*([{}$<>]|\?[^)\s]*=)[^)\s]*\)|<\s*a\s[^>]{0,500}href\s*=/i],
+    all: [/\[[^\]\n]{1,200}\]\(\s{0,20}[a-z][a-z0-9+.-]{0,30}:[^)\s]{0,500}(?:[{}$<>]|\?[^)\s]{0,500}=)[^)\s]{0,500}\)|<\s*a\s[^>]{0,500}href\s*=/i],
     rationale:
       'A Markdown link whose URL has a placeholder or a query string ({data}, ?q=…) asks the model to put data into a URL that it or the client then fetches; an HTML link in a description has no place either. Plain links to documentation are not raised: published servers link their docs (Notion, Brave).',
     source: 'OWASP LLM02 Sensitive Information Disclosure; MCP spec, Security considerations',
@@ -209,7 +212,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     scope: 'text',
     all: [
       re(
-        String.raw`<!--[\s\S]{0,4000}?-->`,
+        String.raw`<!--[\s\S]{0,1000}?-->`,
         String.raw`\[//\]:\s*#`,
         String.raw`\[comment\]:\s*<>`,
         String.raw`\bstyle\s*=\s*["'][^"']{0,100}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)`,
@@ -232,6 +235,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'tool-order',
     title: "a directive to call a tool this server does not serve, or this one, before or after another server's",
     scope: 'sentence',
+    gate: /[_.-]\w|[a-z][A-Z]|[`'\"(]|\b(?:tools?|functions?|operations?|commands?)\b/,
     all: [re(ORDER), re(USE_VERB)],
     needs: 'other-tool',
     rationale:
@@ -253,7 +257,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     title: 'an instruction to send data to a URL, address or host',
     scope: 'sentence',
     all: [re(DESTINATION)],
-    gate: /:\/\/|@|webhook|\+\d|\d\.\d|\.[a-z]/i,
+    gate: /:\/\/|@|webhook|\+\d|\d\.\d|\.(?:com|net|org|io|dev|sh|co|xyz|app|ai|cloud|site|info|biz|me|ru|cn|tk|top|link|click|online|to|cc|pw|ws)\b/i,
     verb: { re: re(SEND_VERB), words: 20 },
     negatable: true,
     rationale:
@@ -273,6 +277,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'conversation-harvest',
     title: 'an instruction to pass on the conversation, the instructions or what the user said',
     scope: 'sentence',
+    gate: /conversation|chat|dialog|message|prompt|instruction|context|memory|reasoning|thought|internal state|tool list|available tools|list of|the user|everything|previous|prior|earlier|past|environment|you (?:have )?(?:read|seen|opened|accessed|processed|received)|assistant|agent/i,
     all: [re(CONVERSATION)],
     verb: { re: re(GIVE_VERB), words: 10, direct: true },
     negatable: true,
@@ -284,6 +289,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'conversation-argument',
     title: 'an argument that asks for the conversation, the instructions or what the user said',
     scope: 'sentence',
+    gate: /conversation|chat|dialog|message|prompt|instruction|context|memory|reasoning|thought|internal state|tool list|available tools|list of|the user|everything|previous|prior|earlier|past|environment|you (?:have )?(?:read|seen|opened|accessed|processed|received)|assistant|agent/i,
     all: [re(CONVERSATION)],
     argumentOnly: true,
     unlessHit: 'conversation-harvest',
@@ -328,6 +334,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'shell-command',
     title: 'a dangerous shell command',
     scope: 'text',
+    gate: /curl|wget|\b(?:bash|sh|zsh|nc|ncat|netcat|rm|chmod|pwsh|iex|pip3?|npm|yarn|pnpm|echo|printenv|env|cat|mkfifo|crontab|nohup|python3?|perl|ruby|ssh|cmd|sudo)\b|\/dev\/tcp|powershell|invoke-|eval|base64|;|&&|\|\||\$\(|os\.system|subprocess|child_process|certutil/i,
     all: [
       re(
         String.raw`\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b`,
@@ -362,6 +369,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'command-directive',
     title: 'an instruction to run a command in a shell',
     scope: 'sentence',
+    gate: /terminal|shell|command|console|bash|script|code|one-liner|`/i,
     all: [
       re(
         String.raw`\b(?:run|execute|type|enter|paste)\s+(?:the\s+)?(?:following|this|these|below)\s+(?:shell\s+|terminal\s+|bash\s+)?(?:commands?|scripts?|code|one-liner)`,
@@ -391,10 +399,20 @@ export const EXFILTRATION_ARGUMENT =
 
 /**
  * Names of arguments that ask for what the model knows whatever the tool: a name wrapped in
- * underscores (`_system_prompt_`, `__context__`), a sigil the model fills from its context, or
- * one that names the conversation, its history or the model's reasoning. Raised in an audit too.
- * Folded: lower case, `_` and `-` removed (`chatHistory` is `chat_history`). A plain
+ * underscores (`_system_prompt_`, `__context__`), a sigil the model fills from its context. Raised
+ * in an audit too. See also {@link CONTEXT_ARGUMENT_NAMES}.
+ */
+export const CONTEXT_ARGUMENT = /^_{1,2}[a-z][a-z0-9]{0,40}(?:_[a-z0-9]{1,40}){0,8}_{1,2}$/i;
+
+/**
+ * Argument names, folded (lower case, `_` and `-` removed: `chatHistory` is `chat_history`), that
+ * name the conversation, its history or the model's reasoning. Raised in an audit too. A plain
  * `system_prompt` is not here: prompt-management servers take one as their subject.
  */
-export const CONTEXT_ARGUMENT =
-  /^_{1,2}[a-z][a-z0-9]{0,40}(?:_[a-z0-9]{1,40}){0,8}_{1,2}$|^(?:conversation|conversationhistory|conversationlog|conversationcontext|conversationtranscript|chathistory|chatlog|chattranscript|messagehistory|previousmessages|priormessages|userhistory|usermessages|sessionsummary|sessionhistory|sessiontranscript|transcript|contextwindow|fullcontext|chainofthought|hiddencontext|internalcontext|internalnotes)$/i;
+export const CONTEXT_ARGUMENT_NAMES: ReadonlySet<string> = new Set(
+  (
+    'conversation conversationhistory conversationlog conversationcontext conversationtranscript chathistory chatlog ' +
+    'chattranscript messagehistory previousmessages priormessages userhistory usermessages sessionsummary sessionhistory ' +
+    'sessiontranscript transcript contextwindow fullcontext chainofthought hiddencontext internalcontext internalnotes'
+  ).split(' '),
+);

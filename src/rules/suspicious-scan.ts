@@ -6,6 +6,7 @@
  */
 import { remove as removeConfusables } from 'confusables';
 import { INVISIBLE } from './name-fold.js';
+import { addedRanges } from '../diff/added-text.js';
 import { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from './suspicious-patterns.js';
 import { identifierLike, meant, toolMentions, type ToolMention } from './tool-references.js';
 
@@ -14,6 +15,8 @@ export interface SuspiciousHit {
   pattern: string;
   index: number;
   span: string;
+  /** When the text changed ({@link ScanContext.before}): the words the change added where it hit. */
+  added?: string;
 }
 
 /** What a scan knows about the surface the text belongs to. */
@@ -27,25 +30,39 @@ export interface ScanContext {
   argument?: boolean;
   /** The name of the tool the text belongs to. */
   self?: string;
+  /**
+   * The text a reviewer approved at the same place, when it changed: only what the change adds
+   * is judged (a sentence it writes or extends, a character it inserts), and each hit says which
+   * words those were.
+   */
+  before?: string;
 }
 
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
 const NON_ASCII = /[^\x20-\x7E\t\n\r]/;
+/**
+ * Letters that pass for Latin ones: Latin extensions and IPA, Greek, Cyrillic, Armenian,
+ * Cherokee, letter-like and mathematical symbols. Only text with one is folded (the fold costs a
+ * lookup a character; an em dash or an emoji alone needs none).
+ */
+const LOOK_ALIKE_SCRIPT = /[\u0100-\u058F\u13A0-\u13FF\u1D00-\u1DBF\u1E00-\u1FFF\u2100-\u214F\uA640-\uA69F\uA720-\uA7FF]|\uD835[\uDC00-\uDFFF]/;
 
 /**
- * The text as a model reads it, for matching words: NFKC (full-width `ｉｇｎｏｒｅ` is `ignore`),
- * invisible characters removed (`ig\u200Bnore`), look-alike letters folded to Latin (Cyrillic
- * `іgnore`). Only non-ASCII text changes.
+ * The text as a model reads it, for matching words, from its NFKC form (full-width `ｉｇｎｏｒｅ`
+ * is `ignore`): invisible characters removed (`ig\u200Bnore`), look-alike letters folded to Latin
+ * (Cyrillic `іgnore`). Only called for non-ASCII text.
  */
-function readable(text: string): string {
-  if (!NON_ASCII.test(text)) return text;
-  return removeConfusables(text.normalize('NFKC').replace(INVISIBLE_ALL, ''));
+function readable(nfkc: string): string {
+  const folded = nfkc.replace(INVISIBLE_ALL, '');
+  return LOOK_ALIKE_SCRIPT.test(folded) ? removeConfusables(folded) : folded;
 }
 
-/** One sentence: its text with blanks collapsed, and where it starts in the text. */
+/** One sentence: its text with blanks collapsed, where it starts in the text, and (once asked) the tools it names that the surface does not serve. */
 interface Sentence {
   text: string;
   start: number;
+  end: number;
+  others?: ToolMention[];
 }
 
 /**
@@ -59,7 +76,7 @@ function sentences(text: string): Sentence[] {
   let start = 0;
   const push = (end: number) => {
     const s = text.slice(start, end).replace(/\s+/g, ' ').trim();
-    if (s) out.push({ text: s, start });
+    if (s) out.push({ text: s, start, end });
   };
   BOUNDARY.lastIndex = 0;
   for (let m = BOUNDARY.exec(text); m; m = BOUNDARY.exec(text)) {
@@ -132,7 +149,7 @@ function isOwn(m: ToolMention, own: OwnNames): boolean {
 }
 
 /** Tools a sentence names that the surface does not serve, with where each starts. */
-const otherTools = (sentence: string, own: OwnNames) => toolMentions(sentence).filter((m) => !isOwn(m, own));
+const otherTools = (s: Sentence, own: OwnNames) => (s.others ??= toolMentions(s.text).filter((m) => !isOwn(m, own)));
 
 /** What steers away from the tool or group that follows: "instead of", "do not use", "replaces". */
 const AWAY_BEFORE =
@@ -149,8 +166,9 @@ const THIS_TOOL = /\b(?:this|our)\s+(?:tool|function|server|one)\b|\b(?:use|pref
  * (or "other tools") right after "instead of", "do not use", "replaces", or right before "is
  * deprecated"; or a recommendation of this tool in a sentence that names one.
  */
-function awayFromOther(sentence: string, own: OwnNames, self: string | undefined): boolean {
-  const others: { index: number; end: number }[] = otherTools(sentence, own).map((m) => ({ index: m.index, end: m.index + m.name.length }));
+function awayFromOther(s: Sentence, own: OwnNames, self: string | undefined): boolean {
+  const sentence = s.text;
+  const others: { index: number; end: number }[] = otherTools(s, own).map((m) => ({ index: m.index, end: m.index + m.name.length }));
   const group = OTHER_TOOLS.exec(sentence);
   if (group) others.push({ index: group.index, end: group.index + group[0].length });
   DEPRECATED_NAME.lastIndex = 0;
@@ -176,6 +194,12 @@ const DIRECTIVE_LEAD =
 /** A preposition between a verb and its object: the noun is not what the verb takes ("include periods per API key"). */
 const PREPOSITION = /\b(?:per|for|with|by|from|in|on|at|about|into|to|as|via|than|like|without|within|across|between|through|under|over)\b/i;
 
+/** Anchors of a row tried in one sentence (each costs a bounded look for its verb). */
+const MAX_ANCHORS = 8;
+
+/** How far before its object (characters) a row's verb may stand; rows' `words` limits fit in it. */
+const VERB_WINDOW = 600;
+
 const GLOBAL = new WeakMap<RegExp, RegExp>();
 /** A global copy of `re`, made once. */
 function globalOf(re: RegExp): RegExp {
@@ -189,7 +213,11 @@ function globalOf(re: RegExp): RegExp {
 function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegExpExecArray | undefined {
   const spec = p.verb;
   if (!spec) return undefined;
+  // The verb stands at most `words` words before the anchor: only that window is searched, so a
+  // long sentence of verbs costs a bounded look per anchor, not a pass over all of them.
+  const from = Math.max(0, anchorAt - VERB_WINDOW);
   const g = globalOf(spec.re);
+  g.lastIndex = from;
   let found: RegExpExecArray | undefined;
   for (let v = g.exec(sentence); v && v.index < anchorAt; v = g.exec(sentence)) {
     const between = sentence.slice(v.index + v[0].length, anchorAt);
@@ -205,17 +233,56 @@ function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegE
 /** The row's hit in one sentence, or undefined. */
 function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousHit | undefined {
   const [anchor, ...rest] = p.all as [RegExp, ...RegExp[]];
-  const m = anchor.exec(s.text);
-  if (!m) return undefined;
   if (!rest.every((r) => r.test(s.text))) return undefined;
-  const verb = verbFor(p, s.text, m.index);
-  if (p.verb && !verb) return undefined;
-  const from = verb ? verb.index : m.index;
-  if (p.negatable && NEGATED.test(s.text.slice(Math.max(0, from - 40), from))) return undefined;
   const own = ctx.own ?? NOTHING_OWN;
-  if (p.needs === 'other-tool' && otherTools(s.text, own).length === 0) return undefined;
-  if (p.needs === 'away-from-other' && !awayFromOther(s.text, own, ctx.self)) return undefined;
-  return { pattern: p.id, index: s.start + m.index, span: m[0].trim() };
+  if (p.needs === 'other-tool' && otherTools(s, own).length === 0) return undefined;
+  if (p.needs === 'away-from-other' && !awayFromOther(s, own, ctx.self)) return undefined;
+  // The first few places the anchor matches: a verb may take the second path, not the first.
+  const g = globalOf(anchor);
+  let n = 0;
+  for (let m = g.exec(s.text); m && n < MAX_ANCHORS; m = g.exec(s.text), n++) {
+    if (m[0].length === 0) g.lastIndex++;
+    const verb = verbFor(p, s.text, m.index);
+    if (p.verb && !verb) continue;
+    const from = verb ? verb.index : m.index;
+    if (p.negatable && NEGATED.test(s.text.slice(Math.max(0, from - 40), from))) continue;
+    return { pattern: p.id, index: s.start + m.index, span: m[0].trim() };
+  }
+  return undefined;
+}
+
+/** Ranges of a text that a change added; `undefined` where the whole text is new. */
+type Added = Array<[number, number]> | undefined;
+
+/** The added words that overlap `[start, end)`, blanks collapsed, ` … ` between pieces. */
+function addedIn(text: string, added: Added, start: number, end: number): string | undefined {
+  if (!added) return undefined;
+  const pieces = added.filter(([a, b]) => a < end && b > start).map(([a, b]) => text.slice(Math.max(a, start), Math.min(b, end)).replace(/\s+/g, ' ').trim());
+  return pieces.length ? pieces.join(' … ') : undefined;
+}
+
+/** The first match of `re` in `text` that overlaps the added ranges (any match when all is new). */
+function matchIn(re: RegExp, text: string, added: Added): RegExpExecArray | undefined {
+  if (!added) return re.exec(text) ?? undefined;
+  if (added.length === 0) return undefined;
+  const g = globalOf(re);
+  for (let m = g.exec(text); m; m = g.exec(text)) {
+    if (added.some(([a, b]) => a < m.index + Math.max(1, m[0].length) && b > m.index)) return m;
+    if (m[0].length === 0) g.lastIndex++;
+  }
+  return undefined;
+}
+
+/** A `text` row's hit on the text as sent, else on its NFKC form. */
+function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string; added: Added }>): SuspiciousHit | undefined {
+  for (const v of variants) {
+    if (p.gate && !p.gate.test(v.text)) continue;
+    const m = matchIn(p.all[0] as RegExp, v.text, v.added);
+    if (!m) continue;
+    const added = addedIn(v.text, v.added, m.index, m.index + Math.max(1, m[0].length));
+    return { pattern: p.id, index: m.index, span: m[0], ...(added !== undefined ? { added } : {}) };
+  }
+  return undefined;
 }
 
 /**
@@ -229,19 +296,20 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
   const hits: SuspiciousHit[] = [];
   const ascii = !NON_ASCII.test(text);
   const nfkc = ascii ? text : text.normalize('NFKC');
-  const read = ascii ? text : readable(text);
+  const read = ascii ? text : readable(nfkc);
+  // Each form compared with the same form of the reviewed text, so ranges share its coordinates.
+  const b = ctx.before;
+  const bNfkc = b === undefined || !NON_ASCII.test(b) ? b : b.normalize('NFKC');
+  const added = (before: string | undefined, now: string): Added => (before === undefined ? undefined : addedRanges(before, now));
+  const variants = [{ text, added: added(b, text) }, ...(nfkc === text ? [] : [{ text: nfkc, added: added(bNfkc, nfkc) }])];
+  const readAdded = added(bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc), read);
   let split: Sentence[] | undefined;
   for (const p of SUSPICIOUS_PATTERNS) {
     if (p.argumentOnly && !ctx.argument) continue;
     if (p.unlessHit !== undefined && hits.some((h) => h.pattern === p.unlessHit)) continue;
     if (p.scope === 'text') {
-      for (const variant of nfkc === text ? [text] : [text, nfkc]) {
-        const m = (p.all[0] as RegExp).exec(variant);
-        if (m) {
-          hits.push({ pattern: p.id, index: m.index, span: m[0] });
-          break;
-        }
-      }
+      const hit = textRowHit(p, variants);
+      if (hit) hits.push(hit);
       continue;
     }
     // Every part must occur somewhere before any sentence is looked at: the verb and the other
@@ -249,11 +317,12 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
     if (p.gate && !p.gate.test(read)) continue;
     if (p.verb && !p.verb.re.test(read)) continue;
     if (!p.all.slice(1).every((r) => r.test(read)) || !(p.all[0] as RegExp).test(read)) continue;
-    split ??= sentences(read);
+    split ??= sentences(read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
     for (const s of split) {
       const hit = hitIn(p, s, ctx);
       if (hit) {
-        hits.push(hit);
+        const words = addedIn(read, readAdded, s.start, s.end);
+        hits.push(words !== undefined ? { ...hit, added: words } : hit);
         break;
       }
     }

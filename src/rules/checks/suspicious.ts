@@ -16,8 +16,8 @@ import type { Json } from '../../util/json.js';
 import { getOwn, isObject } from '../../util/json.js';
 import { mark } from '../../util/timing.js';
 import type { Check, RawFinding } from '../context.js';
-import { CONTEXT_ARGUMENT, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../suspicious-patterns.js';
-import { findSuspicious, ownNames, type OwnNames } from '../suspicious-scan.js';
+import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../suspicious-patterns.js';
+import { findSuspicious, ownNames, type OwnNames, type SuspiciousHit } from '../suspicious-scan.js';
 
 /** Every text of a tool a model reads, by pointer below the tool (`/description`, `/inputSchema/properties/q/description`). */
 export function toolTexts(t: Pick<SurfaceTool, 'description' | 'title' | 'annotations' | 'inputSchema'>): Map<string, string> {
@@ -48,7 +48,16 @@ interface ToolHit {
   where: string;
   pattern: string;
   span: string;
+  /** The words a change added there, when the text changed. */
+  added?: string;
 }
+
+/**
+ * One hit in a reviewer's words. For a changed text the words the change added lead: that is
+ * what is new to read ("description adds \"…\": …").
+ */
+const said = (h: Pick<ToolHit, 'pattern' | 'span' | 'added'>, where?: string) =>
+  `${where === undefined ? '' : h.added !== undefined ? `${where} adds ${span(h.added)}: ` : `${where}: `}${ARGUMENT_TITLES[h.pattern] ?? TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`;
 
 const propertiesOf = (t: SurfaceTool | undefined): string[] => {
   const props = t?.inputSchema ? getOwn(t.inputSchema, 'properties') : undefined;
@@ -92,7 +101,7 @@ function servedNames(tools: readonly SurfaceTool[]): OwnNames {
 }
 
 /** Whether an argument's name asks for what the model knows (`_system_prompt_`, `chatHistory`). */
-const asksForContext = (name: string) => CONTEXT_ARGUMENT.test(name) || CONTEXT_ARGUMENT.test(name.replace(/[_-]/g, ''));
+const asksForContext = (name: string) => (name.startsWith('_') && CONTEXT_ARGUMENT.test(name)) || CONTEXT_ARGUMENT_NAMES.has(name.replace(/[_-]/g, '').toLowerCase());
 
 const pointerOf = (name: string) => `/inputSchema/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
@@ -124,17 +133,30 @@ export const suspiciousText: Check = (ctx) => {
   mark('suspicious-text started');
   const base = ctx.base ? new Map(ctx.base.tools.map((t) => [t.name, t])) : undefined;
   const own = servedNames(ctx.head.tools);
+  // Tools repeat texts ("The ID of the project"): each is read once a run. The tool's own name
+  // matters only where the text names it, so it is part of the key only there.
+  const seen = new Map<string, SuspiciousHit[]>();
+  const scan = (text: string, argument: boolean, self: string): SuspiciousHit[] => {
+    const key = `${argument ? 'a' : 't'}${text.toLowerCase().includes(self.toLowerCase()) ? self : ''}\u0000${text}`;
+    let hits = seen.get(key);
+    if (!hits) seen.set(key, (hits = findSuspicious(text, { own, argument, self })));
+    return hits;
+  };
   const out: RawFinding[] = [];
   // The server's instructions, when they are new: text every turn of the model reads.
   const instructions = ctx.head.server?.instructions;
-  if (instructions !== undefined && instructions !== ctx.base?.server?.instructions) {
-    const hits = findSuspicious(instructions, { own });
+  const reviewed = ctx.base?.server?.instructions;
+  if (instructions !== undefined && instructions !== reviewed) {
+    const hits = findSuspicious(instructions, { own, ...(reviewed !== undefined ? { before: reviewed } : {}) });
     if (hits.length) {
+      const first = hits[0] as SuspiciousHit;
       out.push({
         ruleId: 'suspicious-text',
         target: { sub: '/server/instructions', key: '/server/instructions' },
-        message: `the server's instructions try something: ${hits.map((h) => `${TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`).join('; ')}`,
-        data: { hits: hits.map((h) => ({ pointer: '/server/instructions', pattern: h.pattern, span: h.span })) as unknown as Json },
+        message: `the server's instructions ${first.added !== undefined ? `add ${span(first.added)} and ` : ''}try something: ${hits.map((h) => said(h)).join('; ')}`,
+        data: {
+          hits: hits.map((h) => ({ pointer: '/server/instructions', pattern: h.pattern, span: h.span, ...(h.added !== undefined ? { added: h.added } : {}) })) as unknown as Json,
+        },
       });
     }
   }
@@ -147,18 +169,19 @@ export const suspiciousText: Check = (ctx) => {
     const hits: ToolHit[] = [];
     for (const [pointer, text] of toolTexts(tool)) {
       // Judged once, when it is new: the same text at the same place in the base was reviewed.
-      if (old?.get(pointer) === text) continue;
-      for (const h of findSuspicious(text, { own, argument: isArgumentText(pointer), self: tool.name }))
-        hits.push({ pointer, where: place(pointer), pattern: h.pattern, span: h.span });
+      const was = old?.get(pointer);
+      if (was === text) continue;
+      // A changed text: what the change adds is judged, and quoted first.
+      const found = was === undefined ? scan(text, isArgumentText(pointer), tool.name) : findSuspicious(text, { own, argument: isArgumentText(pointer), self: tool.name, before: was });
+      for (const h of found) hits.push({ pointer, where: place(pointer), pattern: h.pattern, span: h.span, ...(h.added !== undefined ? { added: h.added } : {}) });
     }
     hits.push(...argumentHits(tool, before));
     if (hits.length === 0) continue;
-    const said = hits.map((h) => `${h.where}: ${ARGUMENT_TITLES[h.pattern] ?? TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`);
     out.push({
       ruleId: 'suspicious-text',
       target: { tool: tool.name, sub: (hits[0] as ToolHit).pointer, key: '/suspicious' },
-      message: `text of tool "${tool.name}" tries something: ${said.join('; ')}`,
-      data: { hits: hits.map(({ pointer, pattern, span: s }) => ({ pointer, pattern, span: s })) as unknown as Json },
+      message: `text of tool "${tool.name}" tries something: ${hits.map((h) => said(h, h.where)).join('; ')}`,
+      data: { hits: hits.map(({ pointer, pattern, span: s, added }) => ({ pointer, pattern, span: s, ...(added !== undefined ? { added } : {}) })) as unknown as Json },
     });
   }
   mark('suspicious-text done');

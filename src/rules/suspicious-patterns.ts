@@ -235,7 +235,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'tool-order',
     title: "a directive to call a tool this server does not serve, or this one, before or after another server's",
     scope: 'sentence',
-    gate: /[_.-]\w|[a-z][A-Z]|[`'\"(]|\b(?:tools?|functions?|operations?|commands?)\b/,
+    gate: /[_.-]\w|[a-z][A-Z]|[`'"(]|\b(?:tools?|functions?|operations?|commands?)\b/,
     all: [re(ORDER), re(USE_VERB)],
     needs: 'other-tool',
     rationale:

@@ -18,12 +18,15 @@ const MAX_DIFFED = 20_000;
 
 const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);
 
-/** `[start, end)` widened to whole words of `text` where an end falls inside a word. */
+/** `[start, end)` widened to whole words of `text` where an end falls inside a word, without blanks at its ends. */
 function toWords(text: string, start: number, end: number): [number, number] {
   let s = start;
   let e = end;
   if (!isSpace(text[s])) while (s > 0 && !isSpace(text[s - 1])) s--;
   if (e > s && !isSpace(text[e - 1])) while (e < text.length && !isSpace(text[e])) e++;
+  // No blanks at either end: the range is the words.
+  while (s < e && isSpace(text[s])) s++;
+  while (e > s && isSpace(text[e - 1])) e--;
   return [s, e];
 }
 
@@ -43,7 +46,10 @@ export function addedRanges(before: string, after: string): Array<[number, numbe
   const oldMid = before.slice(p, before.length - s);
   const newMid = after.slice(p, after.length - s);
   if (newMid === '') return [];
-  const whole = () => [toWords(after, p, after.length - s)];
+  const whole = () => {
+    const r = toWords(after, p, after.length - s);
+    return r[1] > r[0] ? [r] : [];
+  };
   if (oldMid === '' || oldMid.length > MAX_DIFFED || newMid.length > MAX_DIFFED) return whole();
   const changes = diffWordsWithSpace(oldMid, newMid, { maxEditLength: MAX_EDIT_LENGTH });
   if (!changes) return whole();
@@ -53,6 +59,10 @@ export function addedRanges(before: string, after: string): Array<[number, numbe
     if (c.removed) continue;
     if (c.added && c.value.trim() !== '') {
       const [a, b] = toWords(after, at, at + c.value.length);
+      if (b <= a) {
+        at += c.value.length;
+        continue;
+      }
       const last = out.at(-1);
       if (last && a <= last[1]) last[1] = Math.max(last[1], b);
       else out.push([a, b]);

@@ -101,7 +101,8 @@ function servedNames(tools: readonly SurfaceTool[]): OwnNames {
 }
 
 /** Whether an argument's name asks for what the model knows (`_system_prompt_`, `chatHistory`). */
-const asksForContext = (name: string) => (name.startsWith('_') && CONTEXT_ARGUMENT.test(name)) || CONTEXT_ARGUMENT_NAMES.has(name.replace(/[_-]/g, '').toLowerCase());
+const asksForContext = (name: string) =>
+  (name.startsWith('_') && CONTEXT_ARGUMENT.test(name)) || CONTEXT_ARGUMENT_NAMES.has(name.replace(/[_-]/g, '').toLowerCase());
 
 const pointerOf = (name: string) => `/inputSchema/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
@@ -155,7 +156,12 @@ export const suspiciousText: Check = (ctx) => {
         target: { sub: '/server/instructions', key: '/server/instructions' },
         message: `the server's instructions ${first.added !== undefined ? `add ${span(first.added)} and ` : ''}try something: ${hits.map((h) => said(h)).join('; ')}`,
         data: {
-          hits: hits.map((h) => ({ pointer: '/server/instructions', pattern: h.pattern, span: h.span, ...(h.added !== undefined ? { added: h.added } : {}) })) as unknown as Json,
+          hits: hits.map((h) => ({
+            pointer: '/server/instructions',
+            pattern: h.pattern,
+            span: h.span,
+            ...(h.added !== undefined ? { added: h.added } : {}),
+          })) as unknown as Json,
         },
       });
     }
@@ -172,8 +178,12 @@ export const suspiciousText: Check = (ctx) => {
       const was = old?.get(pointer);
       if (was === text) continue;
       // A changed text: what the change adds is judged, and quoted first.
-      const found = was === undefined ? scan(text, isArgumentText(pointer), tool.name) : findSuspicious(text, { own, argument: isArgumentText(pointer), self: tool.name, before: was });
-      for (const h of found) hits.push({ pointer, where: place(pointer), pattern: h.pattern, span: h.span, ...(h.added !== undefined ? { added: h.added } : {}) });
+      const found =
+        was === undefined
+          ? scan(text, isArgumentText(pointer), tool.name)
+          : findSuspicious(text, { own, argument: isArgumentText(pointer), self: tool.name, before: was });
+      for (const h of found)
+        hits.push({ pointer, where: place(pointer), pattern: h.pattern, span: h.span, ...(h.added !== undefined ? { added: h.added } : {}) });
     }
     hits.push(...argumentHits(tool, before));
     if (hits.length === 0) continue;
@@ -181,7 +191,9 @@ export const suspiciousText: Check = (ctx) => {
       ruleId: 'suspicious-text',
       target: { tool: tool.name, sub: (hits[0] as ToolHit).pointer, key: '/suspicious' },
       message: `text of tool "${tool.name}" tries something: ${hits.map((h) => said(h, h.where)).join('; ')}`,
-      data: { hits: hits.map(({ pointer, pattern, span: s, added }) => ({ pointer, pattern, span: s, ...(added !== undefined ? { added } : {}) })) as unknown as Json },
+      data: {
+        hits: hits.map(({ pointer, pattern, span: s, added }) => ({ pointer, pattern, span: s, ...(added !== undefined ? { added } : {}) })) as unknown as Json,
+      },
     });
   }
   mark('suspicious-text done');

@@ -163,7 +163,14 @@ function benignHits(list, findings) {
  */
 function timing(list) {
   const pool = list.filter((s) => s.set === 'docker' || s.set === 'recorded').flatMap((s) => s.tools);
-  const tools = pool.slice(0, 1000).map((t, i) => ({ ...t, name: `${t.name}_${i}` }));
+  // Names stay as served (a tool's text names its siblings); only a repeated name gets a suffix.
+  const seen = new Set();
+  const tools = pool.slice(0, 1000).map((t) => {
+    let name = t.name;
+    for (let k = 2; seen.has(name); k++) name = `${t.name}_${k}`;
+    seen.add(name);
+    return { ...t, name };
+  });
   const dir = mkdtempSync(join(tmpdir(), 'toolgate-poison-time-'));
   try {
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools }));
@@ -210,8 +217,9 @@ console.log(
   `\nguardbench: ${gb.scored} of ${gb.corpus} scored; recall ${pct(gb.confusion.tp, gb.confusion.tp + gb.confusion.fn)}, fp-rate ${pct(gb.confusion.fp, gb.confusion.fp + gb.confusion.tn)}`,
 );
 for (const m of gb.misses) console.log(`  ${m}`);
+const median = (xs) => xs[Math.floor(xs.length / 2)].toFixed(1);
 console.log(
-  `\nsuspicious-text in an audit of ${time.tools} tools: ${time.runs.map((x) => x.toFixed(1)).join(', ')} ms (median ${time.runs[Math.floor(time.runs.length / 2)]?.toFixed(1)})`,
+  `\nsuspicious-text in an audit of ${time.tools} tools: wall ${median(time.wall)} ms, CPU ${median(time.cpu)} ms (medians of ${time.wall.length} runs)`,
 );
 if (unexplained.length) {
   console.error(`\n${unexplained.length} benign hit(s) nobody has read: explain each in bench/poison/benign-hits.json`);

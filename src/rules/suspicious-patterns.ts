@@ -94,6 +94,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'hidden-instruction-tag',
     title: 'a tag that marks instructions for the model',
     scope: 'text',
+    gate: /[<＜]/,
     all: [/<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|critical|system[-_ ]?prompt)\b[^>]{0,40}>/i],
     rationale:
       'Tool-poisoning payloads wrap instructions in tags such as <IMPORTANT> or <system> so the model treats them as higher-priority guidance; tool documentation has no use for them.',
@@ -143,6 +144,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'other-tool-directive',
     title: 'a directive about when to use other tools',
     scope: 'text',
+    gate: /before|after|instead|prior|always|must/i,
     all: [
       re(
         String.raw`\b(?:before|after|instead\s+of|prior\s+to)\s+(?:using|calling|invoking|running)\s+(?:any|every|all|each|the\s+other|other)\s+(?:other\s+)?(?:tools?|functions?)\b`,
@@ -191,6 +193,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'link',
     title: 'a link that carries data out',
     scope: 'text',
+    gate: /\]\(|<\s*a\s/i,
     all: [/\[[^\]\n]{1,200}\]\(\s{0,20}[a-z][a-z0-9+.-]{0,30}:[^)\s]{0,500}(?:[{}$<>]|\?[^)\s]{0,500}=)[^)\s]{0,500}\)|<\s*a\s[^>]{0,500}href\s*=/i],
     rationale:
       'A Markdown link whose URL has a placeholder or a query string ({data}, ?q=…) asks the model to put data into a URL that it or the client then fetches; an HTML link in a description has no place either. Plain links to documentation are not raised: published servers link their docs (Notion, Brave).',
@@ -210,6 +213,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'hidden-markup',
     title: 'a comment or hidden markup',
     scope: 'text',
+    gate: /<!--|\[\/\/\]|\[comment\]|style/i,
     all: [
       re(
         String.raw`<!--[\s\S]{0,1000}?-->`,
@@ -226,6 +230,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'padding',
     title: 'a long run of blank space that pushes text out of view',
     scope: 'text',
+    gate: / {8}|[\t\n\u00A0\u2000-\u200A\u3000]/,
     all: [re(String.raw`[ \t\u00A0\u2000-\u200A\u3000]{60,}\S`, String.raw`(?:[ \t]*\r?\n){8,}[ \t]*\S`)],
     rationale:
       'Hundreds of spaces or blank lines move the rest of a description past what a client shows in its approval dialog, while the model still reads it.',

@@ -233,7 +233,8 @@ function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegE
 /** The row's hit in one sentence, or undefined. */
 function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousHit | undefined {
   const [anchor, ...rest] = p.all as [RegExp, ...RegExp[]];
-  if (!rest.every((r) => r.test(s.text))) return undefined;
+  // The cheap tests first: the row's regexes in this sentence, then what needs the tool names.
+  if (!anchor.test(s.text) || !rest.every((r) => r.test(s.text)) || (p.verb && !p.verb.re.test(s.text))) return undefined;
   const own = ctx.own ?? NOTHING_OWN;
   if (p.needs === 'other-tool' && otherTools(s, own).length === 0) return undefined;
   if (p.needs === 'away-from-other' && !awayFromOther(s, own, ctx.self)) return undefined;
@@ -273,6 +274,17 @@ function matchIn(re: RegExp, text: string, added: Added): RegExpExecArray | unde
   return undefined;
 }
 
+/**
+ * Whether any gated `text` row can hit a text: the rows' gates in one regex, one pass instead of
+ * one a row (most texts are plain prose that needs none of them). Rows without a gate always run.
+ */
+const TEXT_GATES = new RegExp(
+  SUSPICIOUS_PATTERNS.filter((p) => p.scope === 'text' && p.gate)
+    .map((p) => `(?:${(p.gate as RegExp).source})`)
+    .join('|'),
+  'i',
+);
+
 /** A `text` row's hit on the text as sent, else on its NFKC form. */
 function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string; added: Added }>): SuspiciousHit | undefined {
   for (const v of variants) {
@@ -304,10 +316,12 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
   const variants = [{ text, added: added(b, text) }, ...(nfkc === text ? [] : [{ text: nfkc, added: added(bNfkc, nfkc) }])];
   const readAdded = added(bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc), read);
   let split: Sentence[] | undefined;
+  const gated = variants.some((v) => TEXT_GATES.test(v.text));
   for (const p of SUSPICIOUS_PATTERNS) {
     if (p.argumentOnly && !ctx.argument) continue;
     if (p.unlessHit !== undefined && hits.some((h) => h.pattern === p.unlessHit)) continue;
     if (p.scope === 'text') {
+      if (p.gate && !gated) continue;
       const hit = textRowHit(p, variants);
       if (hit) hits.push(hit);
       continue;

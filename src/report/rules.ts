@@ -1,6 +1,6 @@
 import { RAISED, RULES, SCANNING, type RuleId } from '../rules/catalog.js';
 import type { RuleMeta } from '../rules/types.js';
-import { EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../rules/suspicious-patterns.js';
+import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../rules/suspicious-patterns.js';
 import { designAnchor, linkDesignCitations } from './design-links.js';
 
 /** The catalog as text (a table), JSON, or Markdown (the body of docs/rules.md). Pure. */
@@ -65,11 +65,14 @@ export function rulesMarkdown(): string {
     '| pattern | what | why | source |',
     '|---|---|---|---|',
     ...SUSPICIOUS_PATTERNS.map((p) => `| \`${p.id}\` | ${cell(p.title)} | ${cell(p.rationale)} | ${cell(p.source)} |`),
+    `| \`context-argument\` | an argument, on any new tool, whose name asks for what the model knows: wrapped in underscores (\`${cell(CONTEXT_ARGUMENT.source)}\`, any case), or, with \`_\` and \`-\` removed and in lower case, one of ${[...CONTEXT_ARGUMENT_NAMES].map((n) => `\`${n}\``).join(', ')} | A name wrapped in underscores (\`_system_prompt_\`) or naming the conversation or its history is a slot the model fills from its context, with no user-visible step; raised in an audit too. | ${cell(FULL_SCHEMA_SOURCE)} |`,
     `| \`exfiltration-argument\` | an argument added to an existing tool whose name invites the model to pass along what it knows (\`${cell(EXFILTRATION_ARGUMENT.source)}\`, any case) | An argument such as \`notes\`, \`context\` or \`sidenote\` that appears in a reviewed tool is where poisoned instructions tell the model to put secrets or the conversation. | Invariant Labs, "MCP tool poisoning" (2025) |`,
     '',
   );
   return out.join('\n');
 }
+
+const FULL_SCHEMA_SOURCE = 'CyberArk, "Poison everywhere: No output from your MCP server is safe" (2025); getmcpm/mcp-guardbench, case exfil-param-in-schema';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
 

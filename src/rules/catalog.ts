@@ -390,11 +390,12 @@ export const RULES = [
     id: 'suspicious-text',
     level: 'warning',
     title:
-      'Text a model reads tries something: a hidden-instruction tag, concealment, an instruction override, a directive about other tools, a secret path, an invisible character, an image or link; or an exfiltration-prone argument added to a tool',
+      "Text a model reads tries something: an instruction aimed at the model about other servers' tools (call X first, use this instead of X), about data leaving (send to a URL, put it in a URL or an argument), secrecy, rewritten arguments, secrets and their files, shell commands, hidden text; or an argument shaped to carry what the model knows",
     rationale:
-      'Tool-poisoning payloads live in text the model reads and a reviewer skims. Each hit quotes the span and names the pattern (docs/rules.md, "Patterns of suspicious-text"), so a person can judge it in seconds. Only new text is judged: all of it in an audit, in a check what differs from the base, so a reviewed text is not raised on every run and a changed one rides on the approval description-changed already needs.',
-    source: 'Invariant Labs, "MCP tool poisoning" (2025); OWASP LLM01; Unicode TR36; the pattern table in src/rules/suspicious-patterns.ts',
-    fix: 'Read the quoted text: if it tells the model what to hide, what to read or what to call, remove it from the server (or deny the tool); if it is benign documentation, approve the change or turn the rule off for this tool with an `overrides:` entry.',
+      'Tool-poisoning payloads live in text the model reads and a reviewer skims. The patterns look for structure more than words: a verb aimed at the model and its object (read ~/.ssh/id_rsa, send … to https://…, pass the conversation), an ordering or redirecting word with a tool this server does not serve, an argument named _system_prompt_. Each hit quotes the span and names the pattern (docs/rules.md, "Patterns of suspicious-text"), so a person can judge it in seconds. Only new text is judged: all of it in an audit, in a check what a change adds to a text (quoted first), so a reviewed text is not raised on every run and a changed one rides on the approval description-changed already needs. Measured in bench/poison/RESULTS.md.',
+    source:
+      'Invariant Labs, "MCP tool poisoning" (2025) and "WhatsApp MCP exploited" (2025); Trail of Bits, "Jumping the line" (2025); CyberArk, full-schema poisoning (2025); OWASP LLM01; Unicode TR36; the pattern table in src/rules/suspicious-patterns.ts',
+    fix: 'Read the quoted text: if it tells the model what to hide, what to read, where to send or what to call, remove it from the server (or deny the tool); if it is benign documentation, approve the change or turn the rule off for this tool with an `overrides:` entry.',
   },
   {
     id: 'token-budget-exceeded',

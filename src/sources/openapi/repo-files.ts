@@ -216,8 +216,19 @@ function mib(n: number): string {
   return `${Math.round((n / MIB) * 10) / 10} MiB`;
 }
 
-/** Why {@link expandedSize} gave up. */
-export type ExpansionProblem = { kind: 'too-large' } | { kind: 'too-deep' } | { kind: 'cycle' };
+/**
+ * One object on the way to where {@link expandedSize} passed its limit: `key` is the member of the
+ * previous step that holds it (an array index as a string), absent for the root and for the
+ * target a `follow`ed object stands for (`viaRef`).
+ */
+export interface ExpansionStep {
+  node: object;
+  key?: string;
+  viaRef?: true;
+}
+
+/** Why {@link expandedSize} gave up; past the limit, with the objects it was inside at the time. */
+export type ExpansionProblem = { kind: 'too-large'; path: ExpansionStep[] } | { kind: 'too-deep' } | { kind: 'cycle' };
 
 /** Options of {@link expandedSize}. */
 export interface ExpandedSizeOptions {
@@ -251,6 +262,8 @@ export function expandedSize(value: unknown, opts: ExpandedSizeOptions = {}): { 
     node: object;
     keys: string[] | undefined;
     values: unknown[];
+    /** Index of the followed target in `values`, or -1. */
+    targetAt: number;
     i: number;
     acc: number;
   }
@@ -259,9 +272,11 @@ export function expandedSize(value: unknown, opts: ExpandedSizeOptions = {}): { 
     const isArray = Array.isArray(node);
     const values: unknown[] = isArray ? (node as unknown[]) : Object.values(node);
     const target = follow?.(node);
-    stack.push({ node, keys: isArray ? undefined : Object.keys(node), values: target ? [...values, target] : values, i: 0, acc: 1 });
+    const targetAt = target ? values.length : -1;
+    stack.push({ node, keys: isArray ? undefined : Object.keys(node), values: target ? [...values, target] : values, targetAt, i: 0, acc: 1 });
     memo.set(node, -1);
   };
+  const tooLarge = (): ExpansionProblem => ({ kind: 'too-large', path: expansionPath(stack) });
   enter(value);
   for (;;) {
     const f = stack[stack.length - 1]!;
@@ -285,7 +300,7 @@ export function expandedSize(value: unknown, opts: ExpandedSizeOptions = {}): { 
       } else {
         f.acc += scalar(v);
       }
-      if (f.acc > limit) return { kind: 'too-large' };
+      if (f.acc > limit) return tooLarge();
       continue;
     }
     stack.pop();
@@ -293,8 +308,18 @@ export function expandedSize(value: unknown, opts: ExpandedSizeOptions = {}): { 
     const parent = stack[stack.length - 1];
     if (!parent) return { size: f.acc };
     parent.acc += f.acc;
-    if (parent.acc > limit) return { kind: 'too-large' };
+    if (parent.acc > limit) return tooLarge();
   }
+}
+
+/** The frames of {@link expandedSize}'s stack as steps, each named by how its parent holds it. */
+function expansionPath(stack: ReadonlyArray<{ node: object; keys: string[] | undefined; targetAt: number; i: number }>): ExpansionStep[] {
+  return stack.map((f, depth) => {
+    if (depth === 0) return { node: f.node };
+    const parent = stack[depth - 1]!;
+    const at = parent.i - 1;
+    return at === parent.targetAt ? { node: f.node, viaRef: true } : { node: f.node, key: parent.keys?.[at] ?? String(at) };
+  });
 }
 
 /**

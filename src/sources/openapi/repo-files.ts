@@ -303,12 +303,13 @@ export function expandedSize(value: unknown, opts: ExpandedSizeOptions = {}): { 
       if (f.acc > limit) return tooLarge();
       continue;
     }
+    const parent = stack[stack.length - 2];
+    if (!parent) return { size: f.acc };
+    // Checked before popping, so that the path names the object that passed the limit.
+    if (parent.acc + f.acc > limit) return tooLarge();
     stack.pop();
     memo.set(f.node, f.acc);
-    const parent = stack[stack.length - 1];
-    if (!parent) return { size: f.acc };
     parent.acc += f.acc;
-    if (parent.acc > limit) return tooLarge();
   }
 }
 

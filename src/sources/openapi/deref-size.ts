@@ -117,21 +117,18 @@ export function estimateDereferencedSize(doc: object, limit: number): DerefSize 
     return target;
   };
   const cyclic = reachingCycles(doc, targetOf);
-  const r = expandedSize(doc, {
-    limit,
-    maxDepth: Number.POSITIVE_INFINITY,
-    follow: (node) => {
-      const target = targetOf(node);
-      return target !== undefined && !cyclic.has(target) ? target : undefined;
-    },
-  });
+  const follow = (node: object): object | undefined => {
+    const target = targetOf(node);
+    return target !== undefined && !cyclic.has(target) ? target : undefined;
+  };
+  const r = expandedSize(doc, { limit, maxDepth: Number.POSITIVE_INFINITY, follow });
   if ('size' in r) return r;
   if (r.kind !== 'too-large') return { cycle: true };
-  const k = r.path.findIndex((s) => s.viaRef === true);
+  // The outermost `$ref` on the way that the parser would replace (its target's size may be known
+  // already, so the path can end at the `$ref` itself).
+  const k = r.path.findIndex((s) => follow(s.node) !== undefined);
   if (k < 0) return { tooLarge: { pointer: pointerTo(r.path, r.path.length) } };
-  const site = r.path[k - 1]!.node;
-  const ref = refOf(site);
-  return { tooLarge: { pointer: pointerTo(r.path, k), ...(ref !== undefined ? { ref } : {}) } };
+  return { tooLarge: { pointer: pointerTo(r.path, k + 1), ref: refOf(r.path[k]!.node)! } };
 }
 
 /**

@@ -7,8 +7,8 @@ import { hasOwn, unescapePointerToken } from '../../util/json.js';
 /** A node of the parsed document. */
 export type JsonNode = unknown;
 
-/** The tokens of a `#/a/b~1c` fragment (URI-decoded, then RFC 6901-unescaped); undefined if not a JSON pointer fragment. */
-function refTokens(ref: string): string[] | undefined {
+/** The tokens of a `#/a/b~1c` fragment (`['a', 'b/c']`: URI-decoded, then RFC 6901-unescaped); undefined if not a JSON pointer fragment. */
+export function refTokens(ref: string): string[] | undefined {
   if (!ref.startsWith('#')) return undefined;
   const fragment = ref.slice(1);
   if (fragment === '') return [];

@@ -28,6 +28,11 @@
  *   lint-like rules (duplicate operationId, path parameter mismatches, array without items...)
  *   are downgraded to warnings and reported as notes (for the validated part only): the
  *   integration's author usually cannot fix a vendor's document. `validate: false` (source option) skips this pass.
+ * - Before the parser runs, the size of what its validation builds and walks is measured
+ *   (deref-size.ts: `$ref`s into cycles stay refs, shared targets count at each use) and more
+ *   than 64 Mi is refused as a reference bomb, naming the `$ref`: that walk is synchronous and no
+ *   deadline can stop it. Stripe's description (cyclic throughout) builds 4.4 M for every
+ *   operation, GitHub's 18 M.
  * - As a second guard against network access the parser's HTTP resolver gets `canRead: false`
  *   unless remote refs are allowed (its options always enable HTTP otherwise).
  * - Every file is read through {@link RepoFiles} (repo-files.ts): the document and each file a

@@ -39,9 +39,9 @@
  * Time: one deadline per load (default {@link DEFAULT_LOAD_TIMEOUT_MS}), checked before every
  * file and between phases, and given to the parser (`timeoutMs`, checked while dereferencing).
  * Parsing one file is synchronous and cannot be interrupted; the size caps bound it (parsing is
- * linear in the text, and aliases are not expanded while parsing). Validation measures the part
- * it validates with internal `$ref`s resolved first (document.ts: a "reference bomb" is refused
- * in milliseconds instead of dereferencing until the deadline).
+ * linear in the text, and aliases are not expanded while parsing). Validation measures what the
+ * parser will build from the part it validates first (deref-size.ts: a "reference bomb" is
+ * refused in milliseconds instead of walking past the deadline).
  *
  * What is not defended: a concurrent process rewriting the checkout while toolgate reads it (the
  * dev/inode check still guarantees the bytes come from the file that was checked), hard links

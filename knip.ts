@@ -12,6 +12,8 @@ const config: KnipConfig = {
     'src/diff/schema/worker.mjs!',
     'scripts/*.{mjs,ts}',
     'bench/*.mjs',
+    'bench/poison/*.mjs',
+    'bench/poison/data/*/*.mjs',
     // Preloaded with `node --import` by bench/run.mjs.
     'bench/lib/peak-rss.mjs',
     // MCP servers the tests start as child processes, by path.

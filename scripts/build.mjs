@@ -1,5 +1,5 @@
 // Builds the committed bundles: dist/index.js (the Action, node24) and dist/cli.js (the CLI,
-// Node 20+) with their shared chunks, plus the schema-diff worker they start (options in
+// Node 22+) with their shared chunks, plus the schema-diff worker they start (options in
 // scripts/bundles.mjs), and dist/THIRD-PARTY-LICENSES.txt for the packages they hold.
 // Deterministic, so CI can check dist/ is fresh.
 import { build } from 'esbuild';

@@ -157,7 +157,7 @@ export async function bundleOptions() {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     minify: true,
     // Stripped from the bundles: dist/THIRD-PARTY-LICENSES.txt holds them, with each bundled
     // package's license files (scripts/third-party-licenses.mjs).

@@ -60,6 +60,8 @@ export function agreementProblems(r, tag) {
   for (const [path, text] of Object.entries(r.docs)) {
     // The sub-action (toolgate/toolgate/setup-sandbox@v0) is pinned to the same tag.
     for (const p of text.matchAll(/toolgate\/toolgate(?:\/setup-sandbox)?(@|#)([^\s"'`)\]]*)/g)) {
+      // A full commit SHA pins a commit, not a major: the README's example of pinning one.
+      if (/^[0-9a-f]{40}$/.test(p[2])) continue;
       pins++;
       if (p[2] !== major) out.push(`${path} pins toolgate/toolgate${p[1]}${p[2]}, not ${p[1]}${major} (the major of ${r.version})`);
     }

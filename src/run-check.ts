@@ -3,8 +3,7 @@ import { isAbsolute } from 'node:path';
 import type { ExportEntry, Policy } from './config/policy.js';
 import { displayPath } from './util/display-path.js';
 import { exportFindings } from './export/verify.js';
-import { shadowing } from './rules/checks/shadow.js';
-import { authDiscoveryFindings } from './rules/checks/auth.js';
+import { checkAcrossSources, checkPolicy, checkSource } from './rules/index.js';
 import { safetyAudit } from './surface/safety-fields.js';
 import { pinnedTokens, tokenFacts, type TokenCost } from './surface/tokens.js';
 import type { PolicyChange } from './config/policy-diff.js';
@@ -14,7 +13,7 @@ import { serializeContractInSlices } from './contract/serialize.js';
 import { diffSurfaces } from './diff/diff-surfaces.js';
 import { buildContext, judge } from './judge/judge.js';
 import { failsOn, tally, type CheckResult, type FailOn, type Mode, type SourceResult } from './judge/result.js';
-import type { RawFinding, ReviewState, Target } from './rules/context.js';
+import type { ReviewState, Target } from './rules/context.js';
 import { compareFindings, finalize, type Locate } from './rules/evaluate.js';
 import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
@@ -103,7 +102,7 @@ export async function runCheck(options: RunOptions): Promise<CheckResult> {
 function addShadowing(opts: RunOptions, results: SourceResult[], locators: ReadonlyMap<string, Locate>): void {
   const listed = results.flatMap((r) => (r.surface ? [{ id: r.id, surface: r.surface }] : []));
   if (listed.length < 2) return;
-  for (const [id, raw] of shadowing(listed)) {
+  for (const [id, raw] of checkAcrossSources(listed)) {
     const r = results.find((x) => x.id === id) as SourceResult;
     const locate = locators.get(id);
     if (!locate) continue;
@@ -145,12 +144,7 @@ export const POLICY_SOURCE = '(policy)';
 
 /** `policy-relaxed` and `policy-tightened` (docs/design.md §7), on the head policy's lines. Pure. */
 export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges' | 'review' | 'root'>): Finding[] {
-  const raw: RawFinding[] = (opts.policyChanges ?? []).map((c) => ({
-    ruleId: c.relaxed ? 'policy-relaxed' : 'policy-tightened',
-    target: { in: 'policy', sub: c.pointer },
-    message: c.relaxed ? c.message : `${c.message} (applies after the merge)`,
-    data: { kind: c.kind },
-  }));
+  const raw = checkPolicy(opts.policyChanges ?? []);
   return finalize(raw, { sourceId: POLICY_SOURCE, policy: opts.policy, ...(opts.review ? { review: opts.review } : {}) }, policyLocator(opts, ''));
 }
 
@@ -224,7 +218,15 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
   const judged = await judge(ctx, {
     locate,
     ...(loaded ? { prepare: loaded.indexLines } : {}),
-    sourceFindings: finalize(sourceFindings(raw, run.sourcePointer), ctx, policyLocator(opts, run.sourcePointer)),
+    sourceFindings: finalize(
+      checkSource({
+        sourcePointer: run.sourcePointer,
+        diagnostics: raw.diagnostics,
+        ...(raw.protectedResource ? { protectedResource: raw.protectedResource } : {}),
+      }),
+      ctx,
+      policyLocator(opts, run.sourcePointer),
+    ),
     contractRules: opts.mode === 'check',
   });
   if (judged.folded.length) result.folded = judged.folded;
@@ -292,17 +294,21 @@ function sourceFailure(run: SourceRun, e: unknown): SourceError {
 /**
  * The result of a source whose snapshot failed: `server-failed`, and what is known of its
  * containment and authorization, reported as a listed source's are (its diagnostics have the same
- * shape, {@link sourceFindings} reads both).
+ * shape; `checkSource` reads both).
  */
 function failedSource(run: SourceRun, e: SourceError, durationMs: number): SourceResult {
   const { cfg, opts, sourcePointer, result } = run;
   const pending = cfg.kind === 'mcp' ? cfg.mcp.containment?.pending : undefined;
   const message = pending?.length ? `${pendingContainment(cfg.id, pending)}: ${e.message}` : e.message;
   result.failure = { message, reason: e.reason, ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}) };
-  const f: RawFinding = { ruleId: 'server-failed', target: { in: 'policy', sub: sourcePointer }, message, data: { reason: e.reason } };
   result.diagnostics = { durationMs, ...e.diagnostics, ...(e.unauthorized ? { unauthorized: true } : {}) };
-  const about = sourceFindings({ diagnostics: result.diagnostics, ...(e.protectedResource ? { protectedResource: e.protectedResource } : {}) }, sourcePointer);
-  result.findings = finalize([f, ...about], { sourceId: cfg.id, policy: opts.policy }, policyLocator(opts, sourcePointer));
+  const raw = checkSource({
+    sourcePointer,
+    failure: { message, reason: e.reason },
+    diagnostics: result.diagnostics,
+    ...(e.protectedResource ? { protectedResource: e.protectedResource } : {}),
+  });
+  result.findings = finalize(raw, { sourceId: cfg.id, policy: opts.policy }, policyLocator(opts, sourcePointer));
   return result;
 }
 
@@ -376,55 +382,6 @@ async function tokensForJudging(
   if (counted.facts) result.tokens = counted.facts;
   mark(`${cfg.id}: tokens ${counted.cost ? 'counted' : 'from the contract'}`);
   return { ...(counted.cost ? { tokens: counted.cost } : {}), ...(counted.facts ? { tokensPerTurn: counted.facts.perTurn } : {}) };
-}
-
-/** Findings about the source itself, listed or failed: containment, authorization discovery, stdout noise. */
-function sourceFindings(raw: Pick<RawSnapshot, 'diagnostics' | 'protectedResource'>, sourcePointer: string): RawFinding[] {
-  const out = [
-    ...containmentFindings(raw.diagnostics, sourcePointer),
-    ...authDiscoveryFindings(raw.protectedResource, raw.diagnostics.unauthorized === true, sourcePointer),
-  ];
-  const noise = raw.diagnostics.stdoutNoiseLines ?? 0;
-  if (noise > 0) {
-    out.push({
-      ruleId: 'stdout-noise',
-      target: { in: 'policy', sub: sourcePointer },
-      message: `the server wrote ${noise} non-JSON line${noise === 1 ? '' : 's'} on stdout${sample(raw.diagnostics.stdoutNoiseSample)}`,
-    });
-  }
-  return out;
-}
-
-/**
- * `server-unsandboxed`, `server-escaped` and `server-network-blocked` for a source whose command
- * toolgate started (issue 12): on the source's entry in toolgate.yml.
- */
-export function containmentFindings(d: Pick<RawSnapshot['diagnostics'], 'sandbox' | 'escaped' | 'networkBlocked'>, sourcePointer: string): RawFinding[] {
-  const out: RawFinding[] = [];
-  const target = { in: 'policy' as const, sub: `${sourcePointer}/mcp` };
-  if (d.sandbox && !d.sandbox.sandboxed)
-    out.push({ ruleId: 'server-unsandboxed', target, message: `the server ran unsandboxed: ${d.sandbox.reason}`, data: { reason: d.sandbox.reason } });
-  if (d.escaped?.length) {
-    const shown = d.escaped
-      .slice(0, 5)
-      .map((p) => `pid ${p.pid} \`${p.command.slice(0, 200)}\``)
-      .join(', ');
-    out.push({
-      ruleId: 'server-escaped',
-      target,
-      message: `${d.escaped.length} process${d.escaped.length === 1 ? '' : 'es'} of the server outlived it (left its process group or session) and ${d.escaped.length === 1 ? 'was' : 'were'} killed: ${shown}${d.escaped.length > 5 ? ', …' : ''}`,
-      data: { processes: d.escaped.map((p) => p.command.slice(0, 200)) },
-    });
-  }
-  if (d.networkBlocked?.length) {
-    out.push({
-      ruleId: 'server-network-blocked',
-      target,
-      message: `the server tried to reach the network, which its sandbox blocks: ${d.networkBlocked.join(', ')}`,
-      data: { hosts: d.networkBlocked },
-    });
-  }
-  return out;
 }
 
 /**
@@ -516,11 +473,6 @@ function firstAfter(tools: readonly { name: string }[], name: string): { name: s
     else lo = mid + 1;
   }
   return tools[lo];
-}
-
-/** `; first: "..."` for the stdout-noise message, or '' when no line was kept. */
-function sample(line: string | undefined): string {
-  return line === undefined ? '' : `; first: ${JSON.stringify(line)}`;
 }
 
 /** The same error with absolute file paths shown relative to the workspace, its `others` (further problems of the file) included. */

@@ -23,7 +23,7 @@ import { apiBaseReader, gitBaseReader } from '../github/base-files.js';
 import { checkedOutCommit, repositoryPrefix, resolveCommit } from '../github/base-contract.js';
 import { readBaseState, type BaseState } from '../review/base-state.js';
 import { assertNoRunnerSecrets } from '../config/policy-diff.js';
-import { FORK_HINT, publishChecks, publishComment } from '../github/publish.js';
+import { DEFAULT_CHECK_NAME, FORK_HINT, publishChecks, publishComment } from '../github/publish.js';
 import type { Logger } from '../util/logger.js';
 import { VERSION } from '../version.js';
 import { entryFrom } from '../export/entries.js';
@@ -132,7 +132,7 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
   let annotatedByCheckRun = false;
   if (octokit && event.repo && headSha && inputs.checkRun && !pr?.fork) {
     // One check run per job: a matrix over sources gets one per source.
-    const name = inputs.checkName ?? (inputs.sources.length ? `toolgate (${inputs.sources.join(', ')})` : 'toolgate');
+    const name = inputs.checkName ?? (inputs.sources.length ? `${DEFAULT_CHECK_NAME} (${inputs.sources.join(', ')})` : DEFAULT_CHECK_NAME);
     annotatedByCheckRun = await publishChecks(octokit, event.repo, headSha, result, policyFile, logger, name);
   }
   // A failing step adds its own error annotation (core.setFailed): keep a slot for it.

@@ -8,7 +8,7 @@ import { runCheck, unpinnableMessage } from '../run-check.js';
 import type { Launcher } from '../sources/launch/index.js';
 import type { CheckResult, FailOn, Mode } from '../judge/result.js';
 import { selectSources } from '../sources/select.js';
-import { policyFrom } from './prepare.js';
+import { policyFrom, runRoot } from './prepare.js';
 import { escapeTerminalInline, guardLogOutput } from '../report/escape.js';
 import { runDiff } from '../run-diff.js';
 import { renderJson } from '../report/json.js';
@@ -79,11 +79,12 @@ export async function run(
       ...(flags.gateway !== undefined ? { gateway: flags.gateway } : {}),
     }),
   );
-  const base = flags.base !== undefined ? await readBaseAt(policy, cwd, flags.base) : undefined;
+  const root = runRoot(policy, cwd);
+  const base = flags.base !== undefined ? await readBaseAt(policy, root, flags.base) : undefined;
   const result = await runCheck({
     policy: base?.policy ?? policy,
     mode,
-    root: cwd,
+    root,
     logger: stderrLogger(flags.format !== 'text'),
     launcher,
     ...(flags.source ? { sourceIds: flags.source } : {}),
@@ -123,15 +124,15 @@ export async function run(
  * git: REF's policy judges, REF's contracts are the base. There is no review to find, so every
  * widening change is an error that says it needs an approval.
  */
-async function readBaseAt(policy: Policy, cwd: string, ref: string): Promise<BaseState> {
+async function readBaseAt(policy: Policy, root: string, ref: string): Promise<BaseState> {
   if (!policy.file)
     throw new ConfigError(
       '--base compares with the policy and contracts at a git ref, so it needs toolgate.yml',
       undefined,
       'Run it in a repository with toolgate.yml, without a source on the command line.',
     );
-  const sha = await resolveRef(cwd, ref);
-  return readBaseState(policy, cwd, gitBaseReader(cwd, sha), ref);
+  const sha = await resolveRef(root, ref);
+  return readBaseState(policy, root, gitBaseReader(root, sha), ref);
 }
 
 /** The line `snapshot` and `update` print when a listing holds malformed tools (all pinned as served). */
@@ -152,7 +153,7 @@ export async function snapshot(flags: SourceFlags & { output?: string }, command
       'Select one with --source ID.',
     );
   }
-  const result = await runCheck({ policy, mode: 'audit', root: cwd, logger: stderrLogger(true), sourceIds: [selected[0]!.id] });
+  const result = await runCheck({ policy, mode: 'audit', root: runRoot(policy, cwd), logger: stderrLogger(true), sourceIds: [selected[0]!.id] });
   const only = result.sources[0]?.surface;
   const malformed = result.sources[0]?.malformed ?? [];
   const unpinnable = malformed.filter((m) => !m.pinned);

@@ -119,9 +119,19 @@ function foundLines(findings: ReturnType<typeof detect>['findings']): string[] {
       `${POLICY_FILE} gets a placeholder source: replace it with how your server starts.`,
     ];
   }
+  const locked = findings.filter((f) => f.pin?.state === 'locked');
+  const unpinned = findings.filter((f) => f.pin?.state === 'unpinned');
   return [
     `Found ${findings.length} source${findings.length === 1 ? '' : 's'}:`,
     ...findings.map((f) => line(`  ${f.id}  ${f.what} (${f.file})${f.integration ? `, starter config ${f.integration.path}` : ''}`)),
+    ...(locked.length ? ['', 'Pinned to the version the lockfile installs:', ...locked.map((f) => line(`  ${f.id}  ${f.pin?.text ?? ''}`))] : []),
+    ...(unpinned.length
+      ? [
+          '',
+          'Not pinned: each start may run another version (the TODO above each in toolgate.yml says how to pin it):',
+          ...unpinned.map((f) => line(`  ${f.id}  ${f.pin?.text ?? ''}`)),
+        ]
+      : []),
   ];
 }
 

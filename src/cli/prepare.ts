@@ -23,6 +23,7 @@ import { commandLineReadable, homeDirectories } from '../sources/launch/install-
 import { Launcher } from '../sources/launch/index.js';
 import type { JsonObject } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
+import { findRepositoryRoot } from '../util/repository-root.js';
 import { mark } from '../util/timing.js';
 import type { SourceFlags } from './types.js';
 import { runKey, type EarlyRun } from './early-args.js';
@@ -82,7 +83,7 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
   mark('policy loaded');
   if (flags.base === undefined) {
     const { startFirstServer } = await import('../sources/select.js');
-    await startFirstServer(policy, flags.source, cwd, launcher);
+    await startFirstServer(policy, flags.source, runRoot(policy, cwd), launcher);
   }
   return { policy, launcher };
 }
@@ -93,6 +94,18 @@ async function prepareNow(flags: SourceFlags & { base?: string }, command: strin
  */
 export function typedContainment(command: readonly string[], cwd: string): Containment {
   return { ...DEFAULT_CONTAINMENT, readable: commandLineReadable(command.slice(1), cwd, homeDirectories(process.env)) };
+}
+
+/**
+ * The directory a command-line run works in: findings name files relative to it, git reads the
+ * base there, and the sandbox lets servers into it. For a policy file, the repository that holds it
+ * ({@link findRepositoryRoot}: the nearest `.git` at or above its directory; outside git, the
+ * working directory when the policy is inside it, else the policy's directory), so that
+ * `--config` from a subdirectory or from another repository runs as it would from that
+ * repository's root; for a source given on the command line, the working directory.
+ */
+export function runRoot(policy: Policy, cwd: string): string {
+  return policy.file ? findRepositoryRoot(policy.root) : cwd;
 }
 
 function parseCapabilities(text: string | undefined): JsonObject {

@@ -89,10 +89,13 @@ function addInitCommand(program: Command, setExit: (code: number) => void): void
       'after',
       `
 It looks for MCP servers (package.json or pyproject.toml/requirements.txt depending on an MCP
-SDK; servers named in .mcp.json, .cursor/mcp.json, .vscode/mcp.json, claude_desktop_config.json)
-and OpenAPI documents (each gets a starter integration config with an empty \`include\`), one
-source each. Nothing is run; environment variables are copied by name, never their values. An
-existing file is never replaced without --force (exit 2). README, "toolgate init".
+SDK; servers named in .mcp.json, .cursor/mcp.json, .vscode/mcp.json, claude_desktop_config.json;
+package.json dependencies on published servers) and OpenAPI documents (each gets a starter
+integration config with an empty \`include\`), one source each. A published server is pinned
+to the version the lockfile installs (started from node_modules when its bin is known); a start
+nothing pins (npx pkg, pkg@latest, uvx pkg, an image without tag or digest) gets a TODO. Nothing
+is run; environment variables are copied by name, never their values. An existing file is never
+replaced without --force (exit 2). README, "toolgate init".
 
 Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx toolgate check.`,
     )
@@ -195,7 +198,9 @@ stdio server):
   { "command": "npx", "args": ["toolgate", "proxy", "--config", "/repo/toolgate.yml", "--source", "github"] }
 The client sees only tools the contract pins whose live definition still equals the pinned one and
 whose class \`runtime.allow\` admits; calls to anything else, or with arguments the pinned
-inputSchema rejects or does not declare, are refused without reaching the server. README, "Runtime gate".`,
+inputSchema rejects or does not declare, are refused without reaching the server. A method no MCP
+version has is refused unless runtime.pass-methods names it. MCP Inspector CLI: pass the policy file
+as -c (the Inspector takes --config for itself). README, "Runtime gate".`,
     )
     .action(async function (this: Command) {
       requireDashDash(this);

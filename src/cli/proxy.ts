@@ -14,6 +14,7 @@ import { readContract } from '../contract/store.js';
 import { ClientStdio } from '../runtime/client-stdio.js';
 import { DecisionLog } from '../runtime/decision-log.js';
 import { runRelay } from '../runtime/relay.js';
+import { JUDGED_METHODS, judgedLookAlike } from '../runtime/methods.js';
 import { openHttpServer, startStdioServer } from '../sources/mcp.js';
 import { readySources } from '../sources/select.js';
 import { SourceError } from '../sources/source-error.js';
@@ -25,6 +26,7 @@ import type { SandboxUse } from '../sources/types.js';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { Surface } from '../surface/model.js';
 import { ConfigError } from '../util/errors.js';
+import { runRoot } from './prepare.js';
 
 /** Flags of `toolgate proxy`. */
 export interface ProxyFlags {
@@ -94,6 +96,7 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string, l
     );
   }
   if (chosen.kind !== 'mcp') throw new ConfigError(`source "${chosen.id}" is ${chosen.kind}: the proxy serves MCP servers`, undefined, 'Pick an mcp source.');
+  checkPassMethods(policy);
   // `sandbox: required` holds here as in check: no server of this policy runs unsandboxed.
   await readySources(policy, [chosen.id], launcher.sandbox);
   const contract = await loadContract(chosen.contract, displayPath(policy.root, chosen.contract));
@@ -103,7 +106,22 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string, l
       undefined,
       `Run \`toolgate update --source ${chosen.id}\`.`,
     );
-  return { id: chosen.id, cfg: chosen.mcp, contract, runtime: policy.runtime, root: policy.root };
+  return { id: chosen.id, cfg: chosen.mcp, contract, runtime: policy.runtime, root: runRoot(policy, cwd) };
+}
+
+/** `runtime.pass-methods` names no method the proxy judges itself, in any spelling (runtime/methods.ts). */
+function checkPassMethods(policy: Policy): void {
+  policy.runtime.passMethods.forEach((m, i) => {
+    const judged = JUDGED_METHODS.includes(m) ? m : judgedLookAlike(m);
+    if (judged === undefined) return;
+    throw new ConfigError(
+      `runtime.pass-methods names ${JSON.stringify(m)}, which reads as ${judged}: the proxy judges that method itself and never passes it, in any spelling`,
+      policy.file
+        ? { file: displayPath(policy.root, policy.file), line: policy.lineOf(`/runtime/pass-methods/${i}`), pointer: `/runtime/pass-methods/${i}` }
+        : undefined,
+      'Remove the entry: tools/call and tools/list always go through the contract and the runtime policy.',
+    );
+  });
 }
 
 /** The server side of the relay, whichever transport it speaks. */
@@ -211,6 +229,8 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
     process.stderr.write(`toolgate: proxy: ${escapeTerminalInline(e.message, 2000)}\n`);
     return EXIT.sourceFailed;
   }
+  // stderr carries the server's log and ours; a reader that went away (EPIPE) must not end the relay.
+  process.stderr.on('error', () => undefined);
   const logOut = flags.log !== undefined ? createWriteStream(resolve(cwd, flags.log), { flags: 'a' }) : process.stderr;
   const log = new DecisionLog(logOut, r.id, r.runtime.logArguments);
   // As every report of check says it (server-unsandboxed): the decision log says so once.
@@ -219,7 +239,7 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
   if (server.sandbox?.sandboxed) watchContainment(server, r.root, log);
   const client = new ClientStdio(process.stdin, process.stdout, {
     maxMessageBytes: r.runtime.maxMessageBytes,
-    onGarbage: (why) => log.write({ event: 'upstream', decision: 'dropped', reason: 'client-garbage', detail: why }),
+    onRefused: (reason, detail) => log.write({ event: 'request', decision: 'refused', reason, detail }),
   });
   const ended = await runRelay(client, server.transport, {
     contract: r.contract,
@@ -234,6 +254,8 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
   if (noise > 0) log.write({ event: 'upstream', decision: 'dropped', reason: 'stdout-noise', detail: `${noise} non-JSON lines on the server's stdout` });
   await server.close();
   log.summary();
+  const lost = log.problem();
+  if (lost !== undefined && logOut !== process.stderr) process.stderr.write(`toolgate: proxy: ${escapeTerminalInline(lost, 500)}\n`);
   if (logOut !== process.stderr) await new Promise<void>((res) => (logOut as NodeJS.WritableStream).end(() => res()));
   return ended === 'client' ? 0 : 3;
 }

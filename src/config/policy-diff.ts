@@ -1,18 +1,24 @@
 /**
  * What a pull request changes in `toolgate.yml`, judged by the policy it changes (docs/design.md §7): the
  * base commit's policy judges the PR, each relaxation is a `policy-relaxed` finding, each
- * tightening a notice that takes effect after the merge. Pure functions of two parsed policies.
+ * tightening a notice that takes effect after the merge. Which change relaxes a key is the key's
+ * row in keys.ts; the sentences are policy-wording.ts's. Pure functions of two parsed policies.
  *
  * @module
  */
-import { pointerSegments, toPointer } from '../util/json.js';
+import { resolve } from 'node:path';
+import { canonicalJson, escapePointerToken, isObject, jsonEqual, pointerSegments, toPointer, type Json, type JsonObject } from '../util/json.js';
 import { ConfigError } from '../util/errors.js';
 import { loginKey } from './reviewers.js';
-import { RULES, ruleById } from '../rules/catalog.js';
-import type { DenyEntry, Policy, PolicyLevel, RuleOverride } from './policy.js';
+import { RULES } from '../rules/catalog.js';
+import type { DenyEntry, Policy } from './policy.js';
 import { displayPath } from '../util/display-path.js';
-import { DEFAULT_CONTAINMENT, type CommandSpec, type Containment, type HeaderFromEnv, type SourceConfig } from './source-config.js';
+import { DEFAULT_CONTAINMENT, type CommandSpec, type Containment, type SourceConfig } from './source-config.js';
 import type { SafetyField } from '../surface/safety-fields.js';
+import { POLICY_KEYS, nameOf, parentOf, type PolicyKey } from './keys.js';
+import { WORDS, genericWords, str, type Said } from './policy-wording.js';
+import { LEVEL_ORDER, ruleLevel } from './rule-levels.js';
+import { additionsRelax, levelsOf, orderFlips, removalsRelax } from './override-order.js';
 
 /** One difference between the base and the head policy. */
 export interface PolicyChange {
@@ -27,10 +33,11 @@ export interface PolicyChange {
   /** One plain-text sentence for a reviewer; values from the policy are JSON-quoted and truncated. */
   message: string;
   /**
-   * A short stable kind: 'rule-level', 'override', 'deny', 'review', 'limit', 'allow',
-   * 'require-explicit-hints', 'source-removed', 'source-contract', 'source-kind',
-   * 'source-command', 'source-env', 'source-url', 'source-headers', 'source-file', 'sandbox',
-   * 'runtime', 'exports', 'safety-fields'.
+   * A short stable kind, the `kind` of the key's row in keys.ts: 'rule-level', 'override',
+   * 'deny', 'review', 'limit', 'allow', 'require-explicit-hints', 'source-added',
+   * 'source-removed', 'source-contract', 'source-kind', 'source-command', 'source-env',
+   * 'source-url', 'source-headers', 'source-file', 'sandbox', 'runtime', 'exports',
+   * 'safety-fields', or 'policy' for a key whose row names none.
    */
   kind: string;
 }
@@ -42,29 +49,31 @@ interface Ctx {
   out: PolicyChange[];
 }
 
+/** Where a value is judged: the source it belongs to, and the list entries that hold it on each side. */
+interface Scope {
+  source?: string;
+  entryB?: JsonObject;
+  entryH?: JsonObject;
+}
+
+type Side = 'base' | 'head';
+
 /**
  * Every change from `base` to `head` that makes the policy less strict (`relaxed`) or stricter,
  * each located in the head file, in head line order. Both policies come from `parsePolicy` with
- * the same root. Not a change: `schema-budget-ms`, a source's capabilities, timeouts and list
- * limits.
+ * the same root. Each key is judged by its row in {@link POLICY_KEYS}: `neutral` keys (such as
+ * `schema-budget-ms`, a source's capabilities, timeouts and list limits) are no change.
  */
 export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
   const ctx: Ctx = { base, head, out: [] };
-  diffRules(ctx);
-  diffOverrides(ctx);
-  diffLimits(ctx);
-  diffRuntime(ctx);
-  diffExports(ctx);
-  diffDeny(ctx);
-  diffSafetyFields(ctx);
-  diffReview(ctx);
-  diffFlags(ctx);
-  diffRunnerEnv(ctx);
-  diffSources(ctx);
+  judgeBlock(ctx, '', base.doc, head.doc, '', {});
   const line = new Map(ctx.out.map((c) => [c.pointer, head.lineOf(c.pointer)]));
   // Array.prototype.sort is stable: changes on one line keep the order they were found in.
   return ctx.out.slice().sort((a, b) => (line.get(a.pointer) ?? 0) - (line.get(b.pointer) ?? 0));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The policy that judges
 
 /**
  * The policy that judges a pull request: base's levels/overrides/deny/review/limits/allow-* keys
@@ -150,458 +159,6 @@ function envEntries(s: SourceConfig, at: string): { name: string; pointer: strin
   ];
 }
 
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-const RANK: Record<PolicyLevel, number> = { off: 0, notice: 1, warning: 2, error: 3 };
-const MAX_QUOTED = 80;
-const MAX_LISTED = 10;
-
-/** The pointer itself when the head file has it, else its closest enclosing value that it has. */
-function nearest(head: Policy, pointer: string): string {
-  const segs = pointerSegments(pointer);
-  for (let n = segs.length; n > 0; n--) {
-    const p = toPointer(segs.slice(0, n));
-    if (head.has(p)) return p;
-  }
-  return '';
-}
-
-function push(ctx: Ctx, relaxed: boolean, kind: string, pointer: string, message: string): void {
-  ctx.out.push({ relaxed, kind, pointer: nearest(ctx.head, pointer), message });
-}
-
-/**
- * A value from the policy as inert data: at most {@link MAX_QUOTED} code points, JSON-quoted,
- * with invisible, format and line-separator characters escaped too (`\uXXXX`), so it is one line.
- */
-function q(value: string): string {
-  const cps = Array.from(value);
-  const cut = cps.length > MAX_QUOTED ? `${cps.slice(0, MAX_QUOTED - 1).join('')}\u2026` : value;
-  return JSON.stringify(cut).replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}\u2028\u2029]/gu, (c) =>
-    Array.from(c, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
-  );
-}
-
-/** A list of quoted values, `["a", "b"]`, the first {@link MAX_LISTED} of them. */
-function qList(values: readonly string[]): string {
-  const more = values.length > MAX_LISTED ? `, and ${values.length - MAX_LISTED} more` : '';
-  return `[${values.slice(0, MAX_LISTED).map(q).join(', ')}${more}]`;
-}
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-function levelOf(p: Policy, rule: string): PolicyLevel {
-  return p.rules[rule] ?? ruleById(rule)?.level ?? 'error';
-}
-
-/** Items of `a` whose key is not among `b`'s keys, each counted as often as it is unmatched. */
-function missingFrom<T>(a: readonly T[], b: readonly T[], key: (x: T) => string): { item: T; index: number }[] {
-  const left = new Map<string, number>();
-  for (const x of b) left.set(key(x), (left.get(key(x)) ?? 0) + 1);
-  return a.flatMap((item, index) => {
-    const n = left.get(key(item)) ?? 0;
-    if (n > 0) {
-      left.set(key(item), n - 1);
-      return [];
-    }
-    return [{ item, index }];
-  });
-}
-
-const sorted = (xs: readonly string[]) => [...new Set(xs)].sort();
-
-// ---------------------------------------------------------------------------------------------
-// Rules, overrides, limits
-
-function diffRules(ctx: Ctx): void {
-  for (const { id } of RULES) {
-    const from = levelOf(ctx.base, id);
-    const to = levelOf(ctx.head, id);
-    if (from === to) continue;
-    const relaxed = RANK[to] < RANK[from];
-    push(ctx, relaxed, 'rule-level', toPointer(['rules', id]), `rule "${id}" is ${relaxed ? 'lowered' : 'raised'} from ${from} to ${to}`);
-  }
-}
-
-function overrideKey(o: RuleOverride): string {
-  const rules = Object.entries(o.rules).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([sorted(o.tools), o.sources ? sorted(o.sources) : null, rules]);
-}
-
-function describeOverride(o: RuleOverride, p: Policy, verb: string): string {
-  const where = o.sources ? ` in sources ${qList(o.sources)}` : '';
-  const levels = Object.entries(o.rules).map(([id, level]) => `${id} ${level} (${levelOf(p, id)} without it)`);
-  return `override for tools ${qList(o.tools)}${where} is ${verb}: ${levels.join(', ')}`;
-}
-
-function diffOverrides(ctx: Ctx): void {
-  const { base, head } = ctx;
-  for (const { item } of missingFrom(base.overrides, head.overrides, overrideKey)) {
-    const relaxed = Object.entries(item.rules).some(([id, level]) => RANK[level] > RANK[levelOf(base, id)]);
-    push(ctx, relaxed, 'override', '/overrides', describeOverride(item, base, 'removed'));
-  }
-  for (const { item, index } of missingFrom(head.overrides, base.overrides, overrideKey)) {
-    // Judged against the base: the head's own `rules` lowering the same level must not hide it.
-    const relaxed = Object.entries(item.rules).some(([id, level]) => RANK[level] < Math.max(RANK[levelOf(head, id)], RANK[levelOf(base, id)]));
-    push(ctx, relaxed, 'override', `/overrides/${index}`, describeOverride(item, head, 'added'));
-  }
-}
-
-function diffLimits(ctx: Ctx): void {
-  const keys = [
-    ['maxTools', 'max-tools'],
-    ['maxPayloadBytes', 'max-payload-bytes'],
-    ['maxTokens', 'max-tokens'],
-    ['maxTokensPerTool', 'max-tokens-per-tool'],
-  ] as const;
-  for (const [key, name] of keys) {
-    const from = ctx.base.limits[key];
-    const to = ctx.head.limits[key];
-    if (from === to) continue;
-    const relaxed = to === undefined || (from !== undefined && to > from);
-    const what =
-      from === undefined
-        ? `is added: ${to}`
-        : to === undefined
-          ? `is removed (was ${from}): no limit`
-          : `is ${relaxed ? 'raised' : 'lowered'} from ${from} to ${to}`;
-    push(ctx, relaxed, 'limit', `/limits/${name}`, `limits.${name} ${what}`);
-  }
-}
-
-/**
- * The `runtime` block (docs/design.md §11): what the proxy admits and exports write. Relaxed: a class
- * allowed, a deny pattern removed, `allow-tools` removed or given a new pattern, a result or
- * message bound raised, `on-drift` from refuse-all to hide, argument values logged (they may
- * hold secrets). The opposite of each is a tightening.
- */
-function diffRuntime(ctx: Ctx): void {
-  const [b, h] = [ctx.base.runtime, ctx.head.runtime];
-  const at = (k: string) => `/runtime/${k}`;
-  const id = (x: string) => x;
-  // missingFrom(a, b): the items of a that b lacks, with their index in a.
-  for (const { item, index } of missingFrom(h.allow, b.allow, id))
-    push(ctx, true, 'runtime', `${at('allow')}/${index}`, `runtime.allow admits ${q(item)} tools`);
-  for (const { item } of missingFrom(b.allow, h.allow, id)) push(ctx, false, 'runtime', at('allow'), `runtime.allow no longer admits ${q(item)} tools`);
-  for (const { item } of missingFrom(b.deny, h.deny, id)) push(ctx, true, 'runtime', at('deny'), `runtime.deny pattern ${q(item)} is removed`);
-  for (const { item } of missingFrom(b.requireSafer ?? [], h.requireSafer ?? [], fieldKey))
-    push(ctx, true, 'runtime', at('require-safer'), `runtime.require-safer no longer requires the safer side of ${q(item.name)}`);
-  for (const { item, index } of missingFrom(h.requireSafer ?? [], b.requireSafer ?? [], fieldKey))
-    push(ctx, false, 'runtime', `${at('require-safer')}/${index}`, `runtime.require-safer requires the safer side of ${q(item.name)}`);
-  for (const { item, index } of missingFrom(h.deny, b.deny, id))
-    push(ctx, false, 'runtime', `${at('deny')}/${index}`, `runtime.deny pattern ${q(item)} is added`);
-  if (b.allowTools && !h.allowTools) push(ctx, true, 'runtime', '/runtime', 'runtime.allow-tools is removed: every pinned tool may be admitted');
-  else if (!b.allowTools && h.allowTools) push(ctx, false, 'runtime', at('allow-tools'), `runtime.allow-tools is added: ${qList(h.allowTools)}`);
-  else if (b.allowTools && h.allowTools) {
-    for (const { item, index } of missingFrom(h.allowTools, b.allowTools, id))
-      push(ctx, true, 'runtime', `${at('allow-tools')}/${index}`, `runtime.allow-tools pattern ${q(item)} is added`);
-    for (const { item } of missingFrom(b.allowTools, h.allowTools, id))
-      push(ctx, false, 'runtime', at('allow-tools'), `runtime.allow-tools pattern ${q(item)} is removed`);
-  }
-  for (const [key, name] of [
-    ['maxResultBytes', 'max-result-bytes'],
-    ['maxMessageBytes', 'max-message-bytes'],
-  ] as const) {
-    if (b[key] !== h[key])
-      push(ctx, h[key] > b[key], 'runtime', at(name), `runtime.${name} is ${h[key] > b[key] ? 'raised' : 'lowered'} from ${b[key]} to ${h[key]}`);
-  }
-  if (b.onDrift !== h.onDrift) push(ctx, h.onDrift === 'hide', 'runtime', at('on-drift'), `runtime.on-drift is ${h.onDrift} (was ${b.onDrift})`);
-  if (b.logArguments !== h.logArguments)
-    push(
-      ctx,
-      h.logArguments,
-      'runtime',
-      at('log-arguments'),
-      `runtime.log-arguments is ${h.logArguments ? 'on: argument values (secrets among them) are written to the decision log' : 'off'}`,
-    );
-}
-
-/**
- * `exports:` (docs/design.md §12): a committed export stops being checked when its entry goes, so a pull
- * request that drops an entry (or retargets it) could leave a gateway allowing what the contract
- * no longer admits: relaxed. An added entry is a tightening.
- */
-function diffExports(ctx: Ctx): void {
-  const key = (e: Policy['exports'][number]) => JSON.stringify([e.to, displayPath(ctx.head.root, e.file), e.source, e.server, e.gateway ?? null]);
-  const what = (e: Policy['exports'][number]) => `exports entry (to ${e.to}, file ${q(displayPath(ctx.head.root, e.file))})`;
-  for (const { item } of missingFrom(ctx.base.exports, ctx.head.exports, key))
-    push(ctx, true, 'exports', nearest(ctx.head, '/exports'), `${what(item)} is removed or changed: that export is no longer checked against the contract`);
-  for (const { item, index } of missingFrom(ctx.head.exports, ctx.base.exports, key))
-    push(ctx, false, 'exports', `/exports/${index}`, `${what(item)} is added`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Deny, review, flags
-
-function denyKey(d: DenyEntry): string {
-  return JSON.stringify([sorted(d.tools), d.when, ...(d.lessSafe ? [sorted(d.lessSafe.map(fieldKey))] : [])]);
-}
-
-function describeDeny(d: DenyEntry): string {
-  return `deny entry ${qList(d.tools)}${d.when === 'read' ? ' (when: read)' : ''}${d.lessSafe ? ` (less-safe: ${qList(d.lessSafe.map((f) => f.name))})` : ''}`;
-}
-
-/** A safety field by what it means (pointer, safer value, default), not by its name. */
-function fieldKey(f: SafetyField): string {
-  return JSON.stringify([f.pointer, f.safer, f.default ?? null, f.default !== undefined]);
-}
-
-/**
- * `safety-fields` (issue 16 §4): a field removed or redefined (another pointer, safer value or
- * default) is relaxed, since the selectors that name it then let through what it held back; a
- * field added is tightened.
- */
-function diffSafetyFields(ctx: Ctx): void {
-  const describe = (f: SafetyField) =>
-    `safety field ${q(f.name)} (${f.pointer}, safer: ${JSON.stringify(f.safer)}${f.default !== undefined ? `, default: ${JSON.stringify(f.default)}` : ''})`;
-  for (const { item } of missingFrom(ctx.base.safetyFields, ctx.head.safetyFields, fieldKey))
-    push(ctx, true, 'safety-fields', '/safety-fields', `${describe(item)} is removed or redefined`);
-  for (const { item, index } of missingFrom(ctx.head.safetyFields, ctx.base.safetyFields, fieldKey))
-    push(ctx, false, 'safety-fields', `/safety-fields/${index}`, `${describe(item)} is added`);
-}
-
-function diffDeny(ctx: Ctx): void {
-  for (const { item } of missingFrom(ctx.base.deny, ctx.head.deny, denyKey)) {
-    push(ctx, true, 'deny', '/deny', `${describeDeny(item)} is removed`);
-  }
-  for (const { item, index } of missingFrom(ctx.head.deny, ctx.base.deny, denyKey)) {
-    push(ctx, false, 'deny', `/deny/${index}`, `${describeDeny(item)} is added`);
-  }
-}
-
-/** `review.reviewers` as written, or undefined when absent or empty (anyone may approve). */
-const reviewersOf = (p: Policy) => (p.review.reviewers?.length ? p.review.reviewers : undefined);
-
-function diffReviewers(ctx: Ctx): void {
-  const from = reviewersOf(ctx.base);
-  const to = reviewersOf(ctx.head);
-  if (!from && !to) return;
-  if (!to) {
-    push(ctx, true, 'review', '/review/reviewers', 'review.reviewers is removed: anyone with write access other than the author may approve');
-  } else if (!from) {
-    push(ctx, false, 'review', '/review/reviewers', `review.reviewers is added: only ${qList(to)} may approve`);
-  } else {
-    for (const { item, index } of missingFrom(to, from, loginKey)) {
-      push(ctx, true, 'review', `/review/reviewers/${index}`, `reviewer ${q(item)} is added to review.reviewers`);
-    }
-    for (const { item } of missingFrom(from, to, loginKey)) {
-      push(ctx, false, 'review', '/review/reviewers', `reviewer ${q(item)} is removed from review.reviewers`);
-    }
-  }
-}
-
-function diffReview(ctx: Ctx): void {
-  diffReviewers(ctx);
-  const { base, head } = ctx;
-  if (base.review.fresh !== head.review.fresh) {
-    const relaxed = !head.review.fresh;
-    push(
-      ctx,
-      relaxed,
-      'review',
-      '/review/fresh',
-      relaxed ? 'review.fresh is turned off: an approval of an earlier commit counts' : 'review.fresh is turned on: the approval must be on the head commit',
-    );
-  }
-  if (base.review.required !== head.review.required) {
-    const relaxed = head.review.required < base.review.required;
-    push(
-      ctx,
-      relaxed,
-      'review',
-      '/review/required',
-      `review.required is ${relaxed ? 'lowered' : 'raised'} from ${base.review.required} to ${head.review.required}`,
-    );
-  }
-}
-
-/** A boolean key whose `true` is the less strict setting. */
-function flag(ctx: Ctx, kind: string, name: string, get: (p: Policy) => boolean, strictWhenTrue = false): void {
-  const from = get(ctx.base);
-  const to = get(ctx.head);
-  if (from === to) return;
-  push(ctx, strictWhenTrue ? !to : to, kind, `/${name}`, `${name} is turned ${to ? 'on' : 'off'}`);
-}
-
-function diffFlags(ctx: Ctx): void {
-  flag(ctx, 'require-explicit-hints', 'require-explicit-hints', (p) => p.requireExplicitHints, true);
-  flag(ctx, 'allow', 'allow-pull-request-target', (p) => p.allowPullRequestTarget);
-  flag(ctx, 'allow', 'allow-remote-refs', (p) => p.allowRemoteRefs);
-  if (ctx.base.sandbox !== ctx.head.sandbox) {
-    const relaxed = ctx.head.sandbox === 'auto';
-    push(
-      ctx,
-      relaxed,
-      'sandbox',
-      '/sandbox',
-      relaxed
-        ? 'sandbox is no longer required: servers may run unsandboxed where the machine has no sandbox'
-        : 'sandbox is now required: no server runs unsandboxed',
-    );
-  }
-}
-
-function diffRunnerEnv(ctx: Ctx): void {
-  const same = (n: string) => n;
-  for (const { item, index } of missingFrom(ctx.head.allowRunnerEnv, ctx.base.allowRunnerEnv, same)) {
-    push(ctx, true, 'allow', `/allow-runner-env/${index}`, `allow-runner-env now lets sources pass ${item} to their servers`);
-  }
-  for (const { item } of missingFrom(ctx.base.allowRunnerEnv, ctx.head.allowRunnerEnv, same)) {
-    push(ctx, false, 'allow', '/allow-runner-env', `allow-runner-env no longer lets sources pass ${item} to their servers`);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sources
-
-/** What a source is, in words. */
-function sourceKind(s: SourceConfig): string {
-  if (s.kind === 'mcp') return s.mcp.transport === 'stdio' ? 'an MCP server over stdio' : 'an MCP server over HTTP';
-  return s.kind === 'openapi' ? 'an OpenAPI integration' : 'a recorded tools/list result';
-}
-
-function diffSources(ctx: Ctx): void {
-  const { base, head } = ctx;
-  for (const b of base.sources) {
-    const i = head.sources.findIndex((h) => h.id === b.id);
-    if (i < 0) push(ctx, true, 'source-removed', '/sources', `source "${b.id}" is removed: its tools are no longer checked`);
-    else diffSource(ctx, b, head.sources[i]!, `/sources/${i}`);
-  }
-  // A new source is new reach (every tool is new) and a new program CI starts with the names in
-  // its env; a job that checks only some sources (a matrix) would never see it.
-  head.sources.forEach((h, i) => {
-    if (!base.sources.some((b) => b.id === h.id)) push(ctx, true, 'source-added', `/sources/${i}`, `source "${h.id}" is added: ${sourceKind(h)}`);
-  });
-}
-
-function diffSource(ctx: Ctx, b: SourceConfig, h: SourceConfig, at: string): void {
-  const path = (abs: string) => q(displayPath(ctx.head.root, abs) || '.');
-  if (b.contract !== h.contract) {
-    push(ctx, true, 'source-contract', `${at}/contract`, `source "${h.id}" now keeps its contract in ${path(h.contract)} instead of ${path(b.contract)}`);
-  }
-  if (sourceKind(b) !== sourceKind(h)) {
-    push(ctx, true, 'source-kind', `${at}/${h.kind}`, `source "${h.id}" is now ${sourceKind(h)} instead of ${sourceKind(b)}`);
-    return;
-  }
-  if (b.kind === 'mcp' && h.kind === 'mcp') diffMcp(ctx, h.id, b.mcp, h.mcp, `${at}/mcp`);
-  const file = (s: SourceConfig) => (s.kind === 'openapi' ? s.integration : s.kind === 'recorded' ? s.file : '');
-  if (file(b) !== file(h)) {
-    const what = h.kind === 'openapi' ? 'integration config' : 'recorded tools/list result';
-    push(ctx, true, 'source-file', `${at}/${h.kind}`, `source "${h.id}" now reads its ${what} from ${path(file(h))} instead of ${path(file(b))}`);
-  }
-}
-
-type Mcp = Extract<SourceConfig, { kind: 'mcp' }>['mcp'];
-
-function diffMcp(ctx: Ctx, id: string, b: Mcp, h: Mcp, at: string): void {
-  diffContainment(ctx, id, b.containment ?? DEFAULT_CONTAINMENT, h.containment ?? DEFAULT_CONTAINMENT, at);
-  if (b.transport === 'stdio' && h.transport === 'stdio') {
-    diffCommand(ctx, id, b, h, at, SERVER);
-    return;
-  }
-  if (b.transport !== 'http' || h.transport !== 'http') return;
-  if (b.url !== h.url) push(ctx, true, 'source-url', `${at}/url`, `source "${id}" now connects to ${q(h.url)} instead of ${q(b.url)}`);
-  diffStart(ctx, id, b.start, h.start, at);
-  diffHeaders(ctx, id, b.headers, h.headers, at);
-}
-
-/** A source's sandbox settings: off, an open network or a new writable or readable path is a relaxation. */
-function diffContainment(ctx: Ctx, id: string, b: Containment, h: Containment, at: string): void {
-  if (b.sandbox !== h.sandbox) {
-    const relaxed = h.sandbox === 'off';
-    push(
-      ctx,
-      relaxed,
-      'sandbox',
-      `${at}/sandbox`,
-      relaxed ? `source "${id}" now runs its server outside the sandbox` : `source "${id}" runs its server in the sandbox again`,
-    );
-  }
-  if (b.network !== h.network) {
-    const relaxed = h.network === 'open';
-    push(
-      ctx,
-      relaxed,
-      'sandbox',
-      `${at}/network`,
-      relaxed ? `source "${id}" now gives its server the host's network` : `source "${id}" no longer gives its server the host's network`,
-    );
-  }
-  const path = (abs: string) => q(displayPath(ctx.head.root, abs) || '.');
-  h.writable.forEach((w, i) => {
-    if (!b.writable.includes(w)) push(ctx, true, 'sandbox', `${at}/writable/${i}`, `source "${id}" now lets its server write ${path(w)}`);
-  });
-  for (const w of b.writable)
-    if (!h.writable.includes(w)) push(ctx, false, 'sandbox', `${at}/writable`, `source "${id}" no longer lets its server write ${path(w)}`);
-  const [bRead, hRead] = [b.readable ?? [], h.readable ?? []];
-  hRead.forEach((r, i) => {
-    if (!bRead.includes(r)) push(ctx, true, 'sandbox', `${at}/readable/${i}`, `source "${id}" now lets its server read ${path(r)}`);
-  });
-  for (const r of bRead) if (!hRead.includes(r)) push(ctx, false, 'sandbox', `${at}/readable`, `source "${id}" no longer lets its server read ${path(r)}`);
-}
-
-function diffStart(ctx: Ctx, id: string, b: CommandSpec | undefined, h: CommandSpec | undefined, at: string): void {
-  if (!h) {
-    if (b) push(ctx, false, 'source-command', at, `source "${id}" no longer runs ${q(b.command)} before connecting`);
-    return;
-  }
-  if (!b) push(ctx, true, 'source-command', `${at}/start`, `source "${id}" now runs ${q(h.command)} before connecting`);
-  const none: CommandSpec = { command: h.command, args: h.args, cwd: h.cwd, env: [] };
-  diffCommand(ctx, id, b ?? none, h, `${at}/start`, START);
-}
-
-/** What a command is to its source, in words: `what` it is and `when` it runs. */
-interface Role {
-  what: string;
-  when: string;
-}
-const SERVER: Role = { what: 'its server', when: '' };
-const START: Role = { what: 'its start command', when: ' before connecting' };
-
-/** `command`, `args`, `cwd` and `env` of a stdio server or an HTTP server's `start`. */
-function diffCommand(ctx: Ctx, id: string, b: CommandSpec, h: CommandSpec, at: string, { what, when }: Role): void {
-  const dir = (abs: string) => q(displayPath(ctx.head.root, abs) || '.');
-  if (b.command !== h.command) push(ctx, true, 'source-command', `${at}/command`, `source "${id}" now runs ${q(h.command)}${when} instead of ${q(b.command)}`);
-  if (JSON.stringify(b.args) !== JSON.stringify(h.args)) {
-    push(ctx, true, 'source-command', `${at}/args`, `source "${id}" now passes the arguments ${qList(h.args)} to ${what} instead of ${qList(b.args)}`);
-  }
-  if (b.cwd !== h.cwd) push(ctx, true, 'source-command', `${at}/cwd`, `source "${id}" now runs ${what} in ${dir(h.cwd)} instead of ${dir(b.cwd)}`);
-  diffEnv(ctx, id, b.env, h.env, `${at}/env`, what);
-}
-
-function diffEnv(ctx: Ctx, id: string, b: readonly string[], h: readonly string[], at: string, what: string): void {
-  const added = missingFrom(h, b, (n) => n);
-  const removed = missingFrom(b, h, (n) => n).map((r) => r.item);
-  if (added.length > 0) {
-    const names = added.map((a) => a.item);
-    push(
-      ctx,
-      true,
-      'source-env',
-      `${at}/${added[0]!.index}`,
-      `source "${id}" passes ${plural(names.length, 'more environment variable')} to ${what}: ${names.join(', ')}`,
-    );
-  }
-  if (removed.length > 0) {
-    push(ctx, false, 'source-env', at, `source "${id}" no longer passes ${plural(removed.length, 'environment variable')} to ${what}: ${removed.join(', ')}`);
-  }
-}
-
-function diffHeaders(ctx: Ctx, id: string, b: readonly HeaderFromEnv[], h: readonly HeaderFromEnv[], at: string): void {
-  const key = (x: HeaderFromEnv) => x.name.toLowerCase();
-  const describe = (x: HeaderFromEnv) => `the value of ${q(x.env)}${x.prefix !== undefined ? ` after ${q(x.prefix)}` : ''}`;
-  for (const x of h) {
-    const was = b.find((y) => key(y) === key(x));
-    if (was && was.env === x.env && was.prefix === x.prefix) continue;
-    const now = `header ${q(x.name)} with ${describe(x)}`;
-    push(ctx, true, 'source-headers', `${at}${toPointer(['headers', x.name])}`, `source "${id}" now sends ${now}${was ? ` instead of ${describe(was)}` : ''}`);
-  }
-  for (const x of b.filter((y) => !h.some((z) => key(z) === key(y)))) {
-    push(ctx, false, 'source-headers', `${at}/headers`, `source "${id}" no longer sends header ${q(x.name)}`);
-  }
-}
-
 /**
  * Refuses a policy that hands one of the runner's own secrets to a server. The server is code
  * from the pull request; `ACTIONS_RUNTIME_TOKEN` alone lets it write the workflow's cache.
@@ -618,3 +175,348 @@ export function assertNoRunnerSecrets(policy: Policy, allowed: readonly string[]
     `Remove it from \`env\`. If the server truly needs it, name it in \`allow-runner-env\` in a pull request of its own: the base branch's policy decides.`,
   );
 }
+
+function denyKey(d: DenyEntry): string {
+  return JSON.stringify([sorted(d.tools), d.when, ...(d.lessSafe ? [sorted(d.lessSafe.map(fieldKey))] : [])]);
+}
+
+/** A safety field by what it means (pointer, safer value, default), not by its name. */
+function fieldKey(f: SafetyField): string {
+  return JSON.stringify([f.pointer, f.safer, f.default ?? null, f.default !== undefined]);
+}
+
+const sorted = (xs: readonly string[]) => [...new Set(xs)].sort();
+
+// ---------------------------------------------------------------------------------------------
+// Walking the table
+
+const ROWS = new Map(POLICY_KEYS.map((k) => [k.key, k]));
+/** The rows below each key path, in table order. */
+const CHILDREN = groupBy(POLICY_KEYS.map((k) => [parentOf(k.key), k] as const));
+const HAS_ROWS = new Set(CHILDREN.keys());
+const rowsBelow = (key: string): readonly PolicyKey[] => CHILDREN.get(key) ?? [];
+
+/** Each row directly below `parent`, on the values of that name in `b` and `h` (`at`: the head's pointer of the block). */
+function judgeBlock(ctx: Ctx, parent: string, b: JsonObject | undefined, h: JsonObject | undefined, at: string, scope: Scope): void {
+  for (const row of rowsBelow(parent)) {
+    const name = nameOf(row.key);
+    judgeRow(ctx, row, own(b, name), own(h, name), `${at}/${escapePointerToken(name)}`, scope);
+  }
+}
+
+function judgeRow(ctx: Ctx, row: PolicyKey, b: Json | undefined, h: Json | undefined, at: string, scope: Scope): void {
+  if (row.relaxes === 'neutral' || row.relaxes === 'entry') return;
+  if (HAS_ROWS.has(`${row.key}[]`)) judgeEntries(ctx, row, asList(b), asList(h), at, scope);
+  else if (HAS_ROWS.has(`${row.key}.*`)) judgeMap(ctx, row, asObject(b), asObject(h), at, scope);
+  else if (HAS_ROWS.has(row.key)) judgeBlockRow(ctx, row, asObject(b), asObject(h), at, scope);
+  else if (row.relaxes === 'lowering-a-level') judgeLevels(ctx, row);
+  else judgeLeaf(ctx, row, b, h, at, scope);
+}
+
+/** A block: judged key by key; one whose row relaxes by `adding` counts by its presence too (`start`). */
+function judgeBlockRow(ctx: Ctx, row: PolicyKey, b: JsonObject | undefined, h: JsonObject | undefined, at: string, scope: Scope): void {
+  if (row.relaxes === 'adding' && (b === undefined) !== (h === undefined)) {
+    if (h) {
+      push(ctx, row, true, 'added', { ...scope, entry: h, policy: ctx.head }, at);
+      // What the new block hands over (the names in its env) is listed too.
+      for (const child of rowsBelow(row.key).filter((c) => c.relaxes === 'adding'))
+        judgeRow(ctx, child, undefined, own(h, nameOf(child.key)), `${at}/${escapePointerToken(nameOf(child.key))}`, scope);
+    } else push(ctx, row, false, 'removed', { ...scope, entry: b, policy: ctx.base }, at);
+    return;
+  }
+  judgeBlock(ctx, row.key, b, h, at, scope);
+}
+
+/** A value with no rows below it: a scalar (judged by its direction) or a list (by entries). */
+function judgeLeaf(ctx: Ctx, row: PolicyKey, b: Json | undefined, h: Json | undefined, at: string, scope: Scope): void {
+  const before = valueOf(ctx, row, b, 'base', scope);
+  const after = valueOf(ctx, row, h, 'head', scope);
+  if (Array.isArray(before) || Array.isArray(after)) {
+    if (row.relaxes !== 'adding' && row.relaxes !== 'removing') {
+      if (!jsonEqual(before, after)) push(ctx, row, true, 'changed', { ...scope, before, after, policy: ctx.head }, at);
+      return;
+    }
+    judgeList(ctx, row, before as string[] | undefined, after as string[] | undefined, at, scope);
+    return;
+  }
+  if (jsonEqual(before, after)) return;
+  push(ctx, row, relaxesTo(row, before, after), 'changed', { ...scope, before, after, policy: ctx.head }, at);
+}
+
+/** Whether a scalar moving from `b` to `a` relaxes its key (a direction a scalar cannot have: yes, failing closed). */
+function relaxesTo(row: PolicyKey, b: Json | undefined, a: Json | undefined): boolean {
+  const r = row.relaxes;
+  if (typeof r === 'object') return a === r.towards;
+  if (r === 'turning-on') return a === true;
+  if (r === 'turning-off') return a !== true;
+  if (r === 'raising') return typeof a !== 'number' || (typeof b === 'number' && a > b);
+  if (r === 'lowering') return typeof a !== 'number' || (typeof b === 'number' && a < b);
+  return true;
+}
+
+/**
+ * A list of strings, entry by entry, the relaxing half first: entries added (or removed), one
+ * change each or one for all (`grouped`). A list whose absence means everything (`absentMeans`)
+ * compared with none at all is one change.
+ */
+function judgeList(ctx: Ctx, row: PolicyKey, b: string[] | undefined, h: string[] | undefined, at: string, scope: Scope): void {
+  if (row.absentMeans && (b === undefined) !== (h === undefined)) {
+    const removed = h === undefined;
+    push(ctx, row, removed === (row.relaxes === 'adding'), removed ? 'removed' : 'added', { ...scope, before: b, after: h, policy: ctx.head }, at);
+    return;
+  }
+  const bl = b ?? [];
+  const hl = h ?? [];
+  const added = unmatched(keysOf(ctx, row, hl, 'head'), keysOf(ctx, row, bl, 'base'));
+  const removed = unmatched(keysOf(ctx, row, bl, 'base'), keysOf(ctx, row, hl, 'head'));
+  const halves = [
+    { what: 'added' as const, idx: added, list: hl, relaxed: row.relaxes === 'adding' },
+    { what: 'removed' as const, idx: removed, list: bl, relaxed: row.relaxes === 'removing' },
+  ].sort((x, y) => Number(y.relaxed) - Number(x.relaxed));
+  for (const { what, idx, list, relaxed } of halves) {
+    if (idx.length === 0) continue;
+    const pointerOf = (i: number) => (what === 'added' ? `${at}/${i}` : at);
+    if (row.grouped) push(ctx, row, relaxed, what, { ...scope, items: idx.map((i) => list[i]!), policy: ctx.head }, pointerOf(idx[0]!));
+    else for (const i of idx) push(ctx, row, relaxed, what, { ...scope, items: [list[i]!], policy: ctx.head }, pointerOf(i));
+  }
+}
+
+/** `rules`: each rule's level as the policy sets it, before overrides. */
+function judgeLevels(ctx: Ctx, row: PolicyKey): void {
+  // Both sides read with the base's require-explicit-hints: its own row reports a change of it.
+  const rei = ctx.base.requireExplicitHints;
+  for (const { id } of RULES) {
+    const from = ruleLevel(ctx.base, id);
+    const to = ruleLevel({ rules: ctx.head.rules, requireExplicitHints: rei }, id);
+    if (from === to) continue;
+    push(ctx, row, LEVEL_ORDER[to] < LEVEL_ORDER[from], 'changed', { name: id, before: from, after: to, policy: ctx.head }, toPointer(['rules', id]));
+  }
+}
+
+/**
+ * A list of objects: by `keyedBy` (sources by id: an entry added, removed, or judged key by key),
+ * else by what each entry is (its `entry` keys): an entry removed and one added, judged by the
+ * list's direction (`overrides` by the levels they set).
+ */
+function judgeEntries(ctx: Ctx, row: PolicyKey, b: JsonObject[], h: JsonObject[], at: string, scope: Scope): void {
+  if (row.keyedBy) return judgeKeyedEntries(ctx, row, row.keyedBy, b, h, at);
+  const bKeys = b.map((e) => identity(ctx, `${row.key}[]`, e, 'base'));
+  const hKeys = h.map((e) => identity(ctx, `${row.key}[]`, e, 'head'));
+  const removed = unmatched(bKeys, hKeys);
+  const added = unmatched(hKeys, bKeys);
+  const levels = row.relaxes === 'lowering-a-level';
+  const removing = levels ? removalsRelax(ctx.base, b, removed) : undefined;
+  const adding = levels ? additionsRelax(ctx.base, ctx.head, h, added) : undefined;
+  for (const i of removed) push(ctx, row, removing?.get(i) ?? row.relaxes !== 'adding', 'removed', { ...scope, entry: b[i], policy: ctx.base }, at);
+  for (const i of added) push(ctx, row, adding?.get(i) ?? row.relaxes !== 'removing', 'added', { ...scope, entry: h[i], policy: ctx.head }, `${at}/${i}`);
+  if (levels) judgeOrder(ctx, row, b, h, pairs(bKeys, hKeys, removed), at);
+}
+
+function judgeKeyedEntries(ctx: Ctx, row: PolicyKey, by: string, b: JsonObject[], h: JsonObject[], at: string): void {
+  const key = (e: JsonObject) => str(e[by]);
+  const inHead = firstIndex(h, key);
+  const inBase = firstIndex(b, key);
+  for (const be of b) {
+    const hi = inHead.get(key(be));
+    if (hi === undefined) push(ctx, row, row.relaxes !== 'adding', 'removed', { source: key(be), entry: be, policy: ctx.base }, at);
+    else judgeEntry(ctx, row, be, h[hi]!, `${at}/${hi}`, { source: key(be), entryB: be, entryH: h[hi]! });
+  }
+  h.forEach((he, hi) => {
+    if (!inBase.has(key(he))) push(ctx, row, row.relaxes !== 'removing', 'added', { source: key(he), entry: he, policy: ctx.head }, `${at}/${hi}`);
+  });
+}
+
+/** Values by key, each list in the order given. */
+function groupBy<K, V>(pairs: readonly (readonly [K, V])[]): Map<K, V[]> {
+  const out = new Map<K, V[]>();
+  for (const [k, v] of pairs) {
+    const list = out.get(k);
+    if (list) list.push(v);
+    else out.set(k, [v]);
+  }
+  return out;
+}
+
+/** The index of the first item of each key. */
+function firstIndex<T>(items: readonly T[], key: (x: T) => string): Map<string, number> {
+  const out = new Map<string, number>();
+  items.forEach((x, i) => {
+    if (!out.has(key(x))) out.set(key(x), i);
+  });
+  return out;
+}
+
+/** One entry on both sides: key by key; of another `variant` (a source's kind), one change and its variant keys unjudged. */
+function judgeEntry(ctx: Ctx, row: PolicyKey, b: JsonObject, h: JsonObject, at: string, scope: Scope): void {
+  const vb = row.variant?.(b);
+  const vh = row.variant?.(h);
+  const other = vb !== undefined && vh !== undefined && vb.words !== vh.words;
+  for (const child of rowsBelow(`${row.key}[]`)) {
+    const name = nameOf(child.key);
+    if (other && (name === vb.key || name === vh.key)) continue;
+    judgeRow(ctx, child, own(b, name), own(h, name), `${at}/${escapePointerToken(name)}`, scope);
+  }
+  if (other) push(ctx, row, true, 'changed', { ...scope, before: vb.words, after: vh.words, policy: ctx.head }, `${at}/${vh.key}`);
+}
+
+/** A map of objects (`headers`): an entry added or changed is one change (relaxed unless the row says removing), one removed another. */
+function judgeMap(ctx: Ctx, row: PolicyKey, b: JsonObject | undefined, h: JsonObject | undefined, at: string, scope: Scope): void {
+  const norm = (k: string) => (row.as === 'header-name' ? k.toLowerCase() : k);
+  const bEntries = Object.entries(b ?? {});
+  const hEntries = Object.entries(h ?? {});
+  const entryKey = `${row.key}.*`;
+  const inBase = firstIndex(bEntries, ([k]) => norm(k));
+  const inHead = firstIndex(hEntries, ([k]) => norm(k));
+  for (const [name, he] of hEntries) {
+    const entry = asObject(he) ?? {};
+    const bi = inBase.get(norm(name));
+    const was = bi === undefined ? undefined : (asObject(bEntries[bi]![1]) ?? {});
+    if (was && identity(ctx, entryKey, was, 'base') === identity(ctx, entryKey, entry, 'head')) continue;
+    push(
+      ctx,
+      row,
+      was !== undefined || row.relaxes !== 'removing',
+      'added',
+      { ...scope, items: [name], entry, ...(was ? { was } : {}), policy: ctx.head },
+      `${at}${toPointer([name])}`,
+    );
+  }
+  for (const [name, be] of bEntries) {
+    if (inHead.has(norm(name))) continue;
+    push(ctx, row, row.relaxes !== 'adding', 'removed', { ...scope, items: [name], entry: asObject(be) ?? {}, policy: ctx.base }, at);
+  }
+}
+
+/**
+ * `overrides` entries kept on both sides whose order flipped: where both match a tool, the one now
+ * last decides. One change per rule whose level can move so (override-order.ts).
+ */
+function judgeOrder(ctx: Ctx, row: PolicyKey, b: JsonObject[], h: JsonObject[], kept: [number, number][], at: string): void {
+  for (const { rule, winner, loser, relaxed } of orderFlips(b, kept)) {
+    const items = [`${rule} ${str(levelsOf(h[winner])[rule])} instead of ${str(levelsOf(h[loser])[rule])}`];
+    push(ctx, row, relaxed, 'moved', { entry: h[winner], was: h[loser], items, policy: ctx.head }, `${at}/${winner}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+/**
+ * A key's value on one side, defaults applied and normalized for comparing: a path relative to
+ * the policy's directory, patterns as a list, an empty reviewers list as none.
+ */
+function valueOf(ctx: Ctx, row: PolicyKey, raw: Json | undefined, side: Side, scope: Scope): Json | undefined {
+  const policy = ctx[side];
+  let v = raw;
+  if (v === undefined && row.default !== undefined) {
+    const entry = side === 'base' ? scope.entryB : scope.entryH;
+    v = typeof row.default === 'function' ? row.default({ ...(entry ? { entry } : {}), doc: policy.doc }) : row.default;
+  }
+  if (v === undefined) return undefined;
+  if (row.as === 'patterns' && typeof v === 'string') return [v];
+  if (row.as === 'logins' && Array.isArray(v) && v.length === 0) return undefined;
+  if (row.as === 'path') {
+    const shown = (p: Json) => displayPath(policy.root, resolve(policy.root, str(p))) || '.';
+    return Array.isArray(v) ? v.map(shown) : shown(v);
+  }
+  return v;
+}
+
+/** What makes two entries of a string list the same: a login case-insensitively, a safety field by its meaning. */
+function keysOf(ctx: Ctx, row: PolicyKey, list: readonly string[], side: Side): string[] {
+  if (row.as === 'logins') return list.map(loginKey);
+  if (row.as === 'safety-fields') return list.map((n) => fieldKeyByName(ctx[side], n));
+  return list.map(String);
+}
+
+const fieldKeyByName = (p: Policy, name: string): string => {
+  const f = p.safetyFields.find((x) => x.name === name);
+  return f ? fieldKey(f) : `unknown:${name}`;
+};
+
+/** What an entry of a list of objects is: its `entry` keys, normalized, lists as sets. */
+function identity(ctx: Ctx, entryKey: string, entry: JsonObject, side: Side): string {
+  const scope: Scope = side === 'base' ? { entryB: entry } : { entryH: entry };
+  const parts = rowsBelow(entryKey)
+    .filter((k) => k.relaxes === 'entry')
+    .map((k) => {
+      const v = valueOf(ctx, k, own(entry, nameOf(k.key)), side, scope);
+      if (v === undefined) return [];
+      return [Array.isArray(v) ? [...new Set(keysOf(ctx, k, v.map(String), side))].sort() : isObject(v) ? canonicalJson(v) : v];
+    });
+  return JSON.stringify(parts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** The pointer itself when the head file has it, else its closest enclosing value that it has. */
+function nearest(head: Policy, pointer: string): string {
+  const segs = pointerSegments(pointer);
+  for (let n = segs.length; n > 0; n--) {
+    const p = toPointer(segs.slice(0, n));
+    if (head.has(p)) return p;
+  }
+  return '';
+}
+
+/** The row that encloses `key` (the list or map for an entry's key), or undefined at the top. */
+function enclosing(key: string): PolicyKey | undefined {
+  for (let k = parentOf(key); k !== ''; k = parentOf(k)) {
+    const row = ROWS.get(k.replace(/(\[\]|\.\*)$/, ''));
+    if (row) return row;
+  }
+  return undefined;
+}
+
+function kindOf(row: PolicyKey): string {
+  return row.kind ?? (enclosing(row.key) ? kindOf(enclosing(row.key)!) : 'policy');
+}
+
+/** Records one change of `row`, in the words policy-wording.ts has for it (or generic ones). */
+function push(
+  ctx: Ctx,
+  row: PolicyKey,
+  relaxed: boolean,
+  what: 'changed' | 'added' | 'removed' | 'moved',
+  said: Omit<Said, 'relaxed' | 'name'> & { name?: string },
+  pointer: string,
+): void {
+  const s: Said = { name: row.key.replace(/^sources\[\]\./, ''), ...said, relaxed };
+  const words = WORDS[row.key]?.[what];
+  const text = words ? words(s) : genericWords(row, s, what);
+  const { kind, message } = typeof text === 'string' ? { kind: kindOf(row), message: text } : text;
+  ctx.out.push({ relaxed, kind, pointer: nearest(ctx.head, pointer), message });
+}
+
+/** Indices of `a` whose key `b` lacks, each counted as often as it is unmatched. */
+function unmatched(a: readonly string[], b: readonly string[]): number[] {
+  const left = new Map<string, number>();
+  for (const k of b) left.set(k, (left.get(k) ?? 0) + 1);
+  return a.flatMap((k, i) => {
+    const n = left.get(k) ?? 0;
+    if (n > 0) {
+      left.set(k, n - 1);
+      return [];
+    }
+    return [i];
+  });
+}
+
+/** The entries on both sides, as [base index, head index], in base order (each head entry used once). */
+function pairs(bKeys: readonly string[], hKeys: readonly string[], removed: readonly number[]): [number, number][] {
+  const waiting = groupBy(hKeys.map((k, hi) => [k, hi] as const));
+  const next = new Map<string, number>();
+  const gone = new Set(removed);
+  return bKeys.flatMap((k, bi): [number, number][] => {
+    if (gone.has(bi)) return [];
+    const n = next.get(k) ?? 0;
+    next.set(k, n + 1);
+    const hi = waiting.get(k)?.[n];
+    return hi === undefined ? [] : [[bi, hi]];
+  });
+}
+
+const own = (o: JsonObject | undefined, key: string): Json | undefined => (o !== undefined && Object.hasOwn(o, key) ? o[key] : undefined);
+const asObject = (v: Json | undefined): JsonObject | undefined => (isObject(v) ? v : undefined);
+const asList = (v: Json | undefined): JsonObject[] => (Array.isArray(v) ? v.filter(isObject) : []);

@@ -10,6 +10,7 @@ import { schemaError } from '../util/schema-errors.js';
 import { isRuleId, ruleById, RULES } from '../rules/catalog.js';
 import { didYouMean } from '../util/suggest.js';
 import { loginKey, parseTeamRef } from './reviewers.js';
+import { defaultOf } from './keys.js';
 import policySchema from '../../schema/toolgate.schema.json' with { type: 'json' };
 import type { Level } from '../rules/types.js';
 import type { JsonObject } from '../util/json.js';
@@ -86,6 +87,8 @@ export interface Policy {
   runtime: RuntimePolicy;
   /** `exports:`: committed exports of contracts (docs/design.md §12), each checked by `toolgate check`. */
   exports: ExportEntry[];
+  /** The document as written, validated against the schema: what `diffPolicies` compares key by key (config/keys.ts). */
+  doc: JsonObject;
   /** 1-based line of a JSON pointer in the policy file (1 when unknown). */
   lineOf(pointer: string): number;
   /** True when the policy file has a value at this JSON pointer (`''`: the document). */
@@ -126,16 +129,22 @@ export interface RuntimePolicy {
   onDrift: 'hide' | 'refuse-all';
   /** `require-safer:`: a tool is admitted only on the safer side of each of these safety fields. */
   requireSafer?: SafetyField[];
+  /**
+   * `pass-methods:`: JSON-RPC methods the proxy passes on although no MCP version it knows has
+   * them (a vendor's extension); any other unknown method is refused.
+   */
+  passMethods: string[];
 }
 
-/** Defaults of the `runtime` block. */
+/** Defaults of the `runtime` block (config/keys.ts). */
 export const DEFAULT_RUNTIME: RuntimePolicy = {
-  allow: ['read', 'write'],
-  deny: [],
-  maxResultBytes: 4 * 1024 * 1024,
-  maxMessageBytes: 64 * 1024 * 1024,
-  logArguments: false,
-  onDrift: 'hide',
+  allow: defaultOf('runtime.allow') as RuntimePolicy['allow'],
+  deny: defaultOf('runtime.deny') as string[],
+  maxResultBytes: defaultOf('runtime.max-result-bytes') as number,
+  maxMessageBytes: defaultOf('runtime.max-message-bytes') as number,
+  logArguments: defaultOf('runtime.log-arguments') as boolean,
+  onDrift: defaultOf('runtime.on-drift') as RuntimePolicy['onDrift'],
+  passMethods: defaultOf('runtime.pass-methods') as string[],
 };
 
 const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see README, "Policy file").';
@@ -151,13 +160,18 @@ export async function policyFromText(text: string, file: string): Promise<Policy
   return policy;
 }
 
+/** Absolute path of the policy file (`file` is as given, relative to the working directory it was read from). */
+export function policyFilePath(policy: Pick<Policy, 'root' | 'file'>): string {
+  return join(policy.root, basename(policy.file));
+}
+
 /**
  * Every file a run reads, absolute: the policy file, each source's contract, recording and
  * integration config (`source`: whose). A file the run writes (a report) must be none of them.
  */
 export function policyInputs(policy: Policy): { path: string; what: string; source?: string }[] {
   const out: { path: string; what: string; source?: string }[] = [];
-  if (policy.file) out.push({ path: join(policy.root, basename(policy.file)), what: 'the policy file' });
+  if (policy.file) out.push({ path: policyFilePath(policy), what: 'the policy file' });
   for (const s of policy.sources) {
     out.push({ path: s.contract, what: `the contract of source "${s.id}"`, source: s.id });
     if (s.kind === 'recorded') out.push({ path: s.file, what: `the recorded tools/list file of source "${s.id}"`, source: s.id });
@@ -418,6 +432,7 @@ interface RawPolicy {
     'log-arguments'?: boolean;
     'on-drift'?: 'hide' | 'refuse-all';
     'require-safer'?: string[];
+    'pass-methods'?: string[];
   };
   exports?: { to: string; file: string; source?: string; server?: string; gateway?: string }[];
 }
@@ -454,23 +469,28 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
     safetyFields,
     deny: (raw.deny ?? []).map((d, i) => ({
       tools: list(d.tools),
-      when: d.when ?? 'reachable',
+      when: d.when ?? (defaultOf('deny[].when') as DenyEntry['when']),
       pointer: `/deny/${i}`,
       ...(d['less-safe'] ? { lessSafe: pickFields(d['less-safe'], `/deny/${i}/less-safe`) } : {}),
       ...(d.reason !== undefined ? { reason: d.reason } : {}),
     })),
-    review: { fresh: raw.review?.fresh ?? false, required: raw.review?.required ?? 1, ...(raw.review?.reviewers ? { reviewers: raw.review.reviewers } : {}) },
-    requireExplicitHints: raw['require-explicit-hints'] ?? false,
-    allowPullRequestTarget: raw['allow-pull-request-target'] ?? false,
-    allowRemoteRefs: raw['allow-remote-refs'] ?? false,
-    sandbox: raw.sandbox ?? 'auto',
-    allowRunnerEnv: raw['allow-runner-env'] ?? [],
-    schemaBudgetMs: raw['schema-budget-ms'] ?? 2000,
+    review: {
+      fresh: raw.review?.fresh ?? (defaultOf('review.fresh') as boolean),
+      required: raw.review?.required ?? (defaultOf('review.required') as number),
+      ...(raw.review?.reviewers ? { reviewers: raw.review.reviewers } : {}),
+    },
+    requireExplicitHints: raw['require-explicit-hints'] ?? (defaultOf('require-explicit-hints') as boolean),
+    allowPullRequestTarget: raw['allow-pull-request-target'] ?? (defaultOf('allow-pull-request-target') as boolean),
+    allowRemoteRefs: raw['allow-remote-refs'] ?? (defaultOf('allow-remote-refs') as boolean),
+    sandbox: raw.sandbox ?? (defaultOf('sandbox') as SandboxMode),
+    allowRunnerEnv: raw['allow-runner-env'] ?? (defaultOf('allow-runner-env') as string[]),
+    schemaBudgetMs: raw['schema-budget-ms'] ?? (defaultOf('schema-budget-ms') as number),
     runtime: {
       ...resolveRuntime(raw.runtime),
       ...(raw.runtime?.['require-safer'] ? { requireSafer: pickFields(raw.runtime['require-safer'], '/runtime/require-safer') } : {}),
     },
     exports: resolveExports(raw.exports ?? [], sources, root, err),
+    doc: raw as unknown as JsonObject,
     lineOf,
   };
 }
@@ -718,6 +738,7 @@ function resolveRuntime(r: RawPolicy['runtime']): RuntimePolicy {
     maxMessageBytes: r?.['max-message-bytes'] ?? d.maxMessageBytes,
     logArguments: r?.['log-arguments'] ?? d.logArguments,
     onDrift: r?.['on-drift'] ?? d.onDrift,
+    passMethods: r?.['pass-methods'] ?? d.passMethods,
   };
 }
 

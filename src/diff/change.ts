@@ -14,6 +14,47 @@ export interface HintState {
   invalid?: Json;
 }
 
+/** A call field of an OpenAPI tool's origin (see `ToolOrigin`): what a `call-changed` change is in. */
+export type CallField = 'servers' | 'security' | 'parameters' | 'requestBody' | 'responses';
+
+/** What one {@link CallDifference} is. */
+export type CallDifferenceKind =
+  | 'server-added'
+  | 'server-removed'
+  | 'server-changed'
+  | 'servers-reordered'
+  | 'server-variable-widened'
+  | 'server-variable-default-changed'
+  | 'server-variable-narrowed'
+  | 'security-removed'
+  | 'security-optional'
+  | 'optional-removed'
+  | 'requirement-added'
+  | 'requirement-removed'
+  | 'scopes-added'
+  | 'scopes-removed'
+  | 'scheme-changed'
+  | 'scheme-scopes-changed'
+  | 'parameter-moved'
+  | 'parameter-added'
+  | 'parameter-removed'
+  | 'media-type-added'
+  | 'media-type-removed'
+  | 'response-media-changed'
+  | 'unpinned';
+
+/**
+ * One difference in where an OpenAPI operation's calls go or what they carry, classed (the rules
+ * read `widens`; diff/call-diff.ts says which difference widens and why).
+ */
+export interface CallDifference {
+  what: CallDifferenceKind;
+  /** Whether the agent's calls may now reach or carry more (docs/design.md §7: needs an approval). */
+  widens: boolean;
+  /** Before → after in words, e.g. `server https://api.example.com/v1 → https://evil.example.net/v1`. */
+  text: string;
+}
+
 /** Where changed text sits in a tool. */
 export type TextField = 'title' | 'description' | 'annotations.title' | 'inputSchema' | 'outputSchema';
 
@@ -46,7 +87,19 @@ export type Change =
     }
   | { kind: 'input-schema-changed'; tool: string; base: Json; head: Json }
   | { kind: 'output-schema-changed'; tool: string; base?: Json; head?: Json }
+  /** Which operation an OpenAPI tool is changed: its method, path, operationId or promotion (`base`/`head`: those fields). */
   | { kind: 'origin-changed'; tool: string; base?: ToolOrigin; head?: ToolOrigin }
+  /**
+   * Where an OpenAPI tool's calls go or what they carry changed, in one call field of its origin:
+   * `base`/`head` are that field's pinned values (absent on a side that has none), `differences`
+   * the classed differences.
+   */
+  | { kind: 'call-changed'; tool: string; field: CallField; differences: CallDifference[]; base?: Json; head?: Json }
+  /**
+   * The base pins which operation an OpenAPI tool is but not where its calls go or what they
+   * carry (a contract of format 1, written before toolgate pinned them): all of it is new to review.
+   */
+  | { kind: 'call-first-pinned'; tool: string; head: ToolOrigin }
   /**
    * Keys a client may show or a model may read besides the text fields: vendor keys of
    * `annotations`, `icons`, `_meta`, unknown top-level keys (`extra`); `base`/`head` are their
@@ -57,7 +110,8 @@ export type Change =
   | { kind: 'server-changed'; field: keyof ServerInfo; base?: string; head?: string }
   /** The server's instructions (text clients give the model) were added, changed or removed. */
   | { kind: 'instructions-changed'; base?: string; head?: string }
-  | { kind: 'source-changed'; field: 'kind' | 'transport' | 'clientCapabilities' }
+  /** `files`: the files an OpenAPI source was built from (the document and each file it refers to). */
+  | { kind: 'source-changed'; field: 'kind' | 'transport' | 'clientCapabilities' | 'files' }
   /**
    * A field of the server's protected resource metadata (RFC 9728) changed: `resource` or
    * `resource_name` (`base`/`head`, absent when the side has none), or what was `added` to or

@@ -1,4 +1,5 @@
-import { HINT_NAMES, type HintName, type ProtectedResource, type Surface, type SurfaceCounts, type SurfaceTool } from '../surface/model.js';
+import { HINT_NAMES, type HintName, type ProtectedResource, type Surface, type SurfaceCounts, type SurfaceTool, type ToolOrigin } from '../surface/model.js';
+import { diffCall } from './call-diff.js';
 import { canonicalJson, getOwn, pointerSegments, type Json } from '../util/json.js';
 import type { Change, HintState } from './change.js';
 import { newSchemaStrings, schemaTexts } from './schema-text.js';
@@ -79,6 +80,12 @@ function hintState(t: SurfaceTool, hint: HintName): HintState {
   };
 }
 
+/** Which operation an origin names (its call fields are compared by {@link diffCall}). */
+function operationOf(o: ToolOrigin | undefined): Json | undefined {
+  if (!o) return undefined;
+  return { method: o.method, path: o.path, operationId: o.operationId ?? null, promoted: o.promoted ?? false };
+}
+
 /** Differences of one tool present on both sides. Pure. */
 export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
   const tool = head.name;
@@ -108,7 +115,8 @@ export function diffTool(base: SurfaceTool, head: SurfaceTool): Change[] {
     // Structured output's descriptions reach the model as well.
     out.push(...schemaTextChanges(tool, base.outputSchema ?? null, head.outputSchema ?? null, 'outputSchema'));
   }
-  if (!same(base.origin, head.origin)) out.push({ kind: 'origin-changed', tool, base: base.origin, head: head.origin });
+  if (!same(operationOf(base.origin), operationOf(head.origin))) out.push({ kind: 'origin-changed', tool, base: base.origin, head: head.origin });
+  if (base.origin && head.origin) out.push(...diffCall(tool, base.origin, head.origin));
   const metadata = (field: 'annotations' | 'icons' | '_meta' | 'extra', b: Json | undefined, h: Json | undefined): void => {
     if (same(b, h)) return;
     const text = (v: Json | undefined) => (v === undefined || isEmptyObject(v) ? undefined : canonicalJson(v));
@@ -159,6 +167,7 @@ export function diffSurfaces(base: Surface, head: Surface): Change[] {
   if (base.source.kind !== head.source.kind) out.push({ kind: 'source-changed', field: 'kind' });
   if (base.source.transport !== head.source.transport) out.push({ kind: 'source-changed', field: 'transport' });
   if (!same(base.source.clientCapabilities, head.source.clientCapabilities)) out.push({ kind: 'source-changed', field: 'clientCapabilities' });
+  if (!same(base.source.files, head.source.files)) out.push({ kind: 'source-changed', field: 'files' });
   out.push(...diffProtectedResource(base.protectedResource, head.protectedResource));
   return out;
 }

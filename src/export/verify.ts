@@ -1,11 +1,13 @@
 /**
- * `export-stale` (docs/design.md §12): a committed export that no longer matches what `toolgate export`
- * writes from the contract and the runtime block. Run by `toolgate check` for every `exports:`
- * entry of toolgate.yml and every `--export FILE --to TARGET`.
+ * Whether each committed export still matches what `toolgate export` writes from the contract and
+ * the runtime block (docs/design.md §12), for `toolgate check`: every `exports:` entry of
+ * toolgate.yml and every `--export FILE --to TARGET`. The `export-stale` finding itself is raised
+ * by the registry (rules/checks/export.ts).
  */
 import type { ExportEntry, Policy } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
-import type { RawFinding, ReviewState } from '../rules/context.js';
+import type { ReviewState } from '../rules/context.js';
+import { checkExport } from '../rules/index.js';
 import { finalize } from '../rules/evaluate.js';
 import type { Finding } from '../rules/types.js';
 import type { Surface } from '../surface/model.js';
@@ -53,7 +55,7 @@ export function staleness(
 }
 
 /**
- * One `export-stale` finding per export that does not match its source's committed contract.
+ * One `export-stale` finding (raised through the rule registry) per export that does not match its source's committed contract.
  * Exports of a source with no committed contract are skipped (the contract's own finding says so).
  * @param contracts committed contracts by source id (those `check` read).
  */
@@ -73,15 +75,14 @@ export async function exportFindings(
     const committed = await readExportFile(policy, entry.file);
     const stale = staleness(entry, committed, contract, policy, contractFile);
     if (!stale) continue;
-    const raw: RawFinding = {
-      ruleId: 'export-stale',
-      // Keyed on the file: two stale exports of one source are two findings, each with its own id.
-      target: { key: `export:${shown}` },
-      message: `the ${entry.to} export ${shown} is not what \`${exportInvocation(entry.to, { sourceId: entry.source, server: entry.server, ...(entry.gateway !== undefined ? { gateway: entry.gateway } : {}) })} -o ${shown}\` writes from ${contractFile} and the runtime block: ${stale.why}`,
-      data: { file: shown, to: entry.to, ...(stale.line !== undefined ? { line: stale.line } : {}) },
-    };
+    const invocation = exportInvocation(entry.to, {
+      sourceId: entry.source,
+      server: entry.server,
+      ...(entry.gateway !== undefined ? { gateway: entry.gateway } : {}),
+    });
+    const raw = checkExport({ entry, shown, contractFile, invocation, stale });
     out.push(
-      ...finalize([raw], { sourceId: entry.source, policy, ...(review ? { review } : {}) }, () => ({
+      ...finalize(raw, { sourceId: entry.source, policy, ...(review ? { review } : {}) }, () => ({
         location: { file: shown, ...(stale.line !== undefined ? { line: stale.line } : {}) },
         pointer: '',
       })),

@@ -172,9 +172,13 @@ function gitEnv(): NodeJS.ProcessEnv {
 /**
  * Which of `paths` differ between commits `from` and `to` (`git diff --name-only`, no external
  * diff or textconv programs). Used to tell whether an approval still covers the head: it does not
- * when a contract, an integration config or the policy changed after the approved commit.
- * @returns the changed paths (relative to `cwd`, `/`-separated), or `undefined` when either commit
- *   is not in the checkout (a force-push dropped it): the caller treats that as changed.
+ * when a contract, an integration config, the policy or a file an OpenAPI surface is built from
+ * changed after the approved commit.
+ * @param paths relative to `cwd`; `../` leads out of it (a document outside the workspace but
+ *   inside the repository is watched too).
+ * @returns the changed paths (relative to the repository's top directory, `/`-separated), or
+ *   `undefined` when either commit is not in the checkout (a force-push dropped it): the caller
+ *   treats that as changed.
  */
 export async function changedPaths(cwd: string, from: string, to: string, paths: readonly string[], git = 'git'): Promise<string[] | undefined> {
   if (![from, to].every((sha) => /^[0-9a-f]{4,64}$/i.test(sha))) return undefined;
@@ -182,7 +186,7 @@ export async function changedPaths(cwd: string, from: string, to: string, paths:
   const o: ReadAtCommitOptions = { cwd, sha: to, path: '.' };
   const r = await runGit(
     git,
-    ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--relative', `${from}^{commit}`, `${to}^{commit}`, '--', ...paths.map((p) => `:(literal)${p}`)],
+    ['diff', '--no-ext-diff', '--no-textconv', '--name-only', `${from}^{commit}`, `${to}^{commit}`, '--', ...paths.map((p) => `:(literal)${p}`)],
     o,
   );
   if (r.code !== 0) return undefined;

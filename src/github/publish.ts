@@ -20,6 +20,13 @@ function droppedNote(n: number): string {
 }
 
 /**
+ * The check run's default name. It differs from the workflow job's (conventionally `toolgate`),
+ * so that branch protection can require the check run, which carries the findings and the review
+ * state, by a name that is not also the job's.
+ */
+export const DEFAULT_CHECK_NAME = 'toolgate review';
+
+/**
  * Publishes a check run with every finding as an annotation (batches of 50).
  * @returns true when the check run carries the annotations (workflow-command annotations are then
  *   not needed); false when the token may not (`checks: write` missing, fork PR).
@@ -31,7 +38,7 @@ export async function publishChecks(
   result: CheckResult,
   fallbackFile: string,
   logger: Logger,
-  name = 'toolgate',
+  name = DEFAULT_CHECK_NAME,
 ): Promise<boolean> {
   const { error, warning, notice } = result.counts;
   const dropped = Math.max(0, result.findings.length - MAX_CHECK_ANNOTATIONS);

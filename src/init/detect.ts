@@ -11,58 +11,13 @@
 import { posix } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import { isRunnerSecretName } from '../config/policy-diff.js';
 import { SOURCE_ID_PATTERN } from '../config/source-config.js';
-import { parseSettings } from '../export/settings-json.js';
 import { quoted } from '../export/literals.js';
-
-/** What the scan of a repository found, paths relative to its root with `/` separators. */
-export interface ScannedRepo {
-  /** Every regular file the scan listed (within its depth and count limits). */
-  paths: readonly string[];
-  /** Text of the files it read (each bounded), by path. */
-  texts: ReadonlyMap<string, string>;
-  /** The default branch, when git says (`.git/refs/remotes/origin/HEAD`). */
-  defaultBranch?: string;
-}
-
-/** A toolgate.yml source as init writes it (the keys of README's "Policy file"). */
-export type SourceSpec =
-  | { mcp: { command: string; args: string[]; cwd?: string; env: string[] } }
-  | { mcp: { url: string; headers: Record<string, { env: string; prefix?: string }> } }
-  | { openapi: string };
-
-/** What the workflow must do before toolgate runs, for one directory. */
-export type SetupStep =
-  | { kind: 'node'; dir: string; manager: 'npm' | 'pnpm' | 'yarn'; lockfile: boolean; build: boolean }
-  | { kind: 'python'; dir: string; install: 'project' | 'requirements' };
-
-/** One thing found, and the source it becomes. */
-export interface FoundSource {
-  /** Source id, unique among the findings. */
-  id: string;
-  /** What it is, for the summary ("Node MCP server package"). */
-  what: string;
-  /** The file it was found in. */
-  file: string;
-  source: SourceSpec;
-  /** Comment lines written above the source (plain text; render keeps them ASCII). */
-  comments: string[];
-  /** A starter OpenAPI integration config to write: its path and its `spec` (relative to it). */
-  integration?: { path: string; spec: string };
-  setup?: SetupStep;
-}
-
-/** The result of {@link detect}. */
-export interface Detection {
-  findings: FoundSource[];
-  /** What was seen but not turned into a source, and why (one line each). */
-  notes: string[];
-  /** Branch the workflow runs on for pushes. */
-  defaultBranch: string;
-  /** What the workflow installs (and builds) before toolgate runs, one step per directory. */
-  setup: SetupStep[];
-}
+import { CLIENT_CONFIGS, clientConfig } from './client-config.js';
+import { dependencyServers, inNodeModules, NODE_MCP_DEPENDENCIES, nodeProjects, resolveInstalled } from './consumers.js';
+import { LOCKFILES, type Manager } from './lockfile.js';
+import type { Candidate, Detection, ScannedRepo } from './types.js';
+import { copyable, inDir, isObject, own, ownObject, repoRelative } from './values.js';
 
 /** What init looks for, in words (for the "nothing found" message and `--help`). */
 export const LOOKED_FOR = [
@@ -71,74 +26,16 @@ export const LOOKED_FOR = [
   'OpenAPI documents (openapi.*, swagger.*, *.json/*.yaml with a top-level openapi/swagger key in api/, spec/, docs/... folders)',
   'OpenAPI integration configs ({"type": "openapi", ...})',
   'MCP client configs (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, claude_desktop_config.json)',
+  'package.json dependencies on published MCP servers (@modelcontextprotocol/server-*, *mcp-server*, or a package with a bin that depends on an MCP SDK), pinned to the version the lockfile installs',
 ];
 
-/** npm packages whose presence in `dependencies` marks an MCP server. */
-export const NODE_MCP_DEPENDENCIES = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'fastmcp', 'mcp'] as const;
 /** Python distributions (normalized names) whose presence marks an MCP server. */
 export const PYTHON_MCP_DEPENDENCIES = ['mcp', 'fastmcp'] as const;
-/** MCP client configuration files, relative to the repository root. */
-export const CLIENT_CONFIGS = ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', 'claude_desktop_config.json'] as const;
 /** Folders where an OpenAPI document is looked for by content (besides files named after it). */
 export const SPEC_FOLDERS = ['api', 'apis', 'openapi', 'spec', 'specs', 'swagger', 'docs', 'doc', 'schema', 'schemas', 'contracts', 'integrations'] as const;
 
-/** Longest value copied from the repository; more arguments or servers than these are not copied. */
-const MAX_VALUE = 1000;
-const MAX_ARGS = 64;
-const MAX_SERVERS = 50;
 /** OpenAPI operations named in a comment. */
 const MAX_OPERATIONS_SHOWN = 12;
-
-/**
- * True when `s` can be copied into toolgate.yml as it is: non-empty, at most 1,000 characters,
- * no control, format (bidi, zero-width), private-use, unassigned or surrogate code points, no
- * line or paragraph separator and no white space but the plain space. Such characters would
- * hide in a reviewed diff or end a line in some YAML reader.
- */
-export function copyable(s: unknown): s is string {
-  // `${{` would be evaluated by GitHub Actions where the value reaches the workflow, quoted or not.
-  return typeof s === 'string' && s.length > 0 && s.length <= MAX_VALUE && !/[\p{C}\p{Zl}\p{Zp}]/u.test(s) && !/[^\S ]/u.test(s) && !s.includes('${{');
-}
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/**
- * Names a client config may set that toolgate.yml must not pass on: the sandbox sets PATH, HOME
- * and the like itself (a copy would be overridden, or break the run when set from a secret), and
- * loader variables change what code the server runs.
- */
-const NOT_COPIED_ENV = new Set([
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'SHELL',
-  'TERM',
-  'TMPDIR',
-  'PWD',
-  'LD_PRELOAD',
-  'LD_LIBRARY_PATH',
-  'LD_AUDIT',
-  'DYLD_INSERT_LIBRARIES',
-  'NODE_OPTIONS',
-  'NODE_PATH',
-  'PYTHONPATH',
-  'PYTHONSTARTUP',
-  'BASH_ENV',
-  'ENV',
-]);
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
-const ownObject = (o: Record<string, unknown>, k: string): Record<string, unknown> => {
-  const v = own(o, k);
-  return isObject(v) ? v : {};
-};
-
-/** A path inside the repository as written in a file: relative, no `..`, `/` separators. */
-function repoRelative(p: unknown): string | undefined {
-  if (!copyable(p) || p.includes('\\')) return undefined;
-  const n = posix.normalize(p.replace(/^\.\//, ''));
-  return n.startsWith('/') || n === '..' || n.startsWith('../') || n === '.' ? undefined : n;
-}
 
 /**
  * Looks at the files of a repository and proposes one toolgate.yml source per MCP server
@@ -154,20 +51,29 @@ export function detect(repo: ScannedRepo): Detection {
   const sorted = [...repo.paths].sort();
   const textOf = (p: string) => repo.texts.get(p);
 
-  for (const file of sorted.filter((p) => posix.basename(p) === 'package.json')) {
+  for (const file of sorted.filter((p) => posix.basename(p) === 'package.json' && !inNodeModules(p))) {
     const f = nodePackage(file, textOf(file), paths, notes);
     if (f) found.push(f);
   }
-  const pythonDirs = new Set(sorted.filter((p) => /(^|\/)(pyproject\.toml|requirements\.txt)$/.test(p)).map((p) => posix.dirname(p)));
+  const pythonDirs = new Set(sorted.filter((p) => /(^|\/)(pyproject\.toml|requirements\.txt)$/.test(p) && !inNodeModules(p)).map((p) => posix.dirname(p)));
   for (const dir of [...pythonDirs].sort()) {
     const f = pythonProject(dir, textOf, notes);
     if (f) found.push(f);
   }
+  const node = nodeProjects(sorted, textOf);
+  notes.push(...node.notes);
+  // Client configs sit at the root: what they start is looked up in the root's lockfile.
+  const lookup = (name: string, bin?: string) => resolveInstalled(node.projects.get('.'), name, textOf, bin);
   const seenServers = new Set<string>();
+  const started = new Set<string>();
   for (const file of CLIENT_CONFIGS) {
     const text = textOf(file);
-    if (text !== undefined) found.push(...clientConfig(file, text, seenServers, notes));
+    if (text === undefined) continue;
+    const config = clientConfig(file, text, seenServers, notes, lookup);
+    found.push(...config.found);
+    for (const name of config.started) started.add(name);
   }
+  found.push(...dependencyServers(node.projects, started, textOf));
   found.push(...openApi(sorted, textOf));
 
   const ids = new Set<string>();
@@ -185,10 +91,9 @@ export function detect(repo: ScannedRepo): Detection {
 }
 
 /** The package manager of a Node package in `dir` (by lockfile, there or at the root) and whether it has a lockfile. */
-function nodeManager(dir: string, paths: ReadonlySet<string>): { manager: 'npm' | 'pnpm' | 'yarn'; lockfile: boolean } {
-  const has = (f: string) => paths.has(inDir(dir, f)) || paths.has(f);
-  const manager = has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : 'npm';
-  return { manager, lockfile: ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock'].some(has) };
+function nodeManager(dir: string, paths: ReadonlySet<string>): { manager: Manager; lockfile: boolean } {
+  const found = LOCKFILES.find(([f]) => paths.has(inDir(dir, f))) ?? LOCKFILES.find(([f]) => paths.has(f));
+  return { manager: found?.[1] ?? 'npm', lockfile: found !== undefined };
 }
 
 /** A source id from a name: lower case, `[a-z0-9._-]`, unique (`-2`, `-3`... when taken). */
@@ -206,11 +111,6 @@ function uniqueId(name: string, taken: Set<string>, alsoTaken: (id: string) => b
   taken.add(id);
   return id;
 }
-
-/** A finding before its id is chosen: `name` is what the id is made from. */
-type Candidate = Omit<FoundSource, 'id'> & { name: string };
-
-const inDir = (dir: string, name: string) => (dir === '.' ? name : `${dir}/${name}`);
 
 /** A package.json whose dependencies include an MCP SDK: a stdio source running its bin or main. */
 function nodePackage(file: string, text: string | undefined, paths: ReadonlySet<string>, notes: string[]): Candidate | undefined {
@@ -318,122 +218,6 @@ function pythonProject(dir: string, textOf: (p: string) => string | undefined, n
   };
 }
 
-/** The server map of an MCP client config: `mcpServers` (Claude, Cursor) or `servers` (VS Code). */
-function clientConfig(file: string, text: string, seen: Set<string>, notes: string[]): Candidate[] {
-  let doc: unknown;
-  try {
-    doc = parseSettings(text, file);
-  } catch (e) {
-    notes.push(`${file}: ${(e as Error).message}; not read`);
-    return [];
-  }
-  if (!isObject(doc)) return [];
-  const servers = { ...ownObject(doc, 'servers'), ...ownObject(doc, 'mcpServers') };
-  const entries = Object.entries(servers);
-  if (entries.length > MAX_SERVERS) notes.push(`${file}: names ${entries.length} servers; only the first ${MAX_SERVERS} are copied`);
-  const out: Candidate[] = [];
-  for (const [name, server] of entries.slice(0, MAX_SERVERS)) {
-    const label = `${file}: server ${quoted(name.slice(0, 100))}`;
-    if (!isObject(server)) continue;
-    const f = clientServer(file, name, server, label, notes);
-    if (!f) continue;
-    const key = JSON.stringify(f.source);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(f);
-  }
-  return out;
-}
-
-/** One entry of a client config's server map, or undefined (with a note) when it cannot be copied. */
-function clientServer(file: string, name: string, s: Record<string, unknown>, label: string, notes: string[]): Candidate | undefined {
-  const comments = [`${quoted(name)} in ${file}`];
-  const command = own(s, 'command');
-  const url = own(s, 'url');
-  if (typeof command === 'string') {
-    const args = own(s, 'args') ?? [];
-    if (!Array.isArray(args) || args.length > MAX_ARGS || !copyable(command) || !args.every((a) => copyable(a) || a === '')) {
-      notes.push(
-        `${label}: its command or args are not plain strings (control or invisible characters, or over ${MAX_ARGS} args of ${MAX_VALUE} characters): not copied`,
-      );
-      return undefined;
-    }
-    const strArgs = args as string[];
-    if (strArgs.includes('proxy') && [command, ...strArgs].some((a) => /(^|\/)toolgate(@|$)/.test(a))) {
-      notes.push(`${label}: already runs through \`toolgate proxy\`; not copied`);
-      return undefined;
-    }
-    if ([command, ...strArgs].some((a) => a.includes('${')))
-      comments.push('TODO: toolgate does not expand ${...} variables as the client does: write the value out');
-    if (/^(npx|uvx|bunx|pnpx)$/.test(posix.basename(command)) || (/^(pnpm|yarn)$/.test(command) && strArgs[0] === 'dlx')) {
-      comments.push(
-        `${command} installs the server when it starts, with an empty HOME and no network in the sandbox: see README "A server published on npm" (an npm cache in the repository through \`env\` and \`writable\`, or \`network: open\`)`,
-      );
-    }
-    return {
-      name,
-      what: 'stdio server in an MCP client config',
-      file,
-      source: { mcp: { command, args: strArgs, env: envNames(own(s, 'env'), label, comments, notes) } },
-      comments,
-    };
-  }
-  if (typeof url === 'string') {
-    const clean = cleanUrl(url);
-    if (!clean) {
-      notes.push(`${label}: its url is not an http(s) URL toolgate can copy: not copied`);
-      return undefined;
-    }
-    if (clean !== url) comments.push('TODO: credentials and the query string of the URL were not copied: add back what is not secret');
-    const headers: Record<string, { env: string; prefix?: string }> = {};
-    for (const [h, v] of Object.entries(isObject(own(s, 'headers')) ? (own(s, 'headers') as Record<string, unknown>) : {})) {
-      // `${VAR}` (Claude Code) or `${env:VAR}` (VS Code), after an optional scheme word: the variable's name is copied, never a value.
-      const m = typeof v === 'string' ? /^([A-Za-z]+ )?\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(v) : null;
-      if (m && /^[A-Za-z0-9-]{1,100}$/.test(h) && !isRunnerSecretName(m[2] as string)) headers[h] = { env: m[2] as string, ...(m[1] ? { prefix: m[1] } : {}) };
-      else
-        comments.push(
-          `TODO: header ${quoted(h.slice(0, 100))} not copied: toolgate takes a header's value from an environment variable (headers: {Name: {env: VAR, prefix: "Bearer "}})`,
-        );
-    }
-    return { name, what: 'HTTP server in an MCP client config', file, source: { mcp: { url: clean, headers } }, comments };
-  }
-  notes.push(`${label}: has neither command nor url: not copied`);
-  return undefined;
-}
-
-/** The NAMES of a server's `env` map (never its values); runner secrets and odd names are left out. */
-function envNames(env: unknown, label: string, comments: string[], notes: string[]): string[] {
-  if (!isObject(env)) return [];
-  const names = Object.keys(env);
-  const kept = names.filter((n) => ENV_NAME.test(n) && n.length <= 200 && !isRunnerSecretName(n) && !NOT_COPIED_ENV.has(n.toUpperCase())).slice(0, 100);
-  if (kept.length) comments.push(`the client sets ${kept.join(', ')} (values not copied): set them in CI too`);
-  const dropped = names.filter((n) => !kept.includes(n));
-  if (dropped.length)
-    notes.push(
-      `${label}: env ${dropped.map((n) => quoted(n.slice(0, 100))).join(', ')} not copied (not a variable name, the runner's own secret, one the sandbox sets itself, or one that changes how programs load)`,
-    );
-  return kept;
-}
-
-/** An http(s) URL without user info and query string (either may hold a credential), or undefined. */
-function cleanUrl(url: string): string | undefined {
-  if (!copyable(url) || !/^https?:\/\//i.test(url)) return undefined;
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return undefined;
-  }
-  const hadSecrets = u.username !== '' || u.password !== '' || u.search !== '' || u.hash !== '';
-  if (!hadSecrets) return url;
-  u.username = '';
-  u.password = '';
-  u.search = '';
-  u.hash = '';
-  const out = u.toString();
-  return copyable(out) ? out : undefined;
-}
-
 /** One operation of an OpenAPI document, for the comment that helps fill `include`. */
 interface Operation {
   method: string;
@@ -469,7 +253,8 @@ function openApi(paths: readonly string[], textOf: (p: string) => string | undef
   const docs: { file: string; version: string; operations: Operation[] | undefined }[] = [];
   for (const file of paths) {
     const text = textOf(file);
-    if (text === undefined || !/\.(json|ya?ml)$/i.test(file)) continue;
+    // Lockfiles and installed packages are read for versions only (and may be large).
+    if (text === undefined || !/\.(json|ya?ml)$/i.test(file) || inNodeModules(file) || LOCKFILES.some(([n]) => posix.basename(file) === n)) continue;
     const value = parseData(file, text);
     if (!isObject(value)) continue;
     if (own(value, 'type') === 'openapi' && typeof own(value, 'spec') === 'string' && Array.isArray(own(value, 'include'))) {

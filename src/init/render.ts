@@ -9,7 +9,8 @@
  */
 import { Document, Scalar, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { jsonDocument } from '../export/settings-json.js';
-import { copyable, type Detection, type FoundSource, type SetupStep, type SourceSpec } from './detect.js';
+import type { Detection, FoundSource, SetupStep, SourceSpec } from './types.js';
+import { copyable } from './values.js';
 
 /** The schema line README shows at the top of toolgate.yml (editors complete the file from it). */
 export const SCHEMA_COMMENT = ' yaml-language-server: $schema=https://raw.githubusercontent.com/toolgate/toolgate/main/schema/toolgate.schema.json';
@@ -163,7 +164,7 @@ export function renderWorkflow(d: Detection): string {
   ];
   const doc = new Document({
     name: 'toolgate',
-    on: { pull_request: null, pull_request_review: { types: ['submitted', 'dismissed'] }, push: { branches: [d.defaultBranch] } },
+    on: { pull_request: null, pull_request_review: { types: ['submitted', 'dismissed'] }, push: { branches: [d.defaultBranch] }, merge_group: null },
     permissions: { contents: 'read', checks: 'write', 'pull-requests': 'write' },
     jobs: {
       toolgate: {
@@ -180,8 +181,9 @@ export function renderWorkflow(d: Detection): string {
   });
   doc.commentBefore = comment([
     'Written by `toolgate init`: checks the tool surface of the sources in toolgate.yml against the',
-    'contracts in .toolgate/ on every pull request (README, "GitHub Action"). Make the `toolgate`',
-    'check required in branch protection, and put toolgate.yml, .toolgate/ and this file under CODEOWNERS.',
+    'contracts in .toolgate/ on every pull request (README, "GitHub Action"). Make the check run',
+    '`toolgate review` required in branch protection, and put toolgate.yml, .toolgate/ and this file',
+    'under CODEOWNERS.',
   ]);
   const at = (path: (string | number)[]) => doc.getIn(path, true) as Node;
   const flow = (path: (string | number)[]) => {
@@ -192,6 +194,7 @@ export function renderWorkflow(d: Detection): string {
   flow(['on', 'pull_request_review', 'types']);
   flow(['on', 'push', 'branches']);
   at(['on', 'pull_request_review']).commentBefore = ' an approval re-runs the check';
+  at(['on', 'merge_group']).commentBefore = ' a merge queue: the queued commit is checked too, or the queue waits';
   at(['permissions', 'contents']).comment = " the base commit's policy and contracts are read from the API";
   at(['permissions', 'checks']).comment = ' one check run with every finding as an annotation';
   at(['permissions', 'pull-requests']).comment = ' read: reviews (approvals); write: the sticky comment';

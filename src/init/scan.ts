@@ -9,7 +9,12 @@ import { lstat, opendir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import { readBounded, resolveInside } from '../util/safe-path.js';
-import { CLIENT_CONFIGS, copyable, specCandidate, type ScannedRepo } from './detect.js';
+import { CLIENT_CONFIGS } from './client-config.js';
+import { installedManifestPaths } from './consumers.js';
+import { LOCKFILES } from './lockfile.js';
+import { specCandidate } from './detect.js';
+import type { ScannedRepo } from './types.js';
+import { copyable } from './values.js';
 
 /** Limits of one scan. */
 export const SCAN_LIMITS = {
@@ -24,6 +29,11 @@ export const SCAN_LIMITS = {
   maxManifestBytes: 1024 * 1024,
   /** A candidate OpenAPI document. */
   maxSpecBytes: 16 * 1024 * 1024,
+  /** A lockfile (package-lock.json, pnpm-lock.yaml, yarn.lock): a large monorepo's runs to megabytes. */
+  maxLockfileBytes: 32 * 1024 * 1024,
+  /** Installed packages' package.json read (`node_modules/<name>/package.json`, one per dependency), and the size of each. */
+  maxInstalledManifests: 500,
+  maxInstalledManifestBytes: 256 * 1024,
 } as const;
 
 /** Directories never listed: dependencies, build caches, virtual environments, VCS data, test fixtures. */
@@ -44,10 +54,11 @@ const SKIP_DIRS = new Set([
 export function readPriority(path: string, depth: number): { rank: number; max: number } | undefined {
   const base = posix.basename(path);
   if (['package.json', 'pyproject.toml', 'requirements.txt'].includes(base)) return { rank: 0, max: SCAN_LIMITS.maxManifestBytes };
+  if (LOCKFILES.some(([name]) => name === base)) return { rank: 1, max: SCAN_LIMITS.maxLockfileBytes };
   const spec = specCandidate(path);
-  if (spec) return { rank: spec === 'name' ? 1 : 2, max: SCAN_LIMITS.maxSpecBytes };
+  if (spec) return { rank: spec === 'name' ? 2 : 3, max: SCAN_LIMITS.maxSpecBytes };
   // Integration configs may sit at the root (small JSON files; lockfiles are left out).
-  if (depth === 0 && /\.json$/i.test(base) && !/lock|shrinkwrap/i.test(base)) return { rank: 3, max: SCAN_LIMITS.maxManifestBytes };
+  if (depth === 0 && /\.json$/i.test(base) && !/lock|shrinkwrap/i.test(base)) return { rank: 4, max: SCAN_LIMITS.maxManifestBytes };
   return undefined;
 }
 
@@ -59,11 +70,65 @@ export interface Scan {
 
 /**
  * Lists `root` (breadth first, within {@link SCAN_LIMITS}) and reads the files detection needs,
- * plus the MCP client configs at their fixed paths and git's default branch.
+ * plus the MCP client configs at their fixed paths, the package.json of each dependency
+ * installed in node_modules, and git's default branch.
  * @param root absolute path of the repository (the working directory).
  */
 export async function scanRepository(root: string): Promise<Scan> {
   const notes: string[] = [];
+  const files = await listFiles(root, notes);
+  const texts = new Map<string, string>();
+  let budget: number = SCAN_LIMITS.maxTotalBytes;
+  const read = async (path: string, max: number, most: number = SCAN_LIMITS.maxReads): Promise<void> => {
+    if (texts.size >= most || budget <= 0) {
+      notes.push(`${path}: not read (the scan reads at most ${most} files, ${SCAN_LIMITS.maxTotalBytes / 1024 / 1024} MiB)`);
+      return;
+    }
+    try {
+      const bytes = await readBounded(join(root, path), Math.min(max, budget), 'the file', { display: path });
+      budget -= bytes.length;
+      texts.set(path, bytes.toString('utf8'));
+    } catch (e) {
+      if (e instanceof ConfigError) notes.push(`${path}: not read (${e.message.replace(/^cannot read the file: /, '')})`);
+    }
+  };
+  const wanted = files
+    .map((f) => ({ ...f, how: readPriority(f.path, f.depth) }))
+    .filter((f): f is typeof f & { how: NonNullable<typeof f.how> } => f.how !== undefined)
+    .sort((a, b) => a.how.rank - b.how.rank || a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const f of wanted) await read(f.path, f.how.max);
+
+  // Client configs live in hidden folders the walk skips, installed packages in node_modules,
+  // which it skips too: each is read only if it really is a regular file inside the repository
+  // (no link out of it on the way, none at the file).
+  const paths = files.map((f) => f.path);
+  const listed = new Set(paths);
+  const readInside = async (file: string, what: string, max: number, most?: number): Promise<void> => {
+    const st = await lstat(join(root, file)).catch(() => undefined);
+    if (!st) return;
+    try {
+      await resolveInside(root, file, { what, lead: `cannot read ${file}`, display: file });
+    } catch (e) {
+      if (e instanceof ConfigError) notes.push(`${file}: not read (${e.message.replace(`cannot read ${file}: `, '')})`);
+      return;
+    }
+    if (!listed.has(file)) {
+      listed.add(file);
+      paths.push(file);
+    }
+    if (!texts.has(file)) await read(file, max, most);
+  };
+  for (const file of CLIENT_CONFIGS) await readInside(file, 'the client config', SCAN_LIMITS.maxManifestBytes);
+  const installed = installedManifestPaths({ paths, texts }, SCAN_LIMITS.maxInstalledManifests);
+  // A count of their own: a project with many dependencies must not crowd out the files above.
+  const most = texts.size + installed.length;
+  for (const file of installed) await readInside(file, 'an installed package', SCAN_LIMITS.maxInstalledManifestBytes, most);
+  const defaultBranch = await gitDefaultBranch(root);
+  return { repo: { paths, texts, ...(defaultBranch !== undefined ? { defaultBranch } : {}) }, notes };
+}
+
+/** Regular files below `root`, breadth first, within the depth and entry limits; hidden and skipped folders and links are not entered. */
+async function listFiles(root: string, notes: string[]): Promise<{ path: string; depth: number }[]> {
   const files: { path: string; depth: number }[] = [];
   let entries = 0;
   let queue: string[] = [''];
@@ -93,45 +158,7 @@ export async function scanRepository(root: string): Promise<Scan> {
     }
     queue = next;
   }
-
-  const texts = new Map<string, string>();
-  let budget: number = SCAN_LIMITS.maxTotalBytes;
-  const read = async (path: string, max: number): Promise<void> => {
-    if (texts.size >= SCAN_LIMITS.maxReads || budget <= 0) {
-      notes.push(`${path}: not read (the scan reads at most ${SCAN_LIMITS.maxReads} files, ${SCAN_LIMITS.maxTotalBytes / 1024 / 1024} MiB)`);
-      return;
-    }
-    try {
-      const bytes = await readBounded(join(root, path), Math.min(max, budget), 'the file', { display: path });
-      budget -= bytes.length;
-      texts.set(path, bytes.toString('utf8'));
-    } catch (e) {
-      if (e instanceof ConfigError) notes.push(`${path}: not read (${e.message.replace(/^cannot read the file: /, '')})`);
-    }
-  };
-  const wanted = files
-    .map((f) => ({ ...f, how: readPriority(f.path, f.depth) }))
-    .filter((f): f is typeof f & { how: NonNullable<typeof f.how> } => f.how !== undefined)
-    .sort((a, b) => a.how.rank - b.how.rank || a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  for (const f of wanted) await read(f.path, f.how.max);
-
-  // Client configs live in hidden folders the walk skips: each is read only if it really is a
-  // regular file inside the repository (no link on the way out, none at the file).
-  const paths = files.map((f) => f.path);
-  for (const file of CLIENT_CONFIGS) {
-    const st = await lstat(join(root, file)).catch(() => undefined);
-    if (!st) continue;
-    try {
-      await resolveInside(root, file, { what: 'the client config', lead: `cannot read ${file}`, display: file });
-    } catch (e) {
-      if (e instanceof ConfigError) notes.push(`${file}: not read (${e.message.replace(`cannot read ${file}: `, '')})`);
-      continue;
-    }
-    if (!paths.includes(file)) paths.push(file);
-    if (!texts.has(file)) await read(file, SCAN_LIMITS.maxManifestBytes);
-  }
-  const defaultBranch = await gitDefaultBranch(root);
-  return { repo: { paths, texts, ...(defaultBranch !== undefined ? { defaultBranch } : {}) }, notes };
+  return files;
 }
 
 /**

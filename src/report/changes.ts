@@ -25,6 +25,10 @@ export function describeChange(c: Change): string {
       return `~ ${c.tool}: outputSchema changed`;
     case 'origin-changed':
       return `~ ${c.tool}: origin ${c.base ? `${c.base.method} ${c.base.path}` : 'none'} → ${c.head ? `${c.head.method} ${c.head.path}` : 'none'}`;
+    case 'call-changed':
+      return `~ ${c.tool}: ${c.differences.map((d) => d.text).join('; ')}`;
+    case 'call-first-pinned':
+      return `~ ${c.tool}: servers, security, parameters and media types pinned for the first time`;
     case 'metadata-changed':
       return `~ ${c.tool}: ${c.field} changed`;
     case 'count-changed':

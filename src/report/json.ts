@@ -58,6 +58,10 @@ export function changeRecord(c: Change, id: string): ChangeRecord {
       return { id, kind: c.kind, tool: c.tool, pointer: '/outputSchema', ...opt('before', c.base), ...opt('after', c.head) };
     case 'origin-changed':
       return { id, kind: c.kind, tool: c.tool, pointer: '/origin', ...opt('before', c.base as unknown as Json), ...opt('after', c.head as unknown as Json) };
+    case 'call-changed':
+      return { id, kind: c.kind, tool: c.tool, pointer: `/origin/${c.field}`, ...opt('before', c.base), ...opt('after', c.head) };
+    case 'call-first-pinned':
+      return { id, kind: c.kind, tool: c.tool, pointer: '/origin', after: c.head as unknown as Json };
     case 'metadata-changed':
       // before/after: canonical JSON text of the field (all top-level keys outside the spec for `extra`).
       return { id, kind: c.kind, tool: c.tool, pointer: c.field === 'extra' ? '' : `/${c.field}`, ...opt('before', c.base), ...opt('after', c.head) };
@@ -92,9 +96,19 @@ const RULE_CHANGES: Record<string, readonly Change['kind'][]> = {
   'read-promotion-unreviewed': ['class-changed', 'hint-changed'],
   'read-tool-became-write': ['class-changed', 'hint-changed'],
   'promoted-operation-moved': ['origin-changed'],
+  'operation-server-changed': ['call-changed', 'call-first-pinned'],
+  'operation-security-changed': ['call-changed'],
+  'operation-request-changed': ['call-changed'],
+  'operation-call-changed': ['call-changed'],
   'count-mismatch': ['count-changed'],
   'instructions-changed': ['instructions-changed'],
   'auth-metadata-changed': ['auth-metadata-changed'],
+};
+/** The call fields (pointers of `call-changed` records) each widening OpenAPI rule judges. */
+const CALL_FIELDS_OF: Record<string, readonly string[]> = {
+  'operation-server-changed': ['/origin/servers'],
+  'operation-security-changed': ['/origin/security'],
+  'operation-request-changed': ['/origin/parameters', '/origin/requestBody'],
 };
 /** Rules about the contract against the live surface: their changes are the drift. */
 const DRIFT_RULES = new Set(['unlisted-tool', 'count-mismatch']);
@@ -124,9 +138,14 @@ function sourceChanges(r: SourceResult): { changes?: ChangeRecord[]; drift?: Cha
         .flatMap(([k, list]) => (k.startsWith('#/protectedResource/') ? list : []))
         .filter((c) => kinds.includes(c.kind))
         .map((c) => c.id);
+    // The one finding about a base of contract format 1 judges every tool's first pinned call.
+    if (f.tool === undefined && f.data?.firstPinned !== undefined) return (changes ?? []).filter((c) => c.kind === 'call-first-pinned').map((c) => c.id);
     const key =
       f.ruleId === 'count-mismatch' ? `#/counts/${String(f.data?.count)}` : f.ruleId === 'instructions-changed' ? '#/server/instructions' : (f.tool ?? '');
-    return (m.get(key) ?? []).filter((c) => kinds.includes(c.kind)).map((c) => c.id);
+    const fields = CALL_FIELDS_OF[f.ruleId];
+    return (m.get(key) ?? [])
+      .filter((c) => kinds.includes(c.kind) && (c.kind !== 'call-changed' || !fields || fields.some((p) => c.pointer === p)))
+      .map((c) => c.id);
   };
   return { ...(changes ? { changes } : {}), ...(drift ? { drift } : {}), idsOf };
 }

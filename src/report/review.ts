@@ -20,8 +20,9 @@ import { describeHints, describeReach } from '../rules/checks/additions.js';
 /**
  * How risky a failing finding is, lower first: new tools that can write, destroy or reach the
  * open world; a relaxed policy; read tools that became writes (or dropped a hint, so a spec
- * default now claims more risk); read promotions; lowered claims;
- * newly accepted inputs; new read-only tools; changed text; the rest.
+ * default now claims more risk); read promotions, and OpenAPI calls that go elsewhere or carry
+ * other credentials; lowered claims; newly accepted inputs, and OpenAPI calls that send data
+ * differently; new read-only tools; changed text; the rest.
  */
 const RANK: Record<string, number> = {
   'tool-added': 6,
@@ -30,6 +31,9 @@ const RANK: Record<string, number> = {
   'read-tool-became-write': 2,
   'read-promotion-unreviewed': 3,
   'promoted-operation-moved': 3,
+  'operation-server-changed': 3,
+  'operation-security-changed': 3,
+  'operation-request-changed': 5,
   'risk-claim-lowered': 4,
   'annotation-dropped': 2,
   'schema-widened': 5,
@@ -197,6 +201,12 @@ function headlineOf(b: ToolBlock): string {
       return 'newly classed read';
     case 'promoted-operation-moved':
       return 'promoted operation moved';
+    case 'operation-server-changed':
+      return 'calls go to a server nobody reviewed';
+    case 'operation-security-changed':
+      return 'calls carry other credentials or scopes';
+    case 'operation-request-changed':
+      return 'calls send data differently';
     case 'risk-claim-lowered':
       return 'claims less risk';
     case 'annotation-dropped':

@@ -1,11 +1,18 @@
-import { RULES, SCANNING, type RuleId } from '../rules/catalog.js';
+import { RAISED, RULES, SCANNING, type RuleId } from '../rules/catalog.js';
 import type { RuleMeta } from '../rules/types.js';
-import { EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../rules/suspicious-patterns.js';
+import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../rules/suspicious-patterns.js';
 import { designAnchor, linkDesignCitations } from './design-links.js';
 
 /** The catalog as text (a table), JSON, or Markdown (the body of docs/rules.md). Pure. */
 export function renderRules(format: 'text' | 'json' | 'markdown'): string {
-  if (format === 'json') return JSON.stringify(RULES, null, 2) + '\n';
+  if (format === 'json')
+    return (
+      JSON.stringify(
+        RULES.map((r) => ({ ...r, raised: RAISED[r.id] })),
+        null,
+        2,
+      ) + '\n'
+    );
   if (format === 'markdown') return rulesMarkdown();
   const width = Math.max(...RULES.map((r) => r.id.length));
   const mark = (r: RuleMeta) => ('reviewable' in r && r.reviewable ? '*' : 'configError' in r && r.configError ? '†' : '');
@@ -24,11 +31,13 @@ export function rulesMarkdown(): string {
     '',
     'Levels are defaults; `toolgate.yml` can change them per rule id (`rules:`) and per tool-name pattern (`overrides:`), or turn a rule `off`, except for the rules marked as configuration errors: they stop the run while the source loads (exit 2).',
     '',
-    '| id | default level | fires when |',
-    '|---|---|---|',
+    "The stage says which facts a rule reads: `source` (starting or loading the source), `surface` (its listing, or the listings of all sources), `change` (the surface against the contract and the base), `policy` (a pull request's edits to toolgate.yml), `export` (a committed export against its contract).",
+    '',
+    '| id | default level | stage | fires when |',
+    '|---|---|---|---|',
     ...RULES.map(
       (r) =>
-        `| [\`${r.id}\`](#${r.id}) | ${r.level}${'reviewable' in r && r.reviewable ? ' unless reviewed' : ''}${'configError' in r && r.configError ? ' (configuration error)' : ''} | ${r.title} |`,
+        `| [\`${r.id}\`](#${r.id}) | ${r.level}${'reviewable' in r && r.reviewable ? ' unless reviewed' : ''}${'configError' in r && r.configError ? ' (configuration error)' : ''} | ${RAISED[r.id].stage} | ${r.title} |`,
     ),
     '',
   ];
@@ -41,6 +50,7 @@ export function rulesMarkdown(): string {
       `- **Why:** ${r.rationale}`,
       `- **Source:** ${linkDesignCitations(r.source, (n) => `design.md#${designAnchor(n)}`)}`,
       `- **How to fix:** ${r.fix}`,
+      `- **Raised:** in the \`${RAISED[r.id].stage}\` stage, by [\`${RAISED[r.id].module}\`](../${RAISED[r.id].module})`,
       `- **Code scanning (SARIF):** ${scanningLine(r.id)}`,
       '',
     );
@@ -55,11 +65,14 @@ export function rulesMarkdown(): string {
     '| pattern | what | why | source |',
     '|---|---|---|---|',
     ...SUSPICIOUS_PATTERNS.map((p) => `| \`${p.id}\` | ${cell(p.title)} | ${cell(p.rationale)} | ${cell(p.source)} |`),
+    `| \`context-argument\` | an argument, on any new tool, whose name asks for what the model knows: wrapped in underscores (\`${cell(CONTEXT_ARGUMENT.source)}\`, any case), or, with \`_\` and \`-\` removed and in lower case, one of ${[...CONTEXT_ARGUMENT_NAMES].map((n) => `\`${n}\``).join(', ')} | A name wrapped in underscores (\`_system_prompt_\`) or naming the conversation or its history is a slot the model fills from its context, with no user-visible step; raised in an audit too. | ${cell(FULL_SCHEMA_SOURCE)} |`,
     `| \`exfiltration-argument\` | an argument added to an existing tool whose name invites the model to pass along what it knows (\`${cell(EXFILTRATION_ARGUMENT.source)}\`, any case) | An argument such as \`notes\`, \`context\` or \`sidenote\` that appears in a reviewed tool is where poisoned instructions tell the model to put secrets or the conversation. | Invariant Labs, "MCP tool poisoning" (2025) |`,
     '',
   );
   return out.join('\n');
 }
+
+const FULL_SCHEMA_SOURCE = 'CyberArk, "Poison everywhere: No output from your MCP server is safe" (2025); getmcpm/mcp-guardbench, case exfil-param-in-schema';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
 

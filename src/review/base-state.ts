@@ -7,8 +7,11 @@
 import { DEFAULT_CONTAINMENT } from '../config/source-config.js';
 import type { SourceConfig } from '../config/source-config.js';
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { parsePolicy, type Policy, type PolicyLevel } from '../config/policy.js';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { FILE_LIMITS, readBounded } from '../util/safe-path.js';
+import { isObject } from '../util/json.js';
+import { findRepositoryRoot, within } from '../util/repository-root.js';
+import { parsePolicy, policyFilePath, type Policy, type PolicyLevel } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
 import { ruleById } from '../rules/catalog.js';
 import { assertNoRunnerSecrets, diffPolicies, judgedContainment, judgingPolicy, type PolicyChange } from '../config/policy-diff.js';
@@ -30,7 +33,11 @@ export interface BaseState {
   policyChanges: PolicyChange[];
   /** Contracts at the base by head source id; `null` where the base has none (every tool is new). */
   contracts: Map<string, Surface | null>;
-  /** Paths whose change after an approval re-opens the review: the policy, contracts, integration configs (base and head). */
+  /**
+   * Paths (relative to the workspace) whose change after an approval re-opens the review: the
+   * policy, contracts, integration configs (base and head) and the files the OpenAPI surfaces were
+   * built from.
+   */
   watched: string[];
 }
 
@@ -44,7 +51,7 @@ export interface BaseState {
  *   `allow-runner-env` does not name.
  */
 export async function readBaseState(head: Policy, root: string, read: BaseFileReader, label: string): Promise<BaseState> {
-  const policyPath = displayPath(root, head.file);
+  const policyPath = displayPath(root, policyFilePath(head));
   const baseText = await read(policyPath);
   const basePolicy = baseText === undefined ? null : parsePolicy(baseText, `${policyPath} at ${label}`, head.root);
   assertNoRunnerSecrets(head, basePolicy?.allowRunnerEnv ?? []);
@@ -67,23 +74,63 @@ export async function readBaseState(head: Policy, root: string, read: BaseFileRe
     const text = await read(path);
     contracts.set(s.id, text === undefined ? null : parseContract(text, `${path} at ${label}`).surface);
   }
-  return { label, policy, basePolicy, policyChanges, contracts, watched: await watchedPaths(root, head, basePolicy) };
+  const built = [...(await builtFrom(root, head, basePolicy, contracts))];
+  return { label, policy, basePolicy, policyChanges, contracts, watched: await watchedPaths(root, head, basePolicy, built) };
 }
 
 /**
- * The policy file, and every contract and integration config of the head's and the base's
- * sources: what an approval must have seen. Each is watched as configured, through every parent
- * directory (a directory swapped for a symlink is a change of that path), and as the workspace
- * resolves it now (a file reached through a symlinked directory changes under its real path).
+ * The files the OpenAPI surfaces were built from, as the base's contracts and the head's (read
+ * from the workspace) record them (`source.files`, repository paths), made absolute. The head's
+ * list is the author's to write, but a list that is not what the live surface reads is drift
+ * (`contract-stale`), which no approval clears. Remote documents (URLs) have no history to compare.
  */
-async function watchedPaths(root: string, head: Policy, base: Policy | null): Promise<string[]> {
+async function builtFrom(root: string, head: Policy, base: Policy | null, contracts: ReadonlyMap<string, Surface | null>): Promise<Set<string>> {
+  const out = new Set<string>();
+  const add = (integration: string, files: readonly unknown[] | undefined) => {
+    const repository = findRepositoryRoot(dirname(resolve(root, integration)));
+    for (const f of files ?? []) if (typeof f === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(f)) out.add(resolve(repository, f));
+  };
+  for (const s of head.sources) {
+    if (s.kind !== 'openapi') continue;
+    const atBase = base?.sources.find((b) => b.id === s.id);
+    add(atBase?.kind === 'openapi' ? atBase.integration : s.integration, contracts.get(s.id)?.source.files);
+    add(s.integration, await recordedFiles(resolve(root, s.contract)));
+  }
+  return out;
+}
+
+/** `source.files` of the contract at `file` in the workspace; none when it cannot be read (the run reports that). */
+async function recordedFiles(file: string): Promise<unknown[] | undefined> {
+  try {
+    const value = JSON.parse((await readBounded(file, FILE_LIMITS.contract, 'the contract')).toString('utf8')) as unknown;
+    const files = isObject(value) && isObject(value.source) ? value.source.files : undefined;
+    return Array.isArray(files) ? files : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The policy file, every contract and integration config of the head's and the base's sources,
+ * and the files their OpenAPI surfaces were built from (`builtFrom`, absolute): what an approval
+ * must have seen. Each is watched as configured, through every parent directory (a directory
+ * swapped for a symlink is a change of that path), and as the workspace resolves it now (a file
+ * reached through a symlinked directory changes under its real path). A built-from file outside
+ * the workspace but inside its repository is watched by its `../` path.
+ */
+async function watchedPaths(root: string, head: Policy, base: Policy | null, builtFrom: readonly string[] = []): Promise<string[]> {
   const files = [
-    head.file,
+    policyFilePath(head),
     ...[head, ...(base ? [base] : [])].flatMap((p) => p.sources.flatMap((s) => [s.contract, ...(s.kind === 'openapi' ? [s.integration] : [])])),
   ];
   const out = new Set<string>();
   const inside = (rel: string) => rel !== '' && !rel.startsWith('/') && !rel.startsWith('..');
   const realRoot = await realpath(root).catch(() => root);
+  const repository = builtFrom.length ? findRepositoryRoot(root) : root;
+  for (const file of builtFrom) {
+    const rel = relative(root, file).split(sep).join('/');
+    if (rel !== '' && !isAbsolute(rel) && within(file, repository)) out.add(rel);
+  }
   for (const file of files) {
     const rel = displayPath(root, resolve(root, file));
     if (!inside(rel)) continue;

@@ -166,6 +166,52 @@ export const RULES = [
     fix: 'Set `additionalProperties: false` on the tool input schema.',
   },
   {
+    id: 'operation-call-changed',
+    level: 'notice',
+    title:
+      "Where an OpenAPI operation's calls go or what they carry changed without widening: a server, scope, parameter or media type removed, servers reordered, response media types changed",
+    rationale:
+      "The contract pins, per operation, its servers, security requirements and schemes, parameters' locations and media types (docs/design.md §4). A change that only narrows them, or that an agent's calls cannot use to reach or carry more (responses, a scheme's list of available scopes, an argument's parameter, which its schema judges), needs no approval, but the reviewer still sees what the calls now do.",
+    source:
+      'OpenAPI 3.1.1, Server Object, Security Requirement Object, Parameter Object (`in`), Media Type Object; Swagger 2.0 `consumes`, `produces`; docs/design.md §7 (narrowing)',
+    fix: 'Nothing to approve: check that the integration still works with what the operation now sends and accepts.',
+  },
+  {
+    id: 'operation-request-changed',
+    level: 'error',
+    title:
+      "What an OpenAPI operation's calls send changed: a parameter moved to another location, a parameter the client sends added, a request media type added",
+    rationale:
+      "Where a parameter goes decides who sees it: moved from the path to a header or a cookie, the same argument lands in logs, proxies or a session the client holds; a new cookie or client-set header is data the call carries that no argument shows. A new request media type lets the body be sent in a form (XML, form-encoded, multipart) whose parsing nobody reviewed. Each is a change to what the agent's calls send.",
+    source: 'OpenAPI 3.1.1, Parameter Object (`in`: path, query, header, cookie), Request Body Object (`content`); Swagger 2.0 `in`, `consumes`',
+    fix: 'Check where the moved or added parameter now goes and that the new media type is one the integration should send; the change passes once a reviewer with write access who is not the author approves the pull request.',
+    reviewable: true,
+  },
+  {
+    id: 'operation-security-changed',
+    level: 'error',
+    title:
+      "The credentials an OpenAPI operation's calls carry changed: a security requirement removed, added or made optional, scopes added, a security scheme changed",
+    rationale:
+      "An operation's security requirements say which credentials a call carries and with which scopes (operation `security` overrides the document's; `[]` removes it, an empty requirement `{}` makes it optional). Added scopes or a new requirement let the agent's token do more or carry another credential; a removed or optional requirement means the API now takes calls nobody authenticated; a scheme whose type, key location, flow or token and authorization URLs change sends the user's consent or the credential to another party. Only removed scopes narrow.",
+    source:
+      'OpenAPI 3.1.1, Operation Object `security`, Security Requirement Object, Security Scheme Object, OAuth Flows Object; Swagger 2.0 `securityDefinitions`; RFC 6749 §3.3 (scope)',
+    fix: "Check that each new scope and credential is one the agent should hold, and that every authorization and token URL is your provider's; the change passes once a reviewer with write access who is not the author approves the pull request.",
+    reviewable: true,
+  },
+  {
+    id: 'operation-server-changed',
+    level: 'error',
+    title:
+      "Where an OpenAPI operation's calls go changed: a server URL added or changed (host, base path, scheme), a server variable that accepts more values or has another default",
+    rationale:
+      "The servers in effect for an operation (its own `servers`, else its path item's, else the document's; Swagger 2.0: `schemes`, `host`, `basePath`) decide where the agent's calls, their arguments and their credentials go. A new host or base path sends them somewhere nobody reviewed, and a server variable whose `enum` grows or whose `default` changes does the same through substitution. A contract written before toolgate pinned servers (format 1) has them all new, and says so once per source.",
+    source:
+      'OpenAPI 3.1.1, OpenAPI Object, Path Item Object and Operation Object `servers`, Server Object, Server Variable Object; Swagger 2.0 `schemes`, `host`, `basePath`',
+    fix: 'Check that each new server is one the integration should call (a relative URL resolves against where the document is served); the change passes once a reviewer with write access who is not the author approves the pull request.',
+    reviewable: true,
+  },
+  {
     id: 'output-schema-changed',
     level: 'notice',
     title: "A tool's outputSchema changed",
@@ -279,8 +325,9 @@ export const RULES = [
     id: 'schema-unclassified',
     level: 'error',
     title: "A tool's inputSchema changed in a way toolgate could not classify",
-    rationale: 'When the comparison times out, fails, or meets a circular schema, toolgate fails closed rather than pass a change it could not read.',
-    source: 'docs/design.md §8 (fail closed), §14 (json-schema-diff limits)',
+    rationale:
+      'When the comparison times out, fails, or meets a recursive schema that changed, toolgate fails closed rather than pass a change it could not read. References are resolved as the validator the proxy enforces schemas with (Ajv) resolves them; one that leads outside the schema (another file, a meta-schema), names two schemas (a duplicate `$anchor` or `$id`), or goes through a dynamic scope whose target is not certain (`$dynamicRef`, `$recursiveRef` other than to the root) is unclassified, even when only a description changed beside it. So is a change that makes the proxy check the schema in fewer dialects (one that no longer compiles as JSON Schema 2020-12 stops enforcing `prefixItems`, `dependentSchemas`...).',
+    source: 'JSON Schema 2020-12 Core §8.2 (base URI, `$id`, `$anchor`, `$ref`, `$dynamicRef`); docs/design.md §8 (fail closed), §14 (json-schema-diff limits)',
     fix: 'Review the schema change by hand; it passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
   },
@@ -288,7 +335,8 @@ export const RULES = [
     id: 'schema-widened',
     level: 'error',
     title: "A tool's inputSchema accepts inputs it did not accept before",
-    rationale: 'An allowlisted tool must match the structural snapshot that was reviewed: new inputs are new capability.',
+    rationale:
+      'An allowlisted tool must match the structural snapshot that was reviewed: new inputs are new capability. Every reference is followed as a validator resolves it (JSON pointers into any part of the schema, `$anchor`, `$id` absolute, `urn:` or relative to an enclosing `$id`, and `$dynamicRef`/`$recursiveRef` where the target is certain), so a constraint dropped inside a referenced definition is a widening where the definition is used.',
     source: 'JSON Schema validation semantics; docs/design.md §7 (widening)',
     fix: 'Review the newly accepted inputs; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
@@ -342,11 +390,12 @@ export const RULES = [
     id: 'suspicious-text',
     level: 'warning',
     title:
-      'Text a model reads tries something: a hidden-instruction tag, concealment, an instruction override, a directive about other tools, a secret path, an invisible character, an image or link; or an exfiltration-prone argument added to a tool',
+      "Text a model reads tries something: an instruction aimed at the model about other servers' tools (call X first, use this instead of X), about data leaving (send to a URL, put it in a URL or an argument), secrecy, rewritten arguments, secrets and their files, shell commands, hidden text; or an argument shaped to carry what the model knows",
     rationale:
-      'Tool-poisoning payloads live in text the model reads and a reviewer skims. Each hit quotes the span and names the pattern (docs/rules.md, "Patterns of suspicious-text"), so a person can judge it in seconds. Only new text is judged: all of it in an audit, in a check what differs from the base, so a reviewed text is not raised on every run and a changed one rides on the approval description-changed already needs.',
-    source: 'Invariant Labs, "MCP tool poisoning" (2025); OWASP LLM01; Unicode TR36; the pattern table in src/rules/suspicious-patterns.ts',
-    fix: 'Read the quoted text: if it tells the model what to hide, what to read or what to call, remove it from the server (or deny the tool); if it is benign documentation, approve the change or turn the rule off for this tool with an `overrides:` entry.',
+      'Tool-poisoning payloads live in text the model reads and a reviewer skims. The patterns look for structure more than words: a verb aimed at the model and its object (read ~/.ssh/id_rsa, send … to https://…, pass the conversation), an ordering or redirecting word with a tool this server does not serve, an argument named _system_prompt_. Each hit quotes the span and names the pattern (docs/rules.md, "Patterns of suspicious-text"), so a person can judge it in seconds. Only new text is judged: all of it in an audit, in a check what a change adds to a text (quoted first), so a reviewed text is not raised on every run and a changed one rides on the approval description-changed already needs. Measured in bench/poison/RESULTS.md.',
+    source:
+      'Invariant Labs, "MCP tool poisoning" (2025) and "WhatsApp MCP exploited" (2025); Trail of Bits, "Jumping the line" (2025); CyberArk, full-schema poisoning (2025); OWASP LLM01; Unicode TR36; the pattern table in src/rules/suspicious-patterns.ts',
+    fix: 'Read the quoted text: if it tells the model what to hide, what to read, where to send or what to call, remove it from the server (or deny the tool); if it is benign documentation, approve the change or turn the rule off for this tool with an `overrides:` entry.',
   },
   {
     id: 'token-budget-exceeded',
@@ -464,6 +513,10 @@ export const SCANNING: Readonly<Record<RuleId, { security?: number; precision: P
   'invalid-tool-name': { security: 4.0, precision: 'high' },
   'malformed-tool': { precision: 'very-high' },
   'open-arguments': { precision: 'high' },
+  'operation-call-changed': { precision: 'very-high' },
+  'operation-request-changed': { security: 7.0, precision: 'very-high' },
+  'operation-security-changed': { security: 8.0, precision: 'very-high' },
+  'operation-server-changed': { security: 8.0, precision: 'very-high' },
   'output-schema-changed': { precision: 'very-high' },
   'partially-annotated-tool': { precision: 'very-high' },
   'payload-too-large': { precision: 'very-high' },
@@ -492,4 +545,72 @@ export const SCANNING: Readonly<Record<RuleId, { security?: number; precision: P
   'unannotated-tool': { security: 3.0, precision: 'very-high' },
   'unknown-operation': { precision: 'very-high' },
   'unlisted-tool': { security: 9.0, precision: 'very-high' },
+};
+
+/**
+ * The stage of the pipeline whose facts a rule reads (docs/design.md §3): `source` (what starting
+ * or loading the source found out), `surface` (one listing, or the listings of all sources),
+ * `change` (the surface against the contract and the base), `policy` (a pull request's edits to
+ * toolgate.yml), `export` (a committed export against its contract).
+ */
+export type Stage = 'source' | 'surface' | 'change' | 'policy' | 'export';
+
+const CHECKS_DIR = 'src/rules/checks';
+const OPENAPI_LOADER = 'src/sources/openapi';
+
+/**
+ * Where each rule is raised: the module of its check, registered in `src/rules/index.ts`, or for
+ * a configuration error the loader that throws it; and the stage it belongs to. Every rule has an
+ * entry; test/rules/raised.test.ts reads the code and fails when a rule is raised anywhere else.
+ */
+export const RAISED: Readonly<Record<RuleId, { stage: Stage; module: string }>> = {
+  'annotation-dropped': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'annotation-now-implicit': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'auth-metadata-changed': { stage: 'change', module: `${CHECKS_DIR}/auth.ts` },
+  'auth-metadata-unavailable': { stage: 'source', module: `${CHECKS_DIR}/auth.ts` },
+  'contract-stale': { stage: 'change', module: `${CHECKS_DIR}/membership.ts` },
+  'contradictory-annotations': { stage: 'surface', module: `${CHECKS_DIR}/hints.ts` },
+  'count-mismatch': { stage: 'change', module: `${CHECKS_DIR}/membership.ts` },
+  'denied-tool': { stage: 'surface', module: `${CHECKS_DIR}/policy.ts` },
+  'description-changed': { stage: 'change', module: `${CHECKS_DIR}/text.ts` },
+  'duplicate-tool-name': { stage: 'surface', module: `${CHECKS_DIR}/membership.ts` },
+  'export-stale': { stage: 'export', module: `${CHECKS_DIR}/export.ts` },
+  'instructions-changed': { stage: 'change', module: `${CHECKS_DIR}/text.ts` },
+  'invalid-annotation': { stage: 'surface', module: `${CHECKS_DIR}/hints.ts` },
+  'invalid-policy': { stage: 'source', module: `${OPENAPI_LOADER}/config.ts` },
+  'invalid-tool-name': { stage: 'surface', module: `${CHECKS_DIR}/text.ts` },
+  'malformed-tool': { stage: 'surface', module: `${CHECKS_DIR}/membership.ts` },
+  'open-arguments': { stage: 'surface', module: `${CHECKS_DIR}/schema.ts` },
+  'operation-call-changed': { stage: 'change', module: `${CHECKS_DIR}/operation.ts` },
+  'operation-request-changed': { stage: 'change', module: `${CHECKS_DIR}/operation.ts` },
+  'operation-security-changed': { stage: 'change', module: `${CHECKS_DIR}/operation.ts` },
+  'operation-server-changed': { stage: 'change', module: `${CHECKS_DIR}/operation.ts` },
+  'output-schema-changed': { stage: 'change', module: `${CHECKS_DIR}/schema.ts` },
+  'partially-annotated-tool': { stage: 'surface', module: `${CHECKS_DIR}/hints.ts` },
+  'payload-too-large': { stage: 'surface', module: `${CHECKS_DIR}/policy.ts` },
+  'policy-not-included': { stage: 'source', module: `${OPENAPI_LOADER}/index.ts` },
+  'policy-relaxed': { stage: 'policy', module: `${CHECKS_DIR}/policy-changes.ts` },
+  'policy-tightened': { stage: 'policy', module: `${CHECKS_DIR}/policy-changes.ts` },
+  'promoted-operation-moved': { stage: 'change', module: `${CHECKS_DIR}/policy.ts` },
+  'read-promotion-unreviewed': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'read-tool-became-write': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'risk-claim-lowered': { stage: 'change', module: `${CHECKS_DIR}/hints.ts` },
+  'safety-field-changed': { stage: 'change', module: `${CHECKS_DIR}/safety.ts` },
+  'schema-narrowed': { stage: 'change', module: `${CHECKS_DIR}/schema.ts` },
+  'schema-unclassified': { stage: 'change', module: `${CHECKS_DIR}/schema.ts` },
+  'schema-widened': { stage: 'change', module: `${CHECKS_DIR}/schema.ts` },
+  'server-escaped': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'server-failed': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'server-network-blocked': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'server-unsandboxed': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'stdout-noise': { stage: 'source', module: `${CHECKS_DIR}/source.ts` },
+  'suspicious-text': { stage: 'surface', module: `${CHECKS_DIR}/suspicious.ts` },
+  'token-budget-exceeded': { stage: 'surface', module: `${CHECKS_DIR}/policy.ts` },
+  'too-many-tools': { stage: 'surface', module: `${CHECKS_DIR}/policy.ts` },
+  'tool-added': { stage: 'change', module: `${CHECKS_DIR}/additions.ts` },
+  'tool-removed': { stage: 'change', module: `${CHECKS_DIR}/membership.ts` },
+  'tool-shadowed': { stage: 'surface', module: `${CHECKS_DIR}/shadow.ts` },
+  'unannotated-tool': { stage: 'surface', module: `${CHECKS_DIR}/hints.ts` },
+  'unknown-operation': { stage: 'source', module: `${OPENAPI_LOADER}/index.ts` },
+  'unlisted-tool': { stage: 'change', module: `${CHECKS_DIR}/membership.ts` },
 };

@@ -5,6 +5,10 @@ import type { Surface } from '../surface/model.js';
 import type { RuleId } from './catalog.js';
 import type { SchemaVerdict } from '../diff/schema/index.js';
 import type { TokenCost } from '../surface/tokens.js';
+import type { ExportEntry } from '../config/policy.js';
+import type { PolicyChange } from '../config/policy-diff.js';
+import type { SnapshotDiagnostics } from '../sources/types.js';
+import type { Discovery } from '../surface/model.js';
 
 /** Outcome of the review check for the current pull request (see review/approval). */
 export interface ReviewState {
@@ -68,5 +72,40 @@ export interface CheckContext {
   tokensPerTurn?: number;
 }
 
-/** A check: one handler may emit several rule ids (as in oasdiff). */
+/** A check of one source's surface and its changes: one handler may emit several rule ids (as in oasdiff). */
 export type Check = (ctx: CheckContext) => RawFinding[];
+
+/** What one source's run found out about the source itself, whether or not it listed tools. */
+export interface SourceFacts {
+  /** JSON pointer of the source's entry in toolgate.yml (its findings are located there). */
+  sourcePointer: string;
+  /** Set when the snapshot failed: what happened, and the failure's reason (`SourceFailure`). */
+  failure?: { message: string; reason: string };
+  diagnostics: Pick<SnapshotDiagnostics, 'sandbox' | 'escaped' | 'networkBlocked' | 'stdoutNoiseLines' | 'stdoutNoiseSample' | 'unauthorized'>;
+  /** HTTP sources: what RFC 9728 discovery found. */
+  protectedResource?: Discovery;
+}
+
+/** A check of the source stage (server-failed, containment, stdout noise, authorization discovery). */
+export type SourceCheck = (facts: SourceFacts) => RawFinding[];
+
+/** A check across the sources of one policy, once each is listed: findings by source id. */
+export type AcrossSourcesCheck = (sources: readonly { id: string; surface: Surface }[]) => Map<string, RawFinding[]>;
+
+/** A check of how a pull request changes toolgate.yml. */
+export type PolicyCheck = (changes: readonly PolicyChange[]) => RawFinding[];
+
+/** A committed export that does not match its contract, and why (export/verify.ts). */
+export interface ExportFacts {
+  entry: ExportEntry;
+  /** The export's path as shown (relative to the workspace). */
+  shown: string;
+  /** The contract's path as shown. */
+  contractFile: string;
+  /** The `toolgate export …` command that writes it. */
+  invocation: string;
+  stale: { line?: number; why: string };
+}
+
+/** A check of a committed export. */
+export type ExportCheck = (facts: ExportFacts) => RawFinding[];

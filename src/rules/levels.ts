@@ -1,16 +1,14 @@
 import { minimatch } from 'minimatch';
 import type { Policy, PolicyLevel } from '../config/policy.js';
-import { ruleById } from './catalog.js';
+import { ruleLevel } from '../config/rule-levels.js';
 
 /**
  * The level of a rule for one tool of one source: the last matching `overrides` entry, then
- * `rules`, then the catalog default. `require-explicit-hints` raises `annotation-now-implicit`.
+ * `rules`, then the catalog default (config/rule-levels.ts: `require-explicit-hints` raises
+ * `annotation-now-implicit`).
  */
 export function levelFor(policy: Policy, ruleId: string, sourceId: string, tool?: string): PolicyLevel {
-  let level: PolicyLevel = ruleById(ruleId)?.level ?? 'error';
-  if (ruleId === 'annotation-now-implicit' && policy.requireExplicitHints) level = 'error';
-  const configured = policy.rules[ruleId];
-  if (configured !== undefined) level = configured;
+  let level = ruleLevel(policy, ruleId);
   if (tool !== undefined) {
     for (const o of policy.overrides) {
       if (o.sources && !o.sources.includes(sourceId)) continue;

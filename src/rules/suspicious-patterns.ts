@@ -1,7 +1,16 @@
 /**
- * What `suspicious-text` looks for in text a model reads (docs/design.md §5; issue 16): one row a pattern,
+ * What `suspicious-text` looks for in text a model reads (docs/design.md §5): one row a pattern,
  * each with why it matters and where it comes from, like the rule catalog. `docs/rules.md` lists
- * them. Every pattern is explainable: a finding quotes the span and names the row. Pure data.
+ * them. Every pattern is explainable: a finding quotes the span and names the row. Pure data; the
+ * scanner that runs it is `suspicious-scan.ts`.
+ *
+ * Most rows are co-occurrences within one sentence rather than word lists: a verb that moves data
+ * and a destination; a secret and a verb that reads or sends it; an ordering word, a verb of use
+ * and a tool this server does not serve. Words alone ("secret", "~/.ssh", "before") are the
+ * ordinary vocabulary of real tools, and matching them alone raises what nobody needs to read.
+ *
+ * Hostile text runs through every regex: each is linear in its input (no backreferences or
+ * lookaround, so RE2 accepts it; every repetition that could overlap another is bounded).
  */
 
 /** One pattern. */
@@ -10,19 +19,83 @@ export interface SuspiciousPattern {
   id: string;
   /** What it is, in a reviewer's words. */
   title: string;
-  /** Global, case-insensitive where words are matched; run on each text alone. */
-  regex: RegExp;
+  /**
+   * `text`: the first regex runs on the whole text as sent (and on its NFKC form).
+   * `sentence`: every regex must match within one sentence of the text, read with look-alike
+   * letters folded and invisible characters removed; the quote is what the first one matched.
+   */
+  scope: 'text' | 'sentence';
+  /** Case-insensitive, not global; the first is the anchor, quoted in the finding. */
+  all: readonly RegExp[];
+  /**
+   * A cheap test every text the row can hit passes (a character or literal its regexes all
+   * need): texts without it skip the row's larger regexes. Speed only; it decides nothing.
+   */
+  gate?: RegExp;
+  /**
+   * A verb aimed at the model whose object the anchor is: it stands before the anchor, at the
+   * start of a clause or after a word that makes it a directive ("to", "and", "must", "always",
+   * "this tool also"), within `words` words; with `direct`, no preposition but "of" stands between
+   * ("read the .env file" is; "include periods per API key" is not). The quote runs from the verb
+   * to the anchor.
+   */
+  verb?: { re: RegExp; words: number; direct?: boolean };
+  /**
+   * `other-tool`: the sentence must also name a tool that this surface does not serve (another
+   * server's), by name or as "other tools", "the built-in tools". `away-from-other`: the sentence
+   * steers away from such a tool ("instead of X", "X is deprecated", "do not use X"), or toward
+   * this tool while naming one.
+   */
+  needs?: 'other-tool' | 'away-from-other';
+  /** No hit when a negation (never, not, do not, without) stands just before the verb (or the anchor). */
+  negatable?: boolean;
+  /** Only in the description of an argument: there the text says what the model puts in. */
+  argumentOnly?: boolean;
+  /** Not raised when this row already hit the same text (it says the same, less precisely). */
+  unlessHit?: string;
   rationale: string;
   source: string;
 }
 
 const INVARIANT = 'Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025)';
+const WHATSAPP = 'Invariant Labs, "WhatsApp MCP Exploited: Exfiltrating your message history via MCP" (2025)';
+const LINE_JUMPING = 'Trail of Bits, "Jumping the line: How MCP servers can attack you before you ever use them" (2025)';
+const FULL_SCHEMA = 'CyberArk, "Poison everywhere: No output from your MCP server is safe" (full-schema poisoning, 2025)';
+const OWASP_LLM01 = 'OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection';
 
+/** Builds a case-insensitive regex from alternatives (RE2 syntax). */
+const re = (...alternatives: string[]) => new RegExp(alternatives.join('|'), 'i');
+
+// Vocabulary shared by rows: each a regex source of alternatives, used inside a group.
+/** Verbs of using a tool. */
+const USE_VERB = String.raw`\b(?:call(?:s|ed|ing)?|us(?:e|es|ed|ing)|invok(?:e|es|ed|ing)|run(?:s|ning)?|ran|execut(?:e|es|ed|ing)|trigger(?:s|ed|ing)?|consult(?:s|ed|ing)?)\b`;
+/** Words that order one call before or after another. */
+const ORDER = String.raw`\b(?:before|after|prior to|first|followed by|preced(?:e|es|ed|ing)|until|whenever|every time|each time|at the (?:start|beginning) of)\b`;
+/** Words that steer the model from one tool to another. */
+const REDIRECT = String.raw`\b(?:instead|rather than|in place of|replac(?:e|es|ed|ing)|supersed(?:e|es|ed|ing)|deprecated|obsolete|prefer(?:s|red|ably)?|do not use|don't use|never use|avoid(?: using)?|stop using|must go through|should go through|route (?:all|every|any)|unreliable|outdated|broken|no longer (?:works|supported|available))\b`;
+/** Verbs that move data somewhere. */
+const SEND_VERB = String.raw`\b(?:send(?:s|ing)?|sent|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|forward(?:s|ed|ing)?|transmit(?:s|ted|ting)?|exfiltrat(?:e|es|ed|ing)|leak(?:s|ed|ing)?|report(?:s|ed|ing)?|shar(?:e|es|ed|ing)|submit(?:s|ted|ting)?|beacon|ping|e-?mail(?:s|ed|ing)?|mail|sync(?:s|ed|ing)?|cop(?:y|ies|ied)|bcc|deliver(?:s|ed|ing)?|publish(?:es|ed|ing)?|relay(?:s|ed|ing)?|mak(?:e|es|ing) (?:a |an )?(?:get |post |put |http |https |web )?requests?)\b`;
+/** A place data can go: a URL, an e-mail address, an IP address, a webhook, a phone number, a host name. */
+const DESTINATION = String.raw`https?://[^\s"'<>)\]]{1,500}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5})?\b|\bwebhooks?\b|\+\d[\d -]{7,14}\d|\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.(?:com|net|org|io|dev|sh|co|xyz|app|ai|cloud|site|info|biz|me|ru|cn|tk|top|link|click|online|to|cc|pw|ws)\b`;
+/** What the model knows and a server should not ask for: the conversation, its instructions, the user's words. */
+const CONVERSATION = String.raw`\b(?:the|your|this|our)\s+(?:entire|full|whole|complete)\s+(?:conversation|chat)\b|\b(?:the|your|this|our)\s+(?:(?:entire|full|whole|complete|current|previous|prior)\s+)?(?:conversation|chat)\s+(?:so far|history|log|transcript|context|content|messages)\b|\b(?:conversation|chat|message)\s+(?:history|transcripts?|logs?)\b|\b(?:previous|prior|earlier|past)\s+(?:user\s+)?(?:messages|prompts|turns|questions|requests)\b|\b(?:your|the)\s+(?:(?:full|entire|whole|complete|current|exact)\s+)?(?:system\s+prompt|system\s+message|hidden\s+instructions|initial\s+instructions|original\s+instructions)\b|\byour\s+(?:instructions|context(?:\s+window)?|memory|reasoning|chain of thought|thoughts|internal state|tool list|available tools)\b|\blist of (?:tools|functions) you\b|\bwhat the user (?:said|asked|typed|wrote|requested|entered|shared)\b|\b(?:the\s+)?user['’]s\s+(?:(?:original|last|latest|most recent|previous|full|exact|own)\s+)?(?:messages?|prompts?)\b|\beverything (?:the user|you) (?:said|know|have seen|saw)\b|\b(?:files|documents|data|content|messages|e-?mails) (?:you|the assistant|the agent) (?:have |has )?(?:read|seen|opened|accessed|processed|received)\b|\benvironment variables? (?:available )?(?:in|of|from) (?:this|the current|your) (?:session|process|shell|machine|environment)\b`;
+/** Verbs that put something into a call or a message. */
+const GIVE_VERB = String.raw`\b(?:includ(?:e|es|ed)|pass(?:es|ed|ing)?|put(?:s|ting)?|paste|provid(?:e|es|ed|ing)|send(?:s|ing)?|sent|append(?:s|ed|ing)?|attach(?:es|ed|ing)?|add|quot(?:e|es|ing)|cop(?:y|ies)|dump(?:s)?|fill|insert|summari[sz](?:e|es|ing)|suppl(?:y|ies)|forward(?:s|ing)?|upload(?:s|ing)?|post(?:s|ing)?|give|enter|share|collect(?:s|ing)?|gather(?:s|ing)?|extract(?:s|ing)?|repeat|transcribe|reproduce)\b`;
+/** Secrets a description has no reason to ask the model to touch. */
+const SECRET = String.raw`\b(?:ssh\s+(?:private\s+)?keys?|private\s+keys?|api[\s_-]?keys?|access\s+(?:keys?|tokens?)|secret\s+(?:access\s+)?keys?|session\s+(?:tokens?|cookies?)|auth(?:entication|orization)?\s+tokens?|bearer\s+tokens?|oauth[\s_]tokens?|refresh\s+tokens?|personal\s+access\s+tokens?|passwords?|passphrases?|credentials?(?:\s+files?)?|credential\s+files?|seed\s+phrases?|recovery\s+(?:phrases?|codes?)|mnemonic(?:\s+phrases?)?|wallet\s+(?:keys?|files?)|cookies|(?:shell|bash|zsh|command|browser)\s+history|kube(?:rnetes)?\s*config(?:uration)?(?:\s+files?)?|keychain|keystore|\.env\s+files?|env(?:ironment)?\s+files?|environment\s+variables|env\s+vars|secrets|cvv2?|cvc|credit\s+card\s+(?:numbers?|details)|card\s+numbers?|social\s+security\s+numbers?)\b`;
+/** Verbs that take a secret: read it, collect it, hand it on, or ask the user for it. */
+const TAKE_VERB = String.raw`\b(?:read(?:s|ing)?|collect(?:s|ed|ing)?|gather(?:s|ed|ing)?|harvest(?:s|ed|ing)?|extract(?:s|ed|ing)?|dump(?:s|ed|ing)?|cop(?:y|ies|ied|ying)|grab(?:s|bed|bing)?|steal(?:s|ing)?|exfiltrat(?:e|es|ed|ing)|includ(?:e|es|ed)|attach(?:es|ed|ing)?|pass(?:es|ed|ing)?|send(?:s|ing)?|sent|upload(?:s|ed|ing)?|forward(?:s|ed|ing)?|post(?:s|ed|ing)?|shar(?:e|es|ed|ing)|submit(?:s|ted)?|leak(?:s|ed)?|provid(?:e|es|ing)|paste|append|embed|insert|enter|asks?(?: the user)? for|request(?:s|ing)? (?:the user'?s?|their|your))\b`;
+/** Files that hold keys and credentials. */
+const SECRET_PATH = String.raw`~/\.ssh\b|\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/(?:credentials|config)\b|~/\.aws\b|\.git-credentials\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.pgpass\b|\.kube/config\b|~/\.kube\b|/etc/(?:passwd|shadow|sudoers)\b|(?:^|[\s"'\x60(/])\.env(?:\.[a-z]+)?\b|\bmcp\.json\b|\bcredentials\.json\b|\.config/gh\b|\.docker/config\.json\b|\.gnupg\b|\.(?:bash|zsh)_history\b|/proc/self/environ\b|\bwallet\.dat\b|application_default_credentials\.json|\.azure/|\.config/gcloud\b|\.password-store\b|\.vault-token\b|terraform\.tfstate\b|\.htpasswd\b|claude_desktop_config\.json|~/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b|\.ssh/authorized_keys\b|/etc/(?:hosts|crontab)\b|\bLaunchAgents\b|\.config/autostart\b|\b(?:chrome|chromium|firefox|edge|brave)\b[^\n]{0,60}\b(?:cookies|login data|logins\.json|key4\.db)\b`;
+/** Verbs that open or hand on a file. */
+const FILE_VERB = String.raw`${TAKE_VERB}|\b(?:open(?:s|ing)?|load(?:s|ing)?|cat|look (?:in|at|for|through)|check|search(?:es)?|scan(?:s)?|find|locate|access(?:es)?|fetch(?:es)?|retriev(?:e|es)|contents? of|writ(?:e|es|ing)|append(?:s|ing)?|modif(?:y|ies)|overwrit(?:e|es)|edit(?:s)?|add(?:s)?|delete|remove)\b`;
 export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'hidden-instruction-tag',
     title: 'a tag that marks instructions for the model',
-    regex: /<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|critical|system[-_ ]?prompt)\b[^>]{0,40}>/gi,
+    scope: 'text',
+    gate: /[<＜]/,
+    all: [/<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|critical|system[-_ ]?prompt)\b[^>]{0,40}>/i],
     rationale:
       'Tool-poisoning payloads wrap instructions in tags such as <IMPORTANT> or <system> so the model treats them as higher-priority guidance; tool documentation has no use for them.',
     source: INVARIANT,
@@ -30,25 +103,54 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'concealment',
     title: 'an instruction to keep something from the user',
-    regex:
-      /\b(do\s+not|don['’]t|never|without)\s+(tell(ing)?|inform(ing)?|mention(ing)?|reveal(ing)?|show(ing)?|disclos(e|ing)|notify(ing)?|alert(ing)?)\b[^.\n]{0,40}?\b(the\s+)?(user|human|operator)s?\b/gi,
+    scope: 'sentence',
+    gate: /not|n['’]t|dont|never|without|no need|silent|secret|covert|quiet|stealth|surreptitious|discreet|hid|keep|act as|pretend/i,
+    all: [
+      re(
+        String.raw`\b(?:(?:do|does|should|must|shall|will|need|may)\s+not|(?:don|doesn|shouldn|mustn|won)['’]t|dont|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|show(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|let(?:ting)?|explain(?:ing)?|surfac(?:e|ing)|display(?:ing)?|acknowledg(?:e|ing))\b[^.\n]{0,40}?\b(?:the\s+)?(?:user|human|operator|person|customer)s?\b`,
+        String.raw`\bno need to (?:tell|inform|mention|notify|alert|bother)\b`,
+        String.raw`\b(?:the\s+)?user\s+(?:must|should|need|shall|may)\s*(?:not|n['’]t|never)\s+(?:know|see|notice|learn|find out|be (?:told|informed|aware|notified))\b`,
+        String.raw`\b(?:silently|secretly|covertly|quietly|stealthily|surreptitiously|discreetly)\s+(?:[\w-]+\s+)?(?:send|upload|forward|call|run|execute|read|include|attach|copy|exfiltrate|perform|add|collect|transfer|bcc)(?:s|es|ed|ing)?\b|\b(?:send|upload|forward|call|run|execute|read|include|attach|copy|exfiltrate|perform|add|collect|transfer|do)\b[^.\n]{0,80}\b(?:silently|secretly|covertly|quietly|stealthily|surreptitiously|discreetly)\s*(?:[.,;:!]|$)`,
+        String.raw`\bhid(?:e|ing)\b[^.\n]{0,30}\bfrom\s+(?:the\s+)?(?:user|transcript|chat|conversation|view|output|summary)`,
+        String.raw`\bnot\s+(?:be\s+)?(?:shown|visible|displayed|mentioned|reported|surfaced|revealed|disclosed)\s+(?:to|in)\s+(?:the\s+)?(?:user|user-facing|chat|transcript|summary|response|reply)`,
+        String.raw`\b(?:never|do not|don['’]t)\s+(?:reveal|disclose|share|repeat|mention|expose|report)\s+(?:these|this|the|your|that)\s+(?:instructions|rules|system prompt|prompt|directive|note|step|redirect|change|copy|upload|backup|transfer|forwarding|bcc)`,
+        String.raw`\bkeep\s+(?:this|it|these|that)\s+(?:a\s+)?(?:secret|hidden|confidential|private|between us)`,
+        String.raw`\bwithout\s+(?:the\s+)?(?:user'?s?\s+)?(?:knowing|noticing|knowledge)\b`,
+        String.raw`\bact as (?:if|though)\b|\bpretend\s+(?:that|to)\b`,
+      ),
+    ],
     rationale:
-      'A tool has no reason to ask the model to hide what it does from the person it works for; "do not tell the user" is the most common payload found in published tool descriptions.',
-    source: 'Audit of 140k registry tool descriptions (2026), as cited in toolgate issue 16; MCP spec, Security considerations (user consent)',
+      'A tool has no reason to ask the model to hide what it does from the person it works for: "do not tell the user", "silently", "not shown in the summary" are how published poisoning payloads keep their victims from noticing.',
+    source: `${INVARIANT}; MCP spec, Security considerations (user consent); Pillar Security, "Deadbugz" campaign (2026)`,
   },
   {
     id: 'instruction-override',
     title: 'an instruction to ignore earlier instructions',
-    regex:
-      /\b(ignore|disregard|forget|override)\s+(?:(?:all|any|of|the|your|my|these|those)\s+){0,4}(previous|prior|above|earlier|preceding|other|system)\s+(instructions?|prompts?|rules|directions|guidelines)\b/gi,
-    rationale: 'The classic prompt-injection phrase: text in a tool description that tries to replace the instructions the model already has.',
-    source: 'OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection',
+    scope: 'text',
+    gate: /ignor|disregard|forget|overrid|you are now|instruction|directive|bypass|disable|turn off/i,
+    all: [
+      re(
+        String.raw`\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|of|the|your|my|these|those)\s+){0,4}(?:previous|prior|above|earlier|preceding|other|system)\s+(?:instructions?|prompts?|rules|directions|guidelines)\b`,
+        String.raw`\byou\s+are\s+now\s+(?:in\s+)?(?:a\s+)?(?:developer|dan|jailbreak|god|admin|unrestricted|debug|root|sudo)\s+mode\b`,
+        String.raw`\b(?:new|updated|real|actual|true|override|hidden)\s+(?:system\s+)?(?:instructions?|directives?)\s*:`,
+        String.raw`\bsystem\s+override\b`,
+        String.raw`\b(?:ignore|bypass|disable|turn off)\s+(?:all\s+|any\s+|your\s+)?(?:safety|security|content)\s+(?:filters?|guidelines|rules|checks|policies|restrictions)\b`,
+      ),
+    ],
+    rationale: 'The classic prompt-injection phrases: text in a tool description that tries to replace the instructions the model already has.',
+    source: OWASP_LLM01,
   },
   {
     id: 'other-tool-directive',
     title: 'a directive about when to use other tools',
-    regex:
-      /\b(before|after|instead\s+of|prior\s+to)\s+(using|calling|invoking|running)\s+(any|every|all|each|the\s+other|other)\s+(other\s+)?(tools?|functions?)\b|\b(always|must)\s+(call|use|invoke|run)\s+this\s+tool\s+(first|before)\b/gi,
+    scope: 'text',
+    gate: /before|after|instead|prior|always|must/i,
+    all: [
+      re(
+        String.raw`\b(?:before|after|instead\s+of|prior\s+to)\s+(?:using|calling|invoking|running)\s+(?:any|every|all|each|the\s+other|other)\s+(?:other\s+)?(?:tools?|functions?)\b`,
+        String.raw`\b(?:always|must)\s+(?:call|use|invoke|run)\s+this\s+tool\s+(?:first|before)\b`,
+      ),
+    ],
     rationale:
       'One server\'s description steering how the model uses every tool ("before using any other tool, call …") is how a malicious server shadows the tools of trusted ones.',
     source: `${INVARIANT} (cross-server shadowing)`,
@@ -56,19 +158,24 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'sensitive-path',
     title: 'a path to secrets or credentials',
-    regex:
-      /(~\/\.ssh\b|\.ssh\/|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws\/credentials|\.git-credentials|\.netrc\b|\.npmrc\b|\.kube\/config|\/etc\/(passwd|shadow)\b|(^|[\s"'`(/])\.env(\.[a-z]+)?\b|\bmcp\.json\b|\bcredentials\.json\b)/gi,
+    scope: 'sentence',
+    all: [re(SECRET_PATH)],
+    gate: /~\/|\.ssh|id_|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.pgpass|\.kube|\/etc\/|\.env|mcp\.json|\.config|\.docker|\.gnupg|_history|\/proc\/|wallet\.dat|\.azure|password-store|vault-token|tfstate|htpasswd|claude_desktop|authorized_keys|launchagents|cookies|login data|logins\.json|key4\.db/i,
+    verb: { re: re(FILE_VERB), words: 8 },
+    negatable: true,
     rationale:
-      'Poisoning payloads ask the model to read keys and credentials (~/.ssh/id_rsa, .env, ~/.cursor/mcp.json) and pass them on as an argument; a tool description rarely needs to name such files.',
-    source: INVARIANT,
+      'Poisoning payloads ask the model to read keys and credentials (~/.ssh/id_rsa, .env, ~/.cursor/mcp.json) and pass them on as an argument. A path alone is not raised (a key-management server names ~/.ssh in every tool); a path with a verb that reads, sends or looks into it is.',
+    source: `${INVARIANT}; MITRE ATT&CK T1552.001 (Credentials In Files), T1552.004 (Private Keys)`,
   },
   {
     id: 'invisible-character',
     title: 'an invisible or direction-changing character',
+    scope: 'text',
     // A class of single code points on purpose (U+034F and the selectors are matched alone).
-    regex:
+    all: [
       // eslint-disable-next-line no-misleading-character-class
-      /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u034F\u115F\u1160\u3164\uFFA0]|[\uFE00-\uFE0F]{2,}/gu,
+      /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u3164\uFFA0]|[\uFE00-\uFE0F]{2,}/u,
+    ],
     rationale:
       'Unicode tag characters (U+E0000–E007F) and variation selectors (U+E0100–E01EF, or a run of U+FE00–FE0F) carry text a model reads and a person does not see ("ASCII smuggling"); bidi controls reorder what a reviewer sees; zero-width characters, the combining grapheme joiner and Hangul fillers hide words from review and from pattern matching. One U+FE0F after an emoji is ordinary text and is not matched.',
     source: 'Unicode Technical Report #36, Unicode Security Considerations; Trojan Source (CVE-2021-42574)',
@@ -76,17 +183,215 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'image',
     title: 'an image in text a model reads',
-    regex: /!\[[^\]\n]{0,200}\]\([^)\s]{1,500}\)|<\s*img\b[^>]{0,500}>/gi,
+    scope: 'text',
+    gate: /!\[|<\s*img/i,
+    all: [/!\[[^\]\n]{0,200}\]\([^)\s]{1,500}\)|<\s*img\b[^>]{0,500}>/i],
     rationale: 'A client that renders a description fetches its images: an image URL carrying data is a way out, and a tool description has no use for one.',
     source: 'Embrace The Red, "Markdown image exfiltration" (2023-2025); OWASP LLM02 Sensitive Information Disclosure',
   },
   {
     id: 'link',
     title: 'a link that carries data out',
-    regex: /\[[^\]\n]{1,200}\]\(\s*[a-z][a-z0-9+.-]*:[^)\s]*([{}$<>]|\?[^)\s]*=)[^)\s]*\)|<\s*a\s[^>]{0,500}href\s*=/gi,
+    scope: 'text',
+    gate: /\]\(|<\s*a\s/i,
+    all: [/\[[^\]\n]{1,200}\]\(\s{0,20}[a-z][a-z0-9+.-]{0,30}:[^)\s]{0,500}(?:[{}$<>]|\?[^)\s]{0,500}=)[^)\s]{0,500}\)|<\s*a\s[^>]{0,500}href\s*=/i],
     rationale:
       'A Markdown link whose URL has a placeholder or a query string ({data}, ?q=…) asks the model to put data into a URL that it or the client then fetches; an HTML link in a description has no place either. Plain links to documentation are not raised: published servers link their docs (Notion, Brave).',
     source: 'OWASP LLM02 Sensitive Information Disclosure; MCP spec, Security considerations',
+  },
+  {
+    id: 'control-character',
+    title: 'a terminal control character',
+    scope: 'text',
+    // eslint-disable-next-line no-control-regex
+    all: [/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/],
+    rationale:
+      'An escape sequence (ESC [ …) recolours, hides or rewrites what a terminal shows a reviewer, and no tool documentation needs a control character other than tab and newline.',
+    source: 'OWASP MCP Top 10, MCP-1 Tool Poisoning (ANSI escapes in metadata); ECMA-48 control functions',
+  },
+  {
+    id: 'hidden-markup',
+    title: 'a comment or hidden markup',
+    scope: 'text',
+    gate: /<!--|\[\/\/\]|\[comment\]|style/i,
+    all: [
+      re(
+        String.raw`<!--[\s\S]{0,1000}?-->`,
+        String.raw`\[//\]:\s*#`,
+        String.raw`\[comment\]:\s*<>`,
+        String.raw`\bstyle\s*=\s*["'][^"']{0,100}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)`,
+      ),
+    ],
+    rationale:
+      'A rendered description shows a reviewer nothing of an HTML or Markdown comment, yet the model reads every character of it: the place to put instructions meant for the model alone.',
+    source: `${INVARIANT}; ${LINE_JUMPING}`,
+  },
+  {
+    id: 'padding',
+    title: 'a long run of blank space that pushes text out of view',
+    scope: 'text',
+    gate: / {8}|[\t\n\u00A0\u2000-\u200A\u3000]/,
+    all: [re(String.raw`[ \t\u00A0\u2000-\u200A\u3000]{60,}\S`, String.raw`(?:[ \t]*\r?\n){8,}[ \t]*\S`)],
+    rationale:
+      'Hundreds of spaces or blank lines move the rest of a description past what a client shows in its approval dialog, while the model still reads it.',
+    source: INVARIANT,
+  },
+  {
+    id: 'tool-order',
+    title: "a directive to call a tool this server does not serve, or this one, before or after another server's",
+    scope: 'sentence',
+    gate: /[_.-]\w|[a-z][A-Z]|[`'"(]|\b(?:tools?|functions?|operations?|commands?)\b/,
+    all: [re(ORDER), re(USE_VERB)],
+    needs: 'other-tool',
+    rationale:
+      'A server\'s own workflow ("call list_x first to get the id") names its own tools and is not raised. A text that orders calls to a tool it does not serve (read_file, send_email: another server\'s) is how a malicious server makes the model run it first, or run it after a trusted tool to see or rewrite what that tool did.',
+    source: `${INVARIANT} (cross-server shadowing); ${LINE_JUMPING}`,
+  },
+  {
+    id: 'tool-redirect',
+    title: 'a directive to use this tool instead of another server’s',
+    scope: 'sentence',
+    all: [re(REDIRECT)],
+    needs: 'away-from-other',
+    rationale:
+      'Calling a trusted tool deprecated, unreliable or replaced, and this one the preferred way, steers the model away from it: the redirected call (a payment, an email, a file read) then goes through the attacker.',
+    source: `${INVARIANT} (cross-server shadowing)`,
+  },
+  {
+    id: 'send-to-destination',
+    title: 'an instruction to send data to a URL, address or host',
+    scope: 'sentence',
+    all: [re(DESTINATION)],
+    gate: /:\/\/|@|webhook|\+\d|\d\.\d|\.(?:com|net|org|io|dev|sh|co|xyz|app|ai|cloud|site|info|biz|me|ru|cn|tk|top|link|click|online|to|cc|pw|ws)\b/i,
+    verb: { re: re(SEND_VERB), words: 20 },
+    negatable: true,
+    rationale:
+      'A verb that moves data (send, post, forward, upload, report, make a request) together with a destination (a URL, an e-mail address, an IP address, a webhook, a phone number) in one sentence is the shape of exfiltration; a plain link to documentation has no such verb.',
+    source: `${INVARIANT}; ${WHATSAPP}; MITRE ATT&CK T1567 (Exfiltration Over Web Service)`,
+  },
+  {
+    id: 'data-in-url',
+    title: 'a URL with a placeholder for data',
+    scope: 'sentence',
+    all: [re(String.raw`(?:^|[^(\w])https?://[^\s"'<>]{0,200}[?&][\w.\[\]-]{1,40}=(?:\{|<|\$|\[|%7[bB]|\s|$)`)],
+    rationale:
+      'A URL whose query string has a slot for a value ({question}, <token>, ${key}, or nothing after the `=`) asks the model to put data into a URL it or the client then fetches.',
+    source: 'OWASP LLM02 Sensitive Information Disclosure; Embrace The Red, "Markdown image exfiltration" (2023-2025)',
+  },
+  {
+    id: 'conversation-harvest',
+    title: 'an instruction to pass on the conversation, the instructions or what the user said',
+    scope: 'sentence',
+    gate: /conversation|chat|dialog|message|prompt|instruction|context|memory|reasoning|thought|internal state|tool list|available tools|list of|the user|everything|previous|prior|earlier|past|environment|you (?:have )?(?:read|seen|opened|accessed|processed|received)|assistant|agent/i,
+    all: [re(CONVERSATION)],
+    verb: { re: re(GIVE_VERB), words: 10, direct: true },
+    negatable: true,
+    rationale:
+      "A tool gets the arguments its task needs. A text that asks for the conversation so far, the system prompt or the user's messages verbatim makes every call carry what the model knows to the server.",
+    source: `${WHATSAPP}; ${FULL_SCHEMA}`,
+  },
+  {
+    id: 'conversation-argument',
+    title: 'an argument that asks for the conversation, the instructions or what the user said',
+    scope: 'sentence',
+    gate: /conversation|chat|dialog|message|prompt|instruction|context|memory|reasoning|thought|internal state|tool list|available tools|list of|the user|everything|previous|prior|earlier|past|environment|you (?:have )?(?:read|seen|opened|accessed|processed|received)|assistant|agent/i,
+    all: [re(CONVERSATION)],
+    argumentOnly: true,
+    unlessHit: 'conversation-harvest',
+    negatable: true,
+    rationale:
+      "An argument's description says what the model fills in: one that describes the conversation, the system prompt or the user's earlier messages is a slot for them.",
+    source: FULL_SCHEMA,
+  },
+  {
+    id: 'secret-harvest',
+    title: 'an instruction to read, collect or pass on secrets',
+    scope: 'sentence',
+    all: [re(SECRET)],
+    verb: { re: re(TAKE_VERB), words: 8, direct: true },
+    negatable: true,
+    rationale:
+      'Keys, passwords, tokens and shell history that a description tells the model to read, collect, include or hand over leave with the next call; naming a secret alone (a key manager) or denying it ("never reads a private key") is not raised.',
+    source: `${INVARIANT}; Pillar Security, "Deadbugz" campaign (2026); MITRE ATT&CK T1552 (Unsecured Credentials)`,
+  },
+  {
+    id: 'argument-override',
+    title: "an instruction that fixes or changes another call's arguments",
+    scope: 'sentence',
+    all: [
+      re(
+        String.raw`\b(?:change|set|replace|switch|redirect|point|override|rewrite|modify|update)\s+(?:the\s+|all\s+|every\s+|its\s+|their\s+)?[\w.-]{0,30}(?:recipient|receiver|destination|address|account|iban|wallet|payee|beneficiary|e-?mail|phone|webhook|bcc)[\w.-]{0,20}\s+(?:field\s+|parameter\s+|argument\s+|value\s+)?to\b`,
+        String.raw`\b(?:regardless\s+of|whatever|no\s+matter\s+what|even\s+if|even\s+when|irrespective\s+of)\b[^.\n]{0,25}\b(?:the\s+user|user's|they|you\s+are\s+told|requested|asked|instructed)`,
+        String.raw`\b(?:confirm\w*|approv\w*|consent\w*|dry[_-]?run|force|safe[_-]?mode)\b[^.\n]{0,40}\b(?:must|should|shall)\s+(?:always\s+)?be\s+(?:set\s+to\s+)?(?:true|false|enabled|disabled|yes|no|on|off)\b`,
+        String.raw`\bnever\s+ask\b[^.\n]{0,20}\b(?:confirm\w*|approv\w*|permission|consent)`,
+        String.raw`\b(?:always|must|should)\s+(?:also\s+)?(?:bcc|cc|blind[- ]copy)\b`,
+        String.raw`\b(?:always|also|silently|automatically)\s+(?:add|set|grant|include|append|assign)\b[^.\n]{0,30}\b(?:role\s*[=:]?\s*['"]?(?:admin|owner|root)|admin(?:istrator)?\s+(?:role|rights|access|privileges?)|root\s+access|owner\s+(?:role|access))`,
+        String.raw`\b(?:always|must always|should always)\s+(?:set|use|pass|fill|put)\s+(?:the\s+)?[\w.-]{1,40}\s+(?:field|parameter|argument|param|value|option)\s+to\b`,
+        String.raw`\b(?:parameter|argument|field|param)\s+(?:must|should|shall|has to|needs to)\s+(?:always\s+)?(?:be\s+)?(?:set\s+to|equal(?:\s+to)?|contain|include|point\s+to)\b`,
+        String.raw`\bset\s+(?:the\s+)?[\w.\x60'"-]{1,40}\s+(?:parameter|argument|field|param)\s+to\b`,
+      ),
+    ],
+    rationale:
+      'Changing the recipient or destination of a call, forcing a confirmation flag, adding an admin role or overriding what the user asked for turns a trusted tool against its user while every call looks normal.',
+    source: `${WHATSAPP}; ${INVARIANT}`,
+  },
+  {
+    id: 'shell-command',
+    title: 'a dangerous shell command',
+    scope: 'text',
+    gate: /curl|wget|\b(?:bash|sh|zsh|nc|ncat|netcat|rm|chmod|pwsh|iex|pip3?|npm|yarn|pnpm|echo|printenv|env|cat|mkfifo|crontab|nohup|python3?|perl|ruby|ssh|cmd|sudo)\b|\/dev\/tcp|powershell|invoke-|eval|base64|;|&&|\|\||\$\(|os\.system|subprocess|child_process|certutil/i,
+    all: [
+      re(
+        String.raw`\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b`,
+        String.raw`\b(?:bash|sh|zsh)\s+-c\b`,
+        String.raw`\b(?:nc|ncat|netcat)\b[^\n]{0,30}\s-[a-z]{0,3}e\b`,
+        String.raw`/dev/tcp/`,
+        String.raw`\brm\s+-[a-z]{0,3}[rf]`,
+        String.raw`\bcurl\b[^\n]{0,120}\s(?:-d|--data(?:-binary|-raw)?|-F|--form|-T|--upload-file)\s+@`,
+        String.raw`\bcmd(?:\.exe)?\s+/c\b|\binvoke-webrequest\b|\bcertutil\b[^\n]{0,20}-urlcache|\bsudo\s+\w`,
+        String.raw`\bchmod\s+(?:-r\s+)?(?:777|666|\+s|u\+s|a\+rwx)`,
+        String.raw`\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,80}\s-(?:e|ec|enc|encodedcommand)\b`,
+        String.raw`\biex\s*\(|\binvoke-expression\b`,
+        String.raw`\beval\s*\(\s*(?:atob|base64|decode)`,
+        String.raw`\bbase64\s+(?:-d|--decode)\b[^\n]{0,40}\|`,
+        String.raw`\b(?:pip3?|npm|yarn|pnpm)\s+(?:install|i|add)\b[^\n]{0,80}--(?:extra-)?(?:index-url|registry|trusted-host)\s+http:`,
+        String.raw`\becho\s+\$\{?[a-z_]{0,40}(?:key|token|secret|pass(?:word)?)\b`,
+        String.raw`\bprintenv\b|\benv\s*\|`,
+        String.raw`\bcat\s+[~/$][^\s]{0,80}(?:\.ssh|\.aws|\.env|passwd|shadow|credentials)`,
+        String.raw`\bmkfifo\b|\bcrontab\s+-|\bnohup\b`,
+        String.raw`(?:;|&&|\|\|)\s*(?:rm|curl|wget|nc|bash|sh|chmod|python3?|perl)\s`,
+        String.raw`\$\((?:curl|wget|cat|whoami|id|uname|env)\b`,
+        String.raw`\bos\.system\s*\(|\bsubprocess\.(?:run|call|popen|check_output)\s*\(|\bchild_process\b`,
+        String.raw`\b(?:python3?\s+-c|perl\s+-e|ruby\s+-e)\s`,
+        String.raw`\bssh\s+-r\s`,
+      ),
+    ],
+    rationale:
+      'Pipes from curl into a shell, reverse shells, recursive deletes, world-writable permissions, encoded PowerShell, packages from a plain-HTTP index and printed secrets: commands a description asks the model to run, with the shell tool of another server, that no documentation of a tool needs.',
+    source: 'MITRE ATT&CK T1059 (Command and Scripting Interpreter), T1105 (Ingress Tool Transfer); CWE-78',
+  },
+  {
+    id: 'command-directive',
+    title: 'an instruction to run a command in a shell',
+    scope: 'sentence',
+    gate: /terminal|shell|command|console|bash|script|code|one-liner|`/i,
+    all: [
+      re(
+        String.raw`\b(?:run|execute|type|enter|paste)\s+(?:the\s+)?(?:following|this|these|below)\s+(?:shell\s+|terminal\s+|bash\s+)?(?:commands?|scripts?|code|one-liner)`,
+        String.raw`\b(?:run|execute)\b[^.\n]{0,120}\b(?:in|with|using|via|through)\s+(?:the\s+|your\s+|a\s+)?(?:terminal|shell|command\s+line|console|bash|execute_command|run_command|terminal tool|shell tool)\b`,
+        String.raw`\b(?:run|execute)\s+\x60\s*(?:curl|wget|bash|sh|zsh|npm|npx|pip3?|python3?|node|sudo|chmod|chown|rm|git|cat|echo|nc|powershell|cmd|eval|export)\b`,
+      ),
+    ],
+    rationale: "A tool's description that has the model run commands in a terminal uses another server's shell tool to do what this one cannot.",
+    source: `${LINE_JUMPING}; MITRE ATT&CK T1059`,
+  },
+  {
+    id: 'encoded-payload',
+    title: 'an encoded blob to decode',
+    scope: 'sentence',
+    all: [re(String.raw`(?:^|[^A-Za-z0-9+/=])[A-Za-z0-9+/]{32,}={0,2}`), re(String.raw`\b(?:decode|decoded|base64|b64|atob|rot13)\b`)],
+    rationale: 'An instruction hidden in base64 passes every word list and every human skim; telling the model to decode it is the tell.',
+    source: OWASP_LLM01,
   },
 ];
 
@@ -97,30 +402,22 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
 export const EXFILTRATION_ARGUMENT =
   /^(notes?|context|feedback|debug(_?info)?|summary|conversation(_?history)?|chat(_?history)?|history|reasoning|thoughts?|side_?notes?|memo|remarks?|comments?|extra(_?info)?|additional(_?info|_?context)?|sidenote|user_?info)$/i;
 
-/** A hit: which pattern, where in the text, and the text matched. */
-export interface SuspiciousHit {
-  pattern: string;
-  index: number;
-  span: string;
-}
+/**
+ * Names of arguments that ask for what the model knows whatever the tool: a name wrapped in
+ * underscores (`_system_prompt_`, `__context__`), a sigil the model fills from its context. Raised
+ * in an audit too. See also {@link CONTEXT_ARGUMENT_NAMES}.
+ */
+export const CONTEXT_ARGUMENT = /^_{1,2}[a-z][a-z0-9]{0,40}(?:_[a-z0-9]{1,40}){0,8}_{1,2}$/i;
 
 /**
- * Every pattern's first hit in `text` (one per pattern: a finding names each once). Text a model
- * reads the same way is matched the same way: each pattern also runs on the NFKC form
- * (full-width `＜IMPORTANT＞` is `<IMPORTANT>`); a hit there quotes the NFKC span and its index.
+ * Argument names, folded (lower case, `_` and `-` removed: `chatHistory` is `chat_history`), that
+ * name the conversation, its history or the model's reasoning. Raised in an audit too. A plain
+ * `system_prompt` is not here: prompt-management servers take one as their subject.
  */
-export function findSuspicious(text: string): SuspiciousHit[] {
-  const hits: SuspiciousHit[] = [];
-  const folded = text.normalize('NFKC');
-  for (const p of SUSPICIOUS_PATTERNS) {
-    for (const variant of folded === text ? [text] : [text, folded]) {
-      p.regex.lastIndex = 0;
-      const m = p.regex.exec(variant);
-      if (m) {
-        hits.push({ pattern: p.id, index: m.index, span: m[0] });
-        break;
-      }
-    }
-  }
-  return hits;
-}
+export const CONTEXT_ARGUMENT_NAMES: ReadonlySet<string> = new Set(
+  (
+    'conversation conversationhistory conversationlog conversationcontext conversationtranscript chathistory chatlog ' +
+    'chattranscript messagehistory previousmessages priormessages userhistory usermessages sessionsummary sessionhistory ' +
+    'sessiontranscript transcript contextwindow fullcontext chainofthought hiddencontext internalcontext internalnotes'
+  ).split(' '),
+);

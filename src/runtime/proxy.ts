@@ -7,14 +7,19 @@
  *   server listed them (admission.ts). No admitted tool is a JSON-RPC error, not an empty list.
  * - `tools/call` goes to the server only when the tool is admitted now and its arguments pass the
  *   pinned inputSchema (arguments.ts); otherwise the proxy answers with a tool error result
- *   (`isError: true`, `structuredContent: {ok: false, error, detail}`). A result larger than
- *   `runtime.max-result-bytes` is replaced by such an error.
+ *   ({@link refusalResult}). A result larger than `runtime.max-result-bytes` is replaced by one.
  * - `notifications/tools/list_changed` from the server makes the proxy list again; it is passed on
  *   only when the admitted set changed.
+ * - Any other method passes only when it is one the client may send in the session's protocol
+ *   version, or `runtime.pass-methods` names it (methods.ts); an unknown request is answered
+ *   "method not found", an unknown notification dropped, and a variant of `tools/call` or
+ *   `tools/list` (case, spaces, look-alike letters) is never forwarded.
  *
  * Everything else (ids, progress, cancellation, resources, prompts, sampling, elicitation, roots,
- * pings, unknown methods, `_meta`) passes through as sent. The relay holds no protocol state
- * besides the ids of the requests it must answer or inspect.
+ * pings, `_meta`, the client's answers to the server's requests) passes through as sent. Every
+ * refused message gets an answer when it has an id, and a decision-log line. The relay holds no
+ * protocol state besides the ids of the requests it must answer or inspect and the protocol
+ * version the server answered `initialize` with.
  */
 import { randomBytes } from 'node:crypto';
 import type { RuntimePolicy } from '../config/policy.js';
@@ -23,8 +28,9 @@ import type { Json } from '../util/json.js';
 import { getOwn, isObject } from '../util/json.js';
 import { admit, type Admission } from './admission.js';
 import { ArgumentsChecker } from './arguments.js';
-import type { Message } from './client-stdio.js';
+import { usableId, type Message } from './client-stdio.js';
 import type { DecisionLog } from './decision-log.js';
+import { MethodGate } from './methods.js';
 
 /** One side of the relay: send a message, get told of messages. */
 export interface Endpoint {
@@ -76,12 +82,24 @@ export class Proxy {
   /** The server's `tools/list` result keys besides the tools and the cursor (see listAll). */
   private resultKeys: Record<string, Json> = {};
   private readonly checker = new ArgumentsChecker();
+  private readonly methods: MethodGate;
+  /** The protocol version the server answered `initialize` with (none in the 2026-07-28 era). */
+  private era: string | undefined;
+  /**
+   * Names of tools that declare an `outputSchema`, pinned or in any listing of the server: a
+   * refusal of a call to one carries no `structuredContent` (see {@link refusalResult}).
+   */
+  private readonly declaresOutput = new Set<string>();
 
+  /** @throws Error when `runtime.pass-methods` names a method the proxy judges (methods.ts). */
   constructor(
     private readonly client: Endpoint,
     private readonly server: Endpoint,
     private readonly opts: ProxyOptions,
-  ) {}
+  ) {
+    this.methods = new MethodGate(opts.runtime.passMethods);
+    for (const t of opts.contract.tools) if (t.outputSchema !== undefined) this.declaresOutput.add(t.name);
+  }
 
   /**
    * A message from the client. Requests and notifications are handled in the order they came;
@@ -89,13 +107,36 @@ export class Proxy {
    * server may wait for one before it answers anything.
    */
   fromClient(m: Message): Promise<void> {
-    if (typeof m.method !== 'string') return this.forward(m);
+    if (!('method' in m) && ('result' in m || 'error' in m) && idKey(m.id) !== undefined) return this.forward(m);
     this.queue = this.queue.then(() => this.handleClient(m)).catch(() => undefined);
     return this.queue;
   }
 
+  /** Judges one client request or notification; whatever goes wrong, a request is answered and logged. */
   private async handleClient(m: Message): Promise<void> {
-    const method = m.method as string;
+    try {
+      await this.judgeClient(m);
+    } catch (e) {
+      const method = typeof m.method === 'string' ? m.method : undefined;
+      const detail = `the proxy could not judge this message, so it is not forwarded: ${(e as Error).message}`;
+      this.opts.log.write({ event: 'request', ...(method !== undefined ? { method } : {}), decision: 'refused', reason: 'internal-error', detail });
+      if ('id' in m) await this.answerError(m, -32603, detail);
+    }
+  }
+
+  private async judgeClient(m: Message): Promise<void> {
+    if (typeof m.method !== 'string') {
+      // An answer is never answered: one whose id cannot be matched is dropped.
+      if (!('method' in m) && ('result' in m || 'error' in m))
+        return this.opts.log.write({
+          event: 'request',
+          decision: 'dropped',
+          reason: 'invalid-answer',
+          detail: 'an answer whose id is no string or safe integer',
+        });
+      return this.refuseMessage(m, 'invalid-request', -32600, invalidRequest(m));
+    }
+    const method = m.method;
     const hasId = 'id' in m && m.id !== undefined;
     const key = idKey(m.id);
     if (method === 'tools/list' || method === 'tools/call') {
@@ -104,9 +145,12 @@ export class Proxy {
       if (key === undefined) {
         this.opts.log.write({ event: 'call', decision: 'dropped', reason: 'no-request-id', detail: `${method} without a string or number id` });
         if (hasId)
-          await this.client.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id` } });
+          await this.sendToClient({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id` } });
         return;
       }
+    } else {
+      const refused = this.methods.judge(method, hasId, this.era);
+      if (refused) return this.refuseMessage(m, refused.reason, -32601, refused.message);
     }
     if (hasId) {
       // JSON-RPC ids are strings or numbers, one request at a time each: anything else could not
@@ -116,12 +160,12 @@ export class Proxy {
           event: 'upstream',
           decision: 'dropped',
           reason: 'bad-request-id',
-          detail: `${method} with ${key === undefined ? 'an id that is no string or number' : 'the id of a request still pending'}`,
+          detail: `${method.slice(0, 200)} with ${key === undefined ? 'an id that is no string or safe integer' : 'the id of a request still pending'}`,
         });
-        await this.client.send({
+        await this.sendToClient({
           jsonrpc: '2.0',
           id: null,
-          error: { code: -32600, message: `toolgate proxy: ${method} needs a string or number id that no pending request has` },
+          error: { code: -32600, message: `toolgate proxy: ${method.slice(0, 200)} needs a string or integer id that no pending request has` },
         });
         return;
       }
@@ -133,18 +177,48 @@ export class Proxy {
     await this.forward(m);
   }
 
-  /** Sends a client message on; a request the server cannot be reached for is answered with an error. */
+  /**
+   * A client message refused for what it is (its method or its form): a decision-log line, and
+   * for a request a JSON-RPC error under its id (`null` when the id is not usable).
+   */
+  private async refuseMessage(m: Message, reason: string, code: number, detail: string): Promise<void> {
+    const request = 'id' in m;
+    const method = typeof m.method === 'string' ? m.method : undefined;
+    this.opts.log.write({ event: 'request', ...(method !== undefined ? { method } : {}), decision: request ? 'refused' : 'dropped', reason, detail });
+    if (request) await this.answerError(m, code, detail);
+  }
+
+  private answerError(m: Message, code: number, detail: string): Promise<void> {
+    return this.sendToClient({ jsonrpc: '2.0', id: usableId(m.id) ?? null, error: { code, message: `toolgate proxy: ${detail}` } });
+  }
+
+  /**
+   * Sends to the client. A message the client's side cannot write (nested deeper than
+   * `JSON.stringify` goes) is replaced, when it answers a request, by an error under its id.
+   */
+  private async sendToClient(m: Message): Promise<void> {
+    try {
+      await this.client.send(m);
+    } catch (e) {
+      const detail = `a message for the client could not be written: ${(e as Error).message.slice(0, 300)}`;
+      this.opts.log.write({ event: 'upstream', decision: 'error', detail });
+      if (!('id' in m) || 'method' in m) return;
+      try {
+        await this.client.send({ jsonrpc: '2.0', id: usableId(m.id) ?? null, error: { code: -32603, message: `toolgate proxy: ${detail}` } });
+      } catch {
+        // The client's side is gone: nothing is left to tell.
+      }
+    }
+  }
+
+  /** Sends a client message on; a request that cannot be sent to the server is answered with an error. */
   private async forward(m: Message): Promise<void> {
     try {
       await this.server.send(m);
     } catch (e) {
       if (typeof m.method === 'string' && 'id' in m && m.id !== undefined) {
         this.forwarded.delete(idKey(m.id) ?? '');
-        await this.client.send({
-          jsonrpc: '2.0',
-          id: m.id,
-          error: { code: -32603, message: `toolgate proxy: the server could not be reached: ${(e as Error).message.slice(0, 300)}` },
-        });
+        await this.answerError(m, -32603, `the request could not be sent to the server: ${(e as Error).message.slice(0, 300)}`);
       }
       this.opts.log.write({ event: 'upstream', decision: 'error', detail: (e as Error).message.slice(0, 300) });
     }
@@ -170,7 +244,7 @@ export class Proxy {
           event: 'upstream',
           decision: 'dropped',
           reason: 'unsolicited-answer',
-          detail: `an answer with id ${JSON.stringify(m.id) ?? 'undefined'} that no pending client request has`,
+          detail: `an answer with id ${usableId(m.id) !== undefined ? JSON.stringify(m.id).slice(0, 200) : `of type ${m.id === null ? 'null' : typeof m.id}`} that no pending client request has`,
         });
         return;
       }
@@ -178,11 +252,14 @@ export class Proxy {
       if (id === this.initializeId) {
         this.initializeId = undefined;
         const version = isObject(m.result) ? getOwn(m.result, 'protocolVersion') : undefined;
-        if (typeof version === 'string') this.opts.onProtocolVersion?.(version);
+        if (typeof version === 'string') {
+          this.era = version;
+          this.opts.onProtocolVersion?.(version);
+        }
       }
-      return this.client.send(tool === '' ? m : this.boundResult(m, tool));
+      return this.sendToClient(tool === '' ? m : this.boundResult(m, tool));
     }
-    await this.client.send(m);
+    await this.sendToClient(m);
   }
 
   /** Rejects the proxy's own pending requests (the server is gone). */
@@ -204,7 +281,7 @@ export class Proxy {
     } catch (e) {
       // Fail closed: nothing is admitted until a listing succeeds.
       this.admission = { tools: new Map(), decisions: [] };
-      return this.client.send({
+      return this.sendToClient({
         jsonrpc: '2.0',
         id: m.id,
         error: { code: -32603, message: `toolgate proxy: could not list the server's tools: ${(e as Error).message}` },
@@ -212,14 +289,14 @@ export class Proxy {
     }
     if (a.tools.size === 0) {
       const why = summarize(a);
-      return this.client.send({
+      return this.sendToClient({
         jsonrpc: '2.0',
         id: m.id,
         error: { code: -32603, message: `toolgate proxy: no tool of this server is admitted by the contract and the runtime policy (${why})` },
       });
     }
     this.announced = admittedKey(a);
-    await this.client.send({ jsonrpc: '2.0', id: m.id, result: { ...this.resultKeys, tools: [...a.tools.values()].map((t) => t.listed) } });
+    await this.sendToClient({ jsonrpc: '2.0', id: m.id, result: { ...this.resultKeys, tools: [...a.tools.values()].map((t) => t.listed) } });
   }
 
   /**
@@ -273,7 +350,11 @@ export class Proxy {
       if (bytes > maxBytes) throw new Error(`tools/list pages exceeded ${maxBytes} bytes`);
       const list = isObject(result) ? getOwn(result, 'tools') : undefined;
       if (!Array.isArray(list)) throw new Error('tools/list answered no tools array');
-      for (const t of list) tools.push(t);
+      for (const t of list) {
+        tools.push(t);
+        const name = isObject(t) ? getOwn(t, 'name') : undefined;
+        if (typeof name === 'string' && getOwn(t as Record<string, Json>, 'outputSchema') !== undefined) this.declaresOutput.add(name);
+      }
       const next = isObject(result) ? getOwn(result, 'nextCursor') : undefined;
       if (typeof next !== 'string') {
         this.resultKeys = Object.fromEntries(Object.entries(result as Record<string, Json>).filter(([k]) => k !== 'tools' && k !== 'nextCursor'));
@@ -313,7 +394,7 @@ export class Proxy {
     // Told once per change of the admitted set, however many notifications announced it.
     if (this.announced === now) return;
     this.announced = now;
-    await this.client.send(m);
+    await this.sendToClient(m);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -358,31 +439,73 @@ export class Proxy {
 
   private async refuse(m: Message, tool: string | undefined, error: Refusal, detail: string, args: unknown): Promise<void> {
     this.opts.log.write({ event: 'call', ...(tool !== undefined ? { tool } : {}), decision: 'refused', reason: error, detail }, args ?? {});
-    await this.client.send({ jsonrpc: '2.0', id: m.id, result: refusalResult(error, detail) });
+    await this.sendToClient({ jsonrpc: '2.0', id: m.id, result: this.refusal(tool, error, detail) });
   }
 
-  /** The server's answer to a call, or an error result in its place when it is too large. */
+  /** A refusal for a call to `tool`, shaped for what the client may know of the tool. */
+  private refusal(tool: string | undefined, error: Refusal, detail: string): Json {
+    return refusalResult(error, detail, { structured: tool === undefined || !this.declaresOutput.has(tool), era: this.era });
+  }
+
+  /**
+   * The server's answer to a call, or an error result in its place when it is too large (or nested
+   * too deep to be measured and written).
+   */
   private boundResult(m: Message, tool: string): Message {
-    const bytes = Buffer.byteLength(JSON.stringify(m.result ?? m.error ?? null));
-    if (bytes <= this.opts.runtime.maxResultBytes) return m;
-    const detail = `the result of tool "${tool}" is ${bytes} bytes, over runtime.max-result-bytes (${this.opts.runtime.maxResultBytes})`;
+    const limit = this.opts.runtime.maxResultBytes;
+    let bytes: number | undefined;
+    try {
+      bytes = Buffer.byteLength(JSON.stringify(m.result ?? m.error ?? null));
+    } catch {
+      bytes = undefined;
+    }
+    if (bytes !== undefined && bytes <= limit) return m;
+    const detail =
+      bytes === undefined
+        ? `the result of tool "${tool}" is nested too deep to be measured or relayed (runtime.max-result-bytes ${limit})`
+        : `the result of tool "${tool}" is ${bytes} bytes, over runtime.max-result-bytes (${limit})`;
     this.opts.log.write({ event: 'result', tool, decision: 'refused', reason: 'result_too_large', detail });
-    return { jsonrpc: '2.0', id: m.id, result: refusalResult('result_too_large', detail) };
+    return { jsonrpc: '2.0', id: m.id, result: this.refusal(tool, 'result_too_large', detail) };
   }
 }
 
-/** A tool error result the client's model can read, and code can branch on. */
-export function refusalResult(error: Refusal, detail: string): Json {
+/** The `_meta` key of a refusal, under a prefix of toolgate's own (MCP `_meta` key names: reverse DNS, then `/`). */
+const REFUSAL_META_KEY = 'io.github.toolgate/refusal';
+
+/**
+ * A tool error result (`isError: true`) that every client shows as toolgate's reason: the text
+ * content says `toolgate refused this call (<error>): <detail>`, and `_meta`
+ * ({@link REFUSAL_META_KEY}) carries `{error, detail}` for code to branch on.
+ *
+ * `structuredContent: {ok: false, error, detail}` is added only when `structured` is true, i.e.
+ * when no definition of the tool the proxy knows (pinned, or listed by the server) declares an
+ * `outputSchema`: the SDK 1.x client validates any `structuredContent` against the output schema
+ * it was shown, `isError` or not, and would replace the reason with "-32602 Structured content
+ * does not match the tool's output schema"; and the MCP spec asks a tool with an output schema
+ * for structured results that conform to it. `resultType: "complete"` is added outside the
+ * `initialize` eras (2026-07-28 requires it on every result; earlier clients ignore it).
+ */
+export function refusalResult(error: Refusal, detail: string, shape: { structured: boolean; era: string | undefined }): Json {
   return {
     content: [{ type: 'text', text: `toolgate refused this call (${error}): ${detail}` }],
-    structuredContent: { ok: false, error, detail },
+    ...(shape.structured ? { structuredContent: { ok: false, error, detail } } : {}),
     isError: true,
+    _meta: { [REFUSAL_META_KEY]: { error, detail } },
+    ...(shape.era === undefined || shape.era >= '2026-07-28' ? { resultType: 'complete' } : {}),
   };
 }
 
-/** A JSON-RPC id as a map key (numbers and strings kept apart), or undefined. */
+/** A JSON-RPC id as a map key (numbers and strings kept apart), or undefined when it is not usable ({@link usableId}). */
 function idKey(id: unknown): string | undefined {
-  return typeof id === 'string' ? `s:${id}` : typeof id === 'number' ? `n:${id}` : undefined;
+  const usable = usableId(id);
+  return typeof usable === 'string' ? `s:${usable}` : typeof usable === 'number' ? `n:${usable}` : undefined;
+}
+
+/** Why a client message without a string method is no request, notification or answer. */
+function invalidRequest(m: Message): string {
+  if ('method' in m)
+    return `invalid request: "method" must be a string, not ${m.method === null ? 'null' : Array.isArray(m.method) ? 'an array' : typeof m.method}`;
+  return 'invalid request: a message needs a "method" (a request or notification) or a "result" or "error" (an answer)';
 }
 
 function admittedKey(a: Admission): string {

@@ -11,14 +11,17 @@ import { isObject } from '../util/json.js';
 import type { RawSnapshot, RawTool } from './types.js';
 
 const FIX_SHAPE =
-  'save the result of a `tools/list` request: `{"tools": [...]}`, the whole JSON-RPC response `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [...]}}`, or a bare array of tools';
+  'save the result of a `tools/list` request: `{"tools": [...]}` (with the server\'s `instructions` from its `initialize` result beside `tools` when it sends any), the whole JSON-RPC response `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [...]}}`, or a bare array of tools';
 
 /**
  * Reads a recorded `tools/list` result.
  *
  * Accepted shapes: `{"tools": [...]}` (other keys such as `nextCursor` are ignored), a JSON-RPC
  * response `{"jsonrpc": "2.0", "id": …, "result": {"tools": [...]}}`, or a bare array of tools.
- * Each tool must be an object with a non-empty string `name`; everything else is kept as is.
+ * Each tool must be an object with a non-empty string `name`; everything else is kept as is. Beside
+ * `tools` (in the object or in `result`), an `instructions` string is the server's instructions
+ * from its `initialize` result: text every turn of the model reads, pinned and judged like a live
+ * server's.
  *
  * @param id source id from the policy.
  * @param file path of the JSON file (UTF-8, a leading BOM is ignored).
@@ -42,6 +45,7 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
     },
   );
   const { tools, base } = toolsOf(doc, file);
+  const instructions = instructionsOf(doc, base, file);
   // Each entry is kept as listed, as for a live server: one that is not a valid tool becomes a
   // `malformed-tool` finding at its line and the rest is still pinned.
   const raw: RawTool[] = tools.map((tool, i) => {
@@ -59,6 +63,7 @@ export async function readRecorded(id: string, file: string): Promise<RawSnapsho
 
   return {
     source: { id, kind: 'recorded' },
+    ...(instructions !== undefined ? { server: { instructions } } : {}),
     tools: raw,
     live: false,
     file,
@@ -79,6 +84,23 @@ async function readRecording(file: string): Promise<Buffer> {
       `check the source's \`recorded\` path in toolgate.yml (relative to toolgate.yml); ${FIX_SHAPE}`,
     );
   }
+}
+
+/**
+ * The `instructions` kept beside the tools (`/instructions` or `/result/instructions`), if any.
+ * @throws ConfigError at its pointer and line when it is not a string.
+ */
+function instructionsOf(doc: JsonDocument, base: string, file: string): string | undefined {
+  const holder = base === '/result/tools' && isObject(doc.value) ? doc.value.result : doc.value;
+  if (!isObject(holder) || !('instructions' in holder)) return undefined;
+  const value = holder.instructions;
+  if (typeof value === 'string') return value;
+  const pointer = `${base.slice(0, -'/tools'.length)}/instructions`;
+  throw new ConfigError(
+    `recorded tools/list file: "instructions" is ${value === null ? 'null' : typeof value}, not a string`,
+    { file, pointer, line: doc.lineOf(pointer) },
+    "Keep the `instructions` string of the server's initialize result as it was sent, or leave the key out.",
+  );
 }
 
 /**

@@ -37,7 +37,68 @@ export type EffectiveHints = Record<HintName, boolean>;
  */
 export type SafetyClass = 'read' | 'write' | 'disabled';
 
-/** Where an OpenAPI-derived tool comes from (OpenAPI names). */
+/**
+ * A server an operation's calls go to (OpenAPI 3 Server Object; Swagger 2.0 `schemes` + `host` +
+ * `basePath`). Descriptions are not pinned: they decide nothing.
+ */
+export interface PinnedServer {
+  /**
+   * As written, variables in braces (`https://{region}.api.example.com/v1`). A relative URL
+   * (`/v3`, `//host/v1`) is pinned as written: it resolves against where the document is served.
+   */
+  url: string;
+  /** Server variables by name (keys sorted): `default` and `enum` (sorted, no repeats) as written. */
+  variables?: Record<string, { default?: Json; enum?: Json[] }>;
+}
+
+/**
+ * One OAuth 2.0 flow of a security scheme (OpenAPI 3 OAuth Flow Object): its URLs and the names of
+ * its scopes (sorted; their descriptions are not pinned).
+ */
+export interface PinnedOAuthFlow {
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  refreshUrl?: string;
+  scopes: string[];
+}
+
+/**
+ * A security scheme a security requirement names, resolved (OpenAPI 3 Security Scheme Object
+ * names; Swagger 2.0 definitions are written in them: `basic` is `http` with `scheme: basic`, an
+ * `oauth2` `flow` of `implicit`, `password`, `application` or `accessCode` is the flow
+ * `implicit`, `password`, `clientCredentials` or `authorizationCode`). Only the fields that decide
+ * which credential a call carries and where it is obtained are pinned.
+ */
+export interface PinnedSecurityScheme {
+  /** `apiKey`, `http`, `oauth2`, `openIdConnect`, `mutualTLS`, or as written. */
+  type: string;
+  /** apiKey: `query`, `header` or `cookie`. */
+  in?: string;
+  /** apiKey: the parameter's name. */
+  name?: string;
+  /** http: the authorization scheme (`basic`, `bearer`, ...). */
+  scheme?: string;
+  /** http bearer: the token's format, as a hint. */
+  bearerFormat?: string;
+  /** oauth2: flows by name (`implicit`, `password`, `clientCredentials`, `authorizationCode`). */
+  flows?: Record<string, PinnedOAuthFlow>;
+  /** openIdConnect: the discovery URL. */
+  openIdConnectUrl?: string;
+}
+
+/** One parameter of an operation: where it is sent and its name (OpenAPI Parameter Object `in`, `name`). */
+export interface PinnedParameter {
+  /** `path`, `query`, `header`, `cookie` (Swagger 2.0 also `body`, `formData`). */
+  in: string;
+  name: string;
+}
+
+/**
+ * Where an OpenAPI-derived tool comes from (OpenAPI names): which operation, and what decides
+ * where its calls go and what they carry. The call fields are absent only from tools of contracts
+ * written before toolgate pinned them (contract format 1): a tool made now has all of them but
+ * `securitySchemes` and `requestBody`, which are absent when empty.
+ */
 export interface ToolOrigin {
   /** Upper-case HTTP method, e.g. `GET`. */
   method: string;
@@ -47,6 +108,27 @@ export interface ToolOrigin {
   operationId?: string;
   /** True when a `policies` entry promoted this non-GET/HEAD operation to `read`. */
   promoted?: boolean;
+  /**
+   * The effective servers, in the document's order: the operation's `servers`, else its path
+   * item's, else the document's, else `/` (OpenAPI 3.x, Server Object); Swagger 2.0: one URL per
+   * scheme of the operation's `schemes` (else the document's) from `host` and `basePath`.
+   */
+  servers?: PinnedServer[];
+  /**
+   * The security requirements in effect (the operation's `security`, else the document's): the
+   * alternatives, any one of which a call satisfies, each scheme name → its scopes (sorted).
+   * `[]`: no security; an empty requirement `{}` among them: credentials are optional. Sorted
+   * and without repeats (their order means nothing).
+   */
+  security?: Array<Record<string, string[]>>;
+  /** The schemes those requirements name, resolved from `components.securitySchemes` (2.0: `securityDefinitions`). */
+  securitySchemes?: Record<string, PinnedSecurityScheme>;
+  /** Every parameter (path-level ones the operation does not override included), by location then name. */
+  parameters?: PinnedParameter[];
+  /** Media types the request body may be sent as (sorted); absent when the operation takes no body. */
+  requestBody?: string[];
+  /** Media types of each response by status code (`200`, `4XX`, `default`), sorted. */
+  responses?: Record<string, string[]>;
 }
 
 /** One tool of a surface, normalized. */
@@ -130,6 +212,12 @@ export interface SurfaceSource {
    * list different tools to different clients.
    */
   clientCapabilities?: JsonObject;
+  /**
+   * OpenAPI sources: every file read to build the surface (the document and each file it refers
+   * to), as paths from the repository root (`/`-separated), sorted; a remote `$ref` target as its
+   * URL. A change to any of them after an approval makes the approval stale (review/base-state).
+   */
+  files?: string[];
 }
 
 /** Server identity from `initialize` (MCP `serverInfo`) and the negotiated protocol version. */
@@ -179,11 +267,17 @@ export type Discovery =
   /** A document or an answer no client can use; `reason` says why. */
   | { state: 'unusable'; reason: string };
 
-/** Current contract/surface format version. A newer one is refused with an upgrade hint. */
-export const SURFACE_FORMAT_VERSION = 1;
+/**
+ * Current contract/surface format version. A newer one is refused with an upgrade hint; an older
+ * one is read. 2: OpenAPI tools pin where their calls go and what they carry (`origin.servers`,
+ * `security`, ...), and OpenAPI sources the files read to build them (`source.files`); a format 1
+ * contract lacks both, which `check` reports as one stale contract to update (rules/checks).
+ */
+export const SURFACE_FORMAT_VERSION = 2;
 
 /** A normalized snapshot of one source. Also the shape of a contract file. */
 export interface Surface {
+  /** A contract of an older format is read into this one (what it lacks stays absent). */
   formatVersion: typeof SURFACE_FORMAT_VERSION;
   source: SurfaceSource;
   server?: ServerInfo;

@@ -129,8 +129,8 @@ const OPEN_SCHEMA_KEYS: readonly string[] = ['additionalProperties', 'items'];
 /** `true` or `{}`: the schema every value satisfies. */
 const isOpenSchema = (v: Json | undefined): boolean => v === true || (isObject(v) && Object.keys(v).length === 0);
 
-/** Whether any object in `value` has one of `keys` (data included: erring towards keeping spellings). */
-function hasKey(value: Json, keys: ReadonlySet<string>): boolean {
+/** Whether any object in `value` has one of `keys` (data included: erring towards keeping spellings, or resolving). */
+export function hasKey(value: Json, keys: ReadonlySet<string>): boolean {
   if (Array.isArray(value)) return value.some((v) => hasKey(v, keys));
   if (!isObject(value)) return false;
   for (const k of Object.keys(value)) if (keys.has(k) || hasKey(value[k] as Json, keys)) return true;

@@ -179,6 +179,66 @@ function writeCanonical(value: Json | undefined, known?: ReadonlyMap<object, str
   return out + '}';
 }
 
+/** An array or object being written by {@link canonicalJsonDeep}: its members still to write. */
+interface OpenValue {
+  value: unknown[] | Record<string, unknown>;
+  /** Sorted member names of an object; undefined for an array. */
+  keys: string[] | undefined;
+  next: number;
+  written: number;
+}
+
+/**
+ * {@link canonicalJson} of any value, written with a stack of its own instead of recursion: the
+ * same text for every JSON value, at any depth (`JSON.parse` builds values 100,000 levels deep
+ * that `JSON.stringify` and {@link canonicalJson} cannot write). For values from outside toolgate
+ * (a call's arguments); {@link canonicalJson} stays the fast path for pinned data.
+ * @throws TypeError for what JSON cannot hold: a cycle, a bigint, a function, a symbol.
+ */
+export function canonicalJsonDeep(value: unknown): string {
+  let out = '';
+  const stack: OpenValue[] = [];
+  const open = new Set<object>();
+  const begin = (v: unknown): void => {
+    if (v === null || v === undefined) out += 'null';
+    else if (typeof v === 'string' || typeof v === 'number') out += JSON.stringify(v);
+    else if (typeof v === 'boolean') out += v ? 'true' : 'false';
+    else if (typeof v !== 'object') throw new TypeError(`a ${typeof v} is no JSON value`);
+    else if (open.has(v)) throw new TypeError('the value contains itself (a cycle)');
+    else {
+      open.add(v);
+      const keys = Array.isArray(v) ? undefined : Object.keys(v).sort();
+      out += keys ? '{' : '[';
+      stack.push({ value: v as OpenValue['value'], keys, next: 0, written: 0 });
+    }
+  };
+  begin(value);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as OpenValue;
+    if (top.keys === undefined) {
+      const items = top.value as unknown[];
+      if (top.next < items.length) {
+        if (top.next > 0) out += ',';
+        begin(items[top.next++]);
+        continue;
+      }
+    } else {
+      const members = top.value as Record<string, unknown>;
+      while (top.next < top.keys.length && members[top.keys[top.next] as string] === undefined) top.next++;
+      if (top.next < top.keys.length) {
+        const key = top.keys[top.next++] as string;
+        out += (top.written++ > 0 ? ',"' : '"') + (NAME_NEEDS_ESCAPE.test(key) ? JSON.stringify(key).slice(1, -1) : key) + '":';
+        begin(members[key]);
+        continue;
+      }
+    }
+    out += top.keys === undefined ? ']' : '}';
+    open.delete(top.value);
+    stack.pop();
+  }
+  return out;
+}
+
 /** Encodes one RFC 6901 reference token: `~` → `~0`, then `/` → `~1` (§3). */
 export function escapePointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -27,7 +27,19 @@ export function within(p: string, dir: string): boolean {
  */
 export function findRepositoryRoot(dir: string, target?: string): string {
   const start = resolve(dir);
-  for (let cur = start; ;) {
+  const checkout = nearestCheckout(start);
+  if (checkout !== undefined) return checkout;
+  const cwd = process.cwd();
+  if (within(start, cwd) || (target !== undefined && within(resolve(target), cwd))) return cwd;
+  return start;
+}
+
+/**
+ * The nearest directory at or above `dir` (absolute) that contains `.git` (a directory, or the
+ * file of a worktree or submodule), or undefined outside any git checkout.
+ */
+function nearestCheckout(dir: string): string | undefined {
+  for (let cur = dir; ;) {
     try {
       lstatSync(join(cur, '.git'));
       return cur;
@@ -35,10 +47,7 @@ export function findRepositoryRoot(dir: string, target?: string): string {
       // not here
     }
     const up = dirname(cur);
-    if (up === cur) break;
+    if (up === cur) return undefined;
     cur = up;
   }
-  const cwd = process.cwd();
-  if (within(start, cwd) || (target !== undefined && within(resolve(target), cwd))) return cwd;
-  return start;
 }

@@ -542,19 +542,30 @@ describe('runner secrets in a source env', () => {
 });
 
 describe('the sandbox (issue 12)', () => {
-  it('sandbox off, an open network and a new writable path are relaxations; the reverse tightenings', () => {
-    const head = edit(BASE, ['      env: [API_BASE]\n', '      env: [API_BASE]\n      sandbox: "off"\n      network: open\n      writable: [data, cache]\n']);
+  it('sandbox off, an open network and a new writable or readable path are relaxations; the reverse tightenings', () => {
+    const head = edit(BASE, [
+      '      env: [API_BASE]\n',
+      '      env: [API_BASE]\n      sandbox: "off"\n      network: open\n      writable: [data, cache]\n      readable: [~/.cache/ms-playwright]\n',
+    ]);
     expect(changes(head)).toEqual([
       [true, 'sandbox', '/sources/0/mcp/sandbox', 'source "web" now runs its server outside the sandbox'],
       [true, 'sandbox', '/sources/0/mcp/network', 'source "web" now gives its server the host\'s network'],
       [true, 'sandbox', '/sources/0/mcp/writable/0', 'source "web" now lets its server write "data"'],
       [true, 'sandbox', '/sources/0/mcp/writable/1', 'source "web" now lets its server write "cache"'],
+      [true, 'sandbox', '/sources/0/mcp/readable/0', 'source "web" now lets its server read "~/.cache/ms-playwright"'],
     ]);
     expect(changes(BASE, head).map((c) => [c[0], c[3]])).toEqual([
       [false, 'source "web" runs its server in the sandbox again'],
       [false, 'source "web" no longer gives its server the host\'s network'],
       [false, 'source "web" no longer lets its server write "data"'],
       [false, 'source "web" no longer lets its server write "cache"'],
+      [false, 'source "web" no longer lets its server read "~/.cache/ms-playwright"'],
+    ]);
+    // The same path written another way is the same path; another one is one more.
+    const same = edit(BASE, ['      env: [API_BASE]\n', '      env: [API_BASE]\n      readable: [./vendor/sdk]\n']);
+    expect(changes(same, edit(BASE, ['      env: [API_BASE]\n', '      env: [API_BASE]\n      readable: [vendor/sdk/]\n']))).toEqual([]);
+    expect(changes(edit(BASE, ['      env: [API_BASE]\n', '      env: [API_BASE]\n      readable: [vendor/sdk, /opt/sdk]\n']), same)).toEqual([
+      [true, 'sandbox', '/sources/0/mcp/readable/1', 'source "web" now lets its server read "/opt/sdk"'],
     ]);
   });
 
@@ -569,7 +580,7 @@ describe('the sandbox (issue 12)', () => {
   it("the pull request's servers run contained as the base says, a new source as strictly as possible", () => {
     const head = edit(
       BASE,
-      ['      env: [API_BASE]\n', '      env: [API_BASE]\n      network: open\n      writable: [data]\n'],
+      ['      env: [API_BASE]\n', '      env: [API_BASE]\n      network: open\n      writable: [data]\n      readable: [vendor/sdk]\n'],
       ['  - id: saved\n', '  - id: extra\n    mcp: { command: node, args: [x.js], sandbox: "off" }\n  - id: saved\n'],
     );
     const judging = judgingPolicy(parse(BASE), parse(head));
@@ -580,7 +591,7 @@ describe('the sandbox (issue 12)', () => {
       network: 'loopback',
       writable: [],
       startNetwork: false,
-      pending: ['`network: open`', '`writable: data`'],
+      pending: ['`network: open`', '`writable: data`', '`readable: vendor/sdk`'],
     });
     expect(containment('extra')).toEqual({ sandbox: 'on', network: 'loopback', writable: [], startNetwork: false, pending: ['`sandbox: off`'] });
     // An HTTP start command the base already runs keeps the host network; a new or changed one does not.
@@ -590,7 +601,12 @@ describe('the sandbox (issue 12)', () => {
       false,
     );
     // The head's own policy still says what it asks for (it applies after the merge).
-    expect((parse(head).sources[0] as { mcp: { containment: unknown } }).mcp.containment).toEqual({ sandbox: 'on', network: 'open', writable: ['/repo/data'] });
+    expect((parse(head).sources[0] as { mcp: { containment: unknown } }).mcp.containment).toEqual({
+      sandbox: 'on',
+      network: 'open',
+      writable: ['/repo/data'],
+      readable: ['/repo/vendor/sdk'],
+    });
   });
 
   it('`sandbox: required` with a source that turns it off is refused at that source', () => {
@@ -660,5 +676,115 @@ describe('diffPolicies: safety fields (issue 16 §4)', () => {
       [true, 'deny', '/deny', 'deny entry ["*shell*"] is removed'],
       [false, 'deny', '/deny/0', 'deny entry ["*shell*"] (less-safe: ["paid"]) is added'],
     ]);
+  });
+});
+
+describe('diffPolicies: runtime.pass-methods', () => {
+  const PASSING = `${BASE}runtime:\n  pass-methods: [vendor/run, vendor/status]\n`;
+
+  it('a method added reaches the server unjudged: relaxed, at its entry; one removed is a tightening', () => {
+    expect(changes(PASSING)).toEqual([
+      [true, 'runtime', '/runtime/pass-methods/0', 'runtime.pass-methods passes "vendor/run" to the server unjudged'],
+      [true, 'runtime', '/runtime/pass-methods/1', 'runtime.pass-methods passes "vendor/status" to the server unjudged'],
+    ]);
+    expect(changes(edit(PASSING, ['[vendor/run, vendor/status]', '[vendor/status]']), PASSING)).toEqual([
+      [false, 'runtime', '/runtime/pass-methods', 'runtime.pass-methods no longer passes "vendor/run"'],
+    ]);
+    expect(changes(edit(PASSING, ['[vendor/run, vendor/status]', '[vendor/status, vendor/run]']), PASSING)).toEqual([]);
+  });
+});
+
+describe('diffPolicies: overrides, where the last matching entry decides a level', () => {
+  const ORDERED = edit(BASE, ['  - tools: ["admin_*"]\n', '  - tools: ["*"]\n    rules: { unannotated-tool: off }\n  - tools: ["admin_*"]\n']);
+
+  it('two entries swapped: the one now last wins where both match (relaxed when its level is lower)', () => {
+    const swapped = edit(BASE, [
+      '  - tools: ["admin_*"]\n    rules: { unannotated-tool: error }\n',
+      '  - tools: ["admin_*"]\n    rules: { unannotated-tool: error }\n  - tools: ["*"]\n    rules: { unannotated-tool: off }\n',
+    ]);
+    const [c] = changes(swapped, ORDERED);
+    expect(changes(swapped, ORDERED)).toEqual([
+      [
+        true,
+        'override',
+        '/overrides/1',
+        'override for tools ["*"] now comes after the override for tools ["admin_*"]: where both match, unannotated-tool off instead of error',
+      ],
+    ]);
+    expect(parse(swapped).lineOf(c![2])).toBe(lineWith(swapped, 'tools: ["*"]'));
+    expect(changes(ORDERED, swapped).map(([relaxed, kind]) => [relaxed, kind])).toEqual([[false, 'override']]);
+  });
+
+  it('entries that set no common rule, or the same level, can swap freely', () => {
+    const two = edit(BASE, [
+      '    rules: { unannotated-tool: error }\n',
+      '    rules: { unannotated-tool: error }\n  - tools: ["x_*"]\n    rules: { open-arguments: off, unannotated-tool: error }\n',
+    ]);
+    const swapped = edit(BASE, [
+      '  - tools: ["admin_*"]\n',
+      '  - tools: ["x_*"]\n    rules: { open-arguments: off, unannotated-tool: error }\n  - tools: ["admin_*"]\n',
+    ]);
+    expect(changes(swapped, two)).toEqual([]);
+  });
+
+  it('an entry added after one it overrules is relaxed where it sets a lower level, though not below `rules`', () => {
+    // admin_* tools had error (the override); after the new entry they have warning.
+    const head = edit(BASE, [
+      '    rules: { unannotated-tool: error }\n',
+      '    rules: { unannotated-tool: error }\n  - tools: ["*"]\n    rules: { unannotated-tool: warning }\n',
+    ]);
+    expect(changes(head)).toEqual([[true, 'override', '/overrides/1', 'override for tools ["*"] is added: unannotated-tool warning (warning without it)']]);
+    // Added before it, the existing entry still wins for admin_* tools: no lower level anywhere.
+    const before = edit(BASE, ['  - tools: ["admin_*"]\n', '  - tools: ["*"]\n    rules: { unannotated-tool: warning }\n  - tools: ["admin_*"]\n']);
+    expect(changes(before).map(([relaxed, kind]) => [relaxed, kind])).toEqual([[false, 'override']]);
+  });
+
+  it('many entries reordered: one change per rule whose level can move, not one per pair', () => {
+    const entry = (i: number) =>
+      `  - tools: ["t${i}_*"]\n    rules: { tool-added: ${i % 2 ? 'off' : 'error'}, open-arguments: ${i % 3 ? 'error' : 'warning'} }\n`;
+    const ids = [...Array(1000).keys()];
+    const base = `sources:\n  - id: web\n    recorded: t.json\noverrides:\n${ids.map(entry).join('')}`;
+    const head = `sources:\n  - id: web\n    recorded: t.json\noverrides:\n${[...ids].reverse().map(entry).join('')}`;
+    const found = changes(head, base);
+    expect(found.map(([relaxed, kind]) => [relaxed, kind])).toEqual([
+      [true, 'override'],
+      [true, 'override'],
+    ]);
+    expect(found.map((c) => c[3].replace(/.*where both match, /, '')).sort()).toEqual([
+      'open-arguments warning instead of error',
+      'tool-added off instead of error',
+    ]);
+  });
+
+  it('an entry removed that hid a lower level of an earlier entry is relaxed', () => {
+    // admin_* tools: notice (last match); without it they fall back to the first entry's off.
+    const base = edit(BASE, [
+      '  - tools: ["admin_*"]\n    rules: { unannotated-tool: error }\n',
+      '  - tools: ["*"]\n    rules: { unannotated-tool: off }\n  - tools: ["admin_*"]\n    rules: { unannotated-tool: notice }\n',
+    ]);
+    const head = edit(base, ['  - tools: ["admin_*"]\n    rules: { unannotated-tool: notice }\n', '']);
+    expect(changes(head, base)).toEqual([
+      [true, 'override', '/overrides', 'override for tools ["admin_*"] is removed: unannotated-tool notice (warning without it)'],
+    ]);
+  });
+});
+
+describe('diffPolicies: require-explicit-hints and the level of annotation-now-implicit', () => {
+  // BASE sets require-explicit-hints: annotation-now-implicit is an error there.
+  it('a rules entry that lowers annotation-now-implicit below the error require-explicit-hints gives it is relaxed', () => {
+    const head = edit(BASE, ['  unannotated-tool: warning\n', '  unannotated-tool: warning\n  annotation-now-implicit: notice\n']);
+    expect(changes(head)).toEqual([[true, 'rule-level', '/rules/annotation-now-implicit', 'rule "annotation-now-implicit" is lowered from error to notice']]);
+  });
+
+  it('an override that does the same is relaxed', () => {
+    const head = edit(BASE, [
+      '    rules: { unannotated-tool: error }\n',
+      '    rules: { unannotated-tool: error }\n  - tools: ["*"]\n    rules: { annotation-now-implicit: notice }\n',
+    ]);
+    expect(changes(head)).toEqual([[true, 'override', '/overrides/1', 'override for tools ["*"] is added: annotation-now-implicit notice (error without it)']]);
+  });
+
+  it('turning require-explicit-hints off is one change, not a second one for the level it raised', () => {
+    expect(changes(edit(BASE, ['require-explicit-hints: true', 'require-explicit-hints: false'])).map(([, kind]) => kind)).toEqual(['require-explicit-hints']);
   });
 });

@@ -112,13 +112,15 @@ describe('a valid policy', () => {
       maxMessageBytes: 67108864,
       logArguments: false,
       onDrift: 'hide',
+      passMethods: [],
     });
     const r = parsePolicy(
-      `${base}runtime:\n  allow: [read]\n  deny: "*delete*"\n  allow-tools: [get_*, list_*]\n  on-drift: refuse-all\n`,
+      `${base}runtime:\n  allow: [read]\n  deny: "*delete*"\n  allow-tools: [get_*, list_*]\n  on-drift: refuse-all\n  pass-methods: [vendor/run]\n`,
       'toolgate.yml',
       '/repo',
     ).runtime;
-    expect(r).toMatchObject({ allow: ['read'], deny: ['*delete*'], allowTools: ['get_*', 'list_*'], onDrift: 'refuse-all' });
+    expect(r).toMatchObject({ allow: ['read'], deny: ['*delete*'], allowTools: ['get_*', 'list_*'], onDrift: 'refuse-all', passMethods: ['vendor/run'] });
+    expect(refusedPolicy(`${base}runtime:\n  pass-methods: [""]\n`).location).toMatchObject({ line: 5 });
     const e = refusedPolicy(`${base}runtime:\n  allow: [read, exec]\n`);
     expect(e.location).toMatchObject({ line: 5 });
     expect(e.message).toMatch(/runtime\/allow\/1|allowed values/);

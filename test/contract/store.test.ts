@@ -269,8 +269,8 @@ describe('parseContract', () => {
   });
 
   it('a newer formatVersion asks for an upgrade', () => {
-    const e = refused(editLine(2, '"formatVersion": 1', '"formatVersion": 2'));
-    expect(e.message).toMatch(/contract format 2 is newer than this toolgate understands \(1\)/);
+    const e = refused(editLine(2, '"formatVersion": 2', '"formatVersion": 3'));
+    expect(e.message).toMatch(/contract format 3 is newer than this toolgate understands \(2\)/);
     expect(e.location).toMatchObject({ file: FILE, line: 2, pointer: '/formatVersion' });
     expect(e.fix).toMatch(/Upgrade toolgate/);
   });

@@ -340,6 +340,8 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     const posts = gh.requestsTo('POST', /\/check-runs$/);
     const patches = gh.requestsTo('PATCH', /\/check-runs\/\d+$/);
     expect(posts).toHaveLength(1);
+    // Not the job's name (`toolgate`): branch protection requires this one by a name of its own.
+    expect((posts[0]?.body as { name?: string }).name).toBe('toolgate review');
     const sizes = [posts[0], ...patches].map((q) => ((q?.body as { output?: { annotations?: unknown[] } }).output?.annotations ?? []).length);
     expect(sizes).toEqual([50, 50, 20]);
     expect(r.annotations).toEqual([]);
@@ -604,6 +606,30 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue
     const r = await runAction(dir, { env: { GITHUB_STEP_SUMMARY: join(dir, 'no-such-dir', 'summary.md') } });
     expect(r.code).toBe(1);
     expect(r.outputs['result']).toBe('error');
+  });
+
+  it('a merge queue run (merge_group) checks the queued commit for drift and posts the check run on it, so the queue does not stall', async () => {
+    const gh = await fakeGitHub();
+    const dir = workspace();
+    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
+    git(dir, 'init', '-q', '-b', 'main');
+    await update(dir);
+    const sha = commit(dir, 'queued');
+    gh.repoDir = dir;
+    const event = {
+      action: 'checks_requested',
+      merge_group: { head_sha: sha, head_ref: 'refs/heads/gh-readonly-queue/main/pr-7-abc', base_sha: sha, base_ref: 'refs/heads/main' },
+    };
+    const env = { GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/gh-readonly-queue/main/pr-7-abc' };
+    const clean = await runAction(dir, { event, eventName: 'merge_group', apiUrl: gh.url, env, inputs: { 'github-token': 'ghs_test' } });
+    expect([clean.code, clean.outputs['result']], clean.stdout).toEqual([0, 'pass']);
+    const posted = gh.requestsTo('POST', /\/check-runs$/).map((q) => q.body as { name?: string; head_sha?: string; conclusion?: string });
+    expect(posted).toEqual([expect.objectContaining({ name: 'toolgate review', head_sha: sha, conclusion: 'success' })]);
+    // The queued commit drifted from its contract (a PR merged ahead changed the server): it fails.
+    writeFiles(dir, { 'tools.json': tools(lookup(false)) });
+    const drifted = await runAction(dir, { event, eventName: 'merge_group', apiUrl: gh.url, env, inputs: { 'github-token': 'ghs_test' } });
+    expect([drifted.code, drifted.outputs['result']], drifted.stdout).toEqual([1, 'fail']);
+    expect(drifted.stdout).toContain('contract-stale');
   });
 
   it('check-name names the check run; check-run accepts only true or false', async () => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 import { validateSarif } from '../support/sarif-schema.js';
+import { commit, git } from '../support/action-repo.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const NOTES = join(REPO, 'examples/notes/server.mjs');
@@ -104,6 +105,29 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(late.stderr).toMatch(/program run/);
     expect(withoutTiming(early.stderr)).toMatch(/^toolgate: error: toolgate\.yml:\d+/);
     expect(withoutTiming(early.stderr)).toBe(withoutTiming(late.stderr));
+  });
+
+  it('--config works from any directory: a subdirectory, another directory, and with --base; the repository is found from the policy', async () => {
+    const dir = workspace();
+    const server = join(REPO, 'test/fixtures/servers/annotated.mjs');
+    writeFileSync(
+      join(dir, 'toolgate.yml'),
+      `sources:\n  - id: annotated\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(server)}]\n`,
+    );
+    git(dir, 'init', '-q', '-b', 'main');
+    const up = await runCli(['update'], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    commit(dir, 'base');
+    mkdirSync(join(dir, 'sub/deep'), { recursive: true });
+    const fromSub = await runCli(['check', '--config', '../../toolgate.yml'], { cwd: join(dir, 'sub/deep') });
+    expect(fromSub.code, fromSub.stdout + fromSub.stderr).toBe(0);
+    expect(fromSub.stdout).toContain('PASS');
+    const elsewhere = workspace();
+    const fromOther = await runCli(['check', '--config', join(dir, 'toolgate.yml')], { cwd: elsewhere });
+    expect(fromOther.code, fromOther.stdout + fromOther.stderr).toBe(0);
+    const withBase = await runCli(['check', '--config', '../toolgate.yml', '--base', 'HEAD', '--format', 'json'], { cwd: join(dir, 'sub') });
+    expect(withBase.code, withBase.stdout + withBase.stderr).toBe(0);
+    expect(JSON.parse(withBase.stdout).result).toBe('pass');
   });
 
   it('rules prints the catalog', async () => {

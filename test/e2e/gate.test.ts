@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commit, git, prEvent, runAction, update, writeFiles, type ActionRun } from '../support/action-repo.js';
+import { commit, git, prEvent, pullRequestRepo, runAction, update, writeFiles, type ActionRun, type PullRequestRepo } from '../support/action-repo.js';
 import { FakeGitHub } from '../support/fake-github.js';
 
 const POLICY = 'sources:\n  - id: widgets\n    recorded: tools.json\n';
@@ -25,35 +25,15 @@ afterEach(async () => {
   cleanups = [];
 });
 
-interface Pr {
-  dir: string;
-  baseSha: string;
-  headSha: string;
-  gh: FakeGitHub;
-}
+type Pr = PullRequestRepo;
 
 /**
  * A repository whose base commit has `base` (files) and the contract `toolgate update` writes for
  * it, and a pull request by alice whose head commit has `head` and an updated contract. `bob` has
  * write access; the API serves the repository's files at any commit.
  */
-async function pullRequest(base: Record<string, string>, head: Record<string, string>, opts: { updateHead?: boolean } = {}): Promise<Pr> {
-  const parent = mkdtempSync(join(tmpdir(), 'tg-gate-'));
-  cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
-  const dir = join(parent, 'ws');
-  writeFiles(dir, { 'toolgate.yml': POLICY, ...base });
-  git(dir, 'init', '-q', '-b', 'main');
-  await update(dir);
-  const baseSha = commit(dir, 'base');
-  writeFiles(dir, head);
-  if (opts.updateHead !== false) await update(dir);
-  const headSha = commit(dir, 'pull request');
-  const gh = await FakeGitHub.start();
-  cleanups.push(() => gh.close());
-  gh.grant('bob', 'write');
-  gh.repoDir = dir;
-  return { dir, baseSha, headSha, gh };
-}
+const pullRequest = (base: Record<string, string>, head: Record<string, string>, opts: { updateHead?: boolean } = {}): Promise<Pr> =>
+  pullRequestRepo(cleanups, { base: { 'toolgate.yml': POLICY, ...base }, head }, opts);
 
 /** A pull request that adopts toolgate: the base commit has no toolgate.yml, the head adds `files` and the contract. */
 async function adoption(files: Record<string, string>): Promise<Pr> {

@@ -64,7 +64,7 @@ async function initIn(fixture: string, extra: string[] = []) {
   expect(policyText.split('\n')[0]).toBe(SCHEMA_LINE);
   const policy = await loadPolicy(join(repo, 'toolgate.yml'));
   const workflow = parse(read(repo, '.github/workflows/toolgate.yml')) as Workflow;
-  expect(Object.keys(workflow.on)).toEqual(['pull_request', 'pull_request_review', 'push']);
+  expect(Object.keys(workflow.on)).toEqual(['pull_request', 'pull_request_review', 'push', 'merge_group']);
   expect(workflow.permissions).toEqual({ contents: 'read', checks: 'write', 'pull-requests': 'write' });
   const steps = workflow.jobs.toolgate.steps;
   expect(steps[0]).toEqual({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
@@ -131,6 +131,10 @@ describe('toolgate init on fixture repositories', () => {
     const everything = [policyText, read(repo, '.github/workflows/toolgate.yml'), r.stdout, r.stderr].join('\n');
     expect(everything).not.toMatch(/SECRET-VALUE|sk-live|ghp_|api_key=|db-password/);
     expect(policyText).toContain('# TODO: header "X-Static" not copied');
+    // uvx without a version runs whatever is newest: flagged above the source and in the summary; an exact npx version is not.
+    expect(policyText).toContain('# TODO: not pinned: `uvx mcp-server-sqlite` runs the newest release each time it starts');
+    expect(r.stdout).toMatch(/^Not pinned: .*\n {2}db {2}uvx mcp-server-sqlite: no version pinned$/m);
+    expect(r.stdout).not.toMatch(/^ {2}weather-server {2}.*no version pinned/m);
     expect(steps.at(-2)?.uses).toBe('toolgate/toolgate/setup-sandbox@v0');
   });
 

@@ -183,6 +183,10 @@ describe('a server of the 2026-07-28 era (server/discover, no initialize)', () =
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['modern_tool']);
+      // A refusal in this era carries the resultType it requires of every result.
+      const refused = (await client.callTool({ name: 'no_such_tool', arguments: {} })) as ToolResult;
+      expect(refused.isError).toBe(true);
+      expect(refused.content?.[0]?.text).toBe('toolgate refused this call (tool_not_allowed): tool "no_such_tool" is not listed by the server');
     } finally {
       await client.close();
     }

@@ -9,6 +9,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioClientTransport1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 import { SandboxState } from '../../src/sources/launch/state.js';
@@ -21,6 +23,7 @@ afterAll(() => ws.cleanup());
 interface Refused {
   isError?: boolean;
   structuredContent?: { ok: boolean; error: string; detail: string };
+  _meta?: Record<string, { error: string; detail: string } | undefined>;
 }
 
 async function connect(command: string, args: string[], cwd: string): Promise<Client> {
@@ -92,6 +95,27 @@ describe('proxy in front of @modelcontextprotocol/server-everything, runtime.all
     }
   });
 
+  it("the SDK 1.x client shows toolgate's reason for a tool with an outputSchema (get-structured-content) and one without (echo)", async () => {
+    const client = new Client1({ name: 'sdk-1x', version: '1' }, { capabilities: {} });
+    await client.connect(new StdioClientTransport1({ command: process.execPath, args: [CLI, 'proxy', '--log', 'sdk1.jsonl'], cwd: dir, stderr: 'ignore' }));
+    try {
+      const listed = (await client.listTools()).tools;
+      expect(listed.find((t) => t.name === 'get-structured-content')?.outputSchema).toBeDefined();
+      expect(listed.find((t) => t.name === 'echo')?.outputSchema).toBeUndefined();
+      const withSchema = (await client.callTool({ name: 'get-structured-content', arguments: { location: 'Atlantis', extra: 1 } })) as Refused & {
+        content: { text: string }[];
+      };
+      expect(withSchema.isError).toBe(true);
+      expect(withSchema.content[0]?.text).toMatch(/^toolgate refused this call \(invalid_arguments\): unknown argument "extra"/);
+      expect(withSchema.structuredContent).toBeUndefined();
+      const without = (await client.callTool({ name: 'echo', arguments: { message: 42 } })) as Refused;
+      expect(without.structuredContent).toMatchObject({ ok: false, error: 'invalid_arguments', detail: '/message must be string' });
+      expect(without._meta?.['io.github.toolgate/refusal']).toMatchObject({ error: 'invalid_arguments' });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it('progress notifications of a long call cross the proxy', async () => {
     const progress: number[] = [];
     const r = await proxied.callTool(
@@ -149,7 +173,10 @@ describe('proxy in front of @modelcontextprotocol/server-filesystem, runtime.all
       const read = { name: 'read_text_file', arguments: { path: join(dir, 'data', 'a.txt') } };
       expect(await proxied.callTool(read)).toEqual(await direct.callTool(read));
       const write = (await proxied.callTool({ name: 'write_file', arguments: { path: join(dir, 'data', 'b.txt'), content: 'x' } })) as Refused;
-      expect(write.structuredContent).toMatchObject({ ok: false, error: 'tool_not_allowed' });
+      // write_file declares an outputSchema: the refusal says why in its text and _meta, not in structuredContent.
+      expect(write.isError).toBe(true);
+      expect(write._meta?.['io.github.toolgate/refusal']).toMatchObject({ error: 'tool_not_allowed' });
+      expect(write.structuredContent).toBeUndefined();
       expect(readFileSync(join(dir, 'data', 'a.txt'), 'utf8')).toBe('hello from a file\n');
       expect(() => readFileSync(join(dir, 'data', 'b.txt'))).toThrow();
     } finally {

@@ -254,6 +254,13 @@ describe('toolgate target, read back by toolgate', () => {
     expect(contract.tools.filter((t) => runtimeRefusal(t, runtime) === undefined).map((t) => t.name)).toEqual(input.admitted.map((t) => t.name));
   });
 
+  it('runtime.pass-methods is carried over when set, and left out when empty', async () => {
+    const contract = await filesystemContract();
+    expect(renderExport(toolgateTarget, inputOf(policyOf(FS.policy), contract))).not.toContain('pass-methods');
+    const passing = inputOf(policyOf(`${FS.policy}  pass-methods: [vendor/run]\n`), contract);
+    expect(policyOf(`sources:\n  - id: srv\n    recorded: x.json\n${renderExport(toolgateTarget, passing)}`).runtime.passMethods).toEqual(['vendor/run']);
+  });
+
   it('exactPattern matches its name and no other (minimatch, as runtime.allow-tools uses it)', () => {
     const input = hostileInput();
     const runtime = policyOf(`sources:\n  - id: srv\n    recorded: x.json\n${renderExport(toolgateTarget, input)}`).runtime;

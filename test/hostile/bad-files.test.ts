@@ -116,7 +116,7 @@ const CASES: Case[] = [
   {
     path: 'contract/newer-format.surface.json',
     exit: 2,
-    says: ['contract/newer-format.surface.json:2 (at /formatVersion): contract format 99 is newer than this toolgate understands (1)', 'fix: Upgrade toolgate'],
+    says: ['contract/newer-format.surface.json:2 (at /formatVersion): contract format 99 is newer than this toolgate understands (2)', 'fix: Upgrade toolgate'],
   },
   {
     path: 'contract/missing-name.surface.json',

@@ -313,7 +313,13 @@ describe('YAML alias bombs are refused in milliseconds, before anything walks th
     expect(expandedSize({ a: shared, b: shared })).toEqual({ size: 1 + 1 + 5 + 1 + 5 });
     let level: unknown = ['lol', 'lol'];
     for (let i = 0; i < 40; i++) level = [level, level];
-    expect(expandedSize(level)).toEqual({ kind: 'too-large' });
+    const large = expandedSize(level);
+    expect('kind' in large && large.kind).toBe('too-large');
+    // The path names where the limit was passed: the root, then the first element at each level.
+    const path = 'kind' in large && large.kind === 'too-large' ? large.path : [];
+    expect(path.length).toBeGreaterThan(10);
+    expect(path[0]).toEqual({ node: level });
+    expect(path.slice(1).every((s) => s.key === '0' && s.viaRef === undefined)).toBe(true);
     const self: Record<string, unknown> = {};
     self.self = self;
     expect(expandedSize(self)).toEqual({ kind: 'cycle' });
@@ -352,7 +358,9 @@ describe('YAML alias bombs are refused in milliseconds, before anything walks th
     const { err, ms } = await attempt(file);
     expect(err, errorText(err)).toBeInstanceOf(ConfigError);
     expect(ms).toBeLessThan(FAST_MS);
-    expect((err as Error).message).toMatch(/expand to more than 256 MiB once their \$refs are resolved/);
+    expect((err as Error).message).toMatch(/expand to more than 64 MiB once their \$refs are resolved/);
+    expect((err as Error).message).toContain('the $ref at #/paths/~1pets/get/responses/200/content/application~1json/schema, to #/components/schemas/a10,');
+    expect((err as ConfigError).location).toEqual({ file: spec, pointer: '/paths/~1pets/get/responses/200/content/application~1json/schema' });
   });
 });
 

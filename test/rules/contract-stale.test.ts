@@ -1,5 +1,5 @@
 /** contract-stale: the live surface and the committed contract differ in anything (or there is no contract). */
-import { mcpSurface, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
+import { mcpSurface, openapiSurface, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
 
 const HEAD = [readTool('get'), writeTool('put')];
 
@@ -10,6 +10,24 @@ ruleTests('contract-stale', {
       head: HEAD,
       contract: null,
       expect: [{ ruleId: 'contract-stale', level: 'error', data: { missing: true, differences: 2 }, message: 'no contract' }],
+    },
+    {
+      name: 'an OpenAPI contract of format 1 (no call fields, no files): says an older toolgate wrote it and to run toolgate update',
+      head: openapiSurface(
+        [{ name: 'getPet', method: 'GET', path: '/pets/{id}', call: { servers: [{ url: '/' }], security: [], parameters: [], responses: {} } }],
+        {
+          files: ['api/openapi.yaml'],
+        },
+      ),
+      contract: openapiSurface([{ name: 'getPet', method: 'GET', path: '/pets/{id}' }]),
+      expect: [
+        {
+          ruleId: 'contract-stale',
+          data: { kinds: ['call-first-pinned', 'source-changed'], olderFormat: true },
+          message:
+            'an older toolgate wrote it (contract format 1, which pins no OpenAPI servers, security or media types): run `toolgate update` and commit it',
+        },
+      ],
     },
     {
       name: 'a description differs',

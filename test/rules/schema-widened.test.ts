@@ -1,12 +1,18 @@
 /** schema-widened: an inputSchema accepts inputs it did not accept before. */
 import { afterAll } from 'vitest';
 import { closeSchemaWorkers } from '../../src/diff/schema/index.js';
-import { classified, readTool, ruleTests } from '../support/surface-builders.js';
+import type { Json } from '../../src/util/json.js';
+import { classified, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
 
 afterAll(() => closeSchemaWorkers());
 
 const S = (props: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties: props, required, additionalProperties: false }) as never;
 const PATH = { type: 'string' };
+/** `run`'s `cmd` reached through `ref`, its target in `defs` (a validator resolves each form). */
+const viaRef = (ref: string, defs: Record<string, Json>) =>
+  ({ type: 'object', properties: { cmd: { $ref: ref } }, required: ['cmd'], additionalProperties: false, ...defs }) as never;
+const LS = { type: 'string', enum: ['ls', 'pwd'] };
+const ANY = { type: 'string' };
 const WIDENED = { kind: 'widened' as const, deltas: [{ path: '/properties/force', direction: 'widened' as const, what: 'property "force" added' }] };
 
 ruleTests('schema-widened', {
@@ -45,6 +51,30 @@ ruleTests('schema-widened', {
       ],
     },
     classified({
+      name: 'real classifier: an enum dropped in a target reached by $anchor',
+      base: [writeTool('run', { inputSchema: viaRef('#c', { $defs: { c: { $anchor: 'c', ...LS } } }) })],
+      head: [writeTool('run', { inputSchema: viaRef('#c', { $defs: { c: { $anchor: 'c', ...ANY } } }) })],
+      expect: [{ ruleId: 'schema-widened', tool: 'run', level: 'error', message: '/properties/cmd: no longer restricted to the values "ls", "pwd"' }],
+    }),
+    classified({
+      name: 'real classifier: an enum dropped in a target reached by a urn: $id',
+      base: [writeTool('run', { inputSchema: viaRef('urn:x', { $defs: { c: { $id: 'urn:x', ...LS } } }) })],
+      head: [writeTool('run', { inputSchema: viaRef('urn:x', { $defs: { c: { $id: 'urn:x', ...ANY } } }) })],
+      expect: [{ ruleId: 'schema-widened', tool: 'run', message: '/properties/cmd: no longer restricted' }],
+    }),
+    classified({
+      name: 'real classifier: an enum dropped in a target reached by an $id relative to the root $id',
+      base: [writeTool('run', { inputSchema: viaRef('cmd.json', { $id: 'https://example.com/run.json', $defs: { c: { $id: 'cmd.json', ...LS } } }) })],
+      head: [writeTool('run', { inputSchema: viaRef('cmd.json', { $id: 'https://example.com/run.json', $defs: { c: { $id: 'cmd.json', ...ANY } } }) })],
+      expect: [{ ruleId: 'schema-widened', tool: 'run', message: '/properties/cmd: no longer restricted' }],
+    }),
+    classified({
+      name: 'real classifier: an enum dropped in a target reached by a pointer into another property',
+      base: [writeTool('run', { inputSchema: viaRef('#/properties/mode', { properties: { cmd: { $ref: '#/properties/mode' }, mode: LS } }) })],
+      head: [writeTool('run', { inputSchema: viaRef('#/properties/mode', { properties: { cmd: { $ref: '#/properties/mode' }, mode: ANY } }) })],
+      expect: [{ ruleId: 'schema-widened', tool: 'run', message: '/properties/cmd: no longer restricted' }],
+    }),
+    classified({
       name: 'real classifier: an enum gains a value',
       base: [readTool('set_mode', { inputSchema: S({ mode: { type: 'string', enum: ['a', 'b'] } }, ['mode']) })],
       head: [readTool('set_mode', { inputSchema: S({ mode: { type: 'string', enum: ['a', 'b', 'c'] } }, ['mode']) })],
@@ -67,6 +97,20 @@ ruleTests('schema-widened', {
       watch: ['schema-unclassified', 'schema-narrowed'],
       expect: [],
     },
+    classified({
+      name: 'real classifier: only a description changed inside a target reached by $anchor',
+      base: [writeTool('run', { inputSchema: viaRef('#c', { $defs: { c: { $anchor: 'c', ...LS } } }) })],
+      head: [writeTool('run', { inputSchema: viaRef('#c', { $defs: { c: { $anchor: 'c', ...LS, description: 'The command.' } } }) })],
+      watch: ['schema-unclassified', 'schema-narrowed'],
+      expect: [],
+    }),
+    classified({
+      name: 'real classifier: the target moved from a pointer to an anchor, accepting the same values',
+      base: [writeTool('run', { inputSchema: viaRef('#/$defs/c', { $defs: { c: LS } }) })],
+      head: [writeTool('run', { inputSchema: viaRef('#cmd', { $defs: { command: { $anchor: 'cmd', ...LS } } }) })],
+      watch: ['schema-unclassified', 'schema-narrowed'],
+      expect: [],
+    }),
     classified({
       name: 'real classifier: only key order and the root $schema differ (no change at all)',
       base: [readTool('rm', { inputSchema: S({ path: PATH }) })],

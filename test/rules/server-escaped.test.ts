@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
-import { containmentFindings, runCheck } from '../../src/run-check.js';
+import { runCheck } from '../../src/run-check.js';
+import { containmentFindings } from '../../src/rules/checks/source.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FIXTURES, NODE, nodeFixture, ROOT, tempDir } from '../support/mcp-fixtures.js';
 import { withoutSandboxForThisTest } from '../support/sandbox-mode.js';

@@ -4,7 +4,7 @@
  * the hosts read from a server's error output and the finding made of them.
  */
 import { describe, expect, it } from 'vitest';
-import { containmentFindings } from '../../src/run-check.js';
+import { containmentFindings } from '../../src/rules/checks/source.js';
 import { blockedHosts } from '../../src/sources/mcp.js';
 import { ruleTests } from '../support/surface-builders.js';
 

@@ -1,16 +1,18 @@
 /**
- * suspicious-text on published servers (issue 16: false positives measured on real input): every
- * recorded `tools/list` in test/fixtures (23 servers, 26 listings, 442 tools) audited as a first
- * adoption, where every text is new. Each hit was read; the one expected below is benign (Brave's
- * image search tells the model how to show images), and the rule stays a warning, so no benign
- * server fails CI because of it.
+ * suspicious-text on published servers (false positives measured on real input): every recorded
+ * `tools/list` in test/fixtures (23 servers, 26 listings, 442 tools) audited as a first adoption,
+ * where every text is new. Each hit was read. Brave's image search tells the model how to show
+ * images (benign). Shopify's learn_shopify_api asks the model for the user's most recent message,
+ * verbatim, on every call: no attack, but exactly the collection of what the user said that a
+ * reviewer adopting the server should know about. The rule stays a warning, so no benign server
+ * fails CI because of either. bench/poison/RESULTS.md measures the same on 1,214 tools.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import { evaluate } from '../../src/rules/evaluate.js';
-import { findSuspicious } from '../../src/rules/suspicious-patterns.js';
+import { findSuspicious } from '../../src/rules/suspicious-scan.js';
 import { readRecorded } from '../../src/sources/recorded.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import { ROOT } from '../support/mcp-fixtures.js';
@@ -29,7 +31,7 @@ const listings = DIRS.flatMap((d) =>
 const policy = parsePolicy('sources:\n  - id: real\n    recorded: x.json\n', 'toolgate.yml', ROOT);
 
 describe('suspicious-text on published servers', () => {
-  it('reads 26 listings of 22 servers; one hit, benign, a warning', async () => {
+  it('reads 26 listings of 22 servers; two hits, both read, warnings', async () => {
     const hits: string[] = [];
     let tools = 0;
     for (const file of listings) {
@@ -47,6 +49,7 @@ describe('suspicious-text on published servers', () => {
     expect(tools).toBe(442);
     expect(hits).toEqual([
       'test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.json: text of tool "brave_image_search" tries something: description: an image in text a model reads (image) "![image.title](image.properties.url)"',
+      'test/fixtures/surfaces/@shopify+dev-mcp/1.16.0.json: text of tool "learn_shopify_api" tries something: argument "user_prompt": an instruction to pass on the conversation, the instructions or what the user said (conversation-harvest) "the user\'s most recent message"',
     ]);
   });
 });

@@ -30,7 +30,8 @@ function relay() {
   };
   const proxy: Proxy = new Proxy({ send: (m) => void toClient.push(m) }, server, {
     contract: mcpSurface(TOOLS),
-    runtime: { ...DEFAULT_RUNTIME, allow: ['read'] },
+    // The vendor methods these tests pass through are named, as a policy would name them.
+    runtime: { ...DEFAULT_RUNTIME, allow: ['read'], passMethods: ['vendor/unknown', 'vendor/slow'] },
     log: new DecisionLog(sink, 's', false),
     requestTimeoutMs: 1000,
     listLimits: { maxPages: 10, maxBytes: 1 << 20 },
@@ -170,5 +171,148 @@ describe('the relay', () => {
     // Refused without reaching the server: after a failed listing nothing is admitted.
     expect(sent.slice(before).some((m) => m.method === 'tools/call')).toBe(false);
     expect(toClient.find((m) => m.id === 2)).toMatchObject({ result: { isError: true, structuredContent: { error: 'tool_not_allowed' } } });
+  });
+});
+
+describe('methods the relay does not judge itself', () => {
+  const errorOf = (ms: Message[], id: Json) => ms.find((m) => m.id === id)?.error as { code: number; message: string } | undefined;
+  const logged = (lines: string[]) => lines.map((l) => JSON.parse(l) as { event: string; method?: string; decision: string; reason?: string });
+
+  it('answers every spelling of tools/call and tools/list but the exact one "method not found", and sends none of them on', async () => {
+    const r = relay();
+    const variants = ['TOOLS/CALL', 'tools/call ', 'Tools/Call', 'tools/\u200bcall', 'ｔｏｏｌｓ/ｃａｌｌ', 'TOOLS/LIST', 'tools/list\t'];
+    for (const [i, method] of variants.entries()) await r.proxy.fromClient({ jsonrpc: '2.0', id: 100 + i, method, params: { name: 'put', arguments: {} } });
+    await r.proxy.fromClient({ jsonrpc: '2.0', method: 'TOOLS/CALL', params: { name: 'put', arguments: {} } });
+    await r.settle();
+    expect(r.toServer).toEqual([]);
+    for (const [i, method] of variants.entries())
+      expect(errorOf(r.toClient, 100 + i), method).toEqual({
+        code: -32601,
+        message: `toolgate proxy: method ${JSON.stringify(method)} is not "${method.toLowerCase().includes('list') ? 'tools/list' : 'tools/call'}" (methods are exact, case-sensitive names), and a variant of a method the proxy judges is never forwarded`,
+      });
+    const lines = logged(r.lines).filter((l) => l.event === 'request');
+    expect(lines.map((l) => [l.method, l.decision, l.reason])).toEqual([
+      ...variants.map((m) => [m, 'refused', 'judged-method-variant']),
+      ['TOOLS/CALL', 'dropped', 'judged-method-variant'],
+    ]);
+  });
+
+  it('refuses an unknown request naming runtime.pass-methods, drops an unknown notification, and logs both', async () => {
+    const r = relay();
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 1, method: 'vendor/run', params: { cmd: 'rm -rf /' } });
+    await r.proxy.fromClient({ jsonrpc: '2.0', method: 'notifications/vendor', params: {} });
+    await r.settle();
+    expect(r.toServer).toEqual([]);
+    expect(errorOf(r.toClient, 1)).toEqual({
+      code: -32601,
+      message:
+        'toolgate proxy: method "vendor/run" is not an MCP client request of any protocol version the proxy knows, so it is not forwarded; name it in runtime.pass-methods to let it through',
+    });
+    expect(r.toClient).toHaveLength(1);
+    expect(logged(r.lines).map((l) => [l.event, l.method, l.decision, l.reason])).toEqual([
+      ['request', 'vendor/run', 'refused', 'unknown-method'],
+      ['request', 'notifications/vendor', 'dropped', 'unknown-method'],
+    ]);
+  });
+
+  it("after the server answered initialize, judges by that version's methods (tasks/get is not one of 2025-06-18)", async () => {
+    const r = relay();
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: '2025-06-18' } });
+    await r.proxy.fromServer({ jsonrpc: '2.0', id: 'i', result: { protocolVersion: '2025-06-18', capabilities: {} } });
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId: 't' } });
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 3, method: 'ping' });
+    await r.settle();
+    expect(r.toServer.map((m) => m.method)).toEqual(['initialize', 'ping']);
+    expect(errorOf(r.toClient, 2)?.message).toContain('is not an MCP client request of protocol 2025-06-18');
+  });
+
+  it('a message whose method is no string, or that is neither request nor answer, is refused; an answer with an unusable id dropped; none sent on', async () => {
+    const r = relay();
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 1, method: ['tools/call'], params: { name: 'put' } });
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 2, params: { name: 'put' } });
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: { deep: true }, result: {} });
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+    await r.settle();
+    expect(r.toServer).toEqual([]);
+    expect(r.toClient.map((m) => [m.id, (m.error as { code: number }).code])).toEqual([
+      [1, -32600],
+      [2, -32600],
+    ]);
+    expect(logged(r.lines).map((l) => [l.reason, l.decision])).toEqual([
+      ['invalid-request', 'refused'],
+      ['invalid-request', 'refused'],
+      ['invalid-answer', 'dropped'],
+      ['invalid-answer', 'dropped'],
+    ]);
+  });
+
+  it('answers and logs a refused call nested 20,000 deep, a call with a 1 MB id, and one whose id JSON cannot hold', async () => {
+    const r = relay();
+    const deepArgs = JSON.parse(`{"id":${'['.repeat(20_000)}${']'.repeat(20_000)}}`) as Json;
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'put', arguments: deepArgs } });
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get', arguments: deepArgs } });
+    const bigId = 'i'.repeat(1 << 20);
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: bigId, method: 'tools/call', params: { name: 'put', arguments: {} } });
+    await r.proxy.fromClient({ jsonrpc: '2.0', id: JSON.parse('1e400') as number, method: 'tools/call', params: { name: 'get', arguments: {} } });
+    await r.settle();
+    expect(calls(r.toServer)).toEqual([]);
+    const refusal = (id: Json) =>
+      (r.toClient.find((m) => m.id === id)?.result as { _meta: Record<string, { error: string }> })._meta['io.github.toolgate/refusal']?.error;
+    expect(refusal(1)).toBe('tool_not_allowed');
+    expect(refusal(2)).toBe('invalid_arguments');
+    expect(refusal(bigId)).toBe('tool_not_allowed');
+    expect(r.toClient.find((m) => m.id === null)).toMatchObject({ error: { code: -32600 } });
+    const lines = logged(r.lines) as { argumentsSha256?: string; reason?: string }[];
+    expect(lines.filter((l) => l.reason === 'tool_not_allowed' || l.reason === 'invalid_arguments').map((l) => l.argumentsSha256)).toEqual([
+      expect.stringMatching(/^[0-9a-f]{64}$/),
+      expect.stringMatching(/^[0-9a-f]{64}$/),
+      expect.stringMatching(/^[0-9a-f]{64}$/),
+    ]);
+    expect(lines.filter((l) => l.reason === 'no-request-id')).toHaveLength(1);
+  });
+
+  it("the client's answers to the server's requests still pass", async () => {
+    const r = relay();
+    const answers = [
+      { jsonrpc: '2.0', id: 's1', result: { role: 'assistant', content: { type: 'text', text: 'hi' } } },
+      { jsonrpc: '2.0', id: 7, result: { action: 'accept', content: {} } },
+      { jsonrpc: '2.0', id: 8, error: { code: -32601, message: 'no roots' } },
+    ];
+    for (const m of answers) await r.proxy.fromClient(m);
+    expect(r.toServer).toEqual(answers);
+  });
+});
+
+describe('answers from the server nested deeper than JSON.stringify goes', () => {
+  it('a call result becomes result_too_large; any other answer an error under its id', async () => {
+    const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as Json;
+    const toClient: string[] = [];
+    const sink = new Writable({ write: (_c: Buffer, _e, cb) => cb() });
+    const proxy: Proxy = new Proxy(
+      // As the stdio side writes: JSON.stringify, which throws on the deep value.
+      { send: (m) => void toClient.push(JSON.stringify(m)) },
+      {
+        send: (m: Message) => {
+          if (m.method === 'tools/list') queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { tools: TOOLS } }));
+          else if (m.method === 'tools/call' || m.method === 'resources/read')
+            queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'x' }], deep } }));
+        },
+      },
+      {
+        contract: mcpSurface(TOOLS),
+        runtime: DEFAULT_RUNTIME,
+        log: new DecisionLog(sink, 's', false),
+        requestTimeoutMs: 1000,
+        listLimits: { maxPages: 10, maxBytes: 1 << 20 },
+      },
+    );
+    await proxy.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get', arguments: {} } });
+    await proxy.fromClient({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'x://y' } });
+    await new Promise((r) => setTimeout(r, 20));
+    const answers = toClient.map((l) => JSON.parse(l) as Message);
+    expect(answers.find((m) => m.id === 1)).toMatchObject({
+      result: { isError: true, structuredContent: { error: 'result_too_large', detail: expect.stringContaining('nested too deep') as unknown } },
+    });
+    expect(answers.find((m) => m.id === 2)).toMatchObject({ error: { code: -32603, message: expect.stringContaining('could not be written') as unknown } });
   });
 });

@@ -16,7 +16,7 @@ const name = (t: RawTool) => (t.tool as { name: string }).name;
 describe('GitHub REST description', () => {
   it('derives a 12-operation integration', async () => {
     const s = await snapshotOpenApi(INTEGRATION);
-    expect(s.source).toEqual({ id: 'github', kind: 'openapi' });
+    expect(s.source).toEqual({ id: 'github', kind: 'openapi', files: ['node_modules/@octokit/openapi/generated/api.github.com.json'] });
     expect(s.server).toEqual({ name: "GitHub's official OpenAPI spec + Octokit extension", version: '23.0.2', protocolVersion: 'openapi-3.0.3' });
     expect(s.tools.map((t) => [name(t), t.safetyClass, t.origin?.method, t.origin?.path, t.origin?.operationId, t.location?.line])).toEqual([
       ['repos_get', 'read', 'GET', '/repos/{owner}/{repo}', 'repos/get', 6],
@@ -86,6 +86,13 @@ describe('GitHub REST description', () => {
       const reads = s.tools.filter((t) => t.safetyClass === 'read').length;
       expect(reads).toBe(s.tools.filter((t) => t.origin?.method === 'GET' || t.origin?.method === 'HEAD').length);
       expect(s.tools.filter((t) => t.origin?.promoted)).toHaveLength(0);
+      // Every operation goes to the document's server but one, whose own `servers` overrides it.
+      const elsewhere = s.tools.filter((t) => JSON.stringify(t.origin?.servers) !== JSON.stringify([{ url: 'https://api.github.com' }]));
+      expect(elsewhere.map((t) => [t.origin?.operationId, t.origin?.servers])).toEqual([
+        ['repos/upload-release-asset', [{ url: 'https://uploads.github.com' }]],
+      ]);
+      // The description declares no security: every call carries no credentials the document names.
+      expect(s.tools.every((t) => Array.isArray(t.origin?.security) && t.origin.security.length === 0)).toBe(true);
       const bytes = Buffer.byteLength(JSON.stringify(s.tools.map((t) => t.tool)));
       // Reported, not asserted: timing depends on the machine.
       console.log(

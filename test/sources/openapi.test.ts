@@ -20,7 +20,7 @@ const schemaOf = (t: RawTool) => (t.tool as { inputSchema: Record<string, any> }
 describe('snapshotOpenApi: Swagger 2.0', () => {
   it('derives tools with body and formData bodies, classes, origins and lines (a promoted operation: its policies line)', async () => {
     const s = await snapshotOpenApi(fx('swagger2/integration.json'));
-    expect(s.source).toEqual({ id: 'petstore-v2', kind: 'openapi' });
+    expect(s.source).toEqual({ id: 'petstore-v2', kind: 'openapi', files: ['test/fixtures/openapi/swagger2/swagger.json'] });
     expect(s.server).toEqual({ name: 'Petstore (Swagger 2.0)', version: '1.0.2', protocolVersion: 'swagger-2.0' });
     expect(s.live).toBe(true);
     expect(s.file).toBe(fx('swagger2/integration.json'));
@@ -33,8 +33,39 @@ describe('snapshotOpenApi: Swagger 2.0', () => {
       ['uploadFile', 'disabled', 10, '/include/4'],
       ['deletePet', 'disabled', 11, '/include/5'],
     ]);
-    expect(byName(s, 'updatePetWithForm').origin).toEqual({ method: 'POST', path: '/pet/{petId}', operationId: 'updatePetWithForm', promoted: true });
-    expect(byName(s, 'deletePet').origin).toEqual({ method: 'DELETE', path: '/pet/{petId}', operationId: 'deletePet' });
+    // Where calls go and what they carry: no `schemes`, so the host is scheme-relative; formData
+    // parameters and the operation's own `consumes`.
+    expect(byName(s, 'updatePetWithForm').origin).toEqual({
+      method: 'POST',
+      path: '/pet/{petId}',
+      operationId: 'updatePetWithForm',
+      promoted: true,
+      servers: [{ url: '//petstore.example.com/v2' }],
+      security: [],
+      parameters: [
+        { in: 'path', name: 'petId' },
+        { in: 'formData', name: 'name' },
+        { in: 'formData', name: 'status' },
+      ],
+      requestBody: ['application/x-www-form-urlencoded'],
+      responses: { '200': [] },
+    });
+    expect(byName(s, 'deletePet').origin).toEqual({
+      method: 'DELETE',
+      path: '/pet/{petId}',
+      operationId: 'deletePet',
+      servers: [{ url: '//petstore.example.com/v2' }],
+      security: [],
+      parameters: [{ in: 'path', name: 'petId' }],
+      responses: { '200': [] },
+    });
+    // The ignored Authorization header is no argument, but it is pinned where it is sent.
+    expect(byName(s, 'findPetsByStatus').origin?.parameters).toEqual([
+      { in: 'query', name: 'status' },
+      { in: 'header', name: 'Authorization' },
+      { in: 'header', name: 'X-Request-Id' },
+    ]);
+    expect(byName(s, 'addPet').origin).toMatchObject({ parameters: [{ in: 'body', name: 'pet' }], requestBody: ['application/json'] });
 
     // in: body → `body`, definitions inlined; x-nullable kept.
     const add = byName(s, 'addPet');
@@ -89,7 +120,24 @@ describe('snapshotOpenApi: OpenAPI 3.0 (YAML)', () => {
     expect(s.diagnostics.notes).toContain('getOutfits: cookie parameter(s) not exposed as arguments: session');
 
     const quote = byName(s, 'postOrdersQuote');
-    expect(quote.origin).toEqual({ method: 'POST', path: '/orders/quote', operationId: 'postOrdersQuote', promoted: true });
+    // No `servers`: one server at `/`; the request body's media types, both of them.
+    expect(quote.origin).toEqual({
+      method: 'POST',
+      path: '/orders/quote',
+      operationId: 'postOrdersQuote',
+      promoted: true,
+      servers: [{ url: '/' }],
+      security: [],
+      parameters: [],
+      requestBody: ['application/json', 'application/xml'],
+      responses: { '200': [] },
+    });
+    // The cookie parameter is no argument, but it is pinned where it is sent.
+    expect(byName(s, 'getOutfits').origin?.parameters).toEqual([
+      { in: 'query', name: 'limit' },
+      { in: 'query', name: 'size' },
+      { in: 'cookie', name: 'session' },
+    ]);
     expect(quote.tool).toMatchObject({ name: 'postOrdersQuote', title: 'Quote an order', description: 'Computes a price for a basket. Stores nothing.' });
     const qs = schemaOf(quote);
     expect(qs.required).toEqual(['body']);
@@ -145,6 +193,8 @@ describe('snapshotOpenApi: circular schemas', () => {
 describe('snapshotOpenApi: a document split across files', () => {
   it('resolves relative $refs (parameter and recursive schema) through the parser', async () => {
     const s = await snapshotOpenApi(fx('split/integration.json'));
+    // Every file read is recorded by its repository path: the document and the file it refers to.
+    expect(s.source.files).toEqual(['test/fixtures/openapi/split/components/common.yaml', 'test/fixtures/openapi/split/openapi.yaml']);
     expect(schemaOf(byName(s, 'listItems')).properties).toEqual({ cursor: { type: 'string', description: 'Opaque page cursor.' } });
     const create = schemaOf(byName(s, 'createItem'));
     const item = create.$defs[create.properties.body.$ref.replace('#/$defs/', '')];
@@ -156,12 +206,20 @@ describe('snapshotOpenApi: a document split across files', () => {
 describe('snapshotOpenApi: a document without operationIds', () => {
   it('accepts METHOD /path entries and names tools from method and path', async () => {
     const s = await snapshotOpenApi(fx('no-ids/integration.json'));
+    // No operationId in any origin; the document has no `servers`, `security` or media types.
+    const call = (parameters: { in: string; name: string }[], code: string, body?: string[]) => ({
+      servers: [{ url: '/' }],
+      security: [],
+      parameters,
+      ...(body ? { requestBody: body } : {}),
+      responses: { [code]: [] },
+    });
     expect(s.tools.map((t) => [(t.tool as any).name, t.origin, t.safetyClass])).toEqual([
-      ['get', { method: 'GET', path: '/' }, 'read'],
-      ['get_pets', { method: 'GET', path: '/pets' }, 'read'],
-      ['post_pets', { method: 'POST', path: '/pets' }, 'disabled'],
-      ['get_pets_petId', { method: 'GET', path: '/pets/{petId}' }, 'read'], // entry "get /pets/{id}"
-      ['get_owners_ownerId', { method: 'GET', path: '/owners/{ownerId}' }, 'read'], // exact path wins
+      ['get', { method: 'GET', path: '/', ...call([], '200') }, 'read'],
+      ['get_pets', { method: 'GET', path: '/pets', ...call([], '200') }, 'read'],
+      ['post_pets', { method: 'POST', path: '/pets', ...call([], '201', ['application/json']) }, 'disabled'],
+      ['get_pets_petId', { method: 'GET', path: '/pets/{petId}', ...call([{ in: 'path', name: 'petId' }], '200') }, 'read'], // entry "get /pets/{id}"
+      ['get_owners_ownerId', { method: 'GET', path: '/owners/{ownerId}', ...call([{ in: 'path', name: 'ownerId' }], '200') }, 'read'], // exact path wins
     ]);
   });
 });

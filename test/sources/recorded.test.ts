@@ -1,10 +1,10 @@
 /** Recorded tools/list results: accepted shapes and errors that say where and how to fix. */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecorded } from '../../src/sources/recorded.js';
 import { ConfigError } from '../../src/util/errors.js';
-import { tempDir } from '../support/mcp-fixtures.js';
+import { ROOT, tempDir } from '../support/mcp-fixtures.js';
 
 const dir = tempDir('tg-recorded-');
 afterAll(() => dir.cleanup());
@@ -49,6 +49,30 @@ describe('readRecorded', () => {
       expect(err.message).toContain('one page of a longer list');
       expect(err.location?.pointer).toMatch(/\/nextCursor$/);
       expect(err.fix).toContain('Record every page');
+    }
+  });
+
+  it("keeps the server's instructions recorded beside the tools (Context7 4.1.1's, as served), in both shapes", async () => {
+    const instructions = readFileSync(join(ROOT, 'test/fixtures/surfaces/@upstash+context7-mcp/4.1.1.instructions.txt'), 'utf8');
+    const recording = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/surfaces/@upstash+context7-mcp/4.1.1.json'), 'utf8')) as { tools: unknown[] };
+    const plain = await readRecorded('rec', file(JSON.stringify({ tools: recording.tools, instructions }, null, 2)));
+    expect(plain.server).toEqual({ instructions });
+    expect(plain.tools).toHaveLength(recording.tools.length);
+    const rpc = await readRecorded('rec', file(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: recording.tools, instructions } })));
+    expect(rpc.server).toEqual({ instructions });
+    // A recording without them has none (not an empty string).
+    expect((await readRecorded('rec', file(JSON.stringify({ tools: TOOLS })))).server).toBeUndefined();
+  });
+
+  it('instructions that are not a string: a ConfigError at /instructions with its line', async () => {
+    for (const [text, pointer] of [
+      [JSON.stringify({ tools: TOOLS, instructions: null }, null, 2), '/instructions'],
+      [JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: TOOLS, instructions: ['a'] } }, null, 2), '/result/instructions'],
+    ] as const) {
+      const err = await configError(readRecorded('rec', file(text)));
+      expect(err.message).toMatch(/"instructions" is (null|object), not a string/);
+      expect(err.location?.pointer).toBe(pointer);
+      expect(err.location?.line).toBeGreaterThan(1);
     }
   });
 

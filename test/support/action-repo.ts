@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { FakeGitHub } from './fake-github.js';
 import { ACTION, CLI, runNode, type RunResult } from './run-dist.js';
 
 /** Runs git in `dir` with a fixed identity and no user config. */
@@ -39,6 +41,44 @@ export function commit(dir: string, message: string): string {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', message);
   return git(dir, 'rev-parse', 'HEAD');
+}
+
+/** A repository with a base commit and a pull request's head commit, and a loopback GitHub API serving it. */
+export interface PullRequestRepo {
+  dir: string;
+  baseSha: string;
+  headSha: string;
+  gh: FakeGitHub;
+}
+
+/**
+ * A repository whose base commit has `base` (files) and the contract `toolgate update` writes for
+ * it (`atBase` may then change the files before the commit), and a pull request whose head commit
+ * has `head` and, unless `updateHead` is false, an updated contract. `bob` has write access; the
+ * API serves the repository's files at any commit. Everything is removed by the functions pushed
+ * on `cleanups`.
+ */
+export async function pullRequestRepo(
+  cleanups: (() => Promise<void> | void)[],
+  files: { base: Record<string, string>; head: Record<string, string> },
+  opts: { updateHead?: boolean; atBase?: (dir: string) => void; prefix?: string } = {},
+): Promise<PullRequestRepo> {
+  const parent = mkdtempSync(join(tmpdir(), opts.prefix ?? 'tg-gate-'));
+  cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+  const dir = join(parent, 'ws');
+  writeFiles(dir, files.base);
+  git(dir, 'init', '-q', '-b', 'main');
+  await update(dir);
+  opts.atBase?.(dir);
+  const baseSha = commit(dir, 'base');
+  writeFiles(dir, files.head);
+  if (opts.updateHead !== false) await update(dir);
+  const headSha = commit(dir, 'pull request');
+  const gh = await FakeGitHub.start();
+  cleanups.push(() => gh.close());
+  gh.grant('bob', 'write');
+  gh.repoDir = dir;
+  return { dir, baseSha, headSha, gh };
 }
 
 /** A pull_request event payload in GitHub's shape (fields toolgate reads, plus context). */

@@ -75,6 +75,8 @@ export interface SurfaceOptions {
   transport?: SurfaceSource['transport'];
   clientCapabilities?: JsonObject;
   server?: ServerInfo;
+  /** OpenAPI sources: the files the surface is built from (`source.files`). */
+  files?: string[];
 }
 
 function sourceOf(o: SurfaceOptions, kind: SurfaceSource['kind']): SurfaceSource {
@@ -83,6 +85,7 @@ function sourceOf(o: SurfaceOptions, kind: SurfaceSource['kind']): SurfaceSource
     kind: o.kind ?? kind,
     ...(o.transport ? { transport: o.transport } : kind === 'mcp' ? { transport: 'stdio' as const } : {}),
     ...(o.clientCapabilities ? { clientCapabilities: o.clientCapabilities } : kind === 'mcp' ? { clientCapabilities: {} } : {}),
+    ...(o.files ? { files: o.files } : {}),
   };
 }
 
@@ -122,6 +125,11 @@ export interface OpSpec {
   promoted?: boolean;
   description?: string;
   inputSchema?: JsonObject;
+  /**
+   * The call fields of its origin (`servers`, `security`, ...) as the source pins them; absent:
+   * none, as in a contract of format 1.
+   */
+  call?: Omit<ToolOrigin, 'method' | 'path' | 'operationId' | 'promoted'>;
 }
 
 /** One OpenAPI raw tool: safety class from the verb and the policy, as the source derives it. */
@@ -132,6 +140,7 @@ export function openapiRaw(op: OpSpec): RawTool {
     path: op.path,
     ...(op.operationId !== undefined ? { operationId: op.operationId } : {}),
     ...(!safe && op.promoted ? { promoted: true } : {}),
+    ...op.call,
   };
   return {
     tool: { name: op.name, description: op.description ?? `${op.method} ${op.path}`, inputSchema: op.inputSchema ?? CLOSED },

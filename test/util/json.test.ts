@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Json, JsonObject } from '../../src/util/json.js';
 import {
   canonicalJson,
+  canonicalJsonDeep,
   cloneJson,
   compareUtf16,
   escapePointerToken,
@@ -101,6 +102,41 @@ function reversed(v: Json): Json {
       .map((k) => [k, reversed(v[k] as Json)]),
   ) as JsonObject;
 }
+
+describe('canonicalJsonDeep (canonicalJson without recursion)', () => {
+  it('writes the same text as canonicalJson for every JSON value', () => {
+    fc.assert(
+      fc.property(json, (x) => {
+        expect(canonicalJsonDeep(x)).toBe(canonicalJson(x));
+      }),
+    );
+    const sparse: Json[] = [1];
+    sparse[3] = 2;
+    expect(canonicalJsonDeep(sparse)).toBe(canonicalJson(sparse));
+    const withUndefined = { a: undefined, b: [undefined, Number.NaN, -Infinity], c: -0 } as unknown as Json;
+    expect(canonicalJsonDeep(withUndefined)).toBe(canonicalJson(withUndefined));
+  });
+
+  it('writes values nested deeper than JSON.stringify can (200,000 levels, as JSON.parse builds them)', () => {
+    const depth = 200_000;
+    const text = `${'[{"a":'.repeat(depth)}"x"${'}]'.repeat(depth)}`;
+    const value = JSON.parse(text) as Json;
+    expect(() => JSON.stringify(value)).toThrow(RangeError);
+    expect(canonicalJsonDeep(value)).toBe(text);
+  });
+
+  it('throws a TypeError for what JSON cannot hold: a cycle, a bigint, a function, a symbol', () => {
+    const cycle: Record<string, unknown> = { a: [1] };
+    (cycle.a as unknown[]).push(cycle);
+    expect(() => canonicalJsonDeep(cycle)).toThrow(/cycle/);
+    expect(() => canonicalJsonDeep({ n: 10n })).toThrow(/bigint/);
+    expect(() => canonicalJsonDeep([() => 1])).toThrow(/function/);
+    expect(() => canonicalJsonDeep({ s: Symbol('s') })).toThrow(/symbol/);
+    // The same object twice, side by side, is no cycle.
+    const shared = { k: 1 };
+    expect(canonicalJsonDeep([shared, shared])).toBe('[{"k":1},{"k":1}]');
+  });
+});
 
 describe('canonicalJson (RFC 8785)', () => {
   it('is a fixed point through JSON.parse: canonicalJson(JSON.parse(canonicalJson(x))) === canonicalJson(x)', () => {

@@ -9,6 +9,7 @@ import { compareSchemas, type Undecided } from './compare.js';
 import { runJsonSchemaDiff, type JsdTask } from './json-schema-diff-adapter.js';
 import { normalizeSchema } from './normalize.js';
 import { isObject, jsonEqual, setOwn } from '../../util/json.js';
+import { compileInputSchema, usesDialectKeywords } from '../../surface/schema-validators.js';
 import type { ClassifyOptions, SchemaDelta, SchemaVerdict } from './types.js';
 
 /** Default json-schema-diff budget per schema pair, in ms. */
@@ -40,8 +41,9 @@ const IGNORED_BY_JSD = new Set([
 /**
  * Classifies how `after` differs from `before` in the inputs it accepts.
  *
- * Never rejects: circular or external `$ref`s, a json-schema-diff error or timeout
- * (`reason: "timed out after 2000 ms ..."`) and keywords toolgate cannot relate all come back as
+ * Never rejects: circular references or ones that do not resolve within the schema, a
+ * json-schema-diff error or timeout (`reason: "timed out after 2000 ms ..."`), keywords toolgate
+ * cannot relate and a change in the dialects the proxy enforces a schema in all come back as
  * `{ kind: 'unclassified', reason, deltas }`.
  */
 export async function classifySchemaChange(before: Json, after: Json, opts: ClassifyOptions = {}): Promise<SchemaVerdict> {
@@ -53,41 +55,21 @@ export async function classifySchemaChange(before: Json, after: Json, opts: Clas
   }
 }
 
-/** Pointers of every `$dynamicRef` / `$recursiveRef` in `schema` (at most 10). */
-function dynamicRefs(schema: Json): string[] {
-  const found: string[] = [];
-  const walk = (node: Json, at: string): void => {
-    if (found.length >= 10 || node === null || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach((x, i) => walk(x, `${at}/${i}`));
-    for (const [k, v] of Object.entries(node)) {
-      if ((k === '$dynamicRef' || k === '$recursiveRef') && found.length < 10) found.push(`${at || '/'} -> ${JSON.stringify(v)}`);
-      walk(v, `${at}/${k}`);
-    }
-  };
-  walk(schema, '');
-  return found;
-}
-
 async function classify(before: Json, after: Json, opts: ClassifyOptions): Promise<SchemaVerdict> {
   const budgetMs = opts.budgetMs ?? DEFAULT_BUDGET_MS;
-  // $dynamicRef / $recursiveRef resolve at validation time through $dynamicAnchor scopes, which the
-  // normalizer does not model (it would call a widened target "unchanged"): fail closed.
-  const dynamic = [...dynamicRefs(before).map((r) => `before: ${r}`), ...dynamicRefs(after).map((r) => `after: ${r}`)];
-  if (dynamic.length > 0) {
+  const na = normalizeSchema(before);
+  const nb = normalizeSchema(after);
+  // Before equality: what a reference leads to is not in the normalized form when it does not
+  // resolve, so two schemas that differ only there would compare equal.
+  const unsupported = [...na.unsupportedRefs.map((r) => `before: ${r}`), ...nb.unsupportedRefs.map((r) => `after: ${r}`)];
+  if (unsupported.length > 0) {
     return {
       kind: 'unclassified',
-      reason: `dynamic reference (${dynamic.slice(0, 3).join('; ')}): $dynamicRef and $recursiveRef are not compared`,
+      reason: `unsupported $ref (${unsupported.slice(0, 3).join('; ')}${unsupported.length > 3 ? `; and ${unsupported.length - 3} more` : ''}): references are resolved as the validator resolves them, within the schema, and this one does not resolve there`,
       deltas: [],
     };
   }
-  const na = normalizeSchema(before);
-  const nb = normalizeSchema(after);
-  if (jsonEqual(na.schema, nb.schema)) return { kind: 'unchanged' };
-
-  const unsupported = [...na.unsupportedRefs.map((r) => `before: ${r}`), ...nb.unsupportedRefs.map((r) => `after: ${r}`)];
-  if (unsupported.length > 0) {
-    return { kind: 'unclassified', reason: `unsupported $ref (${unsupported.slice(0, 3).join('; ')}); only local "#/..." references are resolved`, deltas: [] };
-  }
+  if (jsonEqual(na.schema, nb.schema)) return enforcedAlike(before, after, { kind: 'unchanged' });
   const circular = [...na.circularRefs.map((r) => `before: ${r}`), ...nb.circularRefs.map((r) => `after: ${r}`)];
   if (circular.length > 0) {
     // Recursive schemas cannot be inlined, and json-schema-diff throws on them: fail closed.
@@ -97,7 +79,6 @@ async function classify(before: Json, after: Json, opts: ClassifyOptions): Promi
       deltas: [],
     };
   }
-
   const { deltas, undecided } = compareSchemas(na.schema, nb.schema);
   const reasons: string[] = [];
   const delegated = dedupeByPath(undecided.filter((u) => u.delegable));
@@ -131,10 +112,40 @@ async function classify(before: Json, after: Json, opts: ClassifyOptions): Promi
 
   const sorted = sortDeltas(deltas);
   if (reasons.length > 0) return { kind: 'unclassified', reason: reasons.join('; '), deltas: sorted };
-  if (sorted.length === 0) return { kind: 'unchanged' };
+  if (sorted.length === 0) return enforcedAlike(before, after, { kind: 'unchanged' });
   const widened = sorted.some((d) => d.direction === 'widened');
   const narrowed = sorted.some((d) => d.direction === 'narrowed');
-  return { kind: widened && narrowed ? 'both' : widened ? 'widened' : 'narrowed', deltas: sorted };
+  if (!widened) return enforcedAlike(before, after, { kind: 'narrowed', deltas: sorted });
+  return { kind: narrowed ? 'both' : 'widened', deltas: sorted };
+}
+
+/**
+ * `verdict` (no widening found), unless the proxy would enforce the new schema in fewer dialects.
+ * It checks arguments in every dialect a schema compiles in (surface/schema-validators.ts), and
+ * they must pass each: a change that makes the schema stop compiling in one drops that dialect's
+ * keywords (`prefixItems`, `dependentSchemas`, `$dynamicRef`... for 2020-12) from what is
+ * enforced, while the comparison above still reads them. An old schema that compiled in none
+ * (every call refused) counts as enforced in all: what was reviewed is its meaning. A new schema
+ * that compiles in every dialect, or in none, is only enforced more strictly. Only run where the
+ * verdict would let the change pass, and compiles only what can differ: a new schema without a
+ * keyword the dialects define differently compiles alike in both (compiling a large schema costs
+ * tens of milliseconds).
+ */
+function enforcedAlike(before: Json, after: Json, verdict: SchemaVerdict): SchemaVerdict {
+  if (!usesDialectKeywords(after)) return verdict;
+  const a = compileInputSchema(after);
+  if (a.validators.length === 0 || a.failures.length === 0) return verdict;
+  const b = compileInputSchema(before);
+  const [nb, na] = [b.validators.map((v) => v.dialect), a.validators.map((v) => v.dialect)];
+  const lost = a.failures.filter((f) => nb.length === 0 || nb.includes(f.dialect));
+  if (lost.length === 0) return verdict;
+  const list = (l: string[]) => (l.length === 0 ? 'in no dialect (every call refused)' : `as ${l.join(' and ')}`);
+  const why = lost.map((f) => ` (${f.dialect}: ${f.error.message.slice(0, 200)})`).join('');
+  return {
+    kind: 'unclassified',
+    reason: `the proxy checks arguments against the old inputSchema ${list(nb)} and against the new one ${list(na)}${why}: what only the other dialect enforces is not checked`,
+    deltas: 'deltas' in verdict ? verdict.deltas : [],
+  };
 }
 
 /**

@@ -9,16 +9,22 @@
  * accept; it goes much further (drops annotations, inlines `$ref`s, merges `allOf`, see there).
  */
 import type { Json, JsonObject } from '../../util/json.js';
-import { canonicalJson, escapePointerToken, getOwn, isObject, jsonEqual, setOwn, sortKeys, unescapePointerToken } from '../../util/json.js';
-import { ARRAY_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from '../../surface/pinned-schema.js';
+import { canonicalJson, escapePointerToken, isObject, jsonEqual, setOwn, sortKeys } from '../../util/json.js';
+import { ARRAY_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS, hasKey } from '../../surface/pinned-schema.js';
+import { REF_KEYWORDS, SchemaRefs, type Base, type RefKeyword } from './refs.js';
 
 /** What {@link normalizeSchema} produced, and what it could not resolve. */
 export interface NormalizedSchema {
-  /** The normalized schema (keys sorted, local `$ref`s inlined, annotations dropped). */
+  /**
+   * The normalized schema (keys sorted, references inlined, annotations dropped). A reference that
+   * would loop is left as `{"$ref": name}`, and the root then holds `$defs` with the normalized
+   * target of every such name but the root's (`#`), so two recursive schemas are equal only when
+   * they accept the same inputs.
+   */
   schema: Json;
-  /** `$ref`s left in place because inlining them would loop, as `"<where> -> <ref>"`. */
+  /** References left in place because inlining them would loop, as `"<where> -> <ref>"`. */
   circularRefs: string[];
-  /** `$ref`s toolgate does not resolve (external documents, `$anchor`s, `$dynamicRef`). */
+  /** References that do not resolve within the schema (see diff/schema/refs.ts), as `"<where> -> <ref> (<why>)"`. */
   unsupportedRefs: string[];
 }
 
@@ -62,23 +68,6 @@ const ANNOTATIONS = new Set([
   '$vocabulary',
 ]);
 
-function resolvePointer(root: Json, pointer: string): Json | undefined {
-  if (pointer === '') return root;
-  let node: Json | undefined = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    let token: string;
-    try {
-      token = unescapePointerToken(decodeURIComponent(raw));
-    } catch {
-      return undefined;
-    }
-    if (Array.isArray(node)) node = node[Number(token)];
-    else if (isObject(node)) node = getOwn(node, token);
-    else return undefined;
-  }
-  return node;
-}
-
 /** Writes `#/definitions/...` as `#/$defs/...` so that both spellings compare equal. */
 const canonicalRef = (ref: string): string => ref.replace(/^#\/definitions\//, '#/$defs/');
 
@@ -88,10 +77,14 @@ const canonicalRef = (ref: string): string => ref.replace(/^#\/definitions\//, '
  * Rules, all of which keep the set of accepted instances the same:
  * - `$schema`, `$id` and annotation keywords (`title`, `description`, `default`, `examples`,
  *   `deprecated`, `readOnly`, `writeOnly`, `x-*`, ...) are dropped (unless `keepAnnotations`).
- * - Local `$ref`s (`#/...`, including `#/definitions/...` and `#/$defs/...`) are inlined; a `$ref`
- *   with validation siblings becomes `allOf: [target]` next to them (2019-09+ semantics). A `$ref`
- *   that would loop is kept (spelled `#/$defs/...`) and listed in `circularRefs`; the `$defs`
- *   are then kept too. Otherwise `definitions`/`$defs` are dropped once inlined.
+ * - References are inlined where they lead as the proxy's validator resolves them
+ *   (diff/schema/refs.ts): `$ref` by JSON pointer into any part of the schema, by `$anchor`, by
+ *   `$id` (absolute, `urn:`, relative to an enclosing `$id`), and `$dynamicRef`/`$recursiveRef`
+ *   where their target is certain. A reference with validation siblings becomes an `allOf`
+ *   member next to them (2019-09+ semantics). One that would loop is kept as `{"$ref": name}` and
+ *   listed in `circularRefs`, its target normalized once under the root's `$defs`; one that does
+ *   not resolve within the schema is kept as written and listed in `unsupportedRefs`.
+ *   `definitions`/`$defs`, `$id` and anchors are dropped: what they name is inlined.
  * - OpenAPI 3.0 `nullable: true` adds `"null"` to `type` (only when `type` is present, as OAS
  *   3.0.3 specifies); `nullable` is then dropped.
  * - Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` become the numeric form.
@@ -109,23 +102,36 @@ const canonicalRef = (ref: string): string => ref.replace(/^#\/definitions\//, '
  */
 export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): NormalizedSchema {
   const n = new Normalizer(schema, opts.keepAnnotations ?? false, opts.maxNodes ?? 200_000);
-  let normalized = n.visit(schema, '', ['']);
-  if (n.circularRefs.length > 0 && isObject(normalized) && isObject(schema)) {
-    const defs = n.definitions(schema);
-    if (Object.keys(defs).length > 0) normalized = { ...normalized, $defs: defs };
-  }
-  return { schema: sortKeys(normalized), circularRefs: n.circularRefs, unsupportedRefs: n.unsupportedRefs };
+  let normalized = n.visitRoot();
+  const targets = n.loopTargets();
+  if (Object.keys(targets).length > 0 && isObject(normalized)) normalized = { ...normalized, $defs: targets };
+  return { schema: sortKeys(normalized), circularRefs: [...new Set(n.circularRefs)], unsupportedRefs: n.unsupportedRefs };
+}
+
+const REF_KEYWORD_SET: ReadonlySet<string> = new Set(REF_KEYWORDS);
+
+/** A reference's target met again while being inlined: normalized once, under its name. */
+interface LoopTarget {
+  name: string;
+  target: Json;
+  base: Base;
 }
 
 /**
- * One normalization of `schema` (the root its `$ref`s resolve against): visits its subschemas,
- * inlining refs, and collects the refs it could not inline.
+ * One normalization of `schema` (the document its references resolve in): visits its
+ * subschemas, inlining references, and collects those it could not inline.
  */
 class Normalizer {
   readonly circularRefs: string[] = [];
   readonly unsupportedRefs: string[] = [];
   /** Nodes visited so far: past `maxNodes`, refs are no longer inlined. */
   private nodes = 0;
+  /** Built at the first reference: most schemas have none. */
+  private resolver: SchemaRefs | undefined;
+  /** Targets of references that loop, by key (refs.ts), in the order met. */
+  private readonly loops = new Map<string, LoopTarget>();
+  /** Names given to loop targets, by name: the key each stands for. */
+  private readonly names = new Map<string, string>();
 
   constructor(
     private readonly schema: Json,
@@ -133,19 +139,55 @@ class Normalizer {
     private readonly maxNodes: number,
   ) {}
 
-  /** A subschema at `where` (a pointer, for messages), reached through the refs of `refStack`. */
-  visit(node: Json, where: string, refStack: readonly string[]): Json {
+  private get refs(): SchemaRefs {
+    return (this.resolver ??= SchemaRefs.of(this.schema));
+  }
+
+  /** The root, normalized. */
+  visitRoot(): Json {
+    if (!hasKey(this.schema, REF_KEYWORD_SET)) return this.visit(this.schema, '', [], { uri: '' }, true);
+    return this.visit(this.schema, '', [this.refs.rootKey], this.refs.rootBase, true);
+  }
+
+  /**
+   * Each loop target but the root, normalized by name with itself on the stack; a target met in
+   * doing so is added and normalized in turn.
+   */
+  loopTargets(): JsonObject {
+    const out: JsonObject = {};
+    const done = new Set<string>();
+    for (let more = true; more;) {
+      more = false;
+      for (const [key, t] of [...this.loops]) {
+        if (done.has(key) || key === this.refs.rootKey) continue;
+        done.add(key);
+        more = true;
+        setOwn(out, t.name, this.visit(t.target, t.name, [this.refs.rootKey, key], t.base, true));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A subschema at `where` (a pointer, for messages), read with base URI `base`, reached through
+   * the references whose targets' keys are `refStack` (the root's first). `top` is true for the
+   * root and for a reference's target, whose own `$id` is already in `base`.
+   */
+  visit(node: Json, where: string, refStack: readonly string[], base: Base, top = false): Json {
     this.nodes++;
     if (!isObject(node)) return node; // booleans (and garbage) pass through unchanged
+    const scope = top || refStack.length === 0 ? base : this.refs.enter(base, node);
     let working: JsonObject = node;
 
-    const ref = working.$ref;
-    if (typeof ref === 'string') {
-      const { $ref: _ignored, ...siblings } = working;
+    const refs = REF_KEYWORDS.filter((k) => typeof node[k] === 'string');
+    if (refs.length > 0) {
+      const siblings: JsonObject = {};
+      for (const k of Object.keys(node)) if (!refs.includes(k as RefKeyword)) setOwn(siblings, k, node[k] as Json);
       const hasSiblings = Object.keys(siblings).some((k) => k !== '$schema' && (this.keepAnnotations || !isAnnotation(k)));
-      if (!hasSiblings) return this.inlineRef(ref, where, refStack);
-      // Siblings of $ref apply too (2019-09+); draft-07 ignored them, but tool schemas are 2020-12.
-      working = { ...siblings, allOf: [...(Array.isArray(siblings.allOf) ? siblings.allOf : []), { $ref: ref }] };
+      if (!hasSiblings && refs.length === 1) return this.inlineRef(refs[0]!, node[refs[0]!] as string, where, refStack, scope);
+      // Siblings of a reference apply too (2019-09+); draft-07 ignored them, but tool schemas are 2020-12.
+      const members = refs.map((k): Json => ({ [k]: node[k] as string }));
+      working = { ...siblings, allOf: [...(Array.isArray(siblings.allOf) ? siblings.allOf : []), ...members] };
     }
 
     const out: JsonObject = {};
@@ -153,75 +195,76 @@ class Normalizer {
       if (key === '$schema') continue;
       if (!this.keepAnnotations && isAnnotation(key)) continue;
       if (key === 'definitions' || key === '$defs') continue; // inlined where referenced
-      setOwn(out, key, this.visitKeyword(key, value, `${where}/${escapePointerToken(key)}`, refStack));
+      setOwn(out, key, this.visitKeyword(key, value, `${where}/${escapePointerToken(key)}`, refStack, scope));
     }
     return finishObject(out);
   }
 
-  /** The normalized target of a `$ref` without siblings, or the ref itself when it cannot be inlined. */
-  private inlineRef(ref: string, where: string, refStack: readonly string[]): Json {
-    if (!ref.startsWith('#') || (ref.length > 1 && !ref.startsWith('#/'))) {
-      this.unsupportedRefs.push(`${where || '/'} -> ${ref}`);
-      return { $ref: ref };
+  /** The normalized target of a reference without siblings, or the reference itself when it cannot be inlined. */
+  private inlineRef(keyword: RefKeyword, ref: string, where: string, refStack: readonly string[], base: Base): Json {
+    const at = `${where || '/'} -> ${ref}`;
+    // One failure already fails the classification; a failed lookup can cost Ajv its whole stack.
+    if (this.unsupportedRefs.length > 0) {
+      this.unsupportedRefs.push(`${at} (not resolved after the first failure)`);
+      return { [keyword]: ref };
     }
-    const pointer = ref.slice(1);
-    if (refStack.includes(pointer) || pointer === '') {
-      this.circularRefs.push(`${where || '/'} -> ${ref}`);
-      return { $ref: canonicalRef(ref) };
+    const r = this.refs.resolve(keyword, ref, base, refStack.length > 1);
+    if ('unsupported' in r) {
+      this.unsupportedRefs.push(r.unsupported ? `${at} (${r.unsupported})` : at);
+      return { [keyword]: ref };
+    }
+    if (r.key === undefined) return this.visit(r.target, where, refStack, r.base, true);
+    if (refStack.includes(r.key)) {
+      this.circularRefs.push(at);
+      return { $ref: this.loopName(r.key, r.target, r.base) };
     }
     if (this.nodes > this.maxNodes) {
-      this.unsupportedRefs.push(`${where || '/'} -> ${ref} (not inlined: schema exceeds ${this.maxNodes} nodes)`);
-      return { $ref: canonicalRef(ref) };
+      this.unsupportedRefs.push(`${at} (not inlined: schema exceeds ${this.maxNodes} nodes)`);
+      return { [keyword]: ref };
     }
-    const target = resolvePointer(this.schema, pointer);
-    if (target === undefined) {
-      this.unsupportedRefs.push(`${where || '/'} -> ${ref} (target not found)`);
-      return { $ref: canonicalRef(ref) };
-    }
-    return this.visit(target, where, [...refStack, pointer]);
+    return this.visit(r.target, where, [...refStack, r.key], r.base, true);
+  }
+
+  /**
+   * The name a loop target is written as: `#` for the root, else `#<pointer>` (`#/definitions/`
+   * spelled `#/$defs/`) after its base URI when that is not the root's; a name already standing
+   * for another key falls back to the key itself, so one name is one target.
+   */
+  private loopName(key: string, target: Json, base: Base): string {
+    const known = this.loops.get(key);
+    if (known) return known.name;
+    const rootUri = 'uri' in this.refs.rootBase ? this.refs.rootBase.uri : '';
+    const [uri, pointer] = [key.slice(0, key.indexOf('#')), key.slice(key.indexOf('#') + 1)];
+    let name = `${uri === rootUri ? '' : uri}${canonicalRef(`#${pointer}`)}`;
+    if (this.names.has(name) && this.names.get(name) !== key) name = key;
+    this.names.set(name, key);
+    this.loops.set(key, { name, target, base });
+    return name;
   }
 
   /** The value of keyword `key`, its subschemas visited. */
-  private visitKeyword(key: string, value: Json, where: string, refStack: readonly string[]): Json {
-    if ((SINGLE_SCHEMA_KEYWORDS as readonly string[]).includes(key)) return this.visit(value, where, refStack);
+  private visitKeyword(key: string, value: Json, where: string, refStack: readonly string[], base: Base): Json {
+    const visit = (v: Json, at: string): Json => this.visit(v, at, refStack, base);
+    if ((SINGLE_SCHEMA_KEYWORDS as readonly string[]).includes(key)) return visit(value, where);
     if (key === 'items') {
-      return Array.isArray(value) ? value.map((v, i) => this.visit(v, `${where}/${i}`, refStack)) : this.visit(value, where, refStack);
+      return Array.isArray(value) ? value.map((v, i) => visit(v, `${where}/${i}`)) : visit(value, where);
     }
     if ((ARRAY_SCHEMA_KEYWORDS as readonly string[]).includes(key) && Array.isArray(value)) {
-      return value.map((v, i) => this.visit(v, `${where}/${i}`, refStack));
+      return value.map((v, i) => visit(v, `${where}/${i}`));
     }
     if (key === 'dependencies' && isObject(value)) {
       const mapped: JsonObject = {};
       for (const [name, v] of Object.entries(value)) {
-        setOwn(mapped, name, Array.isArray(v) ? v : this.visit(v, `${where}/${escapePointerToken(name)}`, refStack));
+        setOwn(mapped, name, Array.isArray(v) ? v : visit(v, `${where}/${escapePointerToken(name)}`));
       }
       return mapped;
     }
     if ((MAP_SCHEMA_KEYWORDS as readonly string[]).includes(key) && isObject(value)) {
       const mapped: JsonObject = {};
-      for (const [name, v] of Object.entries(value)) setOwn(mapped, name, this.visit(v, `${where}/${escapePointerToken(name)}`, refStack));
+      for (const [name, v] of Object.entries(value)) setOwn(mapped, name, visit(v, `${where}/${escapePointerToken(name)}`));
       return mapped;
     }
-    if (key === '$ref' && typeof value === 'string') return canonicalRef(value);
     return value;
-  }
-
-  /**
-   * The root's `definitions` and `$defs`, normalized, by name: kept when refs remain, so that
-   * equal recursive schemas stay equal and changed ones differ. Visited only then: an unused
-   * recursive definition must not make a schema "circular".
-   */
-  definitions(root: JsonObject): JsonObject {
-    const defs: JsonObject = {};
-    for (const kw of ['definitions', '$defs'] as const) {
-      const source = root[kw];
-      if (!isObject(source)) continue;
-      for (const [name, def] of Object.entries(source)) {
-        const pointer = `/${kw}/${escapePointerToken(name)}`;
-        setOwn(defs, name, this.visit(def, `/$defs/${escapePointerToken(name)}`, ['', pointer]));
-      }
-    }
-    return defs;
   }
 }
 

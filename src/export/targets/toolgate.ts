@@ -38,6 +38,7 @@ export const toolgateTarget: ExportTarget = {
     block['max-message-bytes'] = r.maxMessageBytes;
     block['log-arguments'] = r.logArguments;
     block['on-drift'] = r.onDrift;
+    if (r.passMethods.length) block['pass-methods'] = r.passMethods;
     return toYaml({ runtime: block });
   },
 };

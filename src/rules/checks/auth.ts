@@ -4,7 +4,7 @@
  */
 import { authChangeWidens, describeAuthChange, type Change } from '../../diff/change.js';
 import type { Discovery } from '../../surface/model.js';
-import type { Check, RawFinding } from '../context.js';
+import type { Check, RawFinding, SourceCheck } from '../context.js';
 
 type AuthChange = Extract<Change, { kind: 'auth-metadata-changed' }>;
 
@@ -63,3 +63,6 @@ export function authDiscoveryFindings(d: Discovery | undefined, unauthorized: bo
   }
   return [];
 }
+
+export const authDiscovery: SourceCheck = (facts) =>
+  authDiscoveryFindings(facts.protectedResource, facts.diagnostics.unauthorized === true, facts.sourcePointer);

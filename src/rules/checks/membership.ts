@@ -33,11 +33,12 @@ export const membership: Check = (ctx) => {
     });
   } else if (ctx.drift.length > 0) {
     const kinds = [...new Set(ctx.drift.map((c) => c.kind))].sort();
+    const older = olderFormat(ctx);
     out.push({
       ruleId: 'contract-stale',
       target: {},
-      message: `the live surface differs from the contract in ${ctx.drift.length} place${ctx.drift.length === 1 ? '' : 's'} (${kinds.join(', ')})`,
-      data: { differences: ctx.drift.length, kinds },
+      message: `the live surface differs from the contract in ${ctx.drift.length} place${ctx.drift.length === 1 ? '' : 's'} (${kinds.join(', ')})${older ? `: ${OLDER_FORMAT}` : ''}`,
+      data: { differences: ctx.drift.length, kinds, ...(older ? { olderFormat: true } : {}) },
     });
   } else if (aggregatesDiffer(ctx).length > 0) {
     // The contract keeps its aggregates as pinned (a hand edit is not rejected on read), and
@@ -54,6 +55,16 @@ export const membership: Check = (ctx) => {
   }
   return out;
 };
+
+/** Why a contract of format 1 differs from every OpenAPI surface toolgate makes now. */
+const OLDER_FORMAT =
+  'an older toolgate wrote it (contract format 1, which pins no OpenAPI servers, security or media types): run `toolgate update` and commit it';
+
+/** Whether the contract is an OpenAPI contract of format 1: no call fields in its tools' origins, no `source.files`. */
+function olderFormat(ctx: Parameters<Check>[0]): boolean {
+  if (ctx.drift.some((c) => c.kind === 'call-first-pinned')) return true;
+  return ctx.contract?.source.kind === 'openapi' && ctx.contract.source.files === undefined && ctx.head.source.files !== undefined;
+}
 
 /**
  * The contract's pinned aggregates that the live surface does not match. Tokens are compared with

@@ -7,19 +7,8 @@
  */
 import type { Surface } from '../../surface/model.js';
 import type { RawFinding } from '../context.js';
+import { identifierLike, meant, words } from '../tool-references.js';
 import { toolTexts } from './suspicious.js';
-
-/** A name specific enough that naming it in prose means that tool: an identifier with `_`, `-` or `.`, or camelCase. */
-const identifierLike = (n: string) => n.length >= 4 && /^[A-Za-z][A-Za-z0-9_.-]*$/.test(n) && (/[_.-]/.test(n) || /[a-z][A-Z]/.test(n));
-/** The identifier-like words of a text. */
-const words = (text: string) => text.match(/[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? [];
-/**
- * The tool names a word may mean, folded to lower case: itself, and what follows a client's or a
- * server's prefix (`mcp__fs__read_file` as Claude Code names a tool, `fs.read_file`).
- */
-const meant = (w: string): string[] => [
-  ...new Set([w, w.slice(w.lastIndexOf('__') + 2), w.slice(w.lastIndexOf('.') + 1)].filter((x) => x.length > 0).map((x) => x.toLowerCase())),
-];
 
 /**
  * The `tool-shadowed` findings of each source, by source id (sources without any are absent).

@@ -1,8 +1,10 @@
 /**
- * `suspicious-text` (issue 16 §2): text a model reads that tries something (hidden-instruction
- * tags, concealment, instruction overrides, directives about other tools, secret paths, invisible
- * characters, images and links), and exfiltration-prone arguments added to an existing tool. One
- * finding per tool, quoting each span and naming its pattern (src/rules/suspicious-patterns.ts).
+ * `suspicious-text`: text a model reads that tries something (the rows of
+ * src/rules/suspicious-patterns.ts: hidden instructions, concealment, overrides, directives about
+ * other servers' tools, data sent out, secrets read, arguments rewritten, shell commands), and
+ * arguments shaped to carry what the model knows: `_system_prompt_` or `conversation_history` on
+ * any new tool, `notes` or `context` added to an existing one. One finding per tool, quoting each
+ * span and naming its pattern.
  *
  * Only text that is new is judged: everything in an audit (and at first adoption), in a check
  * only the texts that differ from the base. A text a reviewer already approved is not raised again
@@ -12,8 +14,10 @@ import { describeSchemaTextPath, schemaTexts } from '../../diff/schema-text.js';
 import type { SurfaceTool } from '../../surface/model.js';
 import type { Json } from '../../util/json.js';
 import { getOwn, isObject } from '../../util/json.js';
+import { mark } from '../../util/timing.js';
 import type { Check, RawFinding } from '../context.js';
-import { EXFILTRATION_ARGUMENT, findSuspicious, SUSPICIOUS_PATTERNS } from '../suspicious-patterns.js';
+import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../suspicious-patterns.js';
+import { findSuspicious, ownNames, type OwnNames, type SuspiciousHit } from '../suspicious-scan.js';
 
 /** Every text of a tool a model reads, by pointer below the tool (`/description`, `/inputSchema/properties/q/description`). */
 export function toolTexts(t: Pick<SurfaceTool, 'description' | 'title' | 'annotations' | 'inputSchema'>): Map<string, string> {
@@ -44,26 +48,121 @@ interface ToolHit {
   where: string;
   pattern: string;
   span: string;
+  /** The words a change added there, when the text changed. */
+  added?: string;
 }
+
+/**
+ * One hit in a reviewer's words. For a changed text the words the change added lead: that is
+ * what is new to read ("description adds \"…\": …").
+ */
+const said = (h: Pick<ToolHit, 'pattern' | 'span' | 'added'>, where?: string) =>
+  `${where === undefined ? '' : h.added !== undefined ? `${where} adds ${span(h.added)}: ` : `${where}: `}${ARGUMENT_TITLES[h.pattern] ?? TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`;
 
 const propertiesOf = (t: SurfaceTool | undefined): string[] => {
   const props = t?.inputSchema ? getOwn(t.inputSchema, 'properties') : undefined;
   return isObject(props) ? Object.keys(props) : [];
 };
 
+/** An argument's description: there the text says what the model fills in. */
+const isArgumentText = (pointer: string) => /\/properties\/[^/]+\/description$/.test(pointer);
+
+/** Keys and `enum`/`const` strings of a schema, lower case, into `out` (64 levels, 10,000 names at most). */
+function schemaNames(schema: Json | undefined, out: Set<string>, depth = 0): void {
+  if (depth > 64 || out.size > 10_000 || schema === null || typeof schema !== 'object') return;
+  if (Array.isArray(schema)) {
+    for (const v of schema) schemaNames(v, out, depth + 1);
+    return;
+  }
+  for (const [k, v] of Object.entries(schema)) {
+    out.add(k.toLowerCase());
+    if ((k === 'enum' || k === 'const') && (typeof v === 'string' || Array.isArray(v)))
+      for (const e of [v].flat()) if (typeof e === 'string') out.add(e.toLowerCase());
+    schemaNames(v, out, depth + 1);
+  }
+}
+
+/**
+ * What the surface itself serves: its tools' names and titles, their arguments' names at any depth
+ * and the values they take (`enum`, `const`). A directive naming only these is the server's own
+ * workflow ("call list_users first", "use gifRef instead").
+ */
+function servedNames(tools: readonly SurfaceTool[]): OwnNames {
+  const names: string[] = [];
+  for (const t of tools) {
+    names.push(t.name);
+    if (t.title !== undefined) names.push(t.title);
+    const at = t.annotations ? getOwn(t.annotations, 'title') : undefined;
+    if (typeof at === 'string') names.push(at);
+  }
+  const schema = new Set<string>();
+  for (const t of tools) schemaNames(t.inputSchema, schema);
+  return ownNames([...names, ...schema], names.length);
+}
+
+/** Whether an argument's name asks for what the model knows (`_system_prompt_`, `chatHistory`). */
+const asksForContext = (name: string) =>
+  (name.startsWith('_') && CONTEXT_ARGUMENT.test(name)) || CONTEXT_ARGUMENT_NAMES.has(name.replace(/[_-]/g, '').toLowerCase());
+
+const pointerOf = (name: string) => `/inputSchema/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/**
+ * Arguments of `tool` that are new (all of a new tool's) and shaped to carry what the model
+ * knows: any with a context-shaped name; on an existing tool also one with a name from the
+ * exfiltration list (`notes`, `context`), which real tools use too, so only its arrival is raised.
+ */
+function argumentHits(tool: SurfaceTool, before: SurfaceTool | undefined): ToolHit[] {
+  const had = new Set(propertiesOf(before));
+  const hits: ToolHit[] = [];
+  for (const name of propertiesOf(tool)) {
+    if (had.has(name)) continue;
+    const where = `argument "${name}"`;
+    if (asksForContext(name)) hits.push({ pointer: pointerOf(name), where, pattern: 'context-argument', span: name });
+    else if (before && EXFILTRATION_ARGUMENT.test(name)) hits.push({ pointer: pointerOf(name), where, pattern: 'exfiltration-argument', span: name });
+  }
+  return hits;
+}
+
+/** What a hit's pattern is, in a reviewer's words. */
+const ARGUMENT_TITLES: Record<string, string> = {
+  'exfiltration-argument': 'a new argument that invites the model to pass along what it knows',
+  'context-argument': 'an argument named for what the model knows (its prompt, the conversation)',
+};
+
 export const suspiciousText: Check = (ctx) => {
+  // `TOOLGATE_TIMING=1`: the time between the two marks is this check's (bench/poison measures it).
+  mark('suspicious-text started');
   const base = ctx.base ? new Map(ctx.base.tools.map((t) => [t.name, t])) : undefined;
+  const own = servedNames(ctx.head.tools);
+  // Tools repeat texts ("The ID of the project"): each is read once a run. The tool's own name
+  // matters only where the text names it, so it is part of the key only there.
+  const seen = new Map<string, SuspiciousHit[]>();
+  const scan = (text: string, argument: boolean, self: string): SuspiciousHit[] => {
+    const key = `${argument ? 'a' : 't'}${text.toLowerCase().includes(self.toLowerCase()) ? self : ''}\u0000${text}`;
+    let hits = seen.get(key);
+    if (!hits) seen.set(key, (hits = findSuspicious(text, { own, argument, self })));
+    return hits;
+  };
   const out: RawFinding[] = [];
   // The server's instructions, when they are new: text every turn of the model reads.
   const instructions = ctx.head.server?.instructions;
-  if (instructions !== undefined && instructions !== ctx.base?.server?.instructions) {
-    const hits = findSuspicious(instructions);
+  const reviewed = ctx.base?.server?.instructions;
+  if (instructions !== undefined && instructions !== reviewed) {
+    const hits = findSuspicious(instructions, { own, ...(reviewed !== undefined ? { before: reviewed } : {}) });
     if (hits.length) {
+      const first = hits[0] as SuspiciousHit;
       out.push({
         ruleId: 'suspicious-text',
         target: { sub: '/server/instructions', key: '/server/instructions' },
-        message: `the server's instructions try something: ${hits.map((h) => `${TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`).join('; ')}`,
-        data: { hits: hits.map((h) => ({ pointer: '/server/instructions', pattern: h.pattern, span: h.span })) as unknown as Json },
+        message: `the server's instructions ${first.added !== undefined ? `add ${span(first.added)} and ` : ''}try something: ${hits.map((h) => said(h)).join('; ')}`,
+        data: {
+          hits: hits.map((h) => ({
+            pointer: '/server/instructions',
+            pattern: h.pattern,
+            span: h.span,
+            ...(h.added !== undefined ? { added: h.added } : {}),
+          })) as unknown as Json,
+        },
       });
     }
   }
@@ -76,32 +175,27 @@ export const suspiciousText: Check = (ctx) => {
     const hits: ToolHit[] = [];
     for (const [pointer, text] of toolTexts(tool)) {
       // Judged once, when it is new: the same text at the same place in the base was reviewed.
-      if (old?.get(pointer) === text) continue;
-      for (const h of findSuspicious(text)) hits.push({ pointer, where: place(pointer), pattern: h.pattern, span: h.span });
+      const was = old?.get(pointer);
+      if (was === text) continue;
+      // A changed text: what the change adds is judged, and quoted first.
+      const found =
+        was === undefined
+          ? scan(text, isArgumentText(pointer), tool.name)
+          : findSuspicious(text, { own, argument: isArgumentText(pointer), self: tool.name, before: was });
+      for (const h of found)
+        hits.push({ pointer, where: place(pointer), pattern: h.pattern, span: h.span, ...(h.added !== undefined ? { added: h.added } : {}) });
     }
-    if (before) {
-      const had = new Set(propertiesOf(before));
-      for (const name of propertiesOf(tool)) {
-        if (!had.has(name) && EXFILTRATION_ARGUMENT.test(name))
-          hits.push({
-            pointer: `/inputSchema/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
-            where: `argument "${name}"`,
-            pattern: 'exfiltration-argument',
-            span: name,
-          });
-      }
-    }
+    hits.push(...argumentHits(tool, before));
     if (hits.length === 0) continue;
-    const said = hits.map(
-      (h) =>
-        `${h.where}: ${h.pattern === 'exfiltration-argument' ? 'a new argument that invites the model to pass along what it knows' : TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`,
-    );
     out.push({
       ruleId: 'suspicious-text',
       target: { tool: tool.name, sub: (hits[0] as ToolHit).pointer, key: '/suspicious' },
-      message: `text of tool "${tool.name}" tries something: ${said.join('; ')}`,
-      data: { hits: hits.map(({ pointer, pattern, span: s }) => ({ pointer, pattern, span: s })) as unknown as Json },
+      message: `text of tool "${tool.name}" tries something: ${hits.map((h) => said(h, h.where)).join('; ')}`,
+      data: {
+        hits: hits.map(({ pointer, pattern, span: s, added }) => ({ pointer, pattern, span: s, ...(added !== undefined ? { added } : {}) })) as unknown as Json,
+      },
     });
   }
+  mark('suspicious-text done');
   return out;
 };

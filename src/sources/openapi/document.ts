@@ -28,6 +28,11 @@
  *   lint-like rules (duplicate operationId, path parameter mismatches, array without items...)
  *   are downgraded to warnings and reported as notes (for the validated part only): the
  *   integration's author usually cannot fix a vendor's document. `validate: false` (source option) skips this pass.
+ * - Before the parser runs, the size of what its validation builds and walks is measured
+ *   (deref-size.ts: `$ref`s into cycles stay refs, shared targets count at each use) and more
+ *   than 64 Mi is refused as a reference bomb, naming the `$ref`: that walk is synchronous and no
+ *   deadline can stop it. Stripe's description (cyclic throughout) builds 4.4 M for every
+ *   operation, GitHub's 18 M.
  * - As a second guard against network access the parser's HTTP resolver gets `canRead: false`
  *   unless remote refs are allowed (its options always enable HTTP otherwise).
  * - Every file is read through {@link RepoFiles} (repo-files.ts): the document and each file a
@@ -42,11 +47,12 @@
  */
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundle, compileErrors, validate, type ParserOptions } from '@readme/openapi-parser';
+import { bundle, compileErrors, dereference, validate, type ParserOptions } from '@readme/openapi-parser';
 import { ConfigError } from '../../util/errors.js';
 import { SourceError } from '../source-error.js';
-import { escapePointerToken, pointerSegments, cloneJson } from '../../util/json.js';
+import { escapePointerToken, cloneJson } from '../../util/json.js';
 import { pruneForValidation, type KeptOperation } from './prune.js';
+import { dereferencedSize, estimateDereferencedSize, resolvedByPointerAlone, type DerefSize } from './deref-size.js';
 import { expandedSize, MAX_TOTAL_BYTES, RepoFiles, shown } from './repo-files.js';
 import { findRepositoryRoot } from '../../util/repository-root.js';
 
@@ -66,6 +72,12 @@ export interface LoadedDocument {
   specPath: string;
   /** The repository root the document's files were confined to (absolute). */
   root: string;
+  /**
+   * Every file read to build it (the document and each file it refers to, as absolute paths;
+   * remote documents as URLs), validation's reads included once {@link validateOpenApiDocument}
+   * has run.
+   */
+  files: Set<string>;
 }
 
 /** Options of {@link loadOpenApiDocument}. */
@@ -211,7 +223,7 @@ export async function loadOpenApiDocument(specPath: string, opts: LoadDocumentOp
   if (info === null || typeof info !== 'object' || doc.paths === null || typeof doc.paths !== 'object' || Array.isArray(doc.paths)) {
     throw loadFailed(ctx, `${specPath} is not a valid OpenAPI document: \`info\` and \`paths\` must be objects`);
   }
-  return { doc, protocolVersion, major, is31, notes, specPath, root: files.root };
+  return { doc, protocolVersion, major, is31, notes, specPath, root: files.root, files: new Set(files.read()) };
 }
 
 /**
@@ -297,22 +309,72 @@ function documentVersion(doc: Record<string, unknown>, specPath: string, ctx: st
   );
 }
 
-/** The object an internal `$ref` (`#/a/b`) in `doc` points to, if any. */
-function internalTarget(doc: unknown, node: object): object | undefined {
-  const ref = (node as { $ref?: unknown }).$ref;
-  if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined;
-  let cur: unknown = doc;
-  let fragment: string;
-  try {
-    fragment = decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
+/**
+ * Most that validating may build: 64 Mi in {@link expandedSize} units (about bytes of JSON), the
+ * part validated with its `$ref`s resolved as the parser resolves them, shared targets counted at
+ * each use (deref-size.ts). The walk over it cannot be interrupted; it goes at a few million units
+ * a second on a loaded 2-core machine, so the cap keeps it well within the validation deadline.
+ * All of GitHub's REST description builds about 18 million, all of Stripe's 4.4 million
+ * (test/fixtures/openapi/README.md).
+ */
+const MAX_DEREFERENCED_SIZE = 64 * 1024 * 1024;
+
+/** The refusal of a part to validate that expands past {@link MAX_DEREFERENCED_SIZE}. */
+function refBomb(ctx: string, loaded: LoadedDocument, r: Exclude<DerefSize, { size: number }>): ConfigError {
+  const limit = `${MAX_DEREFERENCED_SIZE / (1024 * 1024)} MiB`;
+  const file = resolvePath(loaded.specPath);
+  if ('cycle' in r) {
+    return new ConfigError(
+      `${ctx}${loaded.specPath}: resolving the $refs of the included operations and the schemas they reference made a structure that contains itself; toolgate does not validate it`,
+      { file },
+      'report this document to toolgate: its references are resolved in a way toolgate does not measure',
+    );
   }
-  for (const seg of pointerSegments(fragment)) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, seg)) return undefined;
-    cur = (cur as Record<string, unknown>)[seg];
-  }
-  return cur !== null && typeof cur === 'object' ? cur : undefined;
+  const { pointer, ref } = r.tooLarge;
+  const site = `the $ref at #${pointer}${ref !== undefined ? `, to ${ref},` : ''}`;
+  // Pointers into a bundled document name no file of the repository: then the message names it only.
+  const located = loaded.files.size === 1 && pointer !== '' ? { file, pointer } : { file };
+  return new ConfigError(
+    `${ctx}${loaded.specPath}: the included operations and the schemas they reference expand to more than ${limit} once their $refs are resolved (a reference bomb: ${site} expands past that, through schemas that refer to others many times over); toolgate does not validate it`,
+    located,
+    'reduce how often the schemas refer to one another (or include fewer operations)',
+  );
+}
+
+/**
+ * `target` dereferenced as the parser's `validate()` does (`circular: "ignore"`, its own
+ * options), on a copy; with the object each replaced `$ref` became.
+ * @throws {@link SourceError} `load-failed` for a `$ref` that points nowhere (the message
+ *   `validate()` gives), a parser failure or the deadline.
+ */
+async function dereferenceForValidation(
+  target: Record<string, unknown>,
+  files: RepoFiles,
+  allowRemote: boolean,
+  ctx: string,
+  specPath: string,
+): Promise<{ doc: object; inlinedBy: Map<object, string> }> {
+  const inlinedBy = new Map<object, string>();
+  const onDereference = (ref: string, value: unknown): void => {
+    if (value !== null && typeof value === 'object' && !inlinedBy.has(value)) inlinedBy.set(value, ref);
+  };
+  const doc = await withResolvers(
+    files,
+    `validating ${specPath}`,
+    async () =>
+      (await dereference(cloneJson(target) as Parameters<typeof dereference>[0], {
+        ...parserOptions(allowRemote, files),
+        dereference: { circular: 'ignore', onDereference },
+      })) as object,
+    (e) => {
+      if (e instanceof Error && e.name === 'MissingPointerError') {
+        const result = { valid: false as const, errors: [{ message: e.message }], warnings: [], additionalErrors: 0, specification: null };
+        return loadFailed(ctx, `${specPath} is not a valid OpenAPI document: ${compileErrors(result)}`, e);
+      }
+      return loadFailed(ctx, `${specPath} could not be validated: ${message(e)}`, e);
+    },
+  );
+  return { doc, inlinedBy };
 }
 
 /** Options of {@link validateOpenApiDocument}: the ones the document was loaded with. */
@@ -336,8 +398,8 @@ function emptyOas31(doc: Record<string, unknown>): boolean {
  * @throws {@link SourceError} `load-failed` (exit 3) when the validated part is invalid (the
  *   message names the file and carries the parser's errors), the parser fails or outlasts the
  *   deadline (`timeoutMs`, default 60 s; the parser checks it while dereferencing).
- * @throws {@link ConfigError} (exit 2) when the part to validate would expand past 256 MiB once
- *   its `$ref`s are resolved (a reference bomb), or the parser resolves a `$ref` against a `$id`
+ * @throws {@link ConfigError} (exit 2) when the part to validate would expand past 64 MiB once
+ *   its `$ref`s are resolved as the parser resolves them (a reference bomb; deref-size.ts), or the parser resolves a `$ref` against a `$id`
  *   to a file outside the repository.
  */
 export async function validateOpenApiDocument(
@@ -349,17 +411,12 @@ export async function validateOpenApiDocument(
   const { specPath } = loaded;
   let target = pruneForValidation(loaded.doc, operations).doc;
   if (loaded.is31 && target !== loaded.doc && emptyOas31(target) && !emptyOas31(loaded.doc)) target = loaded.doc;
-  // The parser dereferences before it validates: a "reference bomb" (each schema referring ten
-  // times to the next) would run until the deadline. Measure the part to validate with its refs
-  // resolved first (linear: sizes of shared targets are memoized).
-  const deref = expandedSize(target, { limit: MAX_TOTAL_BYTES, maxDepth: Number.POSITIVE_INFINITY, follow: (node) => internalTarget(target, node) });
-  if (!('size' in deref)) {
-    throw new ConfigError(
-      `${ctx}${specPath}: the included operations and the schemas they reference expand to more than ${MAX_TOTAL_BYTES / (1024 * 1024)} MiB once their $refs are resolved (a reference bomb: schemas that refer to others many times over); toolgate does not validate it`,
-      { file: resolvePath(specPath) },
-      'reduce how often the schemas refer to one another (or include fewer operations)',
-    );
-  }
+  // The parser dereferences, then walks what it built as a tree (deref-size.ts): a "reference
+  // bomb" would run past any deadline in a walk nothing can interrupt. Estimated first (a bomb is
+  // refused in milliseconds); where the parser may resolve a `$ref` other than by JSON pointer,
+  // dereferenced here and measured as built, before anything walks it.
+  const estimate = estimateDereferencedSize(target, MAX_DEREFERENCED_SIZE);
+  if (!('size' in estimate)) throw refBomb(ctx, loaded, estimate);
   // The document is in memory with internal refs only; a file or URL the parser still resolves
   // (a `$ref` against a `$id`) goes through the same confinement and caps as the load.
   const files = new RepoFiles({
@@ -370,12 +427,23 @@ export async function validateOpenApiDocument(
     ...(opts.allowPrivateAddresses ? { allowPrivateAddresses: true } : {}),
     document: resolvePath(loaded.specPath),
   });
+  let input: object;
+  if (resolvedByPointerAlone(target)) {
+    input = cloneJson(target);
+  } else {
+    const built = await dereferenceForValidation(target, files, opts.allowRemoteRefs === true, ctx, specPath);
+    const size = dereferencedSize(built.doc, MAX_DEREFERENCED_SIZE, built.inlinedBy);
+    if (!('size' in size)) throw refBomb(ctx, loaded, size);
+    // Given what it would build itself, the parser's own dereferencing finds nothing more to replace.
+    input = built.doc;
+  }
   const result = await withResolvers(
     files,
     `validating ${specPath}`,
-    () => validate(cloneJson(target) as Parameters<typeof validate>[0], parserOptions(opts.allowRemoteRefs === true, files)),
+    () => validate(input as Parameters<typeof validate>[0], parserOptions(opts.allowRemoteRefs === true, files)),
     (e) => loadFailed(ctx, `${specPath} could not be validated: ${message(e)}`, e),
   );
+  for (const f of files.read()) loaded.files.add(f);
   if (!result.valid) throw loadFailed(ctx, `${specPath} is not a valid ${result.specification ?? 'OpenAPI'} document: ${compileErrors(result)}`);
   return result.warnings.map((w) => `${specPath}: ${w.message}`);
 }

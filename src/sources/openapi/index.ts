@@ -11,6 +11,7 @@
  * `spec` is relative to the config file. `include` entries and `policies` keys name an
  * operation by `operationId` or as `"METHOD /path"`.
  */
+import { relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../../util/errors.js';
 import { SourceError } from '../source-error.js';
@@ -19,6 +20,7 @@ import { loadIntegrationConfig, type IncludeEntry, type IntegrationConfig } from
 import { loadOpenApiDocument, validateOpenApiDocument, type LoadedDocument } from './document.js';
 import { describeOperation, findOperation, indexOperations, type Operation, type OperationIndex } from './operations.js';
 import { toolFromOperation, toolName } from './tools.js';
+import { callPins, type CallPins } from './call.js';
 
 export { integrationLines, loadIntegrationConfig, type IntegrationConfig } from './config.js';
 export { MAX_TOOL_NAME_LENGTH, toolNameFromMethodPath, toolNameFromOperationId } from './names.js';
@@ -65,11 +67,14 @@ function resolveEntry(cfg: IntegrationConfig, index: OperationIndex, entry: stri
  *
  * Per tool: `tool` = `{name, title?, description?, inputSchema}` (see tools.ts for the schema
  * shape and names.ts for the name rule); `origin` = `{method, path, operationId?, promoted?}`
- * (`promoted: true` only for a non-GET/HEAD operation with a `read` policy); `safetyClass` =
+ * (`promoted: true` only for a non-GET/HEAD operation with a `read` policy) and the call fields
+ * that decide where its calls go and what they carry (`servers`, `security`, `securitySchemes`,
+ * `parameters`, `requestBody`, `responses`: see call.ts); `safetyClass` =
  * `read` for GET/HEAD or a `read` policy, else `disabled`; `location` = the integration file,
  * the line of the `include` entry and its pointer (`/include/3`). The line of a `policies` entry
  * comes from {@link integrationLines} (`/policies/<escaped key>`).
  *
+ * `source.files` = every file read (the document and each file it refers to) by repository path.
  * `server` = `{name: info.title, version: info.version, protocolVersion: "openapi-3.1.0" |
  * "swagger-2.0"}`. `diagnostics.notes` carries parser warnings and skipped cookie parameters.
  *
@@ -100,7 +105,7 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
     context: `${cfg.file}:${cfg.specLine} (spec)`,
     ...(opts.allowRemoteRefs !== undefined ? { allowRemoteRefs: opts.allowRemoteRefs } : {}),
   };
-  const loaded = await loadOpenApiDocument(cfg.specPath, docOpts);
+  const loaded = await loadOpenApiDocument(cfg.specPath, { ...docOpts, root: cfg.root });
   const index = indexDocument(loaded, docOpts.context);
   const resolved = resolveIncludes(cfg, index);
   const included = new Set(resolved.map((r) => r.op));
@@ -112,12 +117,12 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
   const tools: RawTool[] = resolved.map(({ entry, op }) => {
     const derived = toolFromOperation(loaded, op);
     notes.push(...derived.notes);
-    return rawTool(cfg.file, entry, op, derived.tool, promotedOps.get(op));
+    return rawTool(cfg.file, entry, op, derived.tool, promotedOps.get(op), pinsOf(loaded, op, docOpts.context));
   });
 
   const info = loaded.doc.info as Record<string, unknown>;
   return {
-    source: { id, kind: 'openapi' },
+    source: { id, kind: 'openapi', files: repositoryPaths(loaded) },
     server: {
       ...(typeof info.title === 'string' ? { name: info.title } : {}),
       ...(typeof info.version === 'string' ? { version: info.version } : {}),
@@ -128,6 +133,27 @@ export async function snapshotOpenApi(integrationPath: string, opts: SnapshotOpe
     file: integrationPath,
     diagnostics: { durationMs: Math.round(performance.now() - started), ...(notes.length > 0 ? { notes } : {}) },
   };
+}
+
+/** The call fields of an operation's origin; one that cannot be read fails the load, naming the document. */
+function pinsOf(loaded: LoadedDocument, op: Operation, context: string): CallPins {
+  try {
+    return callPins(loaded, op);
+  } catch (e) {
+    if (!(e instanceof SourceError)) throw e;
+    throw new SourceError(`${context}: ${loaded.specPath}: ${e.message}`, 'load-failed', undefined, { cause: e });
+  }
+}
+
+/**
+ * The files read to build the surface as the contract records them: paths from the repository
+ * root, `/`-separated (a file outside it was refused when read), remote documents as their URLs;
+ * sorted.
+ */
+function repositoryPaths(loaded: LoadedDocument): string[] {
+  const out = new Set<string>();
+  for (const f of loaded.files) out.add(/^https?:\/\//i.test(f) ? f : relative(loaded.root, f).split(sep).join('/'));
+  return [...out].sort();
 }
 
 /** The document's operations; a dangling or looping path item `$ref` is a load failure. */
@@ -214,7 +240,7 @@ function resolvePromotions(cfg: IntegrationConfig, index: OperationIndex, includ
  * The raw tool of an included operation: `read` for GET/HEAD, or when a policy promotes it
  * (`policy`: where that policy is written, which is then the tool's location); else `disabled`.
  */
-function rawTool(file: string, entry: IncludeEntry, op: Operation, tool: RawTool['tool'], policy: PolicyLocation | undefined): RawTool {
+function rawTool(file: string, entry: IncludeEntry, op: Operation, tool: RawTool['tool'], policy: PolicyLocation | undefined, pins: CallPins): RawTool {
   const safe = SAFE_METHODS.has(op.method);
   const promotion = safe ? undefined : policy;
   const promoted = promotion !== undefined;
@@ -225,6 +251,7 @@ function rawTool(file: string, entry: IncludeEntry, op: Operation, tool: RawTool
       path: op.path,
       ...(op.operationId !== undefined ? { operationId: op.operationId } : {}),
       ...(promoted ? { promoted: true } : {}),
+      ...pins,
     },
     safetyClass: safe || promoted ? 'read' : 'disabled',
     location: promotion ? { file, ...promotion } : { file, line: entry.line, pointer: entry.pointer },

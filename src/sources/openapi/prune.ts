@@ -23,7 +23,8 @@
  * The result shares subtrees with the input: clone it (`cloneJson`, util/json.ts) before giving it to
  * anything that mutates (the parser's `validate()` dereferences in place).
  */
-import { isObject as isJsonObject, setOwn, unescapePointerToken } from '../../util/json.js';
+import { isObject as isJsonObject, setOwn } from '../../util/json.js';
+import { refTokens } from './refs.js';
 import { METHODS } from './operations.js';
 
 type Obj = Record<string, unknown>;
@@ -34,22 +35,6 @@ const METHOD_SET: ReadonlySet<string> = new Set(METHODS);
 const SECTIONS_2: ReadonlySet<string> = new Set(['definitions', 'parameters', 'responses', 'securityDefinitions']);
 /** Keys whose string value gives a schema another address than its JSON pointer. */
 const ADDRESS_KEYS: ReadonlySet<string> = new Set(['$id', '$anchor', '$dynamicAnchor']);
-
-/** `#/a/b~1c` → `['a', 'b/c']` (URI-decoded, then RFC 6901-unescaped), as refs.ts reads them. */
-function pointerTokens(ref: string): string[] {
-  return ref
-    .slice(2)
-    .split('/')
-    .map((raw) => {
-      let token: string;
-      try {
-        token = decodeURIComponent(raw);
-      } catch {
-        token = raw;
-      }
-      return unescapePointerToken(token);
-    });
-}
 
 /** An operation to keep, as `indexOperations` lists it. */
 export interface KeptOperation {
@@ -238,7 +223,7 @@ class Closure {
 
   private keepRef(ref: string): void {
     if (ref === '#' || ref === '#/') this.whole = true;
-    else if (ref.startsWith('#/')) this.keepPointer(pointerTokens(ref));
+    else if (ref.startsWith('#/')) this.keepPointer(refTokens(ref) ?? []);
     else if (ref.startsWith('#')) this.whole = true; // a plain-name fragment: found by $anchor, not by pointer
     // Anything else is external (only with remote refs allowed): the parser resolves it.
   }

@@ -39,9 +39,9 @@
  * Time: one deadline per load (default {@link DEFAULT_LOAD_TIMEOUT_MS}), checked before every
  * file and between phases, and given to the parser (`timeoutMs`, checked while dereferencing).
  * Parsing one file is synchronous and cannot be interrupted; the size caps bound it (parsing is
- * linear in the text, and aliases are not expanded while parsing). Validation measures the part
- * it validates with internal `$ref`s resolved first (document.ts: a "reference bomb" is refused
- * in milliseconds instead of dereferencing until the deadline).
+ * linear in the text, and aliases are not expanded while parsing). Validation measures what the
+ * parser will build from the part it validates first (deref-size.ts: a "reference bomb" is
+ * refused in milliseconds instead of walking past the deadline).
  *
  * What is not defended: a concurrent process rewriting the checkout while toolgate reads it (the
  * dev/inode check still guarantees the bytes come from the file that was checked), hard links
@@ -216,8 +216,19 @@ function mib(n: number): string {
   return `${Math.round((n / MIB) * 10) / 10} MiB`;
 }
 
-/** Why {@link expandedSize} gave up. */
-export type ExpansionProblem = { kind: 'too-large' } | { kind: 'too-deep' } | { kind: 'cycle' };
+/**
+ * One object on the way to where {@link expandedSize} passed its limit: `key` is the member of the
+ * previous step that holds it (an array index as a string), absent for the root and for the
+ * target a `follow`ed object stands for (`viaRef`).
+ */
+export interface ExpansionStep {
+  node: object;
+  key?: string;
+  viaRef?: true;
+}
+
+/** Why {@link expandedSize} gave up; past the limit, with the objects it was inside at the time. */
+export type ExpansionProblem = { kind: 'too-large'; path: ExpansionStep[] } | { kind: 'too-deep' } | { kind: 'cycle' };
 
 /** Options of {@link expandedSize}. */
 export interface ExpandedSizeOptions {
@@ -251,6 +262,8 @@ export function expandedSize(value: unknown, opts: ExpandedSizeOptions = {}): { 
     node: object;
     keys: string[] | undefined;
     values: unknown[];
+    /** Index of the followed target in `values`, or -1. */
+    targetAt: number;
     i: number;
     acc: number;
   }
@@ -259,9 +272,11 @@ export function expandedSize(value: unknown, opts: ExpandedSizeOptions = {}): { 
     const isArray = Array.isArray(node);
     const values: unknown[] = isArray ? (node as unknown[]) : Object.values(node);
     const target = follow?.(node);
-    stack.push({ node, keys: isArray ? undefined : Object.keys(node), values: target ? [...values, target] : values, i: 0, acc: 1 });
+    const targetAt = target ? values.length : -1;
+    stack.push({ node, keys: isArray ? undefined : Object.keys(node), values: target ? [...values, target] : values, targetAt, i: 0, acc: 1 });
     memo.set(node, -1);
   };
+  const tooLarge = (): ExpansionProblem => ({ kind: 'too-large', path: expansionPath(stack) });
   enter(value);
   for (;;) {
     const f = stack[stack.length - 1]!;
@@ -285,16 +300,27 @@ export function expandedSize(value: unknown, opts: ExpandedSizeOptions = {}): { 
       } else {
         f.acc += scalar(v);
       }
-      if (f.acc > limit) return { kind: 'too-large' };
+      if (f.acc > limit) return tooLarge();
       continue;
     }
+    const parent = stack[stack.length - 2];
+    if (!parent) return { size: f.acc };
+    // Checked before popping, so that the path names the object that passed the limit.
+    if (parent.acc + f.acc > limit) return tooLarge();
     stack.pop();
     memo.set(f.node, f.acc);
-    const parent = stack[stack.length - 1];
-    if (!parent) return { size: f.acc };
     parent.acc += f.acc;
-    if (parent.acc > limit) return { kind: 'too-large' };
   }
+}
+
+/** The frames of {@link expandedSize}'s stack as steps, each named by how its parent holds it. */
+function expansionPath(stack: ReadonlyArray<{ node: object; keys: string[] | undefined; targetAt: number; i: number }>): ExpansionStep[] {
+  return stack.map((f, depth) => {
+    if (depth === 0) return { node: f.node };
+    const parent = stack[depth - 1]!;
+    const at = parent.i - 1;
+    return at === parent.targetAt ? { node: f.node, viaRef: true } : { node: f.node, key: parent.keys?.[at] ?? String(at) };
+  });
 }
 
 /**
@@ -369,6 +395,8 @@ export class RepoFiles {
   private readonly document: string | undefined;
   /** Lexical paths of the files loaded: the referring files a `$ref` can be located in. */
   private readonly loaded = new Set<string>();
+  /** Remote documents fetched (`allowRemoteRefs`), by URL. */
+  private readonly fetched = new Set<string>();
   private rootReal: Promise<string> | undefined;
   private readonly cache = new Map<string, Promise<unknown>>();
   private totalBytes = 0;
@@ -388,6 +416,14 @@ export class RepoFiles {
     this.allowRemote = opts.allowRemoteRefs === true;
     this.allowPrivate = opts.allowPrivateAddresses === true;
     this.document = opts.document === undefined ? undefined : resolve(opts.document);
+  }
+
+  /**
+   * Every file read so far, as the lexical absolute path it was asked for (links not resolved:
+   * the path a repository's history knows), and every remote document fetched, as its URL.
+   */
+  read(): string[] {
+    return [...this.loaded, ...this.fetched];
   }
 
   /** Milliseconds left before the deadline (at least 1). */
@@ -630,6 +666,7 @@ export class RepoFiles {
       );
     }
     this.checkDeadline(`fetching ${url}`);
+    this.fetched.add(url);
     if (++this.files > MAX_FILES) throw await this.refused(url, site, `the document references more than ${MAX_FILES} files`, 'reference fewer files');
     let bytes: Buffer;
     try {

@@ -62,7 +62,11 @@ export function toolName(op: Operation): string {
   return op.operationId !== undefined ? toolNameFromOperationId(op.operationId) : toolNameFromMethodPath(op.method, op.path);
 }
 
-function parameters(ctx: DocumentContext, op: Operation): Array<Record<string, unknown>> {
+/**
+ * The operation's parameters, `$ref`s resolved: its own, and its path item's that it does not
+ * override (same `in` and `name`), path item's first (OpenAPI, Path Item Object `parameters`).
+ */
+export function effectiveParameters(ctx: DocumentContext, op: Operation): Array<Record<string, unknown>> {
   const resolveAll = (list: unknown): Array<Record<string, unknown>> =>
     Array.isArray(list) ? list.map((p) => resolveLocalRef(ctx.doc, p)).filter(isObject) : [];
   const own = resolveAll(op.operation.parameters);
@@ -112,7 +116,7 @@ function build(ctx: DocumentContext, op: Operation, b: SchemaBuilder): DerivedTo
   const notes: string[] = [];
   const properties: { [k: string]: Json } = {};
   const required: string[] = [];
-  const params = parameters(ctx, op);
+  const params = effectiveParameters(ctx, op);
   const label = `${op.operationId ?? `${op.method} ${op.path}`}`;
 
   // Request body first, so `body` is reserved before parameters take names.

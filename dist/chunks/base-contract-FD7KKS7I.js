@@ -1,0 +1,1 @@
+import{a,b,c,d,e,f,g}from"./chunk-NOMZZLN2.js";import"./chunk-MVBPBZQZ.js";import"./chunk-RLG55I22.js";export{g as changedPaths,d as checkedOutCommit,f as readFileAtCommit,e as repositoryPrefix,a as resolveCommit,c as resolveRef,b as symlinksAt};

@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f,g}from"./chunk-AG7K6D2O.js";import"./chunk-MVBPBZQZ.js";import"./chunk-RLG55I22.js";export{g as changedPaths,d as checkedOutCommit,f as readFileAtCommit,e as repositoryPrefix,a as resolveCommit,c as resolveRef,b as symlinksAt};

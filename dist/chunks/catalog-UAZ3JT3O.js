@@ -1,1 +1,0 @@
-import{a,b,c,d}from"./chunk-LR6XZ5CS.js";import"./chunk-RLG55I22.js";export{a as RULES,d as SCANNING,c as isRuleId,b as ruleById};

@@ -1,1 +1,0 @@
-function n(e){return e.replace(/^@/,"").toLowerCase()}function t(e){let r=/^@?([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(e);return r?{org:r[1],slug:r[2].toLowerCase()}:void 0}export{n as a,t as b};

@@ -1,1 +1,0 @@
-import{f as a,g as b,h as c,i as d,j as e,k as f}from"./chunk-I5T63LY3.js";import"./chunk-KGTVSIEB.js";import"./chunk-LDZMVDU7.js";import"./chunk-HJ33O5N5.js";import"./chunk-AKADY3CY.js";import"./chunk-RLG55I22.js";export{f as discardEarly,b as failedForWantOfSandbox,c as launchStdio,a as startContained,d as startEarly,e as takeEarly};

@@ -1,1 +1,0 @@
-import{a,b,c,d}from"./chunk-FPR2LDYH.js";import"./chunk-DKIOVE2J.js";import"./chunk-XZT5ZVPW.js";import"./chunk-VDAJQQNF.js";import"./chunk-Z4PS7CF2.js";import"./chunk-LMMTLW75.js";import"./chunk-MVBPBZQZ.js";import"./chunk-HJ33O5N5.js";import"./chunk-AKADY3CY.js";import"./chunk-RLG55I22.js";export{b as discardEarlyIfStarted,d as policyFrom,a as prepareEarly,c as prepareRun};

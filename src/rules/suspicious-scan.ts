@@ -1,0 +1,345 @@
+/**
+ * Runs the pattern table of `suspicious-text` (`suspicious-patterns.ts`) over one text: which
+ * rows hit, and the span each quotes. Pure and deterministic; linear in the text (every regex of
+ * the table is, and each row is first tried on the whole text so that a sentence is only looked
+ * at when every part of the row occurs somewhere).
+ */
+import { remove as removeConfusables } from 'confusables';
+import { INVISIBLE } from './name-fold.js';
+import { addedRanges } from '../diff/added-text.js';
+import { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from './suspicious-patterns.js';
+import { identifierLike, meant, toolMentions, type ToolMention } from './tool-references.js';
+
+/** A hit: which pattern, where in the text, and the text matched. */
+export interface SuspiciousHit {
+  pattern: string;
+  index: number;
+  span: string;
+  /** When the text changed ({@link ScanContext.before}): the words the change added where it hit. */
+  added?: string;
+}
+
+/** What a scan knows about the surface the text belongs to. */
+export interface ScanContext {
+  /**
+   * What the surface serves ({@link ownNames}): a directive that names only these is the
+   * server's own workflow.
+   */
+  own?: OwnNames;
+  /** The text is an argument's description (what the model fills in). */
+  argument?: boolean;
+  /** The name of the tool the text belongs to. */
+  self?: string;
+  /**
+   * The text a reviewer approved at the same place, when it changed: only what the change adds
+   * is judged (a sentence it writes or extends, a character it inserts), and each hit says which
+   * words those were.
+   */
+  before?: string;
+}
+
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
+const NON_ASCII = /[^\x20-\x7E\t\n\r]/;
+/**
+ * Letters that pass for Latin ones: Latin extensions and IPA, Greek, Cyrillic, Armenian,
+ * Cherokee, letter-like and mathematical symbols. Only text with one is folded (the fold costs a
+ * lookup a character; an em dash or an emoji alone needs none).
+ */
+const LOOK_ALIKE_SCRIPT = /[\u0100-\u058F\u13A0-\u13FF\u1D00-\u1DBF\u1E00-\u1FFF\u2100-\u214F\uA640-\uA69F\uA720-\uA7FF]|\uD835[\uDC00-\uDFFF]/;
+
+/**
+ * The text as a model reads it, for matching words, from its NFKC form (full-width `ｉｇｎｏｒｅ`
+ * is `ignore`): invisible characters removed (`ig\u200Bnore`), look-alike letters folded to Latin
+ * (Cyrillic `іgnore`). Only called for non-ASCII text.
+ */
+function readable(nfkc: string): string {
+  const folded = nfkc.replace(INVISIBLE_ALL, '');
+  return LOOK_ALIKE_SCRIPT.test(folded) ? removeConfusables(folded) : folded;
+}
+
+/** One sentence: its text with blanks collapsed, where it starts in the text, and (once asked) the tools it names that the surface does not serve. */
+interface Sentence {
+  text: string;
+  start: number;
+  end: number;
+  others?: ToolMention[];
+}
+
+/**
+ * A sentence ends at `.`, `!` or `?` before a blank, at a blank line, and before a list item on a
+ * new line. A single line break inside a paragraph does not end one: split words stay together.
+ */
+const BOUNDARY = /[.!?]+["')\]]*(?:\s+|$)|\n[ \t]*(?:\n|[-*•>#]\s|\d{1,3}[.)]\s)/g;
+
+function sentences(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  let start = 0;
+  const push = (end: number) => {
+    const s = text.slice(start, end).replace(/\s+/g, ' ').trim();
+    if (s) out.push({ text: s, start, end });
+  };
+  BOUNDARY.lastIndex = 0;
+  for (let m = BOUNDARY.exec(text); m; m = BOUNDARY.exec(text)) {
+    // Keep the sentence's own punctuation: "… to https://x.io." ends with its URL.
+    push(m.index + (m[0].startsWith('\n') ? 0 : 1));
+    start = m.index + m[0].length;
+    if (m[0].length === 0) BOUNDARY.lastIndex++;
+  }
+  push(text.length);
+  return out;
+}
+
+/** A negation just before a match: "never reads", "do not include", "don't send the". */
+const NEGATED = /(?:\b(?:never|not|no|cannot|without|nor)|n['’]t)\s+(?:[\w-]+\s+){0,2}$/i;
+
+/** Other tools named as a group ("any other tool", "the built-in tools", "others"). */
+const OTHER_TOOLS = new RegExp(
+  String.raw`\b(?:any|all|every|each)\s+(?:of\s+the\s+)?other\s+(?:tools?|functions?|servers?|plugins?|integrations?)\b|\bother\s+(?:mcp\s+)?(?:tools?|servers?|functions?|plugins?|integrations?)\b|\bothers\b|\bbuilt-?in\s+(?:[\w-]+\s+)?tools?\b|\b(?:native|default|standard|original|regular)\s+(?:[\w-]+\s+)?tools?\b`,
+  'i',
+);
+
+const segments = (name: string) =>
+  name
+    .toLowerCase()
+    .split(/[_.\-\s]+/)
+    .filter(Boolean);
+
+/** Names a surface serves, indexed for {@link isOwn}. */
+export interface OwnNames {
+  /** Names, titles, argument names and values, lower case. */
+  exact: ReadonlySet<string>;
+  /** Every tail of a name's words (`list properties` of `hubspot-list-properties`). */
+  tails: ReadonlySet<string>;
+  /** Every word of a name (`shopify` of `learn_shopify_api`). */
+  words: ReadonlySet<string>;
+}
+
+/**
+ * Indexes what a surface serves: its tools' names and titles, their arguments' names and values.
+ * @param names any case; tool names and titles should come first (only they give tails and words).
+ * @param tools how many of `names` are tool names or titles.
+ */
+export function ownNames(names: readonly string[], tools: number): OwnNames {
+  const exact = new Set<string>();
+  const tails = new Set<string>();
+  const words = new Set<string>();
+  names.forEach((n, i) => {
+    exact.add(n.toLowerCase());
+    if (i >= tools) return;
+    const w = segments(n);
+    for (let k = 1; k < w.length; k++) tails.add(w.slice(k).join(' '));
+    for (const x of w) words.add(x);
+  });
+  return { exact, tails, words };
+}
+
+const NOTHING_OWN = ownNames([], 0);
+
+/**
+ * Whether a mention names something this surface serves: one of its tools, titles, arguments or
+ * argument values (the key or value a text explains), a tool under a prefix (`mcp__x__read_file`),
+ * the tail of one of its tools' names (`list-properties` for `hubspot-list-properties`), or, for
+ * a group ("the Shopify tools"), a word of its tools' names.
+ */
+function isOwn(m: ToolMention, own: OwnNames): boolean {
+  if (own.exact.has(m.name.toLowerCase()) || meant(m.name).some((k) => own.exact.has(k))) return true;
+  const w = segments(m.name);
+  if (w.length === 0) return true;
+  return m.group ? w.length === 1 && own.words.has(w[0] as string) : identifierLike(m.name) && own.tails.has(w.join(' '));
+}
+
+/** Tools a sentence names that the surface does not serve, with where each starts. */
+const otherTools = (s: Sentence, own: OwnNames) => (s.others ??= toolMentions(s.text).filter((m) => !isOwn(m, own)));
+
+/** What steers away from the tool or group that follows: "instead of", "do not use", "replaces". */
+const AWAY_BEFORE =
+  /\b(?:instead of|rather than|in place of|replac(?:e|es|ing)|supersed(?:e|es|ing)|(?:do not|don't|never|not) use|avoid(?: using)?|stop using|over)\s+(?:using\s+|calling\s+)?(?:the\s+)?$/i;
+/** What steers away from the tool or group before it: "… is deprecated". */
+const AWAY_AFTER = /^\s*(?:tools?\s+|functions?\s+)?(?:is|are)\s+(?:now\s+)?(?:deprecated|obsolete|unreliable|broken|outdated|unsafe|insecure|disabled)\b/i;
+/** A name just before "is deprecated" ("delete_file and move_file are deprecated"). */
+const DEPRECATED_NAME = /\b([A-Za-z][\w.-]{2,63})\s+(?:tools?\s+|functions?\s+)?(?:is|are)\s+(?:now\s+)?(?:deprecated|obsolete|unreliable|broken|outdated)\b/gi;
+/** This tool, recommended: "use this tool", "prefer this". */
+const THIS_TOOL = /\b(?:this|our)\s+(?:tool|function|server|one)\b|\b(?:use|prefer|call)\s+this\b/i;
+
+/**
+ * Whether a sentence steers the model away from a tool this surface does not serve: such a tool
+ * (or "other tools") right after "instead of", "do not use", "replaces", or right before "is
+ * deprecated"; or a recommendation of this tool in a sentence that names one.
+ */
+function awayFromOther(s: Sentence, own: OwnNames, self: string | undefined): boolean {
+  const sentence = s.text;
+  const others: { index: number; end: number }[] = otherTools(s, own).map((m) => ({ index: m.index, end: m.index + m.name.length }));
+  const group = OTHER_TOOLS.exec(sentence);
+  if (group) others.push({ index: group.index, end: group.index + group[0].length });
+  DEPRECATED_NAME.lastIndex = 0;
+  for (let d = DEPRECATED_NAME.exec(sentence); d; d = DEPRECATED_NAME.exec(sentence))
+    if (!isOwn({ name: d[1] as string, index: d.index, group: false }, own) && identifierLike(d[1] as string)) return true;
+  if (others.length === 0) return false;
+  const away = others.some(
+    (o) =>
+      AWAY_BEFORE.test(sentence.slice(Math.max(0, o.index - 30), o.index).replace(/[`'"]$/, '')) ||
+      AWAY_AFTER.test(sentence.slice(o.end, o.end + 40).replace(/^[`'"]/, '')),
+  );
+  const selfNamed = self !== undefined && sentence.toLowerCase().includes(self.toLowerCase());
+  return away || THIS_TOOL.test(sentence) || selfNamed;
+}
+
+/**
+ * Where a directive may start: the start of a clause, or after a word that makes what follows an
+ * instruction to the model ("to", "and", "must", "always", "please") or names the tool as the one
+ * acting ("this tool also collects"). Adverbs in -ly may stand between.
+ */
+const DIRECTIVE_LEAD =
+  /(?:^|[,:;(—–>\]*"!]|\b(?:to|and|then|also|please|must|should|shall|will|always|first|now|just|simply|you|or|so|it|tool|server|function|be|need|needs)|\bn['’]t|\bnot)\s*(?:\w+ly\s+)?$/i;
+/** A preposition between a verb and its object: the noun is not what the verb takes ("include periods per API key"). */
+const PREPOSITION = /\b(?:per|for|with|by|from|in|on|at|about|into|to|as|via|than|like|without|within|across|between|through|under|over)\b/i;
+
+/** Anchors of a row tried in one sentence (each costs a bounded look for its verb). */
+const MAX_ANCHORS = 8;
+
+/** How far before its object (characters) a row's verb may stand; rows' `words` limits fit in it. */
+const VERB_WINDOW = 600;
+
+const GLOBAL = new WeakMap<RegExp, RegExp>();
+/** A global copy of `re`, made once. */
+function globalOf(re: RegExp): RegExp {
+  let g = GLOBAL.get(re);
+  if (!g) GLOBAL.set(re, (g = new RegExp(re.source, `${re.flags}g`)));
+  g.lastIndex = 0;
+  return g;
+}
+
+/** The verb of a row, aimed at the model, taking the anchor at `anchorAt` as its object; undefined if none. */
+function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegExpExecArray | undefined {
+  const spec = p.verb;
+  if (!spec) return undefined;
+  // The verb stands at most `words` words before the anchor: only that window is searched, so a
+  // long sentence of verbs costs a bounded look per anchor, not a pass over all of them.
+  const from = Math.max(0, anchorAt - VERB_WINDOW);
+  const g = globalOf(spec.re);
+  g.lastIndex = from;
+  let found: RegExpExecArray | undefined;
+  for (let v = g.exec(sentence); v && v.index < anchorAt; v = g.exec(sentence)) {
+    const between = sentence.slice(v.index + v[0].length, anchorAt);
+    const words = between.trim() ? between.trim().split(/\s+/).length : 0;
+    if (words > spec.words) continue;
+    if (spec.direct && PREPOSITION.test(between.replace(/\b(?:contents? of|of)\b/gi, ''))) continue;
+    // "the contents of ~/.ssh/id_rsa" is what is asked for, wherever it stands.
+    if (!/^contents? of$/i.test(v[0]) && !DIRECTIVE_LEAD.test(sentence.slice(Math.max(0, v.index - 60), v.index))) continue;
+    found = v;
+  }
+  return found;
+}
+/** The row's hit in one sentence, or undefined. */
+function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousHit | undefined {
+  const [anchor, ...rest] = p.all as [RegExp, ...RegExp[]];
+  // The cheap tests first: the row's regexes in this sentence, then what needs the tool names.
+  if (!anchor.test(s.text) || !rest.every((r) => r.test(s.text)) || (p.verb && !p.verb.re.test(s.text))) return undefined;
+  const own = ctx.own ?? NOTHING_OWN;
+  if (p.needs === 'other-tool' && otherTools(s, own).length === 0) return undefined;
+  if (p.needs === 'away-from-other' && !awayFromOther(s, own, ctx.self)) return undefined;
+  // The first few places the anchor matches: a verb may take the second path, not the first.
+  const g = globalOf(anchor);
+  let n = 0;
+  for (let m = g.exec(s.text); m && n < MAX_ANCHORS; m = g.exec(s.text), n++) {
+    if (m[0].length === 0) g.lastIndex++;
+    const verb = verbFor(p, s.text, m.index);
+    if (p.verb && !verb) continue;
+    const from = verb ? verb.index : m.index;
+    if (p.negatable && NEGATED.test(s.text.slice(Math.max(0, from - 40), from))) continue;
+    return { pattern: p.id, index: s.start + m.index, span: m[0].trim() };
+  }
+  return undefined;
+}
+
+/** Ranges of a text that a change added; `undefined` where the whole text is new. */
+type Added = Array<[number, number]> | undefined;
+
+/** The added words that overlap `[start, end)`, blanks collapsed, ` … ` between pieces. */
+function addedIn(text: string, added: Added, start: number, end: number): string | undefined {
+  if (!added) return undefined;
+  const pieces = added.filter(([a, b]) => a < end && b > start).map(([a, b]) => text.slice(Math.max(a, start), Math.min(b, end)).replace(/\s+/g, ' ').trim());
+  return pieces.length ? pieces.join(' … ') : undefined;
+}
+
+/** The first match of `re` in `text` that overlaps the added ranges (any match when all is new). */
+function matchIn(re: RegExp, text: string, added: Added): RegExpExecArray | undefined {
+  if (!added) return re.exec(text) ?? undefined;
+  if (added.length === 0) return undefined;
+  const g = globalOf(re);
+  for (let m = g.exec(text); m; m = g.exec(text)) {
+    if (added.some(([a, b]) => a < m.index + Math.max(1, m[0].length) && b > m.index)) return m;
+    if (m[0].length === 0) g.lastIndex++;
+  }
+  return undefined;
+}
+
+/**
+ * Whether any gated `text` row can hit a text: the rows' gates in one regex, one pass instead of
+ * one a row (most texts are plain prose that needs none of them). Rows without a gate always run.
+ */
+const TEXT_GATES = new RegExp(
+  SUSPICIOUS_PATTERNS.filter((p) => p.scope === 'text' && p.gate)
+    .map((p) => `(?:${(p.gate as RegExp).source})`)
+    .join('|'),
+  'i',
+);
+
+/** A `text` row's hit on the text as sent, else on its NFKC form. */
+function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string; added: Added }>): SuspiciousHit | undefined {
+  for (const v of variants) {
+    if (p.gate && !p.gate.test(v.text)) continue;
+    const m = matchIn(p.all[0] as RegExp, v.text, v.added);
+    if (!m) continue;
+    const added = addedIn(v.text, v.added, m.index, m.index + Math.max(1, m[0].length));
+    return { pattern: p.id, index: m.index, span: m[0], ...(added !== undefined ? { added } : {}) };
+  }
+  return undefined;
+}
+
+/**
+ * Every pattern's first hit in `text` (one per pattern: a finding names each once), in table
+ * order. `text` rows run on the text as sent and on its NFKC form (a hit there quotes the NFKC
+ * span); `sentence` rows run on each sentence of the readable form (look-alikes folded, invisible
+ * characters removed, blanks collapsed) and quote what their first regex matched.
+ * @param ctx the surface the text belongs to (for directives naming tools) and whether it is an argument's description.
+ */
+export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousHit[] {
+  const hits: SuspiciousHit[] = [];
+  const ascii = !NON_ASCII.test(text);
+  const nfkc = ascii ? text : text.normalize('NFKC');
+  const read = ascii ? text : readable(nfkc);
+  // Each form compared with the same form of the reviewed text, so ranges share its coordinates.
+  const b = ctx.before;
+  const bNfkc = b === undefined || !NON_ASCII.test(b) ? b : b.normalize('NFKC');
+  const added = (before: string | undefined, now: string): Added => (before === undefined ? undefined : addedRanges(before, now));
+  const variants = [{ text, added: added(b, text) }, ...(nfkc === text ? [] : [{ text: nfkc, added: added(bNfkc, nfkc) }])];
+  const readAdded = added(bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc), read);
+  let split: Sentence[] | undefined;
+  const gated = variants.some((v) => TEXT_GATES.test(v.text));
+  for (const p of SUSPICIOUS_PATTERNS) {
+    if (p.argumentOnly && !ctx.argument) continue;
+    if (p.unlessHit !== undefined && hits.some((h) => h.pattern === p.unlessHit)) continue;
+    if (p.scope === 'text') {
+      if (p.gate && !gated) continue;
+      const hit = textRowHit(p, variants);
+      if (hit) hits.push(hit);
+      continue;
+    }
+    // Every part must occur somewhere before any sentence is looked at: the verb and the other
+    // parts first (rarer and cheaper), the anchor last.
+    if (p.gate && !p.gate.test(read)) continue;
+    if (p.verb && !p.verb.re.test(read)) continue;
+    if (!p.all.slice(1).every((r) => r.test(read)) || !(p.all[0] as RegExp).test(read)) continue;
+    split ??= sentences(read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
+    for (const s of split) {
+      const hit = hitIn(p, s, ctx);
+      if (hit) {
+        const words = addedIn(read, readAdded, s.start, s.end);
+        hits.push(words !== undefined ? { ...hit, added: words } : hit);
+        break;
+      }
+    }
+  }
+  return hits;
+}

@@ -1,0 +1,119 @@
+/**
+ * Tool names as prose mentions them: which words of a text may name a tool, and which tool a
+ * prefixed spelling means. Shared by `tool-shadowed` (a text naming another source's tool) and
+ * `suspicious-text` (a directive naming a tool this surface does not serve). Pure.
+ */
+
+/** A name specific enough that naming it in prose means that tool: an identifier with `_`, `-` or `.`, or camelCase. */
+export const identifierLike = (n: string): boolean => n.length >= 4 && /^[A-Za-z][A-Za-z0-9_.-]*$/.test(n) && (/[_.-]/.test(n) || /[a-z][A-Z]/.test(n));
+
+/** The identifier-like words of a text. */
+export const words = (text: string): string[] => text.match(/[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]/g) ?? [];
+
+/**
+ * The tool names a word may mean, folded to lower case: itself, and what follows a client's or a
+ * server's prefix (`mcp__fs__read_file` as Claude Code names a tool, `fs.read_file`).
+ */
+export const meant = (w: string): string[] => [
+  ...new Set([w, w.slice(w.lastIndexOf('__') + 2), w.slice(w.lastIndexOf('.') + 1)].filter((x) => x.length > 0).map((x) => x.toLowerCase())),
+];
+
+/**
+ * Words before "tool" that name no tool ("this tool", "any tool", "the right tool"): a phrase
+ * "X tool" names a tool only when X is none of these.
+ */
+const NOT_A_NAME = new Set(
+  (
+    'a an the this that these those its it any each every all some no same other another which what whichever your our their my ' +
+    'following previous next first last appropriate right relevant correct proper specific given said selected corresponding ' +
+    'matching dedicated separate single new mcp ai llm model external individual respective one two three multiple several ' +
+    'underlying current existing available'
+  ).split(' '),
+);
+
+/** A name as prose writes it: in backticks or quotes, or bare. */
+const NAME = '(?:`([^`]{1,64})`|\'([^\'\\n]{1,64})\'|"([^"\\n]{1,64})"|([A-Za-z][\\w.-]{0,63}[A-Za-z0-9]))';
+
+/** `call read_file`, `each use of send_email`, `after every call to query_database`: a name after a verb of use. */
+const AFTER_VERB = new RegExp(
+  `(?:^|[\\s("'\\x60])(?:use of|uses of|call to|calls to|call|calls|calling|called|use|uses|using|used|invoke|invokes|invoking|invoked|run|runs|running|execute|executes|executing|executed|trigger|triggering)\\s+(?:the\\s+)?${NAME}`,
+  'gi',
+);
+/** `prior to 'Query Documentation'`, `instead of git_push`: a name after an ordering word (a verb may stand between). */
+const AFTER_ORDER = new RegExp(
+  `(?:^|[\\s("'\\x60])(?:before|after|prior to|instead of|rather than|in place of|than|over)\\s+(?:(?:using|calling|invoking|running)\\s+)?(?:the\\s+)?${NAME}`,
+  'gi',
+);
+/** `the check tool`, `using check tool`, `read_file tool`, `'Query Documentation' tool`: a name written as a tool. */
+const AS_TOOL = new RegExp(`(?:\\b(?:the|using|use|call|calling|invoke|run)\\s+)?${NAME}\\s+(tools?|functions?)\\b`, 'gi');
+/** `execute minus operation`: a verb of use, one word, and what it names. */
+const VERB_NOUN =
+  /(?:^|[\s(])(?:call|use|invoke|run|execute|executing|calling|using|running)\s+([A-Za-z][\w-]{0,40})\s+(?:operations?|functions?|tools?|commands?)\b/gi;
+/** `get_user(`: a call written out. */
+const CALLED = /\b([A-Za-z][\w.-]{0,63}[A-Za-z0-9])\(/g;
+
+/**
+ * Words that may follow a tool's name in a sentence. A bare identifier followed by another word
+ * ("eventType filters", "fetch_all=True") is a field or a value, not a tool.
+ */
+const FOLLOWS_A_NAME = new Set(
+  (
+    'to with for and or instead first before after when whenever if on in rather once again directly because since which that ' +
+    'so as then tool tools function functions is are was were will would must should can may might has have had does do ' +
+    'every each any all this these its it from by at otherwise until unless but nor'
+  ).split(' '),
+);
+
+/** One tool a sentence names. */
+export interface ToolMention {
+  /** The name as written. */
+  name: string;
+  /** Where it starts in the sentence. */
+  index: number;
+  /** Written as a group, "X tools" ("the Shopify tools"): a vendor or server, not one tool. */
+  group: boolean;
+}
+
+/** Every match of a global regex in `text`. */
+function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) yield m;
+}
+
+/** The word after position `end` of `text`, lower case ('' at punctuation or the end). */
+const nextWord = (text: string, end: number) => /^\s+([A-Za-z]+)/.exec(text.slice(end, end + 40))?.[1]?.toLowerCase() ?? '';
+
+/**
+ * The tools a sentence names: identifiers or quoted identifiers after a verb of use or an ordering
+ * word (`call read_file`, `prior to 'Query Documentation'`), what is written as a tool ("the
+ * check tool", "`x` tool"), a verb and one word before "operation" ("execute minus operation"),
+ * and calls written `name(`. A bare identifier followed by another content word is a field or a
+ * value ("use eventType filters"), and a plain word is not a name ("use caution").
+ */
+export function toolMentions(sentence: string): ToolMention[] {
+  const out = new Map<string, ToolMention>();
+  const add = (name: string | undefined, index: number, group = false) => {
+    const n = name?.trim();
+    if (n && !NOT_A_NAME.has(n.toLowerCase()) && !out.has(n.toLowerCase())) out.set(n.toLowerCase(), { name: n, index, group });
+  };
+  const at = (m: RegExpExecArray, g: number) => m.index + m[0].lastIndexOf(m[g] as string);
+  for (const re of [AFTER_VERB, AFTER_ORDER])
+    for (const m of matches(re, sentence)) {
+      const g = [1, 2, 3, 4].find((i) => m[i] !== undefined) as number;
+      const name = m[g] as string;
+      const end = m.index + m[0].length;
+      // `fetch_all=True` is an argument; `eventType filters` a field.
+      const followedOk = g !== 4 || (sentence[end] !== '=' && (FOLLOWS_A_NAME.has(nextWord(sentence, end)) || nextWord(sentence, end) === ''));
+      if (identifierLike(name) && followedOk) add(name, at(m, g));
+    }
+  for (const m of matches(AS_TOOL, sentence)) {
+    const g = [1, 2, 3, 4].find((i) => m[i] !== undefined) as number;
+    const name = m[g] as string;
+    const group = /s$/i.test(m[5] as string);
+    // "the check tool" names a tool; ", CLI tool" is a kind of tool.
+    if (g !== 4 || identifierLike(name) || /^(?:the|using|use|call|calling|invoke|run)\s/i.test(m[0])) add(name, at(m, g), group);
+  }
+  for (const m of matches(VERB_NOUN, sentence)) add(m[1], at(m, 1));
+  for (const m of matches(CALLED, sentence)) if (identifierLike(m[1] as string)) add(m[1], m.index);
+  return [...out.values()];
+}

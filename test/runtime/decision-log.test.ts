@@ -1,0 +1,85 @@
+/**
+ * The decision log (src/runtime/decision-log.ts) never throws and never loses a line in silence:
+ * arguments nested deeper than JSON.stringify goes, values JSON cannot hold, a real full disk
+ * (/dev/full), a stream that throws or was closed.
+ */
+import { createWriteStream } from 'node:fs';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { DecisionLog } from '../../src/runtime/decision-log.js';
+import { sha256 } from '../../src/surface/canonical.js';
+import { canonicalJsonDeep } from '../../src/util/json.js';
+
+function sink() {
+  const lines: string[] = [];
+  const out = new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) });
+  return { out, parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+const deep = (depth: number) => JSON.parse(`${'{"a":['.repeat(depth)}"x"${']}'.repeat(depth)}`) as unknown;
+
+describe('DecisionLog', () => {
+  it('digests arguments nested 20,000 deep (the canonical text, as for any call), and writes their values when asked', () => {
+    const args = deep(20_000);
+    expect(() => JSON.stringify(args)).toThrow(RangeError);
+    const s = sink();
+    new DecisionLog(s.out, 'src', true).write({ event: 'call', tool: 't', decision: 'refused', reason: 'invalid_arguments' }, args);
+    const [line] = s.parsed();
+    expect(line!.argumentsSha256).toBe(sha256(canonicalJsonDeep(args)));
+    expect(canonicalJsonDeep(line!.arguments)).toBe(canonicalJsonDeep(args));
+  });
+
+  it('states a marker for values JSON cannot hold (a cycle, a bigint) instead of throwing', () => {
+    const s = sink();
+    const log = new DecisionLog(s.out, 'src', true);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    log.write({ event: 'call', decision: 'refused' }, cycle);
+    log.write({ event: 'call', decision: 'refused' }, { n: 1n });
+    const [a, b] = s.parsed();
+    expect(a).toMatchObject({ argumentsUnhashable: expect.stringContaining('cycle') as unknown });
+    expect(b).toMatchObject({ argumentsUnhashable: expect.stringContaining('bigint') as unknown });
+    expect(a!.arguments).toBeUndefined();
+  });
+
+  it('shortens a huge tool name, method or detail, saying how long it was', () => {
+    const s = sink();
+    new DecisionLog(s.out, 'src', false).write({
+      event: 'request',
+      method: 'm'.repeat(1_000_000),
+      tool: 't'.repeat(10_000),
+      decision: 'refused',
+      detail: 'd'.repeat(50_000),
+    });
+    const [line] = s.parsed();
+    expect(line!.method).toMatch(/^m{500}… \(1000000 characters\)$/);
+    expect(line!.tool).toMatch(/… \(10000 characters\)$/);
+    expect((line!.detail as string).length).toBeLessThan(2100);
+  });
+
+  it('on a full disk (/dev/full: ENOSPC) goes on without throwing, and says how many lines were lost', async () => {
+    const out = createWriteStream('/dev/full', { flags: 'a' });
+    const log = new DecisionLog(out, 'src', false);
+    log.write({ event: 'call', decision: 'refused' }, { a: 1 });
+    await new Promise((r) => out.once('error', r));
+    for (let i = 0; i < 3; i++) log.write({ event: 'call', decision: 'refused' }, { a: i });
+    log.summary();
+    expect(log.problem()).toMatch(/^4 decision log line\(s\) not written: .*ENOSPC/);
+  });
+
+  it('a stream that throws on write, or was closed, loses the line, never the caller', () => {
+    const throwing = new Writable({ write: () => undefined });
+    throwing.write = () => {
+      throw new Error('EPIPE: broken pipe');
+    };
+    const a = new DecisionLog(throwing, 'src', false);
+    expect(() => a.write({ event: 'call', decision: 'refused' })).not.toThrow();
+    expect(a.problem()).toBe('1 decision log line(s) not written: EPIPE: broken pipe');
+    const closed = sink().out;
+    closed.destroy();
+    const b = new DecisionLog(closed, 'src', false);
+    expect(() => b.write({ event: 'call', decision: 'refused' })).not.toThrow();
+    expect(b.problem()).toMatch(/^1 decision log line\(s\) not written/);
+    expect(new DecisionLog(sink().out, 'src', false).problem()).toBeUndefined();
+  });
+});

@@ -13,9 +13,10 @@
 import { failOnOf, failsOn, type CheckResult, type SourceResult } from '../judge/result.js';
 import { ruleById } from '../rules/catalog.js';
 import { withoutReviewClause } from '../rules/evaluate.js';
-import type { Finding, FindingLocation } from '../rules/types.js';
+import type { Finding } from '../rules/types.js';
 import type { SurfaceTool } from '../surface/model.js';
 import { describeHints, describeReach } from '../rules/checks/additions.js';
+import { cmp, groupEntries, type ChangePart, type EntryFacts, type ReviewEntry } from './grouping.js';
 
 /**
  * How risky a failing finding is, lower first: new tools that can write, destroy or reach the
@@ -64,22 +65,7 @@ function rankOf(f: Finding, tool: SurfaceTool | undefined): number {
   return RANK[f.ruleId] ?? OTHER_RANK;
 }
 
-/** One tool (or the source or policy itself, `tool` absent) in a section. */
-export interface ToolBlock {
-  source: string;
-  tool?: string;
-  /** Lowest {@link RANK} of its findings (attention blocks only). */
-  rank: number;
-  /** "new destructive, open-world write tool", "read tool that became a write", … */
-  headline: string;
-  /** The live definition, when the tool is served. */
-  surfaceTool?: SurfaceTool;
-  /** Class and hints as a client applies them: `write · readOnlyHint false (default), …`. */
-  hints?: string;
-  /** Where the tool is pinned (its entry in the contract). */
-  location?: FindingLocation;
-  findings: Finding[];
-}
+export type { ReviewEntry } from './grouping.js';
 
 /** Notices of one rule, as one line. */
 export interface CollapsedNotices {
@@ -91,8 +77,13 @@ export interface CollapsedNotices {
 /** The whole report, ready to lay out. */
 export interface ReviewReport {
   verdict: Verdict;
-  attention: ToolBlock[];
-  rest: ToolBlock[];
+  /**
+   * Every finding that fails the run, riskiest first: one entry per tool, and one per change that
+   * several tools share (grouping.ts).
+   */
+  attention: ReviewEntry[];
+  /** The other findings, by tool name, grouped the same way. */
+  rest: ReviewEntry[];
   /** Notices collapsed per rule (empty with `verbose`: they are in `rest`). */
   notices: CollapsedNotices[];
   sources: SourceResult[];
@@ -124,10 +115,15 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
   const failing = (f: Finding) => failsOn(f.level, failOn);
   const toolsBySource = new Map(result.sources.map((s) => [s.id, riskiestByName(s.surface?.tools ?? [])]));
   const baseBySource = new Map(result.sources.map((s) => [s.id, riskiestByName(s.contract?.tools ?? [])]));
-  const lookup = (f: Finding) => (f.tool === undefined ? undefined : (toolsBySource.get(f.source)?.get(f.tool) ?? baseBySource.get(f.source)?.get(f.tool)));
+  const facts: EntryFacts = {
+    tool: (f) => (f.tool === undefined ? undefined : (toolsBySource.get(f.source)?.get(f.tool) ?? baseBySource.get(f.source)?.get(f.tool))),
+    hints: (t) => `${t.safetyClass} · ${describeHints(t)}`,
+    rank: rankOf,
+    headline: headlineOf,
+  };
 
-  const attention = new Map<string, ToolBlock>();
-  const rest = new Map<string, ToolBlock>();
+  const attention: Finding[] = [];
+  const rest: Finding[] = [];
   const collapsed = new Map<string, CollapsedNotices>();
   for (const f of result.findings) {
     // An approved widening is a notice that names who approved: shown, never collapsed.
@@ -138,78 +134,54 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
       collapsed.set(f.ruleId, c);
       continue;
     }
-    const into = failing(f) ? attention : rest;
-    const key = JSON.stringify([f.source, f.tool ?? null]);
-    let block = into.get(key);
-    if (!block) {
-      const t = lookup(f);
-      block = {
-        source: f.source,
-        ...(f.tool !== undefined ? { tool: f.tool } : {}),
-        rank: OTHER_RANK,
-        headline: '',
-        ...(t ? { surfaceTool: t, hints: `${t.safetyClass} · ${describeHints(t)}` } : {}),
-        findings: [],
-      };
-      into.set(key, block);
-    }
-    block.findings.push(f);
-    block.rank = Math.min(block.rank, rankOf(f, block.surfaceTool));
-    // An unlisted tool has no contract line of its own (its finding says where the entry is missing).
-    if (!block.location && f.location && f.tool !== undefined && f.ruleId !== 'unlisted-tool') block.location = f.location;
+    (failing(f) ? attention : rest).push(f);
   }
-  for (const b of [...attention.values(), ...rest.values()]) {
-    b.findings.sort((x, y) => rankOf(x, b.surfaceTool) - rankOf(y, b.surfaceTool));
-    b.headline = headlineOf(b);
-  }
-  const byRank = (a: ToolBlock, b: ToolBlock) => a.rank - b.rank || cmp(a.source, b.source) || cmp(a.tool ?? '', b.tool ?? '');
-  const byName = (a: ToolBlock, b: ToolBlock) => cmp(a.source, b.source) || cmp(a.tool ?? '', b.tool ?? '');
+  const first = (e: ReviewEntry) => e.tools[0] ?? '';
+  // Within a rank: changes several tools share, the most shared first, then each tool's own.
+  const byRank = (a: ReviewEntry, b: ReviewEntry) =>
+    a.rank - b.rank || cmp(a.source, b.source) || Number(a.byTool === true) - Number(b.byTool === true) || b.tools.length - a.tools.length || cmp(first(a), first(b));
+  const byName = (a: ReviewEntry, b: ReviewEntry) => cmp(a.source, b.source) || cmp(first(a), first(b)) || a.tools.length - b.tools.length;
   const clause = commonClause(result);
   return {
     ...(clause ? { clause } : {}),
     verdict: verdictOf(result),
-    attention: [...attention.values()].sort(byRank),
-    rest: [...rest.values()].sort(byName),
+    attention: groupEntries(attention, facts).sort(byRank),
+    rest: groupEntries(rest, facts).sort(byName),
     notices: [...collapsed.values()].sort((a, b) => cmp(a.ruleId, b.ruleId)),
     sources: result.sources,
     foldedCount: result.sources.reduce((n, s) => n + (s.folded?.length ?? 0), 0),
   };
 }
 
-/** Code-unit order: the same on every machine (no locale). */
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** What a block is about, from its riskiest finding. */
-function headlineOf(b: ToolBlock): string {
-  const first = b.findings[0];
-  const t = b.surfaceTool;
-  if (!first) return '';
-  if (b.tool === undefined) return b.source === '(policy)' ? 'the policy' : 'the source itself (its entry in toolgate.yml, its contract)';
-  switch (first.ruleId) {
+/** What an entry is about, from its riskiest part; `count` tools share it. */
+function headlineOf(first: ChangePart, t: SurfaceTool | undefined, count: number): string {
+  const f = first.finding;
+  const s = count > 1 ? 's' : '';
+  if (f.tool === undefined) return f.source === '(policy)' ? 'the policy' : 'the source itself (its entry in toolgate.yml, its contract)';
+  switch (f.ruleId) {
     case 'tool-added':
     case 'unlisted-tool':
-      return t ? `new ${describeReach(t)}${first.ruleId === 'unlisted-tool' ? ', not in the contract' : ''}` : 'new tool';
+      return t ? `new ${describeReach(t)}${s}${f.ruleId === 'unlisted-tool' ? ', not in the contract' : ''}` : `new tool${s}`;
     case 'read-tool-became-write':
+      if (count > 1) return t ? `read tools that became ${describeReach(t)}s` : 'read tools that became writes';
       return t ? `read tool that became ${article(describeReach(t))}` : 'read tool that became a write';
     case 'read-promotion-unreviewed':
       return 'newly classed read';
     case 'promoted-operation-moved':
       return 'promoted operation moved';
     case 'risk-claim-lowered':
-      return 'claims less risk';
+      return count > 1 ? 'claim less risk' : 'claims less risk';
     case 'annotation-dropped':
       return 'dropped a declared hint: the spec default claims more risk';
     case 'schema-widened':
     case 'schema-unclassified':
-      return 'accepts new inputs';
+      return count > 1 ? 'accept new inputs' : 'accepts new inputs';
     case 'description-changed':
       return 'changed text';
     case 'tool-removed':
       return 'removed';
     default:
-      return first.ruleId;
+      return f.ruleId;
   }
 }
 

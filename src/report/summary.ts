@@ -11,8 +11,9 @@ import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, authParts, COUNT_LABELS, grouped, tokenDelta, TOKENS_CAVEAT } from './audit.js';
 import { describeChange } from './changes.js';
 import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
-import { buildReview, withoutClause, type ToolBlock } from './review.js';
-import { changedTextsOf, renderWordDiffMarkdown, reportDiffer, type DiffSegment } from './text-diff.js';
+import { runMessage, runsOf, type ChangePart } from './grouping.js';
+import { buildReview, type ReviewEntry } from './review.js';
+import { focusDiff, renderWordDiffMarkdown, reportDiffer, type ChangedText, type DiffSegment } from './text-diff.js';
 
 /** GitHub's job summary limit per step: 1 MiB. Leave room for the cut note. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
@@ -116,24 +117,69 @@ function sourceLine(r: SourceResult): string {
   return `- Source **${md(r.id)}** (${kind})${server}${tools}${tokens}${sandbox}`;
 }
 
-/** A finding as a list item: level, rule, message, location; the fix and changed texts below it. */
-function findingItem(f: Finding, withFix: boolean, clause: string | undefined, diff: Differ): string {
-  const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(withoutClause(f, clause), 600)}${where(f)}`];
-  for (const c of changedTextsOf(f)) {
-    const what = [c.field ?? 'text', c.pointer]
-      .filter((x) => x !== undefined)
-      .map((x) => md(x, 200))
-      .join(' ');
-    lines.push(`  - ${what}: ${renderWordDiffMarkdown(diff(c.base, c.head))}`);
+/** A text's label in a list item: `description`, `inputSchema /properties/q/description`. */
+function textLabel(t: ChangedText): string {
+  return [t.field ?? 'text', t.pointer]
+    .filter((x) => x !== undefined)
+    .map((x) => md(x, 200))
+    .join(' ');
+}
+
+/**
+ * The text-change item: its label and the word diff, the changed words first ({@link focusDiff}:
+ * unchanged text around each change kept short; every change shown).
+ */
+export function textChangeItem(label: string, t: ChangedText, diff: Differ): string {
+  return `  - ${label}: ${renderWordDiffMarkdown(focusDiff(diff(t.base, t.head)))}`;
+}
+
+/** Every name, the ones past {@link LIST_PREVIEW} folded in a `<details>`. */
+function toolList(names: readonly string[]): string {
+  const shown = names.slice(0, LIST_PREVIEW).map((n) => (n === '' ? '(empty name)' : md(n, 120)));
+  const more = names.slice(LIST_PREVIEW).map((n) => (n === '' ? '(empty name)' : md(n, 120)));
+  if (more.length === 0) return shown.join(', ');
+  return `${shown.join(', ')}\n\n<details><summary>and ${more.length} more</summary>\n\n${more.join(', ')}\n\n</details>`;
+}
+
+/** One rule's parts of an entry as a list item: level, rule, what changed; texts and the fix below. */
+function runItem(run: readonly ChangePart[], e: ReviewEntry, withFix: boolean, clause: string | undefined, diff: Differ): string {
+  const f = (run[0] as ChangePart).finding;
+  const at = e.tools.length === 1 && f.location ? ` · ${md(`${f.location.file}${f.location.line ? `:${f.location.line}` : ''}`)}` : '';
+  const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(runMessage(run, e.tools.length, clause), 600)}${at}`];
+  for (const p of run) {
+    if (!p.text || (p.kind !== 'text' && p.kind !== 'new-tool')) continue;
+    // A new tool's description is all new: whole, under the tool's name when several share the entry.
+    if (p.kind === 'new-tool')
+      lines.push(`  - ${e.tools.length > 1 ? `**${md(p.finding.tool ?? '', 120)}**` : 'description'}: ${renderWordDiffMarkdown(diff(p.text.base, p.text.head))}`);
+    else lines.push(textChangeItem(textLabel(p.text), p.text, diff));
   }
   if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);
   return lines.join('\n');
 }
 
-function blockHeading(b: ToolBlock, level: string): string {
+function entryHeading(e: ReviewEntry, level: string): string {
   // Escaped text, not a code span: inside one, Markdown escapes and entities show literally.
-  const who = b.tool !== undefined ? `${b.tool === '' ? '(empty name)' : md(b.tool, 120)} · ${md(b.headline)}` : md(b.headline);
-  return `${level} ${who} (source ${md(b.source, 80)})`;
+  const one = e.tools[0];
+  const who = e.tools.length > 1 ? `${e.tools.length} tools · ` : one !== undefined ? `${one === '' ? '(empty name)' : md(one, 120)} · ` : '';
+  return `${level} ${who}${md(e.headline)} (source ${md(e.source, 80)})`;
+}
+
+/** One entry: heading, the tools of a shared change, class and hints, contract line, a list item per rule. */
+function entryBlock(e: ReviewEntry, level: string, fixed: Set<string>, clause: string | undefined, diff: Differ): string {
+  const facts = [
+    e.hints ? md(e.hints, 300) : undefined,
+    e.location ? `contract ${md(`${e.location.file}${e.location.line ? `:${e.location.line}` : ''}`)}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const named = e.tools.length > 1 && !e.parts.every((p) => p.kind === 'new-tool') ? [`Tools: ${toolList(e.tools)}`, ''] : [];
+  const items = runsOf(e.parts).map((run) => {
+    const rule = (run[0] as ChangePart).finding.ruleId;
+    const withFix = !fixed.has(rule);
+    fixed.add(rule);
+    return runItem(run, e, withFix, clause, diff);
+  });
+  return [entryHeading(e, level), '', ...named, ...(facts ? [facts, ''] : []), ...items, ''].join('\n');
 }
 
 function auditSection(r: SourceResult): string {
@@ -187,38 +233,24 @@ function changeList(label: string, list: readonly Change[]): string {
  */
 export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): string {
   const review = buildReview(result, { verbose: opts.verbose === true });
+  // A finding is counted once, at the first entry that shows a part of it (what a cut leaves out).
+  const counted = new Set<Finding>();
+  const newFindings = (e: ReviewEntry) => e.findings.filter((f) => !counted.has(f) && counted.add(f) !== undefined).length;
   const out = new Bounded(opts.maxBytes ?? COMMENT_MAX_BYTES);
   const diff = reportDiffer();
   out.add(`## ${md(opts.title ?? 'toolgate')}: ${VERDICT_ICON[review.verdict.outcome]} ${md(review.verdict.text, 1000)}\n`);
   out.add(result.sources.map(sourceLine).join('\n') + '\n');
   if (review.attention.length) {
     out.add(`### Needs your attention (${review.attention.length})\n`);
-    // Each rule's fix once: the same words under every block bury the blocks.
+    // Each rule's fix once: the same words under every entry bury the entries.
     const fixed = new Set<string>();
-    for (const b of review.attention) {
-      const facts = [
-        b.hints ? md(b.hints, 300) : undefined,
-        b.location ? `contract ${md(`${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`)}` : undefined,
-      ]
-        .filter(Boolean)
-        .join(' · ');
-      out.add(
-        () =>
-          [
-            blockHeading(b, '####'),
-            ...(facts ? [facts, ''] : ['']),
-            ...b.findings.map((f) => findingItem(f, !fixed.has(f.ruleId) && fixed.add(f.ruleId) !== undefined, review.clause, diff)),
-            '',
-          ].join('\n'),
-        b.findings.length,
-      );
-    }
+    for (const e of review.attention) out.add(() => entryBlock(e, '####', fixed, review.clause, diff), newFindings(e));
   }
   if (review.rest.length) {
-    const n = review.rest.reduce((k, b) => k + b.findings.length, 0);
+    const n = new Set(review.rest.flatMap((e) => e.findings)).size;
     out.add(`<details><summary>Everything else: ${n} finding${n === 1 ? '' : 's'}, by tool</summary>\n`, 0, 'open');
-    for (const b of review.rest)
-      out.add(() => [blockHeading(b, '#####'), '', ...b.findings.map((f) => findingItem(f, false, review.clause, diff)), ''].join('\n'), b.findings.length);
+    const all = new Set(review.rest.flatMap((e) => e.findings.map((f) => f.ruleId)));
+    for (const e of review.rest) out.add(() => entryBlock(e, '#####', all, review.clause, diff), newFindings(e));
     out.add('</details>\n', 0, 'close');
   }
   if (review.notices.length) {

@@ -3,7 +3,8 @@ import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, authParts, COUNT_LABELS, grouped, tokenDelta, TOKENS_CAVEAT } from './audit.js';
 import { escapeTerminal, escapeTerminalInline } from './escape.js';
 import { describeChange } from './changes.js';
-import { buildReview, withoutClause, type ToolBlock } from './review.js';
+import { buildReview, withoutClause } from './review.js';
+import { DEFAULT_WIDTH, renderCutTexts, renderEntry, renderFixes, type CutText } from './terminal-entries.js';
 import { changedTextsOf, renderWordDiffTerminal, reportDiffer, wordDiff, type DiffSegment } from './text-diff.js';
 
 /** How the terminal report is laid out. */
@@ -16,6 +17,8 @@ export interface TerminalStyle {
   verbose?: boolean;
   /** The list of every change (`update`, `diff`); default: only with `verbose` or for `update`. */
   changes?: boolean;
+  /** Columns to lay out for (wrapped lists, cut texts); default {@link DEFAULT_WIDTH}. */
+  width?: number;
 }
 
 const LIST_PREVIEW = 12;
@@ -55,23 +58,6 @@ export function renderFindingLine(
   });
   const tail = [where, withFix ? `fix: ${f.fix}` : ''].filter(Boolean).join('  ');
   return `${head}${texts.join('')}${tail ? `\n${indent}${tail}` : ''}`;
-}
-
-function blockTitle(b: ToolBlock): string {
-  const who = b.tool !== undefined ? escapeTerminalInline(b.tool, 120) : b.headline;
-  return `[${escapeTerminalInline(b.source, 80)}] ${who}${b.tool !== undefined ? `: ${escapeTerminalInline(b.headline, 200)}` : ''}`;
-}
-
-function renderAttention(b: ToolBlock, style: TerminalStyle, clause: string | undefined, fixed: Set<string>, diff: ReturnType<typeof reportDiffer>): string[] {
-  const out = [`  ${paint(style.color, '1', blockTitle(b))}`];
-  if (b.hints) out.push(`    ${b.hints}`);
-  if (b.location) out.push(`    contract: ${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`);
-  for (const f of b.findings) {
-    // Each rule's fix once: the same words under every block bury the blocks.
-    out.push(`    ${renderFindingLine(f, style, '            ', clause, !fixed.has(f.ruleId), diff)}`);
-    fixed.add(f.ruleId);
-  }
-  return out;
 }
 
 function renderSourceFacts(r: SourceResult, style: TerminalStyle): string[] {
@@ -170,20 +156,20 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
     for (const r of result.sources)
       if (r.changes?.length) out.push('', ...renderChanges(`[${r.id}] what a reviewer will be asked to approve: contract changes`, r.changes));
   }
+  const layout = { color: style.color, width: style.width ?? DEFAULT_WIDTH, clause: review.clause, fixed: new Set<string>(), diff, previous: {} };
   if (review.attention.length) {
-    out.push(
-      '',
-      paint(style.color, '1', `Needs your attention: ${review.attention.length} ${review.attention.length === 1 ? 'entry' : 'entries'}, riskiest first`),
-    );
-    const fixed = new Set<string>();
-    for (const b of review.attention) out.push(...renderAttention(b, style, review.clause, fixed, diff));
+    const n = review.attention.length;
+    const files = [...new Set(review.attention.flatMap((e) => (e.location ? [`[${escapeTerminalInline(e.source, 80)}] ${e.location.file}`] : [])))];
+    const contracts = files.length ? ` (contract lines: ${files.join(', ')})` : '';
+    out.push('', paint(style.color, '1', `Needs your attention: ${n} ${n === 1 ? 'entry' : 'entries'}, riskiest first`) + contracts);
+    const cut: CutText[] = [];
+    for (const e of review.attention) out.push(...renderEntry(e, { ...layout, cut }));
+    out.push('', paint(style.color, '1', 'What to do'), ...renderFixes(review.attention));
+    if (cut.length) out.push('', paint(style.color, '1', 'Texts in full (cut above)'), ...renderCutTexts(cut, layout));
   }
   if (review.rest.length) {
     out.push('', paint(style.color, '1', 'Everything else, by tool'));
-    for (const b of review.rest) {
-      out.push(`  ${blockTitle(b)}`);
-      for (const f of b.findings) out.push(`    ${renderFindingLine(f, style, '            ', review.clause, false, diff)}`);
-    }
+    for (const e of review.rest) out.push(...renderEntry(e, { ...layout, fixed: new Set(review.rest.flatMap((x) => x.findings.map((f) => f.ruleId))) }));
   }
   if (review.notices.length) {
     out.push('', paint(style.color, '1', 'Notices, one line per rule (--verbose lists each)'));

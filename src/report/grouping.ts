@@ -41,7 +41,7 @@ export interface ReviewEntry {
   source: string;
   /** Its tools, in name order; empty for a finding about the source or the policy itself. */
   tools: string[];
-  /** Lowest rank of its findings (riskiest first; see review.ts). */
+  /** Lowest rank of its parts (riskiest first; see review.ts). */
   rank: number;
   /** "new destructive, open-world write tool", "accepts new inputs", … */
   headline: string;
@@ -184,8 +184,8 @@ export interface EntryFacts {
   tool(f: Finding): SurfaceTool | undefined;
   /** `write · readOnlyHint false, …` of a tool. */
   hints(t: SurfaceTool): string;
-  /** A finding's rank, lower first. */
-  rank(f: Finding, t: SurfaceTool | undefined): number;
+  /** A part's rank, lower first. */
+  rank(p: ChangePart, t: SurfaceTool | undefined): number;
   /** An entry's headline from its riskiest part, and how many tools it has. */
   headline(first: ChangePart, tool: SurfaceTool | undefined, tools: number): string;
 }
@@ -271,7 +271,7 @@ function add(entries: Map<string, Building>, at: string, p: ChangePart, byTool: 
 
 /** Rank, order of parts, headline, hints and location of a filled entry. */
 function finish(e: ReviewEntry, facts: EntryFacts): void {
-  const rankOf = (p: ChangePart) => facts.rank(p.finding, facts.tool(p.finding));
+  const rankOf = (p: ChangePart) => facts.rank(p, facts.tool(p.finding));
   e.parts = e.parts.map((p, i) => ({ p, i })).sort((a, b) => rankOf(a.p) - rankOf(b.p) || a.i - b.i).map((x) => x.p);
   e.rank = e.parts.reduce((r, p) => Math.min(r, rankOf(p)), Number.MAX_SAFE_INTEGER);
   const first = e.parts[0] as ChangePart;

@@ -118,7 +118,8 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
   const facts: EntryFacts = {
     tool: (f) => (f.tool === undefined ? undefined : (toolsBySource.get(f.source)?.get(f.tool) ?? baseBySource.get(f.source)?.get(f.tool))),
     hints: (t) => `${t.safetyClass} · ${describeHints(t)}`,
-    rank: rankOf,
+    // What a schema change also narrows needs no review of its own: after what does.
+    rank: (p, t) => (p.kind === 'narrowed' ? OTHER_RANK : rankOf(p.finding, t)),
     headline: headlineOf,
   };
 
@@ -175,6 +176,8 @@ function headlineOf(first: ChangePart, t: SurfaceTool | undefined, count: number
       return 'dropped a declared hint: the spec default claims more risk';
     case 'schema-widened':
     case 'schema-unclassified':
+      // The narrowed part of a change that also widens: said where it is shared, but not a widening.
+      if (first.kind === 'narrowed') return count > 1 ? 'accept or declare less' : 'accepts or declares less';
       return count > 1 ? 'accept new inputs' : 'accepts new inputs';
     case 'description-changed':
       return 'changed text';

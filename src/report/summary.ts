@@ -13,7 +13,7 @@ import { describeChange } from './changes.js';
 import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
 import { runMessage, runsOf, type ChangePart } from './grouping.js';
 import { buildReview, type ReviewEntry } from './review.js';
-import { focusDiff, renderWordDiffMarkdown, reportDiffer, type ChangedText, type DiffSegment } from './text-diff.js';
+import { focusDiff, FOCUS_CHARS, FOCUS_OVER, renderWordDiffMarkdown, reportDiffer, type ChangedText, type DiffSegment } from './text-diff.js';
 
 /** GitHub's job summary limit per step: 1 MiB. Leave room for the cut note. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
@@ -126,11 +126,11 @@ function textLabel(t: ChangedText): string {
 }
 
 /**
- * The text-change item: its label and the word diff, the changed words first ({@link focusDiff}:
- * unchanged text around each change kept short; every change shown).
+ * The text-change item: its label and the word diff; a long text with the changed words first
+ * ({@link focusDiff}: unchanged text around each change kept short; every change shown).
  */
 export function textChangeItem(label: string, t: ChangedText, diff: Differ): string {
-  return `  - ${label}: ${renderWordDiffMarkdown(focusDiff(diff(t.base, t.head)))}`;
+  return `  - ${label}: ${renderWordDiffMarkdown(focusDiff(diff(t.base, t.head), FOCUS_CHARS, FOCUS_OVER))}`;
 }
 
 /** Every name, the ones past {@link LIST_PREVIEW} folded in a `<details>`. */
@@ -157,6 +157,19 @@ function runItem(run: readonly ChangePart[], e: ReviewEntry, withFix: boolean, c
   return lines.join('\n');
 }
 
+/** An entry of changes of their own: the rule's item, and under it one per tool with its texts. */
+function ownItem(e: ReviewEntry, withFix: boolean, clause: string | undefined, diff: Differ): string {
+  const f = (e.parts[0] as ChangePart).finding;
+  const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${e.tools.length} tools, each its own change:`];
+  for (const o of e.own ?? []) {
+    const facts = [o.safetyClass, o.location ? `contract ${md(`${o.location.file}${o.location.line ? `:${o.location.line}` : ''}`)}` : undefined].filter(Boolean);
+    lines.push(`  - **${o.tool === '' ? '(empty name)' : md(o.tool, 120)}**${facts.length ? ` (${facts.join(', ')})` : ''}: ${md(runMessage(o.parts, 1, clause), 600)}`);
+    for (const p of o.parts) if (p.text && p.kind === 'text') lines.push(`  ${textChangeItem(textLabel(p.text), p.text, diff)}`);
+  }
+  if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);
+  return lines.join('\n');
+}
+
 function entryHeading(e: ReviewEntry, level: string): string {
   // Escaped text, not a code span: inside one, Markdown escapes and entities show literally.
   const one = e.tools[0];
@@ -172,12 +185,12 @@ function entryBlock(e: ReviewEntry, level: string, fixed: Set<string>, clause: s
   ]
     .filter(Boolean)
     .join(' · ');
-  const named = e.tools.length > 1 && !e.parts.every((p) => p.kind === 'new-tool') ? [`Tools: ${toolList(e.tools)}`, ''] : [];
-  const items = runsOf(e.parts).map((run) => {
+  const named = e.tools.length > 1 && !e.own && !e.parts.every((p) => p.kind === 'new-tool') ? [`Tools: ${toolList(e.tools)}`, ''] : [];
+  const items = (e.own ? [e.parts] : runsOf(e.parts)).map((run) => {
     const rule = (run[0] as ChangePart).finding.ruleId;
     const withFix = !fixed.has(rule);
     fixed.add(rule);
-    return runItem(run, e, withFix, clause, diff);
+    return e.own ? ownItem(e, withFix, clause, diff) : runItem(run, e, withFix, clause, diff);
   });
   return [entryHeading(e, level), '', ...named, ...(facts ? [facts, ''] : []), ...items, ''].join('\n');
 }

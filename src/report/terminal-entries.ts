@@ -91,7 +91,7 @@ export function renderTextChange(t: ChangedText, label: string, layout: Pick<Ent
   // A preview starts at the first word: leading blanks (often a line break) only push it right.
   // A short line keeps less context around each change, so that a change shows on it.
   const context = room === undefined ? undefined : Math.max(12, Math.min(FOCUS_CHARS, Math.floor(room / 5)));
-  const segs = room === undefined ? whole : focusDiff(whole, context).map((g, i) => (i === 0 ? { ...g, text: g.text.trimStart() } : g)).filter((g) => g.text !== '');
+  const segs = room === undefined ? whole : focusDiff(whole, context, room).map((g, i) => (i === 0 ? { ...g, text: g.text.trimStart() } : g)).filter((g) => g.text !== '');
   const full = head + renderWordDiffTerminal(segs, layout.color);
   if (room === undefined || columnsOf(full) <= room) return { line: full, cut: false };
   // Markers and escapes make the line longer than its text: cut again by what is over.
@@ -128,7 +128,8 @@ function textLabel(t: ChangedText, short: boolean): string {
 
 /** A cut text, for "Texts in full". */
 function cutText(e: ReviewEntry, p: ChangePart, label: string): CutText {
-  const tools = p.kind === 'new-tool' && p.finding.tool !== undefined ? [p.finding.tool] : e.tools;
+  // A new tool's description and a tool's own change are that tool's; a shared text is its entry's.
+  const tools = (p.kind === 'new-tool' || e.own) && p.finding.tool !== undefined ? [p.finding.tool] : e.tools;
   return { source: e.source, tools, label, text: p.text as ChangedText };
 }
 
@@ -144,7 +145,8 @@ function runLines(run: readonly ChangePart[], e: ReviewEntry, layout: EntryLayou
   const lead = own?.lead ?? `    ${f.level.padEnd(7)} ${f.ruleId}  `;
   const painted = own?.painted ?? `    ${paint(layout.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  `;
   const texts = run.filter((p) => p.text !== undefined && (p.kind === 'text' || p.kind === 'new-tool'));
-  const message = escapeTerminalInline(runMessage(run, own ? 1 : e.tools.length, layout.clause), 600);
+  // On a tool's own line the entry's title already says "accepts new inputs".
+  const message = escapeTerminalInline(runMessage(run, own ? 1 : e.tools.length, layout.clause), 600).replace(own ? /^accepts new inputs: / : /^$/, '');
   const label = (p: ChangePart, short: boolean) =>
     p.kind === 'new-tool' ? (e.tools.length > 1 ? (p.finding.tool ?? '') : 'description') : textLabel(p.text as ChangedText, short);
   const under = own ? `${INDENT}  ` : INDENT;

@@ -284,6 +284,9 @@ export function wordDiff(before: string | undefined, after: string | undefined, 
 /** Code points of context a focused diff keeps around each change ({@link focusDiff}). */
 export const FOCUS_CHARS = 40;
 
+/** A text up to this many code points is shown whole, not focused, where the room allows. */
+export const FOCUS_OVER = 200;
+
 /** `text` without its start, kept to about its last `n` code points, from a word boundary. */
 function lastChars(text: string, n: number): string {
   const total = cpCount(text);
@@ -306,12 +309,14 @@ const ELLIPSIS = '\u2026';
 /**
  * The changed words first: a word diff ({@link wordDiff}) with the unchanged text around each
  * change kept to about `context` code points (word-snapped, `…` where cut), so that a change deep
- * in a long description starts its line. Segments stay raw; nothing changed is dropped.
+ * in a long description starts its line; a diff of at most `over` code points stays whole.
+ * Segments stay raw; nothing changed is dropped.
  */
-export function focusDiff(segs: readonly DiffSegment[], context = FOCUS_CHARS): DiffSegment[] {
+export function focusDiff(segs: readonly DiffSegment[], context = FOCUS_CHARS, over = 0): DiffSegment[] {
   const changed = segs.some((s) => s.op !== 'same');
+  if (!changed || segs.reduce((n, s) => n + cpCount(s.text), 0) <= over) return [...segs];
   return segs.map((s, i) => {
-    if (s.op !== 'same' || !changed) return s;
+    if (s.op !== 'same') return s;
     if (i === 0) return { op: 'same', text: lastChars(s.text, context) };
     if (i === segs.length - 1) return { op: 'same', text: firstChars(s.text, context) };
     if (cpCount(s.text) <= 2 * context + 10) return s;

@@ -413,7 +413,12 @@ describe('changed text in the reports', () => {
 
   it('summary: bounded whatever the texts; what is cut is counted and said', () => {
     const f = textFinding();
-    const many = Array.from({ length: 400 }, (_, i) => ({ ...f, tool: `tool_${i}`, fingerprint: String(i) }));
+    // Each tool its own text: the same change on several tools is one entry (report/grouping.ts).
+    const own = (i: number) => ({
+      ...f.data,
+      texts: (f.data!.texts as Record<string, unknown>[]).map((t) => ({ ...t, head: `${String(t.head ?? '')} (${i})` })),
+    });
+    const many = Array.from({ length: 400 }, (_, i) => ({ ...f, tool: `tool_${i}`, fingerprint: String(i), data: own(i) }));
     const md = renderSummary(checkResult(many));
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(COMMENT_MAX_BYTES);
     expect(md).toMatch(/Cut to fit GitHub's size limit: \d+ more findings and the rest of the report are in the JSON report/);

@@ -84,7 +84,8 @@ function same(a, b) {
 }
 
 const readOnly = (t) => t.annotations?.readOnlyHint === true;
-const withoutDollarSchema = (s) => (s && typeof s === 'object' && !Array.isArray(s) ? Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$schema')) : s);
+const withoutDollarSchema = (s) =>
+  s && typeof s === 'object' && !Array.isArray(s) ? Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$schema')) : s;
 const OWN_KEYS = new Set(['name', 'description', 'inputSchema', 'annotations']);
 
 /** The facts of one upgrade (see the README's "What `expected.json` holds"). */
@@ -107,7 +108,9 @@ function facts(slug, entry) {
     descriptionChanged: changed('description'),
     inputSchemaChanged: changed('inputSchema'),
     readOnlyChanged: both.filter(([b, h]) => readOnly(b) !== readOnly(h)).map(([b, h]) => ({ name: h.name, base: readOnly(b), head: readOnly(h) })),
-    inputSchemaChangedBeyondDollarSchema: both.filter(([b, h]) => !same(withoutDollarSchema(b.inputSchema), withoutDollarSchema(h.inputSchema))).map(([, h]) => h.name),
+    inputSchemaChangedBeyondDollarSchema: both
+      .filter(([b, h]) => !same(withoutDollarSchema(b.inputSchema), withoutDollarSchema(h.inputSchema)))
+      .map(([, h]) => h.name),
     otherKeysChanged: both.flatMap(([b, h]) => {
       const keys = [...new Set([...Object.keys(h), ...Object.keys(b)])].filter((k) => !OWN_KEYS.has(k) && !same(b[k], h[k]));
       return keys.length ? [{ name: h.name, keys }] : [];
@@ -125,7 +128,12 @@ const declared = (t, hint) => (t.annotations && Object.hasOwn(t.annotations, hin
 function section(slug, entry, f) {
   const [b, h] = [entry.versions[entry.base], entry.versions[entry.head]];
   const row = (label, get) => `| ${label} | ${get(b, entry.base)} | ${get(h, entry.head)} |`;
-  const env = (run) => (run.env && Object.keys(run.env).length ? Object.entries(run.env).map(([k, v]) => code(`${k}=${v}`)).join(', ') : 'none');
+  const env = (run) =>
+    run.env && Object.keys(run.env).length
+      ? Object.entries(run.env)
+          .map(([k, v]) => code(`${k}=${v}`))
+          .join(', ')
+      : 'none';
   const out = [
     `## ${entry.package}`,
     '',

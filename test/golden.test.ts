@@ -149,7 +149,11 @@ function namesIn(entry: string, format: 'terminal' | 'markdown'): string[] {
   const text = format === 'markdown' ? entry.replace(/\\/g, '') : entry;
   const [title = '', ...rest] = text.split('\n');
   const names: string[] = [];
-  const list = (s: string) => s.split(',').map((n) => n.trim()).filter(Boolean);
+  const list = (s: string) =>
+    s
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
   if (format === 'terminal') {
     const m = /^ {2}\[[^\]]*\] (.*?)(?: \([a-z]+\))?: /.exec(title);
     if (m && !/^\d+ tools$/.test(m[1]!)) names.push(...list(m[1]!));

@@ -83,7 +83,18 @@ export function withoutTool(message: string, tool: string | undefined): string {
 }
 
 function key(f: Finding, kind: PartKind, says: string, text?: ChangedText): string {
-  return JSON.stringify([f.source, f.ruleId, f.level, f.reviewClause ?? null, kind, says, text?.field ?? null, text?.pointer ?? null, text?.base ?? null, text?.head ?? null]);
+  return JSON.stringify([
+    f.source,
+    f.ruleId,
+    f.level,
+    f.reviewClause ?? null,
+    kind,
+    says,
+    text?.field ?? null,
+    text?.pointer ?? null,
+    text?.base ?? null,
+    text?.head ?? null,
+  ]);
 }
 
 function part(f: Finding, kind: PartKind, says: string, text?: ChangedText): ChangePart {
@@ -116,7 +127,7 @@ function textSays(f: Finding, i: number, t: ChangedText): string {
  * not have that shape, one `whole` part.
  */
 export function partsOf(f: Finding): ChangePart[] {
-  const says = withoutTool(f.message.slice(0, f.message.length - (f.reviewClause && f.message.endsWith(f.reviewClause) ? f.reviewClause.length : 0)), f.tool);
+  const says = withoutTool(withoutReviewClause(f), f.tool);
   if (f.tool === undefined) return [part(f, 'whole', says)];
   if (f.ruleId === 'tool-added' || f.ruleId === 'unlisted-tool') {
     const [text] = changedTextsOf(f);
@@ -136,8 +147,13 @@ export function partsOf(f: Finding): ChangePart[] {
   return [part(f, 'whole', says)];
 }
 
+/** A finding's message without the review clause, when it is the one the verdict already says. */
+function withoutClause(f: Finding, clause: string | undefined): string {
+  return clause !== undefined && f.reviewClause === clause ? withoutReviewClause(f) : f.message;
+}
+
 /** Texts and schema deltas a rule's line names in an entry; the rest are counted. */
-export const MAX_TEXTS = 3;
+const MAX_TEXTS = 3;
 const MAX_DELTAS = 3;
 
 /** The parts of an entry in runs of one rule, in their order. */
@@ -171,11 +187,17 @@ export function runMessage(run: readonly ChangePart[], tools: number, clause: st
   }
   if (kinds.has('text')) {
     const texts = run.filter((p) => p.kind === 'text');
-    const lead = texts.length === 1 ? (texts[0] as ChangePart).says : `${texts.length} texts: ${listed(texts.map((p) => p.says), MAX_TEXTS)}`;
+    const lead =
+      texts.length === 1
+        ? (texts[0] as ChangePart).says
+        : `${texts.length} texts: ${listed(
+            texts.map((p) => p.says),
+            MAX_TEXTS,
+          )}`;
     return `${lead}${extra}`;
   }
   if (kinds.has('new-tool')) return tools > 1 ? `${tools} new tools, each with its description:` : 'description of the new tool:';
-  return tools > 1 ? `${run.map((p) => p.says).join('; ')}${extra}` : run.map((p) => (p.finding.reviewClause === clause ? withoutReviewClause(p.finding) : p.finding.message)).join('; ');
+  return tools > 1 ? `${run.map((p) => p.says).join('; ')}${extra}` : run.map((p) => withoutClause(p.finding, clause)).join('; ');
 }
 
 /** Facts of a tool the entries need: its class and hints, and what ranks a finding. */
@@ -218,7 +240,8 @@ export function groupEntries(findings: readonly Finding[], facts: EntryFacts): R
     const tool = p.finding.tool;
     const shared = tool !== undefined ? toolsOf.get(keyOf(p)) : undefined;
     if (shared && shared.size > 1) add(entries, JSON.stringify([p.finding.source, [...shared].sort(cmp)]), p, false);
-    else if (tool === undefined || CLASS_RULES.has(p.finding.ruleId)) add(entries, JSON.stringify([p.finding.source, tool === undefined ? [] : [tool]]), p, false);
+    else if (tool === undefined || CLASS_RULES.has(p.finding.ruleId))
+      add(entries, JSON.stringify([p.finding.source, tool === undefined ? [] : [tool]]), p, false);
     // A change of its own: with the other tools' own changes of the rule, a line each.
     else add(entries, JSON.stringify([p.finding.source, p.finding.ruleId, p.finding.level]), p, true);
   }
@@ -252,7 +275,15 @@ function add(entries: Map<string, Building>, at: string, p: ChangePart, byTool: 
   if (!e) {
     const [, tools] = JSON.parse(at) as [string, unknown];
     e = {
-      entry: { source: p.finding.source, tools: Array.isArray(tools) ? (tools as string[]) : [], rank: 0, headline: '', parts: [], findings: [], ...(byTool ? { byTool } : {}) },
+      entry: {
+        source: p.finding.source,
+        tools: Array.isArray(tools) ? (tools as string[]) : [],
+        rank: 0,
+        headline: '',
+        parts: [],
+        findings: [],
+        ...(byTool ? { byTool } : {}),
+      },
       findings: new Set(),
       keys: new Set(),
       tools: new Set(),
@@ -272,7 +303,10 @@ function add(entries: Map<string, Building>, at: string, p: ChangePart, byTool: 
 /** Rank, order of parts, headline, hints and location of a filled entry. */
 function finish(e: ReviewEntry, facts: EntryFacts): void {
   const rankOf = (p: ChangePart) => facts.rank(p, facts.tool(p.finding));
-  e.parts = e.parts.map((p, i) => ({ p, i })).sort((a, b) => rankOf(a.p) - rankOf(b.p) || a.i - b.i).map((x) => x.p);
+  e.parts = e.parts
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => rankOf(a.p) - rankOf(b.p) || a.i - b.i)
+    .map((x) => x.p);
   e.rank = e.parts.reduce((r, p) => Math.min(r, rankOf(p)), Number.MAX_SAFE_INTEGER);
   const first = e.parts[0] as ChangePart;
   const tool = facts.tool(first.finding);

@@ -4,15 +4,15 @@
  * result; renderers only lay it out.
  *
  * 1. the verdict and what it waits for;
- * 2. "needs your attention": every tool with a finding that fails the run, one block per tool,
- *    riskiest first ({@link RANK}), with its class, hints and contract line; never cut by a
- *    renderer before the rest;
- * 3. everything else, grouped by tool; notices of one rule as one line unless `verbose`;
+ * 2. "needs your attention": every finding that fails the run, riskiest first ({@link RANK}), in
+ *    entries (grouping.ts): one change several tools share is one entry naming them; each tool's
+ *    own changes of a rule are one entry with a line per tool; a new tool or a read → write flip
+ *    is named with its class and hints; never cut by a renderer before the rest;
+ * 3. everything else, in entries the same way; notices of one rule as one line unless `verbose`;
  * 4. per source, the audit counts and the digest.
  */
 import { failOnOf, failsOn, type CheckResult, type SourceResult } from '../judge/result.js';
 import { ruleById } from '../rules/catalog.js';
-import { withoutReviewClause } from '../rules/evaluate.js';
 import type { Finding } from '../rules/types.js';
 import type { SurfaceTool } from '../surface/model.js';
 import { describeHints, describeReach } from '../rules/checks/additions.js';
@@ -91,7 +91,7 @@ export interface ReviewReport {
   foldedCount: number;
   /**
    * The review clause every failing reviewable finding ends with ("; it needs …"), said once in
-   * the verdict: renderers leave it out of each message ({@link withoutClause}).
+   * the verdict: renderers leave it out of each message (grouping.ts `runMessage`).
    */
   clause?: string;
 }
@@ -140,7 +140,11 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
   const first = (e: ReviewEntry) => e.tools[0] ?? '';
   // Within a rank: changes several tools share, the most shared first, then each tool's own.
   const byRank = (a: ReviewEntry, b: ReviewEntry) =>
-    a.rank - b.rank || cmp(a.source, b.source) || Number(a.byTool === true) - Number(b.byTool === true) || b.tools.length - a.tools.length || cmp(first(a), first(b));
+    a.rank - b.rank ||
+    cmp(a.source, b.source) ||
+    Number(a.byTool === true) - Number(b.byTool === true) ||
+    b.tools.length - a.tools.length ||
+    cmp(first(a), first(b));
   const byName = (a: ReviewEntry, b: ReviewEntry) => cmp(a.source, b.source) || cmp(first(a), first(b)) || a.tools.length - b.tools.length;
   const clause = commonClause(result);
   return {
@@ -202,11 +206,6 @@ const waitingForReview = (result: CheckResult) => result.findings.filter((f) => 
 function commonClause(result: CheckResult): string | undefined {
   const clauses = new Set(waitingForReview(result).map((f) => f.reviewClause));
   return clauses.size === 1 ? [...clauses][0] : undefined;
-}
-
-/** A finding's message without the review clause, when it is the one the verdict already says. */
-export function withoutClause(f: Finding, clause: string | undefined): string {
-  return clause !== undefined && f.reviewClause === clause ? withoutReviewClause(f) : f.message;
 }
 
 /** The verdict and what it waits for. */

@@ -93,7 +93,6 @@ class Bounded {
 
 const md = (s: string, max = 200) => escapeMarkdownInline(s, max);
 type Differ = (before: string | undefined, after: string | undefined) => DiffSegment[];
-const where = (f: Finding) => (f.location ? ` · ${md(`${f.location.file}${f.location.line ? `:${f.location.line}` : ''}`)}` : '');
 
 function nameList(names: string[]): string {
   if (names.length === 0) return 'none';
@@ -135,8 +134,10 @@ export function textChangeItem(label: string, t: ChangedText, diff: Differ): str
 
 /** Every name, the ones past {@link LIST_PREVIEW} folded in a `<details>`. */
 function toolList(names: readonly string[]): string {
-  const shown = names.slice(0, LIST_PREVIEW).map((n) => (n === '' ? '(empty name)' : md(n, 120)));
-  const more = names.slice(LIST_PREVIEW).map((n) => (n === '' ? '(empty name)' : md(n, 120)));
+  // Quoted when it has a comma, a quote or a blank: a name cannot pass for several.
+  const name = (n: string) => (n === '' ? '(empty name)' : /[\s,"]/.test(n) ? `"${md(n, 120)}"` : md(n, 120));
+  const shown = names.slice(0, LIST_PREVIEW).map(name);
+  const more = names.slice(LIST_PREVIEW).map(name);
   if (more.length === 0) return shown.join(', ');
   return `${shown.join(', ')}\n\n<details><summary>and ${more.length} more</summary>\n\n${more.join(', ')}\n\n</details>`;
 }
@@ -150,7 +151,9 @@ function runItem(run: readonly ChangePart[], e: ReviewEntry, withFix: boolean, c
     if (!p.text || (p.kind !== 'text' && p.kind !== 'new-tool')) continue;
     // A new tool's description is all new: whole, under the tool's name when several share the entry.
     if (p.kind === 'new-tool')
-      lines.push(`  - ${e.tools.length > 1 ? `**${md(p.finding.tool ?? '', 120)}**` : 'description'}: ${renderWordDiffMarkdown(diff(p.text.base, p.text.head))}`);
+      lines.push(
+        `  - ${e.tools.length > 1 ? `**${md(p.finding.tool ?? '', 120)}**` : 'description'}: ${renderWordDiffMarkdown(diff(p.text.base, p.text.head))}`,
+      );
     else lines.push(textChangeItem(textLabel(p.text), p.text, diff));
   }
   if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);
@@ -162,8 +165,12 @@ function ownItem(e: ReviewEntry, withFix: boolean, clause: string | undefined, d
   const f = (e.parts[0] as ChangePart).finding;
   const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${e.tools.length} tools, each its own change:`];
   for (const o of e.own ?? []) {
-    const facts = [o.safetyClass, o.location ? `contract ${md(`${o.location.file}${o.location.line ? `:${o.location.line}` : ''}`)}` : undefined].filter(Boolean);
-    lines.push(`  - **${o.tool === '' ? '(empty name)' : md(o.tool, 120)}**${facts.length ? ` (${facts.join(', ')})` : ''}: ${md(runMessage(o.parts, 1, clause), 600)}`);
+    const facts = [o.safetyClass, o.location ? `contract ${md(`${o.location.file}${o.location.line ? `:${o.location.line}` : ''}`)}` : undefined].filter(
+      Boolean,
+    );
+    lines.push(
+      `  - **${o.tool === '' ? '(empty name)' : md(o.tool, 120)}**${facts.length ? ` (${facts.join(', ')})` : ''}: ${md(runMessage(o.parts, 1, clause), 600)}`,
+    );
     for (const p of o.parts) if (p.text && p.kind === 'text') lines.push(`  ${textChangeItem(textLabel(p.text), p.text, diff)}`);
   }
   if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);

@@ -9,12 +9,11 @@
  */
 import type { Finding, Level } from '../rules/types.js';
 import { escapeTerminalInline } from './escape.js';
-import { CLASS_RULES, runMessage, runsOf, MAX_TEXTS, type ChangePart, type ReviewEntry } from './grouping.js';
+import { CLASS_RULES, runMessage, runsOf, type ChangePart, type ReviewEntry } from './grouping.js';
 import { clipSegments, focusDiff, FOCUS_CHARS, renderWordDiffTerminal, type ChangedText, type DiffSegment } from './text-diff.js';
 
 /** Columns the report is laid out for when the output is not a terminal (or says no width). */
 export const DEFAULT_WIDTH = 100;
-
 
 /** Where the lines after a finding's first one start. */
 const INDENT = ' '.repeat(12);
@@ -33,9 +32,22 @@ export function columnsOf(line: string): number {
   return n;
 }
 
-/** Terminal lines `text` takes at `width` columns: each line at least one. */
+/** Terminal lines `text` takes at `width` columns: each line at least one. @internal for the golden test's bound */
 export function terminalLines(text: string, width = DEFAULT_WIDTH): number {
   return text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(columnsOf(line) / width)), 0);
+}
+
+/** A name quoted when it is empty or has a comma, a colon, a quote or a blank (raw: escape it after). */
+function quoted(name: string): string {
+  return name === '' || /[\s,:"]/.test(name) ? `"${name.replace(/"/g, '\\"')}"` : name;
+}
+
+/**
+ * A tool's name in a list or at the start of its line, escaped and, where it could pass for
+ * several names or hide in the separators (`a, b`, `a: b`), quoted.
+ */
+export function listName(name: string): string {
+  return escapeTerminalInline(quoted(name), 122);
 }
 
 /** `label a, b, c`, wrapped at `width` columns between names, the next lines at `indent`; every name listed. */
@@ -44,7 +56,7 @@ export function wrapNames(label: string, names: readonly string[], width: number
   let line = label;
   let fresh = true;
   names.forEach((name, i) => {
-    const piece = `${escapeTerminalInline(name, 120)}${i < names.length - 1 ? ',' : ''}`;
+    const piece = `${listName(name)}${i < names.length - 1 ? ',' : ''}`;
     if (!fresh && columnsOf(line) + 1 + columnsOf(piece) > width) {
       lines.push(line);
       line = `${indent}${piece}`;
@@ -69,8 +81,6 @@ export interface EntryLayout {
   width: number;
   /** The review clause the verdict says once (left out of each message). */
   clause: string | undefined;
-  /** Rules whose fix was already shown. */
-  fixed: Set<string>;
   diff: (before: string | undefined, after: string | undefined) => DiffSegment[];
   /** Where cut texts go; undefined: texts are not cut. */
   cut?: CutText[];
@@ -91,7 +101,12 @@ export function renderTextChange(t: ChangedText, label: string, layout: Pick<Ent
   // A preview starts at the first word: leading blanks (often a line break) only push it right.
   // A short line keeps less context around each change, so that a change shows on it.
   const context = room === undefined ? undefined : Math.max(12, Math.min(FOCUS_CHARS, Math.floor(room / 5)));
-  const segs = room === undefined ? whole : focusDiff(whole, context, room).map((g, i) => (i === 0 ? { ...g, text: g.text.trimStart() } : g)).filter((g) => g.text !== '');
+  const segs =
+    room === undefined
+      ? whole
+      : focusDiff(whole, context, room)
+          .map((g, i) => (i === 0 ? { ...g, text: g.text.trimStart() } : g))
+          .filter((g) => g.text !== '');
   const full = head + renderWordDiffTerminal(segs, layout.color);
   if (room === undefined || columnsOf(full) <= room) return { line: full, cut: false };
   // Markers and escapes make the line longer than its text: cut again by what is over.
@@ -130,7 +145,7 @@ function textLabel(t: ChangedText, short: boolean): string {
 function cutText(e: ReviewEntry, p: ChangePart, label: string): CutText {
   // A new tool's description and a tool's own change are that tool's; a shared text is its entry's.
   const tools = (p.kind === 'new-tool' || e.own) && p.finding.tool !== undefined ? [p.finding.tool] : e.tools;
-  return { source: e.source, tools, label, text: p.text as ChangedText };
+  return { source: e.source, tools, label: p.kind === 'new-tool' ? 'description' : label, text: p.text as ChangedText };
 }
 
 /**
@@ -148,7 +163,7 @@ function runLines(run: readonly ChangePart[], e: ReviewEntry, layout: EntryLayou
   // On a tool's own line the entry's title already says "accepts new inputs".
   const message = escapeTerminalInline(runMessage(run, own ? 1 : e.tools.length, layout.clause), 600).replace(own ? /^accepts new inputs: / : /^$/, '');
   const label = (p: ChangePart, short: boolean) =>
-    p.kind === 'new-tool' ? (e.tools.length > 1 ? (p.finding.tool ?? '') : 'description') : textLabel(p.text as ChangedText, short);
+    p.kind === 'new-tool' ? (e.tools.length > 1 ? quoted(p.finding.tool ?? '') : 'description') : textLabel(p.text as ChangedText, short);
   const under = own ? `${INDENT}  ` : INDENT;
   if (!layout.cut) return [painted + message, ...texts.map((p) => under + renderTextChange(p.text as ChangedText, label(p, false), layout).line)];
   const cut = layout.cut;
@@ -182,8 +197,8 @@ function ownLines(e: ReviewEntry, layout: EntryLayout): string[] {
   const out = [`    ${paint(layout.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${e.tools.length} tools, each its own change:`];
   for (const o of e.own ?? []) {
     const cls = o.safetyClass ? ` (${o.safetyClass})` : '';
-    const at = o.location ? (layout.cut && o.location.line ? ` :${o.location.line}` : ` ${where({ location: o.location } as Finding)}`) : '';
-    const lead = `${INDENT}${escapeTerminalInline(o.tool, 120)}${cls}${at}  `;
+    const at = o.location?.line ? (layout.cut ? ` :${o.location.line}` : ` ${where({ location: o.location } as Finding)}`) : '';
+    const lead = `${INDENT}${listName(o.tool)}${cls}${at}  `;
     out.push(...runLines(o.parts, e, layout, { lead, painted: lead }));
   }
   return out;
@@ -222,7 +237,7 @@ function toolsLines(tools: readonly string[], layout: EntryLayout): string[] {
     const plus = tools.filter((t) => !had.has(t));
     const n = without.length + plus.length;
     if (n > 0 && n <= MAX_DIFFERENCE && n < tools.length / 2) {
-      const parts = [without.length ? `without ${without.map((t) => escapeTerminalInline(t, 120)).join(', ')}` : '', plus.length ? `with ${plus.map((t) => escapeTerminalInline(t, 120)).join(', ')}` : ''];
+      const parts = [without.length ? `without ${without.map(listName).join(', ')}` : '', plus.length ? `with ${plus.map(listName).join(', ')}` : ''];
       return [`    tools: the ${tools.length} of the entry above, ${parts.filter(Boolean).join(' and ')}`];
     }
   }
@@ -235,8 +250,9 @@ export function renderEntry(e: ReviewEntry, layout: EntryLayout): string[] {
   const showHints = e.hints !== undefined && CLASS_RULES.has(first.finding.ruleId);
   const newTools = e.parts.every((p) => p.kind === 'new-tool');
   // A few names fit the title; more are listed below it, every one.
-  const listedNames = e.tools.length > 1 && !newTools && !e.own ? e.tools.map((n) => escapeTerminalInline(n, 120)).join(', ') : undefined;
-  const inTitle = listedNames !== undefined && columnsOf(entryTitle(e, showHints, listedNames, layout.cut !== undefined)) + 2 <= layout.width ? listedNames : undefined;
+  const listedNames = e.tools.length > 1 && !newTools && !e.own ? e.tools.map(listName).join(', ') : undefined;
+  const inTitle =
+    listedNames !== undefined && columnsOf(entryTitle(e, showHints, listedNames, layout.cut !== undefined)) + 2 <= layout.width ? listedNames : undefined;
   const out = [`  ${paint(layout.color, '1', entryTitle(e, showHints, inTitle, layout.cut !== undefined))}`];
   if (showHints) out.push(`    ${e.hints}`);
   if (listedNames !== undefined && inTitle === undefined) out.push(...toolsLines(e.tools, layout));
@@ -244,12 +260,10 @@ export function renderEntry(e: ReviewEntry, layout: EntryLayout): string[] {
   for (const run of e.own ? [e.parts] : runsOf(e.parts)) {
     const f = (run[0] as ChangePart).finding;
     out.push(...(e.own ? ownLines(e, layout) : runLines(run, e, layout)));
-    // Outside attention a finding's own line is said; in it, the entry's contract line stands for its tool.
+    // Outside attention a finding's own line is said; in it, the entry's contract line stands for
+    // its tool. Each rule's fix is said once, after the attention entries (renderFixes).
     const at = !layout.cut && e.tools.length === 1 && where(f) !== where({ location: e.location } as Finding) ? where(f) : '';
-    // In attention each rule's fix is said once, after the entries (renderFixes).
-    const fix = layout.fixed.has(f.ruleId) || layout.cut ? '' : `fix: ${f.fix}`;
-    layout.fixed.add(f.ruleId);
-    if (at || fix) out.push(`${INDENT}${[at, fix].filter(Boolean).join('  ')}`);
+    if (at) out.push(`${INDENT}${at}`);
   }
   return out;
 }
@@ -257,8 +271,8 @@ export function renderEntry(e: ReviewEntry, layout: EntryLayout): string[] {
 /** "Texts in full": each text an entry above showed cut, whole. */
 export function renderCutTexts(cut: readonly CutText[], layout: Pick<EntryLayout, 'color' | 'diff'>): string[] {
   return cut.map((c) => {
-    const who = c.tools.length === 1 ? escapeTerminalInline(c.tools[0] as string, 120) : `${c.tools.length} tools (${escapeTerminalInline(c.tools[0] as string, 120)}, …)`;
-    const t = renderTextChange(c.text, c.label === c.tools[0] ? 'description' : c.label, layout);
+    const who = c.tools.length === 1 ? listName(c.tools[0] as string) : `${c.tools.length} tools (${listName(c.tools[0] as string)}, …)`;
+    const t = renderTextChange(c.text, c.label, layout);
     return `  [${escapeTerminalInline(c.source, 80)}] ${who} · ${t.line}`;
   });
 }

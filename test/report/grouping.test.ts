@@ -13,7 +13,7 @@ import type { Finding } from '../../src/rules/types.js';
 import type { Json, JsonObject } from '../../src/util/json.js';
 import { classifySchemaChange } from '../../src/diff/schema/classify.js';
 import type { SchemaVerdict } from '../../src/diff/schema/types.js';
-import { judgeCase, mcpSurface, mcpTool } from '../support/surface-builders.js';
+import { judgeCase, mcpSurface, mcpTool, without } from '../support/surface-builders.js';
 
 const WRITE: JsonObject = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 const READ: JsonObject = { readOnlyHint: true, openWorldHint: false };
@@ -53,7 +53,7 @@ const attentionOf = (text: string) => text.slice(text.indexOf('Needs your attent
 describe('one change, one entry', () => {
   it('the same lowered claim on several tools is one entry naming them all; another change on another tool is its own', () => {
     const three = ['a_tool', 'b_tool', 'c_tool'];
-    const base = [...three.map((n) => mcpTool(n, { ...WRITE, openWorldHint: undefined } as JsonObject)), mcpTool('d_tool', WRITE)];
+    const base = [...three.map((n) => mcpTool(n, without(WRITE, 'openWorldHint'))), mcpTool('d_tool', WRITE)];
     const head = [...three.map((n) => mcpTool(n, { ...WRITE, openWorldHint: false })), mcpTool('d_tool', { ...WRITE, destructiveHint: false })];
     const result = pr(base, head);
     const lowered = result.findings.filter((f) => f.ruleId === 'risk-claim-lowered');
@@ -169,7 +169,7 @@ describe('one change, one entry', () => {
 describe('names of an entry', () => {
   it('terminal: every name, wrapped at the width; a name with a comma, a colon or a blank is quoted', () => {
     const many = [...names(60), 'a, b', 'x: y'];
-    const base = many.map((n) => mcpTool(n, { ...WRITE, openWorldHint: undefined } as JsonObject));
+    const base = many.map((n) => mcpTool(n, without(WRITE, 'openWorldHint')));
     const head = many.map((n) => mcpTool(n, { ...WRITE, openWorldHint: false }));
     const result = pr(base, head);
     const terminal = attentionOf(renderTerminal(result, { color: false, listTools: false }));
@@ -186,7 +186,7 @@ describe('names of an entry', () => {
 
   it('Markdown: the first 30 names, the rest folded in a <details>, every one', () => {
     const many = names(45);
-    const base = many.map((n) => mcpTool(n, { ...WRITE, openWorldHint: undefined } as JsonObject));
+    const base = many.map((n) => mcpTool(n, without(WRITE, 'openWorldHint')));
     const head = many.map((n) => mcpTool(n, { ...WRITE, openWorldHint: false }));
     const md = renderSummary(pr(base, head));
     const at = md.indexOf('#### 45 tools · claim less risk');

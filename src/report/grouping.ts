@@ -236,11 +236,17 @@ export function groupEntries(findings: readonly Finding[], facts: EntryFacts): R
     toolsOf.set(k, set);
   }
   const entries = new Map<string, Building>();
+  // The entry of each set of tools, made once per key (a key can be on 100,000 tools).
+  const sharedAt = new Map<string, string>();
   for (const p of parts) {
     const tool = p.finding.tool;
-    const shared = tool !== undefined ? toolsOf.get(keyOf(p)) : undefined;
-    if (shared && shared.size > 1) add(entries, JSON.stringify([p.finding.source, [...shared].sort(cmp)]), p, false);
-    else if (tool === undefined || CLASS_RULES.has(p.finding.ruleId))
+    const k = tool !== undefined ? keyOf(p) : '';
+    const shared = tool !== undefined ? toolsOf.get(k) : undefined;
+    if (shared && shared.size > 1) {
+      let at = sharedAt.get(k);
+      if (at === undefined) sharedAt.set(k, (at = JSON.stringify([p.finding.source, [...shared].sort(cmp)])));
+      add(entries, at, p, false);
+    } else if (tool === undefined || CLASS_RULES.has(p.finding.ruleId))
       add(entries, JSON.stringify([p.finding.source, tool === undefined ? [] : [tool]]), p, false);
     // A change of its own: with the other tools' own changes of the rule, a line each.
     else add(entries, JSON.stringify([p.finding.source, p.finding.ruleId, p.finding.level]), p, true);

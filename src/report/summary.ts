@@ -132,60 +132,91 @@ export function textChangeItem(label: string, t: ChangedText, diff: Differ): str
   return `  - ${label}: ${renderWordDiffMarkdown(focusDiff(diff(t.base, t.head), FOCUS_CHARS, FOCUS_OVER))}`;
 }
 
-/** Every name, the ones past {@link LIST_PREVIEW} folded in a `<details>`. */
-function toolList(names: readonly string[]): string {
-  // Quoted when it has a comma, a quote or a blank: a name cannot pass for several.
-  const name = (n: string) => (n === '' ? '(empty name)' : /[\s,"]/.test(n) ? `"${md(n, 120)}"` : md(n, 120));
-  const shown = names.slice(0, LIST_PREVIEW).map(name);
-  const more = names.slice(LIST_PREVIEW).map(name);
-  if (more.length === 0) return shown.join(', ');
-  return `${shown.join(', ')}\n\n<details><summary>and ${more.length} more</summary>\n\n${more.join(', ')}\n\n</details>`;
+/** Names a list folds in its `<details>` at most; the rest are counted (the JSON report has them). */
+const MAX_FOLDED_NAMES = 1000;
+
+/** A tool's name, escaped; quoted when it has a comma, a quote or a blank (it cannot pass for several). */
+function toolName(n: string): string {
+  return n === '' ? '(empty name)' : /[\s,"]/.test(n) ? `"${md(n, 120)}"` : md(n, 120);
 }
 
-/** One rule's parts of an entry as a list item: level, rule, what changed; texts and the fix below. */
-function runItem(run: readonly ChangePart[], e: ReviewEntry, withFix: boolean, clause: string | undefined, diff: Differ): string {
+/** Every name, the ones past {@link LIST_PREVIEW} folded in a `<details>` (at most {@link MAX_FOLDED_NAMES} of them). */
+function toolList(names: readonly string[]): string {
+  const shown = names.slice(0, LIST_PREVIEW).map(toolName);
+  const more = names.slice(LIST_PREVIEW, LIST_PREVIEW + MAX_FOLDED_NAMES).map(toolName);
+  if (more.length === 0) return shown.join(', ');
+  const rest = names.length - LIST_PREVIEW - more.length;
+  const counted = rest > 0 ? `, and ${rest} more (the JSON report names each)` : '';
+  return `${shown.join(', ')}\n\n<details><summary>and ${names.length - LIST_PREVIEW} more</summary>\n\n${more.join(', ')}${counted}\n\n</details>`;
+}
+
+/** A piece of an entry that the size bound takes or cuts whole, and the findings it shows. */
+interface Unit {
+  text: () => string;
+  findings: readonly Finding[];
+}
+
+/** The rule's list item of a run: level, rule, what its parts say, and the tool's contract line. */
+function runHead(run: readonly ChangePart[], e: ReviewEntry, clause: string | undefined, tools = e.tools.length): string {
   const f = (run[0] as ChangePart).finding;
   const at = e.tools.length === 1 && f.location ? ` · ${md(`${f.location.file}${f.location.line ? `:${f.location.line}` : ''}`)}` : '';
-  const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(runMessage(run, e.tools.length, clause), 600)}${at}`];
-  for (const p of run) {
-    if (!p.text || (p.kind !== 'text' && p.kind !== 'new-tool')) continue;
-    // A new tool's description is all new: whole, under the tool's name when several share the entry.
-    if (p.kind === 'new-tool')
-      lines.push(
-        `  - ${e.tools.length > 1 ? `**${md(p.finding.tool ?? '', 120)}**` : 'description'}: ${renderWordDiffMarkdown(diff(p.text.base, p.text.head))}`,
-      );
-    else lines.push(textChangeItem(textLabel(p.text), p.text, diff));
-  }
-  if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);
-  return lines.join('\n');
+  const says = run.every((p) => p.kind === 'new-tool') && tools > 1 ? `${tools} new tools, each with its description:` : runMessage(run, tools, clause);
+  return `- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(says, 600)}${at}`;
 }
 
-/** An entry of changes of their own: the rule's item, and under it one per tool with its texts. */
-function ownItem(e: ReviewEntry, withFix: boolean, clause: string | undefined, diff: Differ): string {
-  const f = (e.parts[0] as ChangePart).finding;
-  const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${e.tools.length} tools, each its own change:`];
-  for (const o of e.own ?? []) {
-    const facts = [o.safetyClass, o.location ? `contract ${md(`${o.location.file}${o.location.line ? `:${o.location.line}` : ''}`)}` : undefined].filter(
-      Boolean,
-    );
-    lines.push(
-      `  - **${o.tool === '' ? '(empty name)' : md(o.tool, 120)}**${facts.length ? ` (${facts.join(', ')})` : ''}: ${md(runMessage(o.parts, 1, clause), 600)}`,
-    );
-    for (const p of o.parts) if (p.text && p.kind === 'text') lines.push(`  ${textChangeItem(textLabel(p.text), p.text, diff)}`);
+/**
+ * One rule's parts of an entry: the rule's item with what changed and its texts, then the fix
+ * once. A new tool's description (all new: whole) and a tool's own change are each a unit of
+ * their own, under the tool's name, so that a size bound cuts between tools, not a whole entry.
+ */
+function runUnits(run: readonly ChangePart[], e: ReviewEntry, withFix: boolean, clause: string | undefined, diff: Differ): Unit[] {
+  const f = (run[0] as ChangePart).finding;
+  const units: Unit[] = [];
+  if (e.own) {
+    units.push({ text: () => `- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${e.tools.length} tools, each its own change:`, findings: [] });
+    for (const o of e.own) {
+      const facts = [o.safetyClass, o.location ? `contract ${md(`${o.location.file}${o.location.line ? `:${o.location.line}` : ''}`)}` : undefined];
+      const texts = o.parts.filter((p) => p.text && p.kind === 'text');
+      units.push({
+        text: () =>
+          [
+            `  - **${toolName(o.tool)}** (${facts.filter(Boolean).join(', ')}): ${md(runMessage(o.parts, 1, clause), 600)}`,
+            ...texts.map((p) => `  ${textChangeItem(textLabel(p.text as ChangedText), p.text as ChangedText, diff)}`),
+          ].join('\n'),
+        findings: [...new Set(o.parts.map((p) => p.finding))],
+      });
+    }
+  } else if (run.every((p) => p.kind === 'new-tool') && e.tools.length > 1) {
+    units.push({ text: () => runHead(run, e, clause), findings: [] });
+    for (const p of run)
+      units.push({
+        text: () => `  - **${toolName(p.finding.tool ?? '')}**: ${renderWordDiffMarkdown(diff(p.text?.base, p.text?.head))}`,
+        findings: [p.finding],
+      });
+  } else {
+    const texts = run.filter((p) => p.text && (p.kind === 'text' || p.kind === 'new-tool'));
+    const line = (p: ChangePart) =>
+      p.kind === 'new-tool'
+        ? `  - description: ${renderWordDiffMarkdown(diff(p.text?.base, p.text?.head))}`
+        : textChangeItem(textLabel(p.text as ChangedText), p.text as ChangedText, diff);
+    units.push({ text: () => [runHead(run, e, clause), ...texts.map(line)].join('\n'), findings: [...new Set(run.map((p) => p.finding))] });
   }
-  if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);
-  return lines.join('\n');
+  if (withFix) units.push({ text: () => `  - fix: ${md(f.fix, 400)}`, findings: [] });
+  return units;
 }
 
 function entryHeading(e: ReviewEntry, level: string): string {
   // Escaped text, not a code span: inside one, Markdown escapes and entities show literally.
   const one = e.tools[0];
-  const who = e.tools.length > 1 ? `${e.tools.length} tools · ` : one !== undefined ? `${one === '' ? '(empty name)' : md(one, 120)} · ` : '';
+  const who = e.tools.length > 1 ? `${e.tools.length} tools · ` : one !== undefined ? `${toolName(one)} · ` : '';
   return `${level} ${who}${md(e.headline)} (source ${md(e.source, 80)})`;
 }
 
-/** One entry: heading, the tools of a shared change, class and hints, contract line, a list item per rule. */
-function entryBlock(e: ReviewEntry, level: string, fixed: Set<string>, clause: string | undefined, diff: Differ): string {
+/**
+ * One entry: heading, the tools of a shared change, class and hints, contract line (one unit),
+ * then the units of each rule's parts ({@link runUnits}); a blank line ends it.
+ */
+function entryUnits(e: ReviewEntry, level: string, fixed: Set<string>, clause: string | undefined, diff: Differ): Unit[] {
   const facts = [
     e.hints ? md(e.hints, 300) : undefined,
     e.location ? `contract ${md(`${e.location.file}${e.location.line ? `:${e.location.line}` : ''}`)}` : undefined,
@@ -193,13 +224,14 @@ function entryBlock(e: ReviewEntry, level: string, fixed: Set<string>, clause: s
     .filter(Boolean)
     .join(' · ');
   const named = e.tools.length > 1 && !e.own && !e.parts.every((p) => p.kind === 'new-tool') ? [`Tools: ${toolList(e.tools)}`, ''] : [];
-  const items = (e.own ? [e.parts] : runsOf(e.parts)).map((run) => {
+  const head: Unit = { text: () => [entryHeading(e, level), '', ...named, ...(facts ? [facts, ''] : [])].join('\n'), findings: [] };
+  const runs = (e.own ? [e.parts] : runsOf(e.parts)).flatMap((run) => {
     const rule = (run[0] as ChangePart).finding.ruleId;
     const withFix = !fixed.has(rule);
     fixed.add(rule);
-    return e.own ? ownItem(e, withFix, clause, diff) : runItem(run, e, withFix, clause, diff);
+    return runUnits(run, e, withFix, clause, diff);
   });
-  return [entryHeading(e, level), '', ...named, ...(facts ? [facts, ''] : []), ...items, ''].join('\n');
+  return [head, ...runs, { text: () => '', findings: [] }];
 }
 
 function auditSection(r: SourceResult): string {
@@ -253,9 +285,9 @@ function changeList(label: string, list: readonly Change[]): string {
  */
 export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): string {
   const review = buildReview(result, { verbose: opts.verbose === true });
-  // A finding is counted once, at the first entry that shows a part of it (what a cut leaves out).
+  // A finding is counted once, at the first unit that shows a part of it (what a cut leaves out).
   const counted = new Set<Finding>();
-  const newFindings = (e: ReviewEntry) => e.findings.filter((f) => !counted.has(f) && counted.add(f) !== undefined).length;
+  const newFindings = (findings: readonly Finding[]) => findings.filter((f) => !counted.has(f) && counted.add(f) !== undefined).length;
   const out = new Bounded(opts.maxBytes ?? COMMENT_MAX_BYTES);
   const diff = reportDiffer();
   out.add(`## ${md(opts.title ?? 'toolgate')}: ${VERDICT_ICON[review.verdict.outcome]} ${md(review.verdict.text, 1000)}\n`);
@@ -264,13 +296,13 @@ export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): s
     out.add(`### Needs your attention (${review.attention.length})\n`);
     // Each rule's fix once: the same words under every entry bury the entries.
     const fixed = new Set<string>();
-    for (const e of review.attention) out.add(() => entryBlock(e, '####', fixed, review.clause, diff), newFindings(e));
+    for (const e of review.attention) for (const u of entryUnits(e, '####', fixed, review.clause, diff)) out.add(u.text, newFindings(u.findings));
   }
   if (review.rest.length) {
     const n = new Set(review.rest.flatMap((e) => e.findings)).size;
     out.add(`<details><summary>Everything else: ${n} finding${n === 1 ? '' : 's'}, by tool</summary>\n`, 0, 'open');
     const all = new Set(review.rest.flatMap((e) => e.findings.map((f) => f.ruleId)));
-    for (const e of review.rest) out.add(() => entryBlock(e, '#####', all, review.clause, diff), newFindings(e));
+    for (const e of review.rest) for (const u of entryUnits(e, '#####', all, review.clause, diff)) out.add(u.text, newFindings(u.findings));
     out.add('</details>\n', 0, 'close');
   }
   if (review.notices.length) {

@@ -131,7 +131,8 @@ export function partsOf(f: Finding): ChangePart[] {
   if (f.tool === undefined) return [part(f, 'whole', says)];
   if (f.ruleId === 'tool-added' || f.ruleId === 'unlisted-tool') {
     const [text] = changedTextsOf(f);
-    return [{ ...part(f, 'new-tool', says.replace(` "${f.tool}"`, '')), ...(text ? { text } : {}) }];
+    // Keyed by what it is (class and hints, in the message), not by its name; its text is its own.
+    return [{ ...part(f, 'new-tool', withoutReviewClause(f).replace(` "${f.tool}"`, '')), ...(text ? { text } : {}) }];
   }
   const texts = f.ruleId === 'description-changed' || f.ruleId === 'schema-widened' ? changedTextsOf(f) : [];
   if (f.ruleId === 'schema-widened' || f.ruleId === 'schema-narrowed') {
@@ -159,7 +160,11 @@ const MAX_DELTAS = 3;
 /** The parts of an entry in runs of one rule, in their order. */
 export function runsOf(parts: readonly ChangePart[]): ChangePart[][] {
   const byRule = new Map<string, ChangePart[]>();
-  for (const p of parts) byRule.set(p.finding.ruleId, [...(byRule.get(p.finding.ruleId) ?? []), p]);
+  for (const p of parts) {
+    const run = byRule.get(p.finding.ruleId);
+    if (run) run.push(p);
+    else byRule.set(p.finding.ruleId, [p]);
+  }
   return [...byRule.values()];
 }
 

@@ -150,10 +150,11 @@ function cutText(e: ReviewEntry, p: ChangePart, label: string): CutText {
 
 /**
  * One rule's lines in an entry. Outside attention: the rule's line with what its parts say, then
- * every text whole on its own line. In "Needs your attention" one terminal line each (two for a
- * finding said whole): a new tool's description per tool; a changed text on the rule's line
- * itself, the changed words first; a schema change's deltas, the texts of the arguments it adds
- * counted. Every text not shown whole goes to `layout.cut`.
+ * every text whole on its own line. In "Needs your attention" one terminal line each: a new tool's
+ * description per tool (two for a new tool of its own entry); a changed text on the rule's line
+ * itself, the changed words first (two lines, one on a tool's own line); a schema change's
+ * deltas, the texts of the arguments it adds counted (two lines for a finding said whole). Every
+ * text not shown whole goes to `layout.cut`.
  */
 function runLines(run: readonly ChangePart[], e: ReviewEntry, layout: EntryLayout, own?: { lead: string; painted: string }): string[] {
   const f = (run[0] as ChangePart).finding;
@@ -174,7 +175,7 @@ function runLines(run: readonly ChangePart[], e: ReviewEntry, layout: EntryLayou
     return `${prefix === lead ? painted : prefix}${r.line}${note}`;
   };
   if (run.every((p) => p.kind === 'new-tool')) {
-    if (e.tools.length === 1 && texts[0]) return [shown(texts[0], lead)];
+    if (e.tools.length === 1 && texts[0]) return [shown(texts[0], lead, '', 2)];
     return [painted + message, ...texts.map((p) => shown(p, INDENT))];
   }
   const [first, ...others] = texts;

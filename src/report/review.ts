@@ -183,6 +183,8 @@ function headlineOf(first: ChangePart, t: SurfaceTool | undefined, count: number
       // The narrowed part of a change that also widens: said where it is shared, but not a widening.
       if (first.kind === 'narrowed') return count > 1 ? 'accept or declare less' : 'accepts or declares less';
       return count > 1 ? 'accept new inputs' : 'accepts new inputs';
+    case 'schema-narrowed':
+      return count > 1 ? 'accept or declare less' : 'accepts or declares less';
     case 'description-changed':
       return 'changed text';
     case 'tool-removed':

@@ -7,7 +7,9 @@
  * deltas and the texts of the arguments it adds, a text change into its texts, any other finding
  * whole. A part's key leaves the tool out, so equal keys are the same change (same rule, same
  * field, same before → after) on different tools. Parts whose key is on two or more tools go to
- * one entry per set of tools; the rest stay in one entry per tool ({@link groupEntries}).
+ * one entry per set of tools; each tool's own parts of a rule go to one entry of that rule with a
+ * line per tool (one tool's alone: its own entry, with its class-stating parts); the parts that
+ * state what a tool is stay in the tool's own entry ({@link groupEntries}).
  *
  * What is never grouped away: a new tool's description is its own (every tool of an entry of new
  * tools keeps its text line), and new tools and read → write flips group only with tools whose
@@ -222,8 +224,9 @@ export const CLASS_RULES: ReadonlySet<string> = new Set(['tool-added', 'unlisted
 
 /**
  * The entries of one report section, from its findings (in report order). Parts on two or more
- * tools of a source make one entry per set of tools; the rest one entry per tool (or per
- * finding about no tool). Pure; linear in the parts, apart from sorting.
+ * tools of a source make one entry per set of tools; a tool's other parts of a rule join the
+ * other tools' in one entry of that rule (`byTool`), or, alone, the tool's own entry; a finding
+ * about no tool is in the source's entry. Pure; linear in the parts, apart from sorting.
  */
 export function groupEntries(findings: readonly Finding[], facts: EntryFacts): ReviewEntry[] {
   const parts = findings.flatMap(partsOf);

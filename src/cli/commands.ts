@@ -40,7 +40,9 @@ async function render(result: CheckResult, format: Format, listTools: boolean, v
   // What the PR comment holds, so it fits GitHub's 65,536 characters too.
   if (format === 'markdown') return renderSummary(result, { verbose });
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  return renderTerminal(result, { color, listTools, verbose, changes });
+  // A terminal's own width; a pipe or a file gets the default (the same report everywhere).
+  const width = process.stdout.isTTY && process.stdout.columns >= 40 ? process.stdout.columns : undefined;
+  return renderTerminal(result, { color, listTools, verbose, changes, ...(width ? { width } : {}) });
 }
 
 /**

@@ -4,18 +4,19 @@
  * result; renderers only lay it out.
  *
  * 1. the verdict and what it waits for;
- * 2. "needs your attention": every tool with a finding that fails the run, one block per tool,
- *    riskiest first ({@link RANK}), with its class, hints and contract line; never cut by a
- *    renderer before the rest;
- * 3. everything else, grouped by tool; notices of one rule as one line unless `verbose`;
+ * 2. "needs your attention": every finding that fails the run, riskiest first ({@link RANK}), in
+ *    entries (grouping.ts): one change several tools share is one entry naming them; each tool's
+ *    own changes of a rule are one entry with a line per tool; a new tool or a read → write flip
+ *    is named with its class and hints; never cut by a renderer before the rest;
+ * 3. everything else, in entries the same way; notices of one rule as one line unless `verbose`;
  * 4. per source, the audit counts and the digest.
  */
 import { failOnOf, failsOn, type CheckResult, type SourceResult } from '../judge/result.js';
 import { ruleById } from '../rules/catalog.js';
-import { withoutReviewClause } from '../rules/evaluate.js';
-import type { Finding, FindingLocation } from '../rules/types.js';
+import type { Finding } from '../rules/types.js';
 import type { SurfaceTool } from '../surface/model.js';
 import { describeHints, describeReach } from '../rules/checks/additions.js';
+import { cmp, groupEntries, type ChangePart, type EntryFacts, type ReviewEntry } from './grouping.js';
 
 /**
  * How risky a failing finding is, lower first: new tools that can write, destroy or reach the
@@ -68,22 +69,7 @@ function rankOf(f: Finding, tool: SurfaceTool | undefined): number {
   return RANK[f.ruleId] ?? OTHER_RANK;
 }
 
-/** One tool (or the source or policy itself, `tool` absent) in a section. */
-export interface ToolBlock {
-  source: string;
-  tool?: string;
-  /** Lowest {@link RANK} of its findings (attention blocks only). */
-  rank: number;
-  /** "new destructive, open-world write tool", "read tool that became a write", … */
-  headline: string;
-  /** The live definition, when the tool is served. */
-  surfaceTool?: SurfaceTool;
-  /** Class and hints as a client applies them: `write · readOnlyHint false (default), …`. */
-  hints?: string;
-  /** Where the tool is pinned (its entry in the contract). */
-  location?: FindingLocation;
-  findings: Finding[];
-}
+export type { ReviewEntry } from './grouping.js';
 
 /** Notices of one rule, as one line. */
 export interface CollapsedNotices {
@@ -95,8 +81,13 @@ export interface CollapsedNotices {
 /** The whole report, ready to lay out. */
 export interface ReviewReport {
   verdict: Verdict;
-  attention: ToolBlock[];
-  rest: ToolBlock[];
+  /**
+   * Every finding that fails the run, riskiest first: one entry per tool, and one per change that
+   * several tools share (grouping.ts).
+   */
+  attention: ReviewEntry[];
+  /** The other findings, by tool name, grouped the same way. */
+  rest: ReviewEntry[];
   /** Notices collapsed per rule (empty with `verbose`: they are in `rest`). */
   notices: CollapsedNotices[];
   sources: SourceResult[];
@@ -104,7 +95,7 @@ export interface ReviewReport {
   foldedCount: number;
   /**
    * The review clause every failing reviewable finding ends with ("; it needs …"), said once in
-   * the verdict: renderers leave it out of each message ({@link withoutClause}).
+   * the verdict: renderers leave it out of each message (grouping.ts `runMessage`).
    */
   clause?: string;
 }
@@ -128,10 +119,16 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
   const failing = (f: Finding) => failsOn(f.level, failOn);
   const toolsBySource = new Map(result.sources.map((s) => [s.id, riskiestByName(s.surface?.tools ?? [])]));
   const baseBySource = new Map(result.sources.map((s) => [s.id, riskiestByName(s.contract?.tools ?? [])]));
-  const lookup = (f: Finding) => (f.tool === undefined ? undefined : (toolsBySource.get(f.source)?.get(f.tool) ?? baseBySource.get(f.source)?.get(f.tool)));
+  const facts: EntryFacts = {
+    tool: (f) => (f.tool === undefined ? undefined : (toolsBySource.get(f.source)?.get(f.tool) ?? baseBySource.get(f.source)?.get(f.tool))),
+    hints: (t) => `${t.safetyClass} · ${describeHints(t)}`,
+    // What a schema change also narrows needs no review of its own: after what does.
+    rank: (p, t) => (p.kind === 'narrowed' ? OTHER_RANK : rankOf(p.finding, t)),
+    headline: headlineOf,
+  };
 
-  const attention = new Map<string, ToolBlock>();
-  const rest = new Map<string, ToolBlock>();
+  const attention: Finding[] = [];
+  const rest: Finding[] = [];
   const collapsed = new Map<string, CollapsedNotices>();
   for (const f of result.findings) {
     // An approved widening is a notice that names who approved: shown, never collapsed.
@@ -142,60 +139,40 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
       collapsed.set(f.ruleId, c);
       continue;
     }
-    const into = failing(f) ? attention : rest;
-    const key = JSON.stringify([f.source, f.tool ?? null]);
-    let block = into.get(key);
-    if (!block) {
-      const t = lookup(f);
-      block = {
-        source: f.source,
-        ...(f.tool !== undefined ? { tool: f.tool } : {}),
-        rank: OTHER_RANK,
-        headline: '',
-        ...(t ? { surfaceTool: t, hints: `${t.safetyClass} · ${describeHints(t)}` } : {}),
-        findings: [],
-      };
-      into.set(key, block);
-    }
-    block.findings.push(f);
-    block.rank = Math.min(block.rank, rankOf(f, block.surfaceTool));
-    // An unlisted tool has no contract line of its own (its finding says where the entry is missing).
-    if (!block.location && f.location && f.tool !== undefined && f.ruleId !== 'unlisted-tool') block.location = f.location;
+    (failing(f) ? attention : rest).push(f);
   }
-  for (const b of [...attention.values(), ...rest.values()]) {
-    b.findings.sort((x, y) => rankOf(x, b.surfaceTool) - rankOf(y, b.surfaceTool));
-    b.headline = headlineOf(b);
-  }
-  const byRank = (a: ToolBlock, b: ToolBlock) => a.rank - b.rank || cmp(a.source, b.source) || cmp(a.tool ?? '', b.tool ?? '');
-  const byName = (a: ToolBlock, b: ToolBlock) => cmp(a.source, b.source) || cmp(a.tool ?? '', b.tool ?? '');
+  const first = (e: ReviewEntry) => e.tools[0] ?? '';
+  // Within a rank: changes several tools share, the most shared first, then each tool's own.
+  const byRank = (a: ReviewEntry, b: ReviewEntry) =>
+    a.rank - b.rank ||
+    cmp(a.source, b.source) ||
+    Number(a.byTool === true) - Number(b.byTool === true) ||
+    b.tools.length - a.tools.length ||
+    cmp(first(a), first(b));
+  const byName = (a: ReviewEntry, b: ReviewEntry) => cmp(a.source, b.source) || cmp(first(a), first(b)) || a.tools.length - b.tools.length;
   const clause = commonClause(result);
   return {
     ...(clause ? { clause } : {}),
     verdict: verdictOf(result),
-    attention: [...attention.values()].sort(byRank),
-    rest: [...rest.values()].sort(byName),
+    attention: groupEntries(attention, facts).sort(byRank),
+    rest: groupEntries(rest, facts).sort(byName),
     notices: [...collapsed.values()].sort((a, b) => cmp(a.ruleId, b.ruleId)),
     sources: result.sources,
     foldedCount: result.sources.reduce((n, s) => n + (s.folded?.length ?? 0), 0),
   };
 }
 
-/** Code-unit order: the same on every machine (no locale). */
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** What a block is about, from its riskiest finding. */
-function headlineOf(b: ToolBlock): string {
-  const first = b.findings[0];
-  const t = b.surfaceTool;
-  if (!first) return '';
-  if (b.tool === undefined) return b.source === '(policy)' ? 'the policy' : 'the source itself (its entry in toolgate.yml, its contract)';
-  switch (first.ruleId) {
+/** What an entry is about, from its riskiest part; `count` tools share it. */
+function headlineOf(first: ChangePart, t: SurfaceTool | undefined, count: number): string {
+  const f = first.finding;
+  const s = count > 1 ? 's' : '';
+  if (f.tool === undefined) return f.source === '(policy)' ? 'the policy' : 'the source itself (its entry in toolgate.yml, its contract)';
+  switch (f.ruleId) {
     case 'tool-added':
     case 'unlisted-tool':
-      return t ? `new ${describeReach(t)}${first.ruleId === 'unlisted-tool' ? ', not in the contract' : ''}` : 'new tool';
+      return t ? `new ${describeReach(t)}${s}${f.ruleId === 'unlisted-tool' ? ', not in the contract' : ''}` : `new tool${s}`;
     case 'read-tool-became-write':
+      if (count > 1) return t ? `read tools that became ${describeReach(t)}s` : 'read tools that became writes';
       return t ? `read tool that became ${article(describeReach(t))}` : 'read tool that became a write';
     case 'read-promotion-unreviewed':
       return 'newly classed read';
@@ -208,18 +185,22 @@ function headlineOf(b: ToolBlock): string {
     case 'operation-request-changed':
       return 'calls send data differently';
     case 'risk-claim-lowered':
-      return 'claims less risk';
+      return count > 1 ? 'claim less risk' : 'claims less risk';
     case 'annotation-dropped':
       return 'dropped a declared hint: the spec default claims more risk';
     case 'schema-widened':
     case 'schema-unclassified':
-      return 'accepts new inputs';
+      // The narrowed part of a change that also widens: said where it is shared, but not a widening.
+      if (first.kind === 'narrowed') return count > 1 ? 'accept or declare less' : 'accepts or declares less';
+      return count > 1 ? 'accept new inputs' : 'accepts new inputs';
+    case 'schema-narrowed':
+      return count > 1 ? 'accept or declare less' : 'accepts or declares less';
     case 'description-changed':
       return 'changed text';
     case 'tool-removed':
       return 'removed';
     default:
-      return first.ruleId;
+      return f.ruleId;
   }
 }
 
@@ -237,11 +218,6 @@ const waitingForReview = (result: CheckResult) => result.findings.filter((f) => 
 function commonClause(result: CheckResult): string | undefined {
   const clauses = new Set(waitingForReview(result).map((f) => f.reviewClause));
   return clauses.size === 1 ? [...clauses][0] : undefined;
-}
-
-/** A finding's message without the review clause, when it is the one the verdict already says. */
-export function withoutClause(f: Finding, clause: string | undefined): string {
-  return clause !== undefined && f.reviewClause === clause ? withoutReviewClause(f) : f.message;
 }
 
 /** The verdict and what it waits for. */

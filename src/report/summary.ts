@@ -11,8 +11,9 @@ import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, authParts, COUNT_LABELS, grouped, tokenDelta, TOKENS_CAVEAT } from './audit.js';
 import { describeChange } from './changes.js';
 import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
-import { buildReview, withoutClause, type ToolBlock } from './review.js';
-import { changedTextsOf, renderWordDiffMarkdown, reportDiffer, type DiffSegment } from './text-diff.js';
+import { runMessage, runsOf, type ChangePart } from './grouping.js';
+import { buildReview, type ReviewEntry } from './review.js';
+import { focusDiff, FOCUS_CHARS, FOCUS_OVER, renderWordDiffMarkdown, reportDiffer, type ChangedText, type DiffSegment } from './text-diff.js';
 
 /** GitHub's job summary limit per step: 1 MiB. Leave room for the cut note. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
@@ -92,7 +93,6 @@ class Bounded {
 
 const md = (s: string, max = 200) => escapeMarkdownInline(s, max);
 type Differ = (before: string | undefined, after: string | undefined) => DiffSegment[];
-const where = (f: Finding) => (f.location ? ` · ${md(`${f.location.file}${f.location.line ? `:${f.location.line}` : ''}`)}` : '');
 
 function nameList(names: string[]): string {
   if (names.length === 0) return 'none';
@@ -136,24 +136,122 @@ export function sandboxLine(result: CheckResult): string | undefined {
   ].join('\n');
 }
 
-/** A finding as a list item: level, rule, message, location; the fix and changed texts below it. */
-function findingItem(f: Finding, withFix: boolean, clause: string | undefined, diff: Differ): string {
-  const lines = [`- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(withoutClause(f, clause), 600)}${where(f)}`];
-  for (const c of changedTextsOf(f)) {
-    const what = [c.field ?? 'text', c.pointer]
-      .filter((x) => x !== undefined)
-      .map((x) => md(x, 200))
-      .join(' ');
-    lines.push(`  - ${what}: ${renderWordDiffMarkdown(diff(c.base, c.head))}`);
-  }
-  if (withFix) lines.push(`  - fix: ${md(f.fix, 400)}`);
-  return lines.join('\n');
+/** A text's label in a list item: `description`, `inputSchema /properties/q/description`. */
+function textLabel(t: ChangedText): string {
+  return [t.field ?? 'text', t.pointer]
+    .filter((x) => x !== undefined)
+    .map((x) => md(x, 200))
+    .join(' ');
 }
 
-function blockHeading(b: ToolBlock, level: string): string {
+/**
+ * The text-change item: its label and the word diff; a long text with the changed words first
+ * ({@link focusDiff}: unchanged text around each change kept short; every change shown).
+ */
+export function textChangeItem(label: string, t: ChangedText, diff: Differ): string {
+  return `  - ${label}: ${renderWordDiffMarkdown(focusDiff(diff(t.base, t.head), FOCUS_CHARS, FOCUS_OVER))}`;
+}
+
+/** Names a list folds in its `<details>` at most; the rest are counted (the JSON report has them). */
+const MAX_FOLDED_NAMES = 1000;
+
+/** A tool's name, escaped; quoted when it has a comma, a quote or a blank (it cannot pass for several). */
+function toolName(n: string): string {
+  return n === '' ? '(empty name)' : /[\s,"]/.test(n) ? `"${md(n, 120)}"` : md(n, 120);
+}
+
+/** Every name, the ones past {@link LIST_PREVIEW} folded in a `<details>` (at most {@link MAX_FOLDED_NAMES} of them). */
+function toolList(names: readonly string[]): string {
+  const shown = names.slice(0, LIST_PREVIEW).map(toolName);
+  const more = names.slice(LIST_PREVIEW, LIST_PREVIEW + MAX_FOLDED_NAMES).map(toolName);
+  if (more.length === 0) return shown.join(', ');
+  const rest = names.length - LIST_PREVIEW - more.length;
+  const counted = rest > 0 ? `, and ${rest} more (the JSON report names each)` : '';
+  return `${shown.join(', ')}\n\n<details><summary>and ${names.length - LIST_PREVIEW} more</summary>\n\n${more.join(', ')}${counted}\n\n</details>`;
+}
+
+/** A piece of an entry that the size bound takes or cuts whole, and the findings it shows. */
+interface Unit {
+  text: () => string;
+  findings: readonly Finding[];
+}
+
+/** The rule's list item of a run: level, rule, what its parts say, and the tool's contract line. */
+function runHead(run: readonly ChangePart[], e: ReviewEntry, clause: string | undefined, tools = e.tools.length): string {
+  const f = (run[0] as ChangePart).finding;
+  const at = e.tools.length === 1 && f.location ? ` · ${md(`${f.location.file}${f.location.line ? `:${f.location.line}` : ''}`)}` : '';
+  const says = run.every((p) => p.kind === 'new-tool') && tools > 1 ? `${tools} new tools, each with its description:` : runMessage(run, tools, clause);
+  return `- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${md(says, 600)}${at}`;
+}
+
+/**
+ * One rule's parts of an entry: the rule's item with what changed and its texts, then the fix
+ * once. A new tool's description (all new: whole) and a tool's own change are each a unit of
+ * their own, under the tool's name, so that a size bound cuts between tools, not a whole entry.
+ */
+function runUnits(run: readonly ChangePart[], e: ReviewEntry, withFix: boolean, clause: string | undefined, diff: Differ): Unit[] {
+  const f = (run[0] as ChangePart).finding;
+  const units: Unit[] = [];
+  if (e.own) {
+    units.push({ text: () => `- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${e.tools.length} tools, each its own change:`, findings: [] });
+    for (const o of e.own) {
+      const facts = [o.safetyClass, o.location ? `contract ${md(`${o.location.file}${o.location.line ? `:${o.location.line}` : ''}`)}` : undefined];
+      const texts = o.parts.filter((p) => p.text && p.kind === 'text');
+      units.push({
+        text: () =>
+          [
+            `  - **${toolName(o.tool)}** (${facts.filter(Boolean).join(', ')}): ${md(runMessage(o.parts, 1, clause), 600)}`,
+            ...texts.map((p) => `  ${textChangeItem(textLabel(p.text as ChangedText), p.text as ChangedText, diff)}`),
+          ].join('\n'),
+        findings: [...new Set(o.parts.map((p) => p.finding))],
+      });
+    }
+  } else if (run.every((p) => p.kind === 'new-tool') && e.tools.length > 1) {
+    units.push({ text: () => runHead(run, e, clause), findings: [] });
+    for (const p of run)
+      units.push({
+        text: () => `  - **${toolName(p.finding.tool ?? '')}**: ${renderWordDiffMarkdown(diff(p.text?.base, p.text?.head))}`,
+        findings: [p.finding],
+      });
+  } else {
+    const texts = run.filter((p) => p.text && (p.kind === 'text' || p.kind === 'new-tool'));
+    const line = (p: ChangePart) =>
+      p.kind === 'new-tool'
+        ? `  - description: ${renderWordDiffMarkdown(diff(p.text?.base, p.text?.head))}`
+        : textChangeItem(textLabel(p.text as ChangedText), p.text as ChangedText, diff);
+    units.push({ text: () => [runHead(run, e, clause), ...texts.map(line)].join('\n'), findings: [...new Set(run.map((p) => p.finding))] });
+  }
+  if (withFix) units.push({ text: () => `  - fix: ${md(f.fix, 400)}`, findings: [] });
+  return units;
+}
+
+function entryHeading(e: ReviewEntry, level: string): string {
   // Escaped text, not a code span: inside one, Markdown escapes and entities show literally.
-  const who = b.tool !== undefined ? `${b.tool === '' ? '(empty name)' : md(b.tool, 120)} · ${md(b.headline)}` : md(b.headline);
-  return `${level} ${who} (source ${md(b.source, 80)})`;
+  const one = e.tools[0];
+  const who = e.tools.length > 1 ? `${e.tools.length} tools · ` : one !== undefined ? `${toolName(one)} · ` : '';
+  return `${level} ${who}${md(e.headline)} (source ${md(e.source, 80)})`;
+}
+
+/**
+ * One entry: heading, the tools of a shared change, class and hints, contract line (one unit),
+ * then the units of each rule's parts ({@link runUnits}); a blank line ends it.
+ */
+function entryUnits(e: ReviewEntry, level: string, fixed: Set<string>, clause: string | undefined, diff: Differ): Unit[] {
+  const facts = [
+    e.hints ? md(e.hints, 300) : undefined,
+    e.location ? `contract ${md(`${e.location.file}${e.location.line ? `:${e.location.line}` : ''}`)}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const named = e.tools.length > 1 && !e.own && !e.parts.every((p) => p.kind === 'new-tool') ? [`Tools: ${toolList(e.tools)}`, ''] : [];
+  const head: Unit = { text: () => [entryHeading(e, level), '', ...named, ...(facts ? [facts, ''] : [])].join('\n'), findings: [] };
+  const runs = (e.own ? [e.parts] : runsOf(e.parts)).flatMap((run) => {
+    const rule = (run[0] as ChangePart).finding.ruleId;
+    const withFix = !fixed.has(rule);
+    fixed.add(rule);
+    return runUnits(run, e, withFix, clause, diff);
+  });
+  return [head, ...runs, { text: () => '', findings: [] }];
 }
 
 function auditSection(r: SourceResult): string {
@@ -207,6 +305,9 @@ function changeList(label: string, list: readonly Change[]): string {
  */
 export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): string {
   const review = buildReview(result, { verbose: opts.verbose === true });
+  // A finding is counted once, at the first unit that shows a part of it (what a cut leaves out).
+  const counted = new Set<Finding>();
+  const newFindings = (findings: readonly Finding[]) => findings.filter((f) => !counted.has(f) && counted.add(f) !== undefined).length;
   const out = new Bounded(opts.maxBytes ?? COMMENT_MAX_BYTES);
   const diff = reportDiffer();
   out.add(`## ${md(opts.title ?? 'toolgate')}: ${VERDICT_ICON[review.verdict.outcome]} ${md(review.verdict.text, 1000)}\n`);
@@ -215,32 +316,15 @@ export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): s
   if (sandbox) out.add(`${sandbox}\n`);
   if (review.attention.length) {
     out.add(`### Needs your attention (${review.attention.length})\n`);
-    // Each rule's fix once: the same words under every block bury the blocks.
+    // Each rule's fix once: the same words under every entry bury the entries.
     const fixed = new Set<string>();
-    for (const b of review.attention) {
-      const facts = [
-        b.hints ? md(b.hints, 300) : undefined,
-        b.location ? `contract ${md(`${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`)}` : undefined,
-      ]
-        .filter(Boolean)
-        .join(' · ');
-      out.add(
-        () =>
-          [
-            blockHeading(b, '####'),
-            ...(facts ? [facts, ''] : ['']),
-            ...b.findings.map((f) => findingItem(f, !fixed.has(f.ruleId) && fixed.add(f.ruleId) !== undefined, review.clause, diff)),
-            '',
-          ].join('\n'),
-        b.findings.length,
-      );
-    }
+    for (const e of review.attention) for (const u of entryUnits(e, '####', fixed, review.clause, diff)) out.add(u.text, newFindings(u.findings));
   }
   if (review.rest.length) {
-    const n = review.rest.reduce((k, b) => k + b.findings.length, 0);
+    const n = new Set(review.rest.flatMap((e) => e.findings)).size;
     out.add(`<details><summary>Everything else: ${n} finding${n === 1 ? '' : 's'}, by tool</summary>\n`, 0, 'open');
-    for (const b of review.rest)
-      out.add(() => [blockHeading(b, '#####'), '', ...b.findings.map((f) => findingItem(f, false, review.clause, diff)), ''].join('\n'), b.findings.length);
+    const all = new Set(review.rest.flatMap((e) => e.findings.map((f) => f.ruleId)));
+    for (const e of review.rest) for (const u of entryUnits(e, '#####', all, review.clause, diff)) out.add(u.text, newFindings(u.findings));
     out.add('</details>\n', 0, 'close');
   }
   if (review.notices.length) {

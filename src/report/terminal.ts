@@ -1,10 +1,10 @@
 import type { CheckResult, SourceResult } from '../judge/result.js';
-import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, authParts, COUNT_LABELS, grouped, tokenDelta, TOKENS_CAVEAT } from './audit.js';
 import { escapeTerminal, escapeTerminalInline } from './escape.js';
 import { describeChange } from './changes.js';
-import { buildReview, withoutClause, type ToolBlock } from './review.js';
-import { changedTextsOf, renderWordDiffTerminal, reportDiffer, wordDiff, type DiffSegment } from './text-diff.js';
+import { buildReview } from './review.js';
+import { DEFAULT_WIDTH, renderCutTexts, renderEntry, renderFixes, type CutText } from './terminal-entries.js';
+import { reportDiffer } from './text-diff.js';
 
 /** How the terminal report is laid out. */
 export interface TerminalStyle {
@@ -16,6 +16,8 @@ export interface TerminalStyle {
   verbose?: boolean;
   /** The list of every change (`update`, `diff`); default: only with `verbose` or for `update`. */
   changes?: boolean;
+  /** Columns to lay out for (wrapped lists, cut texts); default {@link DEFAULT_WIDTH}. */
+  width?: number;
 }
 
 const LIST_PREVIEW = 12;
@@ -23,55 +25,12 @@ const LIST_PREVIEW = 12;
 function paint(on: boolean, code: string, text: string): string {
   return on ? `\x1b[${code}m${text}\x1b[0m` : text;
 }
-const LEVEL_CODE: Record<Level, string> = { error: '31', warning: '33', notice: '36' };
 const OUTCOME: Record<string, [string, string]> = { pass: ['PASS', '32'], fail: ['FAIL', '31'], error: ['ERROR', '31'] };
 
 function names(list: string[]): string {
   if (list.length === 0) return 'none';
   const shown = list.slice(0, LIST_PREVIEW).map((n) => escapeTerminalInline(n, 80));
   return shown.join(', ') + (list.length > shown.length ? `, … (${list.length - shown.length} more)` : '');
-}
-
-/**
- * One finding: `level rule-id message`, then a `text:` line per changed text with its word diff
- * (`[-old-]{+new+}`, bounded and escaped, see text-diff.ts), then the location and the fix.
- * `indent` prefixes the lines after the first.
- */
-export function renderFindingLine(
-  f: Finding,
-  style: TerminalStyle,
-  indent = '         ',
-  clause?: string,
-  withFix = true,
-  diff: (before: string | undefined, after: string | undefined) => DiffSegment[] = wordDiff,
-): string {
-  const where = f.location ? `${f.location.file}${f.location.line ? `:${f.location.line}` : ''}` : '';
-  // One line: a message quotes server text, and in the Action's log a line that server text
-  // starts (`::error ...`, `##[error]`) would be read by the runner as a workflow command.
-  const head = `${paint(style.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${escapeTerminalInline(withoutClause(f, clause), 400)}`;
-  const texts = changedTextsOf(f).map((c) => {
-    const what = c.pointer !== undefined ? `${c.field ?? 'text'} ${c.pointer}` : (c.field ?? 'text');
-    return `\n${indent}text (${escapeTerminalInline(what, 200)}): ${renderWordDiffTerminal(diff(c.base, c.head), style.color)}`;
-  });
-  const tail = [where, withFix ? `fix: ${f.fix}` : ''].filter(Boolean).join('  ');
-  return `${head}${texts.join('')}${tail ? `\n${indent}${tail}` : ''}`;
-}
-
-function blockTitle(b: ToolBlock): string {
-  const who = b.tool !== undefined ? escapeTerminalInline(b.tool, 120) : b.headline;
-  return `[${escapeTerminalInline(b.source, 80)}] ${who}${b.tool !== undefined ? `: ${escapeTerminalInline(b.headline, 200)}` : ''}`;
-}
-
-function renderAttention(b: ToolBlock, style: TerminalStyle, clause: string | undefined, fixed: Set<string>, diff: ReturnType<typeof reportDiffer>): string[] {
-  const out = [`  ${paint(style.color, '1', blockTitle(b))}`];
-  if (b.hints) out.push(`    ${b.hints}`);
-  if (b.location) out.push(`    contract: ${b.location.file}${b.location.line ? `:${b.location.line}` : ''}`);
-  for (const f of b.findings) {
-    // Each rule's fix once: the same words under every block bury the blocks.
-    out.push(`    ${renderFindingLine(f, style, '            ', clause, !fixed.has(f.ruleId), diff)}`);
-    fixed.add(f.ruleId);
-  }
-  return out;
 }
 
 function renderSourceFacts(r: SourceResult, style: TerminalStyle): string[] {
@@ -170,20 +129,21 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
     for (const r of result.sources)
       if (r.changes?.length) out.push('', ...renderChanges(`[${r.id}] what a reviewer will be asked to approve: contract changes`, r.changes));
   }
+  const layout = { color: style.color, width: style.width ?? DEFAULT_WIDTH, clause: review.clause, diff, previous: {} };
   if (review.attention.length) {
-    out.push(
-      '',
-      paint(style.color, '1', `Needs your attention: ${review.attention.length} ${review.attention.length === 1 ? 'entry' : 'entries'}, riskiest first`),
-    );
-    const fixed = new Set<string>();
-    for (const b of review.attention) out.push(...renderAttention(b, style, review.clause, fixed, diff));
+    const n = review.attention.length;
+    const files = [...new Set(review.attention.flatMap((e) => (e.location ? [`[${escapeTerminalInline(e.source, 80)}] ${e.location.file}`] : [])))];
+    const contracts = files.length ? ` (contract lines: ${files.join(', ')})` : '';
+    out.push('', paint(style.color, '1', `Needs your attention: ${n} ${n === 1 ? 'entry' : 'entries'}, riskiest first`) + contracts);
+    const cut: CutText[] = [];
+    for (const e of review.attention) out.push(...renderEntry(e, { ...layout, cut }));
+    out.push('', paint(style.color, '1', 'What to do'), ...renderFixes(review.attention));
+    if (cut.length) out.push('', paint(style.color, '1', 'Texts in full (cut above)'), ...renderCutTexts(cut, layout));
   }
   if (review.rest.length) {
     out.push('', paint(style.color, '1', 'Everything else, by tool'));
-    for (const b of review.rest) {
-      out.push(`  ${blockTitle(b)}`);
-      for (const f of b.findings) out.push(`    ${renderFindingLine(f, style, '            ', review.clause, false, diff)}`);
-    }
+    const rest = { ...layout, previous: {} };
+    for (const e of review.rest) out.push(...renderEntry(e, rest));
   }
   if (review.notices.length) {
     out.push('', paint(style.color, '1', 'Notices, one line per rule (--verbose lists each)'));

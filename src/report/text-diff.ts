@@ -281,6 +281,75 @@ export function wordDiff(before: string | undefined, after: string | undefined, 
   return segs;
 }
 
+/** Code points of context a focused diff keeps around each change ({@link focusDiff}). */
+export const FOCUS_CHARS = 40;
+
+/** A text up to this many code points is shown whole, not focused, where the room allows. */
+export const FOCUS_OVER = 200;
+
+/** `text` without its start, kept to about its last `n` code points, from a word boundary. */
+function lastChars(text: string, n: number): string {
+  const total = cpCount(text);
+  if (total <= n) return text;
+  const tail = text.slice(indexAfter(text, total - n));
+  const cut = tail.search(/\s/);
+  return ELLIPSIS + (cut >= 0 && cut < SNAP_CHARS && cut < tail.length - 1 ? tail.slice(cut + 1) : tail);
+}
+
+/** `text` kept to about its first `n` code points, ending on a word boundary. */
+function firstChars(text: string, n: number): string {
+  if (cpCount(text) <= n) return text;
+  const head = text.slice(0, indexAfter(text, n));
+  const cut = head.search(/\s\S*$/);
+  return (cut > 0 && head.length - cut <= SNAP_CHARS ? head.slice(0, cut) : head) + ELLIPSIS;
+}
+
+const ELLIPSIS = '\u2026';
+
+/**
+ * The changed words first: a word diff ({@link wordDiff}) with the unchanged text around each
+ * change kept to about `context` code points (word-snapped, `…` where cut), so that a change deep
+ * in a long description starts its line; a diff of at most `over` code points stays whole.
+ * Segments stay raw; nothing changed is dropped.
+ */
+export function focusDiff(segs: readonly DiffSegment[], context = FOCUS_CHARS, over = 0): DiffSegment[] {
+  const changed = segs.some((s) => s.op !== 'same');
+  if (!changed || segs.reduce((n, s) => n + cpCount(s.text), 0) <= over) return [...segs];
+  return segs.map((s, i) => {
+    if (s.op !== 'same') return s;
+    if (i === 0) return { op: 'same', text: lastChars(s.text, context) };
+    if (i === segs.length - 1) return { op: 'same', text: firstChars(s.text, context) };
+    if (cpCount(s.text) <= 2 * context + 10) return s;
+    return { op: 'same', text: `${firstChars(s.text, context)} ${lastChars(s.text, context)}` };
+  });
+}
+
+/**
+ * The first `max` code points of a diff's text (changed and unchanged alike), the segment where
+ * the bound falls cut and ended with `…`; `cut` is how many code points were left out.
+ */
+export function clipSegments(segs: readonly DiffSegment[], max: number): { segs: DiffSegment[]; cut: number } {
+  const out: DiffSegment[] = [];
+  let left = Math.max(0, Math.floor(max));
+  let cut = 0;
+  for (const s of segs) {
+    const n = cpCount(s.text);
+    if (cut > 0 || left <= 0) {
+      cut += n;
+      continue;
+    }
+    if (n <= left) {
+      out.push(s);
+      left -= n;
+      continue;
+    }
+    out.push({ op: s.op, text: s.text.slice(0, indexAfter(s.text, Math.max(0, left - 1))) + ELLIPSIS });
+    cut += n - Math.max(0, left - 1);
+    left = 0;
+  }
+  return { segs: out, cut };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rendering
 

@@ -13,11 +13,14 @@ import { parsePolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
 import type { CheckResult } from '../../src/judge/result.js';
 import { annotationCommand, renderAnnotations } from '../../src/report/annotations.js';
+import { runsOf } from '../../src/report/grouping.js';
 import { renderJson } from '../../src/report/json.js';
+import { buildReview, type ReviewReport } from '../../src/report/review.js';
 import { buildSarifLog } from '../../src/report/sarif.js';
 import { renderSummary, SUMMARY_MAX_BYTES } from '../../src/report/summary.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { RULES } from '../../src/rules/catalog.js';
+import type { Finding } from '../../src/rules/types.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { HOSTILE_STRINGS } from '../fixtures/hostile-strings.js';
 import { ACTION, runNode, tempWorkspace } from '../support/run-dist.js';
@@ -79,16 +82,35 @@ function expectAnnotationLine(line: string, re: RegExp = ANNOTATION): void {
 const unescaped = (text: string) => text.replace(/\\[\s\S]/g, '');
 
 /**
- * The job summary keeps its structure: every finding is one list item of its own line (or counted
- * in its rule's notice line, or in the cut note), no live HTML but toolgate's own balanced tags,
- * no links or mentions.
+ * The job summary keeps its structure: every finding is in a list item of its own line (the same
+ * change on several tools is one entry, report/grouping.ts: an item per rule of an entry), or
+ * counted in its rule's notice line, or in the cut note; no live HTML but toolgate's own balanced
+ * tags, no links or mentions. `review` is the report's shape the summary was laid out from.
  */
-function expectSafeSummary(md: string, findings: CheckResult['findings']): void {
+function expectSafeSummary(md: string, findings: readonly Finding[], review: ReviewReport): void {
   const lines = md.split('\n');
   const items = lines.filter((l) => /^- (❌|⚠️|ℹ️) \*\*`[a-z-]+`\*\* /.test(l));
   const collapsed = lines.flatMap((l) => /^- ℹ️ `[a-z-]+`: (\d+) /.exec(l)?.slice(1, 2) ?? []).reduce((n, x) => n + Number(x), 0);
   const cut = Number(/Cut to fit GitHub's size limit: (\d+) more finding/.exec(md)?.[1] ?? 0);
-  expect(items.length + collapsed + cut).toBe(findings.length);
+  // The items are those of the first entries, in order (a cut takes the rest, and may fall between
+  // the tools of an entry): the findings of the entries before the cut, the collapsed notices and
+  // the cut ones are every finding, each once, up to the one entry the cut fell in.
+  const before = new Set<Finding>();
+  const upTo = new Set<Finding>();
+  let left = items.length;
+  for (const e of [...review.attention, ...review.rest]) {
+    const n = e.own ? 1 : runsOf(e.parts).length;
+    if (left === 0) break;
+    for (const f of e.findings) upTo.add(f);
+    if (n > left) break;
+    left -= n;
+    if (cut === 0 || left > 0) for (const f of e.findings) before.add(f);
+  }
+  expect(left === 0 || cut > 0).toBe(true);
+  expect(before.size + collapsed + cut).toBeLessThanOrEqual(findings.length);
+  expect(upTo.size + collapsed + cut).toBeGreaterThanOrEqual(findings.length);
+  if (cut === 0) expect(before.size + collapsed).toBe(findings.length);
+  expect(items.length).toBeGreaterThan(0);
   // Each finding's rule id is toolgate's, in the item's code span: server text cannot forge one.
   for (const item of items) expect(findings.map((f) => f.ruleId)).toContain(/`([a-z-]+)`/.exec(item)?.[1]);
   for (const tag of ['details', 'summary', 'ins', 'del'])
@@ -138,13 +160,13 @@ describe('hostile tool text through every report', () => {
     expect(Math.max(...all.map((l) => l.length))).toBeLessThan(20_000);
   });
 
-  it('Markdown summary and comment: one item per finding, no raw HTML, links or mentions, long text truncated, bounded', () => {
+  it('Markdown summary and comment: every finding in an item, no raw HTML, links or mentions, long text truncated, bounded', () => {
     const md = renderSummary(result, { maxBytes: SUMMARY_MAX_BYTES, verbose: true });
-    expectSafeSummary(md, result.findings);
+    expectSafeSummary(md, result.findings, buildReview(result, { verbose: true }));
     expect(md).toMatch(/… \\\[truncated\\, 1048576 chars\\\]/);
     expect(Buffer.byteLength(md)).toBeLessThan(1024 * 1024);
     const comment = renderSummary(result);
-    expectSafeSummary(comment, result.findings);
+    expectSafeSummary(comment, result.findings, buildReview(result));
     expect(comment.length).toBeLessThanOrEqual(65_536);
   });
 
@@ -219,7 +241,7 @@ describe('the built Action on a hostile recorded source', () => {
       const md = readFileSync(summary, 'utf8');
       const report = JSON.parse(readFileSync(join(ws.dir, 'out/report.json'), 'utf8')) as CheckResult;
       expect(report.findings.length).toBe(result.findings.length);
-      expectSafeSummary(md, report.findings);
+      expectSafeSummary(md, report.findings, buildReview(result));
     } finally {
       for (const f of [summary, output]) writeFileSync(f, '');
     }

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../src/judge/result.js';
 import { COMMENT_MAX_BYTES, renderSummary, SUMMARY_MAX_BYTES } from '../../src/report/summary.js';
-import { renderFindingLine } from '../../src/report/terminal.js';
+import { renderTerminal } from '../../src/report/terminal.js';
 import {
   CONTEXT_CHARS,
   DEFAULT_MAX_CHARS,
@@ -379,18 +379,21 @@ describe('changed text in the reports', () => {
     expect(changedTextsOf({ ...f, data: { texts: [{ field: 'description', base: 3 }, null, 'x'] } })).toEqual([]);
   });
 
-  it('terminal: a `text (field):` line per changed text with its word diff, then the location and fix', () => {
+  it('terminal: each changed text with its word diff, on the rule\'s line in "Needs your attention" and whole under "Texts in full"', () => {
     const f = textFinding();
-    const lines = renderFindingLine(f, { color: false, listTools: false }).split('\n');
-    expect(lines).toHaveLength(5);
-    expect(lines).toContain(`         text (description): ${LISTS}{+ ${INJECTION}+}`);
+    const lines = renderTerminal(checkResult([f]), { color: false, listTools: false }).split('\n');
+    const at = lines.indexOf('Needs your attention: 1 entry, riskiest first (contract lines: [src] .toolgate/src.surface.json)');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('  [src] list_items (read): changed text · contract .toolgate/src.surface.json');
+    // The first text on the rule's line (it fits whole), the other two counted and said whole below.
+    expect(lines[at + 2]).toBe(`    error   description-changed  title: {+List | <b>items</b> @octocat+} (+2 texts below)`);
+    const full = lines.slice(lines.indexOf('Texts in full (cut above)') + 1);
+    expect(full).toContain(`  [src] list_items · text (description): ${LISTS}{+ ${INJECTION}+}`);
     // Text added or removed: the whole text, marked.
-    expect(lines).toContain('         text (inputSchema /properties/q/description): [-Search words.-]');
-    expect(lines[4]).toMatch(/^ {9}\.toolgate\/src\.surface\.json {2}fix: /);
-    const colored = renderFindingLine(f, { color: true, listTools: false }).split('\n');
-    expect(colored).toContain(`         text (description): ${LISTS}\x1b[32m{+ ${INJECTION}+}\x1b[0m`);
-    // Other findings keep their two lines.
-    expect(renderFindingLine({ ...f, ruleId: 'unlisted-tool' }, { color: false, listTools: false }).split('\n')).toHaveLength(2);
+    expect(full).toContain('  [src] list_items · text (inputSchema /properties/q/description): [-Search words.-]');
+    expect(lines[lines.indexOf('What to do') + 1]).toMatch(/^ {2}description-changed: Read the old and the new text/);
+    const colored = renderTerminal(checkResult([f]), { color: true, listTools: false }).split('\n');
+    expect(colored).toContain(`  [src] list_items · text (description): ${LISTS}\x1b[32m{+ ${INJECTION}+}\x1b[0m`);
   });
 
   it('summary: the texts are under the tool in "Needs your attention", one item each, escaped', () => {
@@ -413,7 +416,12 @@ describe('changed text in the reports', () => {
 
   it('summary: bounded whatever the texts; what is cut is counted and said', () => {
     const f = textFinding();
-    const many = Array.from({ length: 400 }, (_, i) => ({ ...f, tool: `tool_${i}`, fingerprint: String(i) }));
+    // Each tool its own text: the same change on several tools is one entry (report/grouping.ts).
+    const own = (i: number) => ({
+      ...f.data,
+      texts: (f.data!.texts as Record<string, unknown>[]).map((t) => ({ ...t, head: `${String(t.head ?? '')} (${i})` })),
+    });
+    const many = Array.from({ length: 400 }, (_, i) => ({ ...f, tool: `tool_${i}`, fingerprint: String(i), data: own(i) }));
     const md = renderSummary(checkResult(many));
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(COMMENT_MAX_BYTES);
     expect(md).toMatch(/Cut to fit GitHub's size limit: \d+ more findings and the rest of the report are in the JSON report/);

@@ -1,14 +1,14 @@
 /**
  * suspicious-text on published servers (false positives measured on real input): every recorded
- * `tools/list` in test/fixtures (23 servers, 26 listings, 442 tools) audited as a first adoption,
+ * `tools/list` in test/fixtures (22 servers, 33 distinct listings, 524 tools) audited as a first adoption,
  * where every text is new. Each hit was read. Brave's image search tells the model how to show
  * images (benign). Shopify's learn_shopify_api asks the model for the user's most recent message,
- * verbatim, on every call: no attack, but exactly the collection of what the user said that a
- * reviewer adopting the server should know about. The rule stays a warning, so no benign server
- * fails CI because of either. bench/poison/RESULTS.md measures the same on 1,214 tools.
+ * verbatim, on every call, and Sentry's use_sentry (0.20.0) the entirety of the user's prompt: no
+ * attack, but exactly the collection of what the user said that a reviewer adopting the server
+ * should know about. The rule stays a warning, so no benign server
+ * fails CI because of any of them. bench/poison/RESULTS.md measures the same on 1,214 tools.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import { evaluate } from '../../src/rules/evaluate.js';
@@ -16,22 +16,13 @@ import { findSuspicious } from '../../src/rules/suspicious-scan.js';
 import { readRecorded } from '../../src/sources/recorded.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import { ROOT } from '../support/mcp-fixtures.js';
+import { recordedListings } from '../support/recorded-listings.js';
 
-const DIRS = ['test/fixtures/surfaces', 'test/fixtures/upgrades', 'test/fixtures/exports'];
-const listings = DIRS.flatMap((d) =>
-  readdirSync(join(ROOT, d))
-    .map((pkg) => join(ROOT, d, pkg))
-    .filter((dir) => existsSync(dir) && statSync(dir).isDirectory())
-    .flatMap((dir) =>
-      readdirSync(dir)
-        .filter((f) => /^\d[\w.-]*\.json$/.test(f))
-        .map((f) => join(dir, f)),
-    ),
-);
+const listings = recordedListings().map((l) => l.file);
 const policy = parsePolicy('sources:\n  - id: real\n    recorded: x.json\n', 'toolgate.yml', ROOT);
 
 describe('suspicious-text on published servers', () => {
-  it('reads 26 listings of 22 servers; two hits, both read, warnings', async () => {
+  it('reads 33 listings of 22 servers; three hits, each read, warnings', async () => {
     const hits: string[] = [];
     let tools = 0;
     for (const file of listings) {
@@ -45,11 +36,13 @@ describe('suspicious-text on published servers', () => {
         hits.push(`${file.slice(ROOT.length + 1)}: ${f.message}`);
       }
     }
-    expect(listings).toHaveLength(26);
-    expect(tools).toBe(442);
+    expect(listings).toHaveLength(33);
+    expect(new Set(recordedListings().map((l) => l.pkg)).size).toBe(22);
+    expect(tools).toBe(524);
     expect(hits).toEqual([
       'test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.json: text of tool "brave_image_search" tries something: description: an image in text a model reads (image) "![image.title](image.properties.url)"',
       'test/fixtures/surfaces/@shopify+dev-mcp/1.16.0.json: text of tool "learn_shopify_api" tries something: argument "user_prompt": an instruction to pass on the conversation, the instructions or what the user said (conversation-harvest) "the user\'s most recent message"',
+      'test/fixtures/upgrades/sentry-mcp-server/0.20.0.json: text of tool "use_sentry" tries something: description: an instruction to pass on the conversation, the instructions or what the user said (conversation-harvest) "the user\'s prompt"',
     ]);
   });
 });

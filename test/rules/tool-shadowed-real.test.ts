@@ -4,29 +4,21 @@
  * GitHub's server and Sentry's both serve `update_issue` and `search_issues` (a real collision for
  * an agent connected to both); no server's text names another server's tool.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { ROOT } from '../support/mcp-fixtures.js';
+import { latestListings } from '../support/recorded-listings.js';
 
-const sources = ['test/fixtures/surfaces', 'test/fixtures/upgrades', 'test/fixtures/exports'].flatMap((d) =>
-  readdirSync(join(ROOT, d))
-    .filter((pkg) => statSync(join(ROOT, d, pkg)).isDirectory())
-    .map((pkg) => {
-      const versions = readdirSync(join(ROOT, d, pkg)).filter((f) => /^\d[\w.-]*\.json$/.test(f));
-      const latest = versions.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop() as string;
-      return {
-        id: pkg
-          .toLowerCase()
-          .replace(/^@/, '')
-          .replace(/[^a-z0-9._-]/g, '-'),
-        file: join(d, pkg, latest),
-      };
-    }),
-);
+const sources = latestListings().map((l) => ({
+  id: l.folder
+    .toLowerCase()
+    .replace(/^@/, '')
+    .replace(/[^a-z0-9._-]/g, '-'),
+  file: relative(ROOT, l.file),
+}));
 
 describe('tool-shadowed on published servers', () => {
   it('22 servers as one toolgate.yml: GitHub and Sentry collide on two names, nothing else', async () => {

@@ -2,32 +2,15 @@
  * Tokens per turn (issue 16 §1) on published servers: the recorded listings of test/fixtures,
  * counted with o200k_base. The totals are facts about those versions, measured here.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRecorded } from '../../src/sources/recorded.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import { boundedCount, modelFacingJson, mostExpensive, tokenCost, tokenCounter } from '../../src/surface/tokens.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/esm/encodingParams/constants';
-import { ROOT } from '../support/mcp-fixtures.js';
+import { latestListings } from '../support/recorded-listings.js';
 
-const latest = ['test/fixtures/surfaces', 'test/fixtures/upgrades', 'test/fixtures/exports'].flatMap((d) =>
-  readdirSync(join(ROOT, d))
-    .filter((pkg) => existsSync(join(ROOT, d, pkg)) && statSync(join(ROOT, d, pkg)).isDirectory())
-    .map((pkg) => ({
-      pkg,
-      file: join(
-        ROOT,
-        d,
-        pkg,
-        readdirSync(join(ROOT, d, pkg))
-          .filter((f) => /^\d[\w.-]*\.json$/.test(f))
-          .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
-          .pop() as string,
-      ),
-    })),
-);
+const latest = latestListings();
 
 describe('tokens per turn', () => {
   it('counts what a client sends the model for a tool, with o200k_base', async () => {

@@ -9,9 +9,10 @@
  */
 import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';
+import { typedContainment } from '../../src/cli/prepare.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../../src/config/source-config.js';
 import { runCheck } from '../../src/run-check.js';
 import type { CheckResult } from '../../src/judge/result.js';
@@ -78,8 +79,18 @@ interface Report {
   execPath: string;
 }
 
-/** Runs `command args` (the reader's reads and sockets appended) from `repo` and returns its report. */
-async function run(repo: string, command: string, args: string[], probe: { reads?: string[]; sockets?: string[] }, containment: Partial<Containment> = {}) {
+/**
+ * Runs `command args` (the reader's reads and sockets appended) from `at` (toolgate.yml's
+ * directory: `repo` unless said) and returns its report.
+ */
+async function run(
+  repo: string,
+  command: string,
+  args: string[],
+  probe: { reads?: string[]; sockets?: string[] },
+  containment: Partial<Containment> = {},
+  at = repo,
+) {
   const policy = adHocPolicy(
     {
       id: 'reader',
@@ -89,7 +100,7 @@ async function run(repo: string, command: string, args: string[], probe: { reads
         transport: 'stdio',
         command,
         args: [...args, '--', (probe.reads ?? []).join(','), (probe.sockets ?? []).join(',')],
-        cwd: repo,
+        cwd: at,
         env: [],
         capabilities: {},
         timeouts: { startupMs: 20_000, requestMs: 10_000, totalMs: 30_000 },
@@ -97,9 +108,9 @@ async function run(repo: string, command: string, args: string[], probe: { reads
         containment: { ...DEFAULT_CONTAINMENT, ...containment },
       },
     },
-    repo,
+    at,
   );
-  const r: CheckResult = await runCheck({ policy, mode: 'audit', root: repo, logger: silentLogger });
+  const r: CheckResult = await runCheck({ policy, mode: 'audit', root: at, logger: silentLogger });
   const failure = r.sources[0]!.failure;
   const report = failure ? undefined : (JSON.parse(r.sources[0]!.surface!.tools[0]!.description!) as Report);
   return { r, failure, report };
@@ -222,5 +233,44 @@ describe.skipIf(!AVAILABLE)('a sandboxed server reads only what it needs', () =>
     copyFileSync(join(HOSTILE, 'reader.mjs'), join(fakeHome, 'reader.mjs'));
     const atHome = await run(fakeHome, NODE, ['reader.mjs'], {});
     expect(atHome.failure?.message).toMatch(/the repository .* is a home directory/);
+  }, 30_000);
+  it("a policy in a monorepo's package sees the repository from its git root: the hoisted node_modules", async () => {
+    const repo = repository();
+    const app = join(repo, 'packages/app');
+    mkdirSync(join(app, 'server'), { recursive: true });
+    for (const f of ['reader.mjs', '_raw.mjs']) copyFileSync(join(HOSTILE, f), join(app, 'server', f));
+    // The server imports a package that npm hoisted to the repository's root.
+    mkdirSync(join(repo, 'node_modules/hoisted'), { recursive: true });
+    writeFileSync(join(repo, 'node_modules/hoisted/package.json'), '{"name":"hoisted","type":"module","main":"index.mjs"}\n');
+    writeFileSync(join(repo, 'node_modules/hoisted/index.mjs'), 'export const ok = true;\n');
+    writeFileSync(join(app, 'server/start.mjs'), "import { ok } from 'hoisted';\nif (ok) await import('./reader.mjs');\n");
+    writeFileSync(join(repo, 'package.json'), '{"private":true,"workspaces":["packages/*"]}\n');
+    writeFileSync(join(repo, '.git/config'), `[remote "origin"]\n  url = https://${MARKER}@example.com/x.git\n`);
+    const reads = [join(repo, 'package.json'), join(repo, '.git/config')];
+    const { failure, report } = await run(repo, NODE, ['server/start.mjs'], { reads }, {}, app);
+    expect(failure?.message).toBeUndefined();
+    expect(report!.read[join(repo, 'package.json')]).toMatch(/^yes: .*workspaces/);
+    // The repository's .git stays hidden (the remote's credentials, the hooks).
+    expect(report!.read[join(repo, '.git/config')]).toMatch(/^no \(ENOENT\)/);
+  }, 30_000);
+
+  it("a path in a policy source's arguments opens nothing outside the repository; one typed after `--` does", async () => {
+    const repo = repository();
+    const outside = tempDir('tg-reads-outside-');
+    cleanups.push(outside.cleanup);
+    writeFileSync(join(outside.path, 'secret.txt'), MARKER);
+    const secret = join(outside.path, 'secret.txt');
+    const dotted = `../${basename(outside.path)}/secret.txt`;
+    for (const named of [secret, dotted]) {
+      // The argument is exactly the path (the reader reads its third argument).
+      const { failure, report } = await run(repo, NODE, ['server/reader.mjs'], { reads: [named] });
+      expect(failure?.message).toBeUndefined();
+      expect(report!.read[named], named).toMatch(/^no \(ENOENT\)/);
+    }
+    // The same command line typed by the user (`toolgate audit -- node server/reader.mjs -- <path>`).
+    const typed = typedContainment([NODE, 'server/reader.mjs', '--', secret, ''], repo);
+    expect(typed.readable).toEqual([secret]);
+    const { report } = await run(repo, NODE, ['server/reader.mjs'], { reads: [secret] }, typed);
+    expect(report!.read[secret]).toBe(`yes: ${MARKER}`);
   }, 30_000);
 });

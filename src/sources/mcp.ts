@@ -632,7 +632,7 @@ async function closeSession(s: Session): Promise<void> {
  * does not hide the rest.
  *
  * The next page is asked for as soon as a page names it, and the page in hand is measured while
- * the server builds the next one (issue 18: each of a 50-page listing's round trips waited for
+ * the server builds the next one (else each of a 50-page listing's round trips waits for
  * toolgate's own work). A page's problems are reported in the same order as when each page was
  * measured before the next was asked for: its size first, then its cursor.
  */

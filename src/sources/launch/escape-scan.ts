@@ -18,8 +18,8 @@ export function newMarker(): string {
 
 /**
  * `bytes` bytes from the system's CSPRNG, in hex. On Linux read from /dev/urandom (~0.4 ms): the
- * marker is made on the way to the first server, and loading node:crypto there costs 4-7 ms
- * (issue 18). Elsewhere, or without /dev/urandom, Web Crypto's getRandomValues.
+ * marker is made on the way to the first server, and loading node:crypto there costs 4-7 ms.
+ * Elsewhere, or without /dev/urandom, Web Crypto's getRandomValues.
  */
 function randomHex(bytes: number): string {
   const buf = Buffer.alloc(bytes);

@@ -198,9 +198,8 @@ export function refusalReason(why: string, read: ProcReader): string {
  * Whether bubblewrap's refusal (`why`, its first line of stderr) means the user-namespace limit
  * is reached (ENOSPC, or EAGAIN/EUSERS from older kernels) on a machine whose limit is not 0,
  * rather than that this machine has no user namespaces. The limit counts every process of the
- * user, so a server sandboxed elsewhere (another toolgate run, a proxy) can fill it and hold it
- * (attacker review): were that a reason to run unsandboxed, any server could make the next one
- * run so. A limit of 0 is user namespaces switched off, as `unprivileged_userns_clone` is.
+ * user, so a server sandboxed elsewhere (another toolgate run, a proxy) can fill it and hold it:
+ * were that a reason to run unsandboxed, any server could make the next one run so. A limit of 0 is user namespaces switched off, as `unprivileged_userns_clone` is.
  * Exported for tests (`read` stands for /proc).
  */
 export function namespacesExhausted(why: string, read: (path: string) => string | undefined): boolean {

@@ -16,7 +16,7 @@
  * Pure but for reads of the file system; no process is run.
  * @module
  */
-import { closeSync, existsSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { within } from '../../util/repository-root.js';
@@ -121,7 +121,12 @@ function isOrContainsHome(dir: string, homes: readonly string[]): boolean {
   return homes.some((h) => within(h, dir));
 }
 
-/** Where `execvp` finds `name` on `path` from `cwd` (a name with a `/` is a path), or undefined. */
+/**
+ * Where `execvp` finds `name` on `path` from `cwd` (a name with a `/` is a path), or undefined:
+ * an executable regular file, as the kernel runs. A `#!` line names its interpreter, and the pull
+ * request writes it: one that names a directory or a file that cannot run (`#!/home/u/.ssh`) is
+ * not followed, so it shows nothing.
+ */
 function findOnPath(name: string, path: string | undefined, cwd: string): string | undefined {
   const candidates = name.includes('/')
     ? [name.startsWith('/') ? name : join(cwd, name)]
@@ -129,7 +134,17 @@ function findOnPath(name: string, path: string | undefined, cwd: string): string
         .split(':')
         .filter((d) => d.startsWith('/'))
         .map((d) => join(d, name));
-  return candidates.find((c) => existsSync(c));
+  return candidates.find(isExecutableFile);
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

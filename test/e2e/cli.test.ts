@@ -112,7 +112,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const server = join(REPO, 'test/fixtures/servers/annotated.mjs');
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: annotated\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(server)}]\n`,
+      `sources:\n  - id: annotated\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(server)}]\n${READ_REPO()}`,
     );
     git(dir, 'init', '-q', '-b', 'main');
     const up = await runCli(['update'], { cwd: dir });

@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransport1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 
 const FILESYSTEM = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const DRIFTING = join(REPO, 'test/fixtures/servers/drifting.mjs');
@@ -64,7 +64,7 @@ beforeAll(async () => {
   writeFileSync(join(data, 'a.txt'), 'hello\n');
   writeFileSync(join(data, 'big.txt'), 'x'.repeat(10_000));
   const yml = (args: string[]) =>
-    `sources:\n  - id: fs\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${JSON.stringify(args)}\nruntime:\n  allow: [read]\n  max-result-bytes: 4096\n`;
+    `sources:\n  - id: fs\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${JSON.stringify(args)}\n${READ_REPO()}runtime:\n  allow: [read]\n  max-result-bytes: 4096\n`;
   writeFileSync(config, yml([FILESYSTEM, data]));
   const up = await runCli(['update'], { cwd: repo });
   expect(up.code, up.stderr).toBe(0);

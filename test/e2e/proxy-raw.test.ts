@@ -9,7 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 
 const TARGET = join(REPO, 'test/fixtures/servers/proxy-target.mjs');
 const ws = tempWorkspace('tg-proxy-raw-');
@@ -90,7 +90,7 @@ async function workspace(name: string, runtime: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'toolgate.yml'),
-    `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}]\nruntime:\n  allow: [read]\n${runtime}`,
+    `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}]\n${READ_REPO()}runtime:\n  allow: [read]\n${runtime}`,
   );
   const up = await runCli(['update'], { cwd: dir });
   expect(up.code, up.stderr).toBe(0);
@@ -246,13 +246,14 @@ describe('runtime.pass-methods', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'toolgate.yml'),
-      `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}]\nruntime:\n  pass-methods:\n    - vendor/ok\n    - "TOOLS/CALL"\n`,
+      `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}]\n${READ_REPO()}runtime:\n  pass-methods:\n    - vendor/ok\n    - "TOOLS/CALL"\n`,
     );
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     const r = await runCli(['proxy'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('runtime.pass-methods names "TOOLS/CALL", which reads as tools/call');
-    expect(r.stderr).toContain('toolgate.yml:9');
+    // Line 10: the readable line (the server lives outside this repository) is line 6.
+    expect(r.stderr).toContain('toolgate.yml:10');
   }, 60_000);
 });
 

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commit, git } from '../support/action-repo.js';
-import { CLI, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
+import { CLI, READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
 
 const SERVER = join(REPO, 'test/fixtures/servers/listed-tools.mjs');
 const ws = tempWorkspace('tg-schema-refs-');
@@ -39,7 +39,7 @@ async function repository(name: string, listing: string): Promise<string> {
   git(ws.dir, 'init', '-q', '-b', 'main', dir);
   writeFileSync(
     join(dir, 'toolgate.yml'),
-    `sources:\n  - id: shell\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}, tools.json]\n`,
+    `sources:\n  - id: shell\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}, tools.json]\n${READ_REPO()}`,
   );
   writeFileSync(join(dir, 'tools.json'), listing);
   const u = await runCli(['update'], { cwd: dir });

@@ -41,6 +41,25 @@ export function usableId(id: unknown): string | number | undefined {
   return undefined;
 }
 
+/** Texts made by {@link wireText}, by message. */
+const texts = new WeakMap<Message | Message[], string>();
+
+/**
+ * The JSON text a message is written as (without its newline), made once per message: the relay
+ * measures a result from it and {@link ClientStdio.send} writes it, so a 40 KB result is
+ * serialized once, not twice. Messages are never changed after they are made, so the text stays
+ * theirs.
+ * @throws what `JSON.stringify` throws (a value nested too deep).
+ */
+export function wireText(m: Message | Message[]): string {
+  let text = texts.get(m);
+  if (text === undefined) {
+    text = JSON.stringify(m);
+    texts.set(m, text);
+  }
+  return text;
+}
+
 /** Reads messages from `input` line by line and writes them to `output`, one per line. */
 export class ClientStdio {
   onmessage?: (m: Message) => void;
@@ -64,7 +83,7 @@ export class ClientStdio {
 
   /** Writes one message (or a batch answer). @throws what `JSON.stringify` throws (a value nested too deep). */
   send(m: Message | Message[]): void {
-    this.output.write(`${JSON.stringify(m)}\n`);
+    this.output.write(`${wireText(m)}\n`);
   }
 
   private onData(chunk: Buffer): void {

@@ -28,7 +28,7 @@ import type { Json } from '../util/json.js';
 import { getOwn, isObject } from '../util/json.js';
 import { admit, type Admission } from './admission.js';
 import { ArgumentsChecker } from './arguments.js';
-import { usableId, type Message } from './client-stdio.js';
+import { usableId, wireText, type Message } from './client-stdio.js';
 import type { DecisionLog } from './decision-log.js';
 import { MethodGate } from './methods.js';
 
@@ -455,7 +455,11 @@ export class Proxy {
     const limit = this.opts.runtime.maxResultBytes;
     let bytes: number | undefined;
     try {
-      bytes = Buffer.byteLength(JSON.stringify(m.result ?? m.error ?? null));
+      // The result is part of the answer's text, so an answer within the limit holds a result
+      // within it; that text is the one the client's side writes. Only a larger answer has its
+      // result measured alone.
+      bytes = Buffer.byteLength(wireText(m));
+      if (bytes > limit) bytes = Buffer.byteLength(JSON.stringify(m.result ?? m.error ?? null));
     } catch {
       bytes = undefined;
     }

@@ -6,12 +6,14 @@
 // `valgrind --tool=callgrind --instr-atstart=no`, instrumentation is switched on after a warm-up,
 // and `callgrind_control -e` reads the counters before and after each kind's calls.
 //   node bench/proxy-instructions.mjs --dir DIR --cli dist/cli.js [--cli other/cli.js ...] [--calls 500]
+//     [--floor path/to/server-everything/dist/index.js]
 // DIR holds toolgate.yml and the contract, as for proxy-calls.mjs. Prints one JSON line:
 // instructions per call by build and kind. Each build takes a few minutes.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
@@ -19,6 +21,8 @@ const argv = process.argv.slice(2);
 const arg = (n, d) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`) + 1] : d);
 const DIR = resolve(arg('dir'));
 const CLIS = argv.flatMap((a, i) => (a === '--cli' ? [resolve(argv[i + 1])] : []));
+/** `--floor SERVER`: also count bench/proxy-floor.mjs (every line parsed and written again) in front of SERVER. */
+const FLOOR_SERVER = arg('floor') === undefined ? undefined : resolve(arg('floor'));
 const CALLS = Number(arg('calls', '500'));
 const PAD = Number(arg('pad', '40000'));
 const CALL = {
@@ -37,19 +41,11 @@ function counted(pid) {
   return threads.reduce((sum, m) => sum + Number(m[1].replaceAll(',', '')), 0);
 }
 
-async function measure(cli) {
+/** `relay`: the relay's arguments to node. */
+async function measure(relay) {
   const transport = new StdioClientTransport({
     command: 'valgrind',
-    args: [
-      '--tool=callgrind',
-      '--instr-atstart=no',
-      `--callgrind-out-file=${join(out, 'cg.%p')}`,
-      process.execPath,
-      cli,
-      'proxy',
-      '--log',
-      join(out, 'log.jsonl'),
-    ],
+    args: ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(out, 'cg.%p')}`, process.execPath, ...relay],
     cwd: DIR,
     env: { BENCH_RESULT_PAD: 'x'.repeat(PAD) },
     stderr: 'ignore',
@@ -78,5 +74,9 @@ async function measure(cli) {
 }
 
 const result = [];
-for (const cli of CLIS) result.push({ cli, ...(await measure(cli)) });
+for (const cli of CLIS) result.push({ cli, ...(await measure([cli, 'proxy', '--log', join(out, 'log.jsonl')])) });
+if (FLOOR_SERVER) {
+  const floor = join(dirname(fileURLToPath(import.meta.url)), 'proxy-floor.mjs');
+  result.push({ cli: 'floor-json', ...(await measure([floor, '--mode', 'json', '--', process.execPath, FLOOR_SERVER, 'stdio'])) });
+}
 process.stdout.write(`${JSON.stringify({ calls: CALLS, instructionsPerCall: result })}\n`);

@@ -11,6 +11,7 @@
  * 8259 §8.1 allows it; the relay writes the message again without one).
  */
 import type { Readable, Writable } from 'node:stream';
+import { wireText } from '../util/wire-text.js';
 
 /** A JSON-RPC message as it travels (any JSON object). */
 export type Message = Record<string, unknown>;
@@ -39,25 +40,6 @@ export function usableId(id: unknown): string | number | undefined {
   if (typeof id === 'string') return id;
   if (typeof id === 'number' && Number.isSafeInteger(id) && !Object.is(id, -0)) return id;
   return undefined;
-}
-
-/** Texts made by {@link wireText}, by message. */
-const texts = new WeakMap<Message | Message[], string>();
-
-/**
- * The JSON text a message is written as (without its newline), made once per message: the relay
- * measures a result from it and {@link ClientStdio.send} writes it, so a 40 KB result is
- * serialized once, not twice. Messages are never changed after they are made, so the text stays
- * theirs.
- * @throws what `JSON.stringify` throws (a value nested too deep).
- */
-export function wireText(m: Message | Message[]): string {
-  let text = texts.get(m);
-  if (text === undefined) {
-    text = JSON.stringify(m);
-    texts.set(m, text);
-  }
-  return text;
 }
 
 /** Reads messages from `input` line by line and writes them to `output`, one per line. */

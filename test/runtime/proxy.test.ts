@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUNTIME } from '../../src/config/policy.js';
 import { DecisionLog } from '../../src/runtime/decision-log.js';
 import { Proxy } from '../../src/runtime/proxy.js';
-import { wireText, type Message } from '../../src/runtime/client-stdio.js';
+import type { Message } from '../../src/runtime/client-stdio.js';
+import { wireText } from '../../src/util/wire-text.js';
 import type { Json } from '../../src/util/json.js';
 import { mcpSurface, readTool, writeTool } from '../support/surface-builders.js';
 

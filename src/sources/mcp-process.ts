@@ -17,6 +17,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { CommandSpec } from '../config/source-config.js';
 import { SourceError, type SourceFailure } from './source-error.js';
+import { keepReadText } from '../util/wire-text.js';
 
 /** Bytes of stderr kept for messages (docs/design.md §9). */
 export const STDERR_TAIL_BYTES = 4096;
@@ -401,7 +402,8 @@ export class ProcessStdioTransport implements Transport {
 
   /**
    * @param checkResponses fail the connection on a malformed answer to a request sent through
-   *   it (a snapshot's own requests); false for a relay, which passes answers on as they are.
+   *   it (a snapshot's own requests); false for a relay, which passes answers on as they are
+   *   and may write a message on as the line it was parsed from (util/wire-text.ts).
    */
   constructor(
     private readonly proc: ServerProcess,
@@ -523,6 +525,7 @@ export class ProcessStdioTransport implements Transport {
     const text = decoded.endsWith('\r') ? decoded.slice(0, -1) : decoded;
     if (text.trim() === '') return;
     const msg = jsonRpcMessage(text);
+    if (msg && !this.checkResponses) keepReadText(msg, text);
     if (msg) return this.deliver(msg);
     this.notMessage(text, text.charCodeAt(0) === 0xfeff ? jsonRpcMessage(text.slice(1)) : undefined);
   }

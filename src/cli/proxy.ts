@@ -3,7 +3,6 @@
  * client) and a server started as `check` starts it (sources/mcp.ts). stdout carries only the
  * protocol; everything else goes to stderr or the decision log.
  */
-import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpHttpConfig, type McpStdioConfig } from '../config/source-config.js';
 import { type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from '../config/policy.js';
@@ -13,6 +12,7 @@ import { typedContainment } from './prepare.js';
 import { readContract } from '../contract/store.js';
 import { ClientStdio } from '../runtime/client-stdio.js';
 import { DecisionLog } from '../runtime/decision-log.js';
+import { appendingFile } from '../runtime/log-file.js';
 import { runRelay } from '../runtime/relay.js';
 import { JUDGED_METHODS, judgedLookAlike } from '../runtime/methods.js';
 import { openHttpServer, startStdioServer } from '../sources/mcp.js';
@@ -231,8 +231,9 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
   }
   // stderr carries the server's log and ours; a reader that went away (EPIPE) must not end the relay.
   process.stderr.on('error', () => undefined);
-  const logOut = flags.log !== undefined ? createWriteStream(resolve(cwd, flags.log), { flags: 'a' }) : process.stderr;
-  const log = new DecisionLog(logOut, r.id, r.runtime.logArguments);
+  const logOut = flags.log !== undefined ? appendingFile(resolve(cwd, flags.log)) : process.stderr;
+  // Deferred: the relay's messages never wait for the log's formatting or its write.
+  const log = new DecisionLog(logOut, r.id, r.runtime.logArguments, { deferred: true });
   // As every report of check says it (server-unsandboxed): the decision log says so once.
   if (server.sandbox && !server.sandbox.sandboxed)
     log.write({ event: 'upstream', decision: 'unsandboxed', reason: 'server-unsandboxed', detail: `the server runs unsandboxed: ${server.sandbox.reason}` });

@@ -11,6 +11,7 @@
  * 8259 §8.1 allows it; the relay writes the message again without one).
  */
 import type { Readable, Writable } from 'node:stream';
+import { wireText } from '../util/wire-text.js';
 
 /** A JSON-RPC message as it travels (any JSON object). */
 export type Message = Record<string, unknown>;
@@ -64,7 +65,7 @@ export class ClientStdio {
 
   /** Writes one message (or a batch answer). @throws what `JSON.stringify` throws (a value nested too deep). */
   send(m: Message | Message[]): void {
-    this.output.write(`${JSON.stringify(m)}\n`);
+    this.output.write(`${wireText(m)}\n`);
   }
 
   private onData(chunk: Buffer): void {

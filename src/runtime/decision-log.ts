@@ -8,6 +8,11 @@
  * depth is written by {@link canonicalJsonDeep}; a cycle or a bigint gets a stated marker), a
  * stream that fails (a full disk, a closed stderr) or a write that throws are counted and the
  * relay goes on answering the client.
+ *
+ * Deferred ({@link DecisionLogOptions.deferred}, as `toolgate proxy` runs it): a decision costs
+ * the relay a push; the lines of one turn of the event loop are formatted (time, digest, JSON)
+ * and written together once that turn's messages are on their way, so neither a call nor its
+ * answer waits for the log, and a burst of calls makes one write, not one each.
  */
 import type { Writable } from 'node:stream';
 import { sha256 } from '../surface/canonical.js';
@@ -35,56 +40,102 @@ function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }
 
+/** Options of {@link DecisionLog}. */
+export interface DecisionLogOptions {
+  /**
+   * Write each turn's lines once the turn is over (setImmediate), in one write, instead of at each
+   * decision. {@link DecisionLog.summary} and {@link DecisionLog.problem} write what waits first.
+   */
+  deferred?: boolean;
+}
+
+/** A decision not written yet, and when it was taken (ms since the epoch). */
+interface Pending {
+  entry: DecisionEntry;
+  args: unknown;
+  time: number;
+}
+
 /** Writes decisions as JSON lines and counts them for the summary. */
 export class DecisionLog {
   private readonly counts = new Map<string, number>();
   /** Why writing failed, once it did: later lines are counted, not written. */
   private failure: Error | undefined;
   private lost = 0;
+  private readonly deferred: boolean;
+  private pending: Pending[] = [];
+  private scheduled: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly out: Writable,
     private readonly source: string,
     private readonly logArguments: boolean,
+    options: DecisionLogOptions = {},
   ) {
+    this.deferred = options.deferred ?? false;
     // A stream error (ENOSPC, EPIPE) is an event; unheard, it would end the process.
     out.on('error', (e: Error) => (this.failure ??= e));
   }
 
-  /** Logs one decision; `args` are the call's arguments (digested unless values are asked for). */
+  /**
+   * Logs one decision; `args` are the call's arguments (digested unless values are asked for).
+   * Deferred, they are read when the line is written, after this turn: the relay never changes a
+   * message it got.
+   */
   write(e: DecisionEntry, args?: unknown): void {
     const key = `${e.event}:${e.decision}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    this.emit(() => this.line(e, args));
+    if (!this.deferred) return this.emit(() => this.line(e, args, Date.now()), 1);
+    this.pending.push({ entry: e, args, time: Date.now() });
+    this.scheduled ??= setImmediate(() => this.flush());
+  }
+
+  /** Writes the lines still waiting (deferred), all in one write. */
+  flush(): void {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.emit(() => batch.map((p) => this.line(p.entry, p.args, p.time)).join(''), batch.length);
   }
 
   /** The closing line: how many decisions of each kind, and how many lines could not be written. */
   summary(): void {
+    this.flush();
     const counts = Object.fromEntries([...this.counts].sort());
-    this.emit(() => `${JSON.stringify({ time: new Date().toISOString(), source: this.source, event: 'summary', counts })}\n`);
+    this.emit(() => `${JSON.stringify({ time: new Date().toISOString(), source: this.source, event: 'summary', counts })}\n`, 1);
   }
 
   /** Why the log could not be written, and how many lines were lost (undefined when none was). */
   problem(): string | undefined {
+    this.flush();
     return this.failure ? `${this.lost} decision log line(s) not written: ${this.failure.message}` : undefined;
   }
 
-  private emit(text: () => string): void {
+  /** Writes `lines` lines of text; when the stream cannot take them, counts them as lost. */
+  private emit(text: () => string, lines: number): void {
     if (this.failure || this.out.destroyed || this.out.writableEnded) {
-      this.failure ??= new Error('the log stream is closed');
-      this.lost++;
+      this.failure ??= this.out.errored ?? new Error('the log stream is closed');
+      this.lost += lines;
       return;
     }
     try {
       this.out.write(text());
     } catch (e) {
       this.failure ??= e instanceof Error ? e : new Error(String(e));
-      this.lost++;
+      this.lost += lines;
+      return;
+    }
+    // A stream that writes synchronously (appendingFile) has failed by now, when it failed.
+    if (this.out.errored) {
+      this.failure ??= this.out.errored;
+      this.lost += lines;
     }
   }
 
-  private line(e: DecisionEntry, args: unknown): string {
-    const line: Record<string, unknown> = { time: new Date().toISOString(), source: this.source, ...e };
+  private line(e: DecisionEntry, args: unknown, time: number): string {
+    const line: Record<string, unknown> = { time: new Date(time).toISOString(), source: this.source, ...e };
     if (e.tool !== undefined) line.tool = shorten(e.tool, MAX_NAME);
     if (e.method !== undefined) line.method = shorten(e.method, MAX_NAME);
     if (e.detail !== undefined) line.detail = shorten(e.detail, MAX_DETAIL);

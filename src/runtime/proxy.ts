@@ -26,6 +26,7 @@ import type { RuntimePolicy } from '../config/policy.js';
 import type { Surface } from '../surface/model.js';
 import type { Json } from '../util/json.js';
 import { getOwn, isObject } from '../util/json.js';
+import { relayAsRead, wireText } from '../util/wire-text.js';
 import { admit, type Admission } from './admission.js';
 import { ArgumentsChecker } from './arguments.js';
 import { usableId, type Message } from './client-stdio.js';
@@ -448,14 +449,21 @@ export class Proxy {
   }
 
   /**
-   * The server's answer to a call, or an error result in its place when it is too large (or nested
-   * too deep to be measured and written).
+   * The server's answer to a call, or an error result in its place when it is too large (or, when
+   * it is not written on as read, nested too deep to be serialized).
    */
   private boundResult(m: Message, tool: string): Message {
     const limit = this.opts.runtime.maxResultBytes;
+    // Written on as the server wrote it when every parser reads its id alike and the whole line is
+    // within the limit: no second serialization of a large result (util/wire-text.ts).
+    if (relayAsRead(m, limit) !== undefined) return m;
     let bytes: number | undefined;
     try {
-      bytes = Buffer.byteLength(JSON.stringify(m.result ?? m.error ?? null));
+      // The result is part of the answer's text, so an answer within the limit holds a result
+      // within it; that text is the one the client's side writes. Only a larger answer has its
+      // result measured alone.
+      bytes = Buffer.byteLength(wireText(m));
+      if (bytes > limit) bytes = Buffer.byteLength(JSON.stringify(m.result ?? m.error ?? null));
     } catch {
       bytes = undefined;
     }

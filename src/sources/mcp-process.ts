@@ -7,6 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { SourceFailure } from './source-error.js';
 import type { ServerProcess } from './launch/process.js';
+import { keepReadText } from '../util/wire-text.js';
 
 /**
  * Stdout lines longer than this (bytes) are decoded as they arrive and parsed in slices
@@ -68,7 +69,8 @@ export class ProcessStdioTransport implements Transport {
 
   /**
    * @param checkResponses fail the connection on a malformed answer to a request sent through
-   *   it (a snapshot's own requests); false for a relay, which passes answers on as they are.
+   *   it (a snapshot's own requests); false for a relay, which passes answers on as they are
+   *   and may write a message on as the line it was parsed from (util/wire-text.ts).
    */
   constructor(
     private readonly proc: ServerProcess,
@@ -190,6 +192,7 @@ export class ProcessStdioTransport implements Transport {
     const text = decoded.endsWith('\r') ? decoded.slice(0, -1) : decoded;
     if (text.trim() === '') return;
     const msg = jsonRpcMessage(text);
+    if (msg && !this.checkResponses) keepReadText(msg, text);
     if (msg) return this.deliver(msg);
     this.notMessage(text, text.charCodeAt(0) === 0xfeff ? jsonRpcMessage(text.slice(1)) : undefined);
   }

@@ -21,6 +21,8 @@ type Msg = Record<string, unknown> & { id?: unknown; error?: { code: number; mes
 class RawClient {
   readonly child: ChildProcessWithoutNullStreams;
   readonly received: unknown[] = [];
+  /** The lines received, as written. */
+  readonly lines: string[] = [];
   stderr = '';
   private rest = '';
 
@@ -30,7 +32,11 @@ class RawClient {
       const text = this.rest + c.toString();
       const lines = text.split('\n');
       this.rest = lines.pop() ?? '';
-      for (const l of lines) if (l.trim()) this.received.push(JSON.parse(l));
+      for (const l of lines) {
+        if (!l.trim()) continue;
+        this.lines.push(l);
+        this.received.push(JSON.parse(l));
+      }
     });
     this.child.stderr.on('data', (c: Buffer) => (this.stderr += c.toString()));
   }
@@ -218,6 +224,23 @@ describe('a raw JSON-RPC client through toolgate proxy (runtime.allow [read], ma
     expect(log().filter((l) => l.reason === 'no-request-id')).toHaveLength(1);
     // Still relaying after all of it.
     expect((await client.serverSaw('stats-after')).calls.filter((c) => c !== 'stats')).toEqual([]);
+  }, 60_000);
+});
+
+describe("a call's answer", () => {
+  it('is written on as the server wrote it, unless a parser keeping the first of two keys could read another id from it', async () => {
+    const client = new RawClient(await workspace('as-written', ''), []);
+    await client.initialize();
+    client.request('as-written', 'tools/call', { name: 'read_doc', arguments: { id: 'as-written' } });
+    await client.answer('as-written');
+    expect(client.lines).toContain('{ "result": {"content":[{"type":"text","text":"doc as-written"}]}, "jsonrpc": "2.0","id":"as-written"}');
+    client.request('twin-id', 'tools/call', { name: 'read_doc', arguments: { id: 'twin-id' } });
+    await client.answer('twin-id');
+    // Written again from what JSON.parse read: one "id", the call's.
+    expect(client.lines.filter((l) => l.includes('doc twin-id'))).toEqual([
+      JSON.stringify({ jsonrpc: '2.0', id: 'twin-id', result: { content: [{ type: 'text', text: 'doc twin-id' }] } }),
+    ]);
+    expect(await client.close()).toBe(0);
   }, 60_000);
 });
 

@@ -1,7 +1,8 @@
 /**
  * The decision log (src/runtime/decision-log.ts) never throws and never loses a line in silence:
  * arguments nested deeper than JSON.stringify goes, values JSON cannot hold, a real full disk
- * (/dev/full), a stream that throws or was closed.
+ * (/dev/full), a stream that throws or was closed. Deferred (as the proxy runs it), a turn's lines
+ * are written together after the turn, each with the time of its decision.
  */
 import { createWriteStream } from 'node:fs';
 import { Writable } from 'node:stream';
@@ -13,8 +14,10 @@ import { canonicalJsonDeep } from '../../src/util/json.js';
 function sink() {
   const lines: string[] = [];
   const out = new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) });
-  return { out, parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return { out, writes: lines, parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
+
+const turnEnds = () => new Promise((r) => setImmediate(r));
 
 const deep = (depth: number) => JSON.parse(`${'{"a":['.repeat(depth)}"x"${']}'.repeat(depth)}`) as unknown;
 
@@ -81,5 +84,43 @@ describe('DecisionLog', () => {
     expect(() => b.write({ event: 'call', decision: 'refused' })).not.toThrow();
     expect(b.problem()).toMatch(/^1 decision log line\(s\) not written/);
     expect(new DecisionLog(sink().out, 'src', false).problem()).toBeUndefined();
+  });
+
+  it("deferred: nothing is written during the turn; after it, the turn's lines in one write, in order, each with the time of its decision", async () => {
+    const s = sink();
+    const log = new DecisionLog(s.out, 'src', false, { deferred: true });
+    const before = Date.now();
+    for (let i = 0; i < 3; i++) log.write({ event: 'call', tool: `t${i}`, decision: 'forwarded' }, { i });
+    expect(s.writes).toEqual([]);
+    await new Promise((r) => setTimeout(r, 30));
+    const writtenAt = Date.now();
+    expect(s.writes).toHaveLength(1);
+    const lines = s.writes[0]!.trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { tool: string; time: string; argumentsSha256: string });
+    expect(lines.map((l) => l.tool)).toEqual(['t0', 't1', 't2']);
+    expect(lines[2]!.argumentsSha256).toBe(sha256(canonicalJsonDeep({ i: 2 })));
+    for (const l of lines) expect(Date.parse(l.time)).toBeGreaterThanOrEqual(before - 1);
+    // Taken when decided, not when written 30 ms later (ISO times have ms precision).
+    expect(Date.parse(lines[0]!.time)).toBeLessThan(writtenAt - 20);
+    log.write({ event: 'call', tool: 'next', decision: 'refused' });
+    await turnEnds();
+    expect(s.writes).toHaveLength(2);
+  });
+
+  it('deferred: summary() and problem() write what waits first, so no line is left behind at exit', async () => {
+    const s = sink();
+    const log = new DecisionLog(s.out, 'src', false, { deferred: true });
+    log.write({ event: 'list', tool: 'a', decision: 'admitted' });
+    log.summary();
+    expect(s.parsed().map((l) => l.event)).toEqual(['list', 'summary']);
+    expect(s.parsed()[1]!.counts).toEqual({ 'list:admitted': 1 });
+    await turnEnds();
+    expect(s.writes).toHaveLength(2);
+    const full = new DecisionLog(new Writable({ write: (_c, _e, cb) => cb(new Error('ENOSPC: no space left on device')) }), 'src', false, { deferred: true });
+    for (let i = 0; i < 4; i++) full.write({ event: 'call', decision: 'refused' });
+    await turnEnds();
+    full.write({ event: 'call', decision: 'refused' });
+    expect(full.problem()).toBe('5 decision log line(s) not written: ENOSPC: no space left on device');
   });
 });

@@ -9,6 +9,7 @@ import { DEFAULT_RUNTIME } from '../../src/config/policy.js';
 import { DecisionLog } from '../../src/runtime/decision-log.js';
 import { Proxy } from '../../src/runtime/proxy.js';
 import type { Message } from '../../src/runtime/client-stdio.js';
+import { wireText } from '../../src/util/wire-text.js';
 import type { Json } from '../../src/util/json.js';
 import { mcpSurface, readTool, writeTool } from '../support/surface-builders.js';
 
@@ -314,5 +315,44 @@ describe('answers from the server nested deeper than JSON.stringify goes', () =>
       result: { isError: true, structuredContent: { error: 'result_too_large', detail: expect.stringContaining('nested too deep') as unknown } },
     });
     expect(answers.find((m) => m.id === 2)).toMatchObject({ error: { code: -32603, message: expect.stringContaining('could not be written') as unknown } });
+  });
+});
+
+describe('the result bound, measured on the text the client is written', () => {
+  /** A relay whose server answers a call with `result`, written as ClientStdio writes (wireText). */
+  async function answerWith(result: Json, maxResultBytes: number): Promise<Message> {
+    const toClient: Message[] = [];
+    const proxy: Proxy = new Proxy(
+      { send: (m) => void toClient.push(JSON.parse(wireText(m)) as Message) },
+      {
+        send: (m: Message) => {
+          if (m.method === 'tools/list') queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { tools: TOOLS } }));
+          else queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result }));
+        },
+      },
+      {
+        contract: mcpSurface(TOOLS),
+        runtime: { ...DEFAULT_RUNTIME, maxResultBytes },
+        log: new DecisionLog(new Writable({ write: (_c: Buffer, _e, cb) => cb() }), 's', false),
+        requestTimeoutMs: 1000,
+        listLimits: { maxPages: 10, maxBytes: 1 << 20 },
+      },
+    );
+    await proxy.fromClient({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'get', arguments: {} } });
+    await new Promise((r) => setTimeout(r, 20));
+    return toClient[0]!;
+  }
+
+  it('a result of exactly max-result-bytes passes although the whole answer is longer; one byte more is refused', async () => {
+    // Bytes, not characters: é is two bytes in UTF-8.
+    const result = { content: [{ type: 'text', text: `${'é'.repeat(500)}${'x'.repeat(24)}` }] };
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    expect(Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: 'c', result }))).toBeGreaterThan(bytes);
+    expect(await answerWith(result, bytes)).toEqual({ jsonrpc: '2.0', id: 'c', result });
+    const refused = await answerWith(result, bytes - 1);
+    expect(refused.result).toMatchObject({
+      isError: true,
+      structuredContent: { error: 'result_too_large', detail: `the result of tool "get" is ${bytes} bytes, over runtime.max-result-bytes (${bytes - 1})` },
+    });
   });
 });

@@ -1,1 +1,0 @@
-var e=class extends Error{constructor(r,a,d,o){super(r,o);this.reason=a;this.stderrTail=d}reason;stderrTail;name="SourceError";exitCode=3;escaped;sandbox;networkBlocked;unauthorized;protectedResource};export{e as a};

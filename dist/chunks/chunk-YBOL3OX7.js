@@ -1,0 +1,1 @@
+var n={sandbox:"on",network:"loopback",writable:[]},e=/^[a-z0-9][a-z0-9._-]*$/,r={startupMs:9e4,requestMs:15e3,totalMs:18e4},o={maxPages:100,maxBytes:32*1024*1024};function i(t){return`.toolgate/${t}.surface.json`}export{n as a,e as b,r as c,o as d,i as e};

@@ -1,1 +1,0 @@
-import{h as a,i as b,j as c,k as d,l as e,m as f}from"./chunk-HBTGHXHF.js";import"./chunk-6ENUWAZF.js";import"./chunk-PZQETJT6.js";import"./chunk-LDZMVDU7.js";import"./chunk-63XSDFEY.js";import"./chunk-AKADY3CY.js";import"./chunk-RLG55I22.js";export{f as discardEarly,b as failedForWantOfSandbox,c as launchStdio,a as startContained,d as startEarly,e as takeEarly};

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Per-call cost of `toolgate proxy` (docs/design.md §11, issue 14): a raw JSON-RPC client (no SDK, so the
+// Per-call cost of `toolgate proxy` (docs/design.md §11): a raw JSON-RPC client (no SDK, so the
 // client adds nothing) calls one small tool of test/fixtures/servers/proxy-target.mjs N times in
 // sequence, directly and through the proxy, interleaved in rounds; then pipelined calls for
 // throughput; then the rest of --total calls in six segments, the proxy's RSS after each.

@@ -89,7 +89,7 @@ export async function runCheck(opts: RunOptions): Promise<CheckResult> {
 }
 
 /**
- * `tool-shadowed` across the sources that were listed (docs/design.md §5; issue 16): each source's
+ * `tool-shadowed` across the sources that were listed (docs/design.md §5): each source's
  * findings located on its own contract, as its other findings are.
  */
 function addShadowing(opts: RunOptions, results: SourceResult[], locators: ReadonlyMap<string, Locate>): void {
@@ -182,7 +182,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
   const unpinnable = malformed.filter((m) => !m.pinned);
   let pinned: TokenCost | undefined;
   if (opts.mode !== 'audit' && unpinnable.length > 0) {
-    // Issue 11: no contract may hold fewer tools than the server listed, and none can pin this
+    // No contract may hold fewer tools than the server listed, and none can pin this
     // listing: `update` writes nothing, `check` fails (exit 3) whatever the level of malformed-tool.
     result.failure = { message: unpinnableMessage(unpinnable, raw.tools.length), reason: 'unpinnable' };
   } else if (opts.mode === 'update') pinned = await writeUpdatedContract(run, surface);

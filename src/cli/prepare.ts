@@ -1,7 +1,7 @@
 /**
  * What the CLI does before it loads its pipeline, for `audit`, `check`, `update` and `snapshot`:
  * read the policy (toolgate.yml, or one source given as flags) and start the first stdio server
- * (issue 18), so that the server boots while the pipeline (MCP SDK, rules, reports) loads.
+ * (docs/design.md §13), so that the server boots while the pipeline (MCP SDK, rules, reports) loads.
  *
  * Kept small on purpose: everything it imports is loaded before the server can start.
  * @module

@@ -1,7 +1,7 @@
 /**
  * Reading `toolgate.yml`: bounded, never a special file, with errors that say what to do. Kept
  * apart from the parser (config/policy.ts: YAML, the schema's validator, the rule catalog) so
- * that a missing policy file is reported without loading it (issue 18: cold start).
+ * that a missing policy file is reported without loading it (docs/design.md §13: the server starts first).
  * @module
  */
 import { join, resolve } from 'node:path';

@@ -66,7 +66,7 @@ export interface Policy {
   overrides: RuleOverride[];
   /** `limits:`; tokens are o200k_base tokens per turn (surface/tokens.ts). */
   limits: { maxTools?: number; maxPayloadBytes?: number; maxTokens?: number; maxTokensPerTool?: number };
-  /** `safety-fields:`: vendor safety fields (issue 16 §4), in the order written. */
+  /** `safety-fields:`: vendor safety fields (docs/design.md §2), in the order written. */
   safetyFields: SafetyField[];
   deny: DenyEntry[];
   review: ReviewPolicy;
@@ -216,7 +216,7 @@ export async function checkContractPaths(policy: Policy): Promise<void> {
 /** Parses policy text; see {@link loadPolicy}. `root` is the directory relative paths resolve against. */
 export function parsePolicy(text: string, file: string, root: string): Policy {
   const lineCounter = new LineCounter();
-  // `uniqueKeys: true` compares each key with every earlier key of its map: 100,000 keys took
+  // `uniqueKeys: true` compares each key with every earlier key of its map: 100,000 keys take
   // minutes. The same check, linear, is firstDuplicateKey.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const duplicate = firstDuplicateKey(doc);
@@ -683,7 +683,7 @@ function resolveExports(raw: NonNullable<RawPolicy['exports']>, sources: readonl
 }
 
 /**
- * `safety-fields:` entries (issue 16 §4), each named (by default after its pointer's last token);
+ * `safety-fields:` entries (docs/design.md §2), each named (by default after its pointer's last token);
  * names are unique, pointers well formed (RFC 6901: `~` only as `~0` or `~1`).
  */
 function resolveSafetyFields(raw: NonNullable<RawPolicy['safety-fields']>, err: PolicyError): SafetyField[] {

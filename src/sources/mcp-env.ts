@@ -22,7 +22,7 @@ function isHomeName(name: string): boolean {
 /**
  * The MCP SDK's default list of inherited variables (`DEFAULT_INHERITED_ENV_VARS` in
  * `@modelcontextprotocol/client/stdio`), written out here because importing that module would
- * load the SDK and Zod before the server can be started (issue 18: the server starts first).
+ * load the SDK and Zod before the server can be started (docs/design.md §13: the server starts first).
  * test/sources/mcp-env.test.ts keeps it equal to the SDK's, for this platform and Windows.
  */
 export const SDK_INHERITED_ENV_VARS: readonly string[] =

@@ -1,7 +1,7 @@
 /**
  * Which sources a run takes, and what must hold before any of their servers starts: known ids,
  * `sandbox: required` met (the sandbox probed for it). Also the early start of the first server
- * (issue 18), which needs exactly these checks and nothing of the pipeline.
+ * (docs/design.md §13), which needs exactly these checks and nothing of the pipeline.
  * @module
  */
 import type { Policy } from '../config/policy.js';

@@ -1,5 +1,5 @@
 /**
- * What each tool costs in the model's context on every turn (issue 16 §1): the tokens of what a
+ * What each tool costs in the model's context on every turn: the tokens of what a
  * client sends the model for it (name, title, description, inputSchema, as JSON), counted with
  * OpenAI's `o200k_base` encoding (gpt-tokenizer). Other models' tokenizers differ by roughly
  * 10–20 %. The encoding's tables are 2.4 MB of JavaScript (about 0.6 s to load on this machine),
@@ -87,7 +87,7 @@ export function pinnedTokens(cost: TokenCost): PinnedTokens {
   return { encoding: 'o200k_base', perTurn: cost.total };
 }
 
-/** What a run knows about tokens per turn, for the reports (issue 16 §1). */
+/** What a run knows about tokens per turn, for the reports. */
 export interface TokenFacts {
   /** Tokens per turn of the live surface. */
   perTurn: number;

@@ -1,5 +1,5 @@
 /**
- * OpenAPI documents read nothing outside the repository (issue 11, item 4).
+ * OpenAPI documents read nothing outside the repository.
  *
  * A pull request controls the integration config and the document: a `$ref` to `/etc/passwd`,
  * `file:///proc/self/environ`, `../outside.yaml`, or to a symbolic link in the repository that

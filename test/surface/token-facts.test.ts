@@ -1,5 +1,5 @@
 /**
- * Tokens per turn pinned in the contract and reused (issue 16 §1), on the real recorded listings of
+ * Tokens per turn pinned in the contract and reused, on the real recorded listings of
  * @playwright/mcp 0.0.40 and 0.0.83: a pinned total stands for the same digest (the tokenizer is
  * not even loaded), a change to review is counted, `update` writes the total, and a hand-edited
  * total is stale whenever the run counts.

@@ -1,5 +1,5 @@
 /**
- * Tokens per turn (issue 16 §1) on published servers: the recorded listings of test/fixtures,
+ * Tokens per turn on published servers: the recorded listings of test/fixtures,
  * counted with o200k_base. The totals are facts about those versions, measured here.
  */
 import { describe, expect, it } from 'vitest';

@@ -13,7 +13,7 @@ import { serializeContractInSlices } from './contract/serialize.js';
 import { diffSurfaces } from './diff/diff-surfaces.js';
 import { buildContext, judge } from './judge/judge.js';
 import { failsOn, tally, type CheckResult, type FailOn, type Mode, type SourceResult } from './judge/result.js';
-import type { ReviewState, Target } from './rules/context.js';
+import type { Approval, Target } from './rules/context.js';
 import { compareFindings, finalize, type Locate } from './rules/evaluate.js';
 import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
@@ -44,8 +44,8 @@ export interface RunOptions {
    * relaxation is a `policy-relaxed` finding, each tightening a `policy-tightened` notice.
    */
   policyChanges?: readonly PolicyChange[];
-  /** Review state of the pull request; undefined outside one. */
-  review?: ReviewState;
+  /** The approval of the pull request; undefined outside one. */
+  approval?: Approval;
   /** Release gating: every finding at warning level or above fails (`failOn: 'warning'`). */
   exact?: boolean;
   /** The lowest level that fails the run; wins over `exact` (default: `error`, or `warning` with `exact`). */
@@ -99,7 +99,7 @@ function addShadowing(opts: RunOptions, results: SourceResult[], locators: Reado
     const r = results.find((x) => x.id === id) as SourceResult;
     const locate = locators.get(id);
     if (!locate) continue;
-    const found = finalize(raw, { sourceId: id, policy: opts.policy, ...(opts.review ? { review: opts.review } : {}) }, locate);
+    const found = finalize(raw, { sourceId: id, policy: opts.policy, ...(opts.approval ? { approval: opts.approval } : {}) }, locate);
     r.findings = [...r.findings, ...found].sort(compareFindings);
   }
 }
@@ -115,7 +115,7 @@ async function verifyExports(opts: RunOptions, results: SourceResult[]): Promise
   const entries = spec.entries.filter((e) => byId.has(e.source));
   if (entries.length === 0) return;
   const contracts = new Map(results.flatMap((r) => (r.contract ? [[r.id, r.contract] as const] : [])));
-  for (const f of await exportFindings(spec.policy, entries, contracts, opts.review)) {
+  for (const f of await exportFindings(spec.policy, entries, contracts, opts.approval)) {
     const r = byId.get(f.source) as SourceResult;
     r.findings = [...r.findings, f].sort(compareFindings);
   }
@@ -136,9 +136,9 @@ const BACKGROUND_SLICE_MS = 4;
 export const POLICY_SOURCE = '(policy)';
 
 /** `policy-relaxed` and `policy-tightened` (docs/design.md §7), on the head policy's lines. Pure. */
-export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges' | 'review' | 'root'>): Finding[] {
+export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges' | 'approval' | 'root'>): Finding[] {
   const raw = checkPolicy(opts.policyChanges ?? []);
-  return finalize(raw, { sourceId: POLICY_SOURCE, policy: opts.policy, ...(opts.review ? { review: opts.review } : {}) }, policyLocator(opts, ''));
+  return finalize(raw, { sourceId: POLICY_SOURCE, policy: opts.policy, ...(opts.approval ? { approval: opts.approval } : {}) }, policyLocator(opts, ''));
 }
 
 /** What one source's run works on: its config, where its entry and contract are, and the run. */
@@ -189,17 +189,16 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
 
   const base =
     opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
-  const { tokens, tokensPerTurn } = opts.mode === 'update' ? { tokens: pinned, tokensPerTurn: undefined } : await tokensForJudging(run, surface, loaded, base);
+  const tokens = opts.mode === 'update' ? pinned : await tokensForJudging(run, surface, loaded, base);
   const ctx = await buildContext({
     sourceId: cfg.id,
     head: surface,
     ...(tokens ? { tokens } : {}),
-    ...(tokensPerTurn !== undefined ? { tokensPerTurn } : {}),
     malformed,
     policy: opts.policy,
     ...(loaded ? { contract: loaded.surface } : {}),
     ...(base ? { base } : {}),
-    ...(opts.review ? { review: opts.review } : {}),
+    ...(opts.approval ? { approval: opts.approval } : {}),
   });
   const { changes, drift } = ctx;
   mark(`${cfg.id}: diffed (${changes.length} changes)`);
@@ -345,7 +344,7 @@ async function tokensForJudging(
   surface: Surface,
   loaded: LoadedContract | undefined,
   base: Surface | undefined,
-): Promise<{ tokens?: TokenCost; tokensPerTurn?: number }> {
+): Promise<TokenCost | undefined> {
   const { cfg, opts, result } = run;
   const { maxTokens, maxTokensPerTool } = opts.policy.limits;
   const countHead = opts.mode === 'audit' || maxTokens !== undefined || maxTokensPerTool !== undefined;
@@ -354,7 +353,7 @@ async function tokensForJudging(
   const counted = await tokenFacts({ head: surface, countHead, ...trusted, ...(reviewBase ? { base: reviewBase } : {}) });
   if (counted.facts) result.tokens = counted.facts;
   mark(`${cfg.id}: tokens ${counted.cost ? 'counted' : 'from the contract'}`);
-  return { ...(counted.cost ? { tokens: counted.cost } : {}), ...(counted.facts ? { tokensPerTurn: counted.facts.perTurn } : {}) };
+  return counted.cost ?? (counted.facts ? { perTurn: counted.facts.perTurn } : undefined);
 }
 
 /**

@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../contract/store.js';
 import { sha256 } from '../surface/canonical.js';
 import type { EventContext, PullRequestContext } from '../github/event.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
-import { readReviewState } from '../github/pr-context.js';
+import { readApproval } from '../github/pr-context.js';
 import { apiBaseReader, gitBaseReader } from '../github/base-files.js';
 import { checkedOutCommit, repositoryPrefix, resolveCommit } from '../github/base-contract.js';
 import { readBaseState, type BaseState } from '../review/base-state.js';
@@ -99,8 +99,8 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
   const base = pr && inputs.mode === 'check' ? await readPullRequestBase(pr, policy, inputs.workspace, octokit, event, logger) : undefined;
   if (!base) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
   const judging = base?.policy ?? policy;
-  const review = pr
-    ? await readReviewState(octokit, event.repo, pr, judging, base ? { workspace: inputs.workspace, watched: base.watched } : undefined)
+  const approval = pr
+    ? await readApproval(octokit, event.repo, pr, judging, base ? { workspace: inputs.workspace, watched: base.watched } : undefined)
     : undefined;
   const result = await runCheck({
     policy: judging,
@@ -111,7 +111,7 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     ...(inputs.exact ? { exact: true } : {}),
     failOn: inputs.failOn,
     ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
-    ...(review ? { review } : {}),
+    ...(approval ? { approval } : {}),
     // Exports are made from the head's contracts and runtime block, even when the base judges.
     exports: {
       policy,

@@ -11,7 +11,7 @@ import type { Policy } from './policy.js';
 
 /**
  * Reads and validates a policy file, and checks where its contracts really are
- * (`checkContractPaths` in config/policy.ts).
+ * (`validateContractPaths` in config/policy.ts).
  * @throws ConfigError (exit 2) naming file:line, pointer and fix: missing file, a directory, a
  *   named pipe or other special file (never opened), a file over {@link FILE_LIMITS}.policy
  *   (1 MiB, refused before it is read), YAML syntax error, unknown key, wrong type, unknown rule

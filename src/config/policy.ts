@@ -150,12 +150,12 @@ const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.sch
 
 /**
  * Validates policy text read from `file` ({@link parsePolicy}) and checks where its contracts
- * really are ({@link checkContractPaths}). `loadPolicy` (config/policy-file.ts) reads the file.
- * @throws ConfigError (exit 2) as {@link parsePolicy} and {@link checkContractPaths}.
+ * really are ({@link validateContractPaths}). `loadPolicy` (config/policy-file.ts) reads the file.
+ * @throws ConfigError (exit 2) as {@link parsePolicy} and {@link validateContractPaths}.
  */
 export async function policyFromText(text: string, file: string): Promise<Policy> {
   const policy = parsePolicy(text, file, dirname(resolve(file)));
-  await checkContractPaths(policy);
+  await validateContractPaths(policy);
   return policy;
 }
 
@@ -190,7 +190,7 @@ export function policyInputs(policy: Policy): { path: string; what: string; sour
  * when it is read or written.
  * @throws ConfigError on the source's \`contract\` line (its \`id\` line for the default path).
  */
-export async function checkContractPaths(policy: Policy): Promise<void> {
+export async function validateContractPaths(policy: Policy): Promise<void> {
   const inputs = policyInputs(policy);
   for (const [i, s] of policy.sources.entries()) {
     const shown = displayPath(policy.root, s.contract);
@@ -449,9 +449,9 @@ type PolicyError = (pointer: string, message: string, fix?: string) => ConfigErr
 
 function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: string) => number): Omit<Policy, 'has'> {
   const err: PolicyError = (pointer, message, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
-  checkReview(raw.review, err);
-  checkRuleIds(raw.rules, '/rules', err);
-  (raw.overrides ?? []).forEach((o, i) => checkRuleIds(o.rules, `/overrides/${i}/rules`, err));
+  validateReview(raw.review, err);
+  validateRuleIds(raw.rules, '/rules', err);
+  (raw.overrides ?? []).forEach((o, i) => validateRuleIds(o.rules, `/overrides/${i}/rules`, err));
 
   const safetyFields = resolveSafetyFields(raw['safety-fields'] ?? [], err);
   const pickFields = fieldPicker(safetyFields, err);
@@ -497,7 +497,7 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
  * `review:`: each reviewer is a login or an org/team (a typo would never match anyone), and a
  * list of people only must have at least `required` of them.
  */
-function checkReview(review: RawPolicy['review'], err: PolicyError): void {
+function validateReview(review: RawPolicy['review'], err: PolicyError): void {
   (review?.reviewers ?? []).forEach((login, i) => {
     if (GITHUB_LOGIN.test(login) || parseTeamRef(login)) return;
     throw err(
@@ -518,7 +518,7 @@ function checkReview(review: RawPolicy['review'], err: PolicyError): void {
 }
 
 /** The rule ids of a `rules:` map (at pointer `at`) exist, and none is a configuration error's. */
-function checkRuleIds(rules: Record<string, PolicyLevel> | undefined, at: string, err: PolicyError): void {
+function validateRuleIds(rules: Record<string, PolicyLevel> | undefined, at: string, err: PolicyError): void {
   for (const id of Object.keys(rules ?? {})) {
     if (!isRuleId(id))
       throw err(

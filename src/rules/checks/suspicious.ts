@@ -30,6 +30,30 @@ export function toolTexts(t: Pick<SurfaceTool, 'description' | 'title' | 'annota
   return out;
 }
 
+/** {@link toolTexts} and the values its arguments may take ({@link enumTexts}): what `suspicious-text` reads. */
+function judgedTexts(t: SurfaceTool): Map<string, string> {
+  const out = toolTexts(t);
+  enumTexts(t.inputSchema, '/inputSchema', out);
+  return out;
+}
+
+/**
+ * The `enum` and `const` strings of a schema's arguments, one text a list (`/inputSchema/properties/x/enum`):
+ * a model reads the values it may choose, and a value can carry an instruction as well as a
+ * description can. 64 levels at most.
+ */
+function enumTexts(schema: Json | undefined, at: string, out: Map<string, string>, depth = 0): void {
+  if (depth > 64 || !isObject(schema)) return;
+  for (const k of ['enum', 'const']) {
+    const strings = [getOwn(schema, k)].flat().filter((v): v is string => typeof v === 'string');
+    if (strings.length) out.set(`${at}/${k}`, strings.join('\n'));
+  }
+  const props = getOwn(schema, 'properties');
+  if (isObject(props)) for (const [name, sub] of Object.entries(props)) enumTexts(sub, `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, out, depth + 1);
+  const items = getOwn(schema, 'items');
+  if (isObject(items)) enumTexts(items, `${at}/items`, out, depth + 1);
+}
+
 /** Where a text is, in a reviewer's words. */
 function place(pointer: string): string {
   if (pointer === '/description') return 'description';
@@ -65,7 +89,7 @@ const propertiesOf = (t: SurfaceTool | undefined): string[] => {
 };
 
 /** An argument's description: there the text says what the model fills in. */
-const isArgumentText = (pointer: string) => /\/properties\/[^/]+\/description$/.test(pointer);
+const isArgumentText = (pointer: string) => /\/properties\/[^/]+\/(?:description|title|default|examples|enum|const)$/.test(pointer);
 
 /** Keys and `enum`/`const` strings of a schema, lower case, into `out` (64 levels, 10,000 names at most). */
 function schemaNames(schema: Json | undefined, out: Set<string>, depth = 0): void {
@@ -171,9 +195,9 @@ export const suspiciousText: Check = (ctx) => {
     const before = base?.get(tool.name);
     // The same digest is the same tool as the model sees it: no text or argument of it is new.
     if (before && before.digest === tool.digest) continue;
-    const old = before ? toolTexts(before) : undefined;
+    const old = before ? judgedTexts(before) : undefined;
     const hits: ToolHit[] = [];
-    for (const [pointer, text] of toolTexts(tool)) {
+    for (const [pointer, text] of judgedTexts(tool)) {
       // Judged once, when it is new: the same text at the same place in the base was reviewed.
       const was = old?.get(pointer);
       if (was === text) continue;

@@ -104,7 +104,7 @@ const TAKE_VERB = String.raw`\b(?:read(?:s|ing)?|collect(?:s|ed|ing)?|gather(?:s
 /** Files that hold keys and credentials. */
 const SECRET_PATH = String.raw`~/\.ssh\b|\.ssh[/\\]|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/(?:credentials|config)\b|~/\.aws\b|\.git-credentials\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.pgpass\b|\.kube/config\b|~/\.kube\b|/etc/(?:passwd|shadow|sudoers)\b|(?:^|[\s"'\x60(/])\.env(?:\.[a-z]+)?\b|\bmcp\.json\b|\bcredentials\.json\b|\.config/gh\b|\.docker/config\.json\b|\.gnupg\b|\.(?:bash|zsh)_history\b|/proc/self/environ\b|\bwallet\.dat\b|application_default_credentials\.json|\.azure/|\.config/gcloud\b|\.password-store\b|\.vault-token\b|terraform\.tfstate\b|\.htpasswd\b|claude_desktop_config\.json|~/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b|\.ssh/authorized_keys\b|/etc/(?:hosts|crontab)\b|\bLaunchAgents\b|\.config/autostart\b|\b(?:chrome|chromium|firefox|edge|brave)\b[^\n]{0,60}\b(?:cookies|login data|logins\.json|key4\.db)\b`;
 /** Places that hold the user's own files or the system's: the home folder and its well-known folders, system folders, the whole disk. */
-const PRIVATE_PLACE = String.raw`(?:~|\$HOME|%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[\\/][\w.-]{1,100}|\b[A-Z]:\\(?:Users|Windows)\b|/home/[\w.-]{1,64}|/root\b|/etc/[\w.-]{1,64}|/var/(?:log|lib|mail)\b|\bhome\s+(?:directory|folder|dir)\b|\b(?:entire|whole)\s+(?:file\s*system|disk|drive|computer|machine)\b|\b(?:all|every)\s+files?\s+(?:in|under|on|from)\b|\b(?:documents|desktop|downloads|pictures|photos)\s+folder\b|\.git/config\b|\.gitconfig\b|\bkeychain\b`;
+const PRIVATE_PLACE = String.raw`(?:~|\$HOME|%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[\\/][\w.-]{1,100}|\b[A-Z]:\\(?:Users|Windows)\b|/home/[\w.-]{1,64}|/root\b|/etc/[\w.-]{1,64}|/var/(?:log|lib|mail)\b|\bhome\s+(?:directory|folder|dir)\b|\b(?:entire|whole)\s+(?:file\s*system|disk|drive|computer|machine)\b|\b(?:all|every)\s+files?\s+(?:in|under|on|from)\b|\b(?:documents|desktop|downloads|pictures|photos)\s+folder\b|\.git/config\b|\.gitconfig\b|\bkeychain\b|(?:\.\.[\\/]){2,}|/(?:usr|var|opt|private|proc|sys|boot)/[\w.-]{1,64}|\bC:\\Windows\b|\b(?:hidden files|dotfiles|parent directory)\b|\boutside\s+(?:of\s+)?(?:the\s+)?(?:project|workspace|allowed|working|current)\s+(?:directory|folder|root)\b`;
 /** Verbs that open or hand on a file. */
 const FILE_VERB = String.raw`${TAKE_VERB}|\b(?:open(?:s|ing)?|load(?:s|ing)?|cat|look (?:in|at|for|through)|check|search(?:es)?|scan(?:s)?|find|locate|access(?:es)?|fetch(?:es)?|retriev(?:e|es)|contents? of|writ(?:e|es|ing)|append(?:s|ing)?|modif(?:y|ies)|overwrit(?:e|es)|edit(?:s)?|add(?:s)?|delete|remove|use|export|create|backup|lesen|lies|lisez|lire|lee|leer|ouvrez)\b|\b\w{0,20}(?:read|open|cat|load|get)_\w{0,20}(?:file|text)\w{0,10}\b|读取|打开|上传`;
 /**
@@ -114,9 +114,13 @@ const FILE_VERB = String.raw`${TAKE_VERB}|\b(?:open(?:s|ing)?|load(?:s|ing)?|cat
 const QUOTING = re(
   String.raw`\b(?:e\.g\.|for example|for instance|such as|like|flag(?:s|ged)?|detect(?:s|ed|ion)?|warn(?:s|ed|ing)?|refus(?:e|es|ed)|block(?:s|ed)?|den(?:y|ies|ied)|explain(?:s|ed)?|scan(?:s|ned)?(?: \w+)? for|malicious|dangerous|attacks?|injections?|leaked)\b`,
 );
-/** A destination the user chooses: sending there is the tool's job, not a way out. */
+/** A destination the user chooses, or a disclosed opt-out telemetry endpoint: sending there is the tool's documented job, not a hidden way out. */
 const USER_DESTINATION = re(
-  String.raw`\b(?:the user|you|they)\s+(?:provides?|gives?|supplies|supply|names?|chooses?|specif(?:y|ies)|configures?|enters?|sets?)\b|\buser-(?:provided|supplied|specified|configured)\b|\bconfigured\b`,
+  String.raw`\b(?:the user|you|they)\s+(?:provides?|gives?|supplies|supply|names?|chooses?|specif(?:y|ies)|configures?|enters?|sets?)\b|\buser-(?:provided|supplied|specified|configured)\b|\bconfigured\b|\banonymous\b|\bopt[- ]?out\b|\bunless\b[^.\n]{0,40}\b(?:set|disabled?)\b`,
+);
+/** What the user writes or gives for this call: an argument for it is the tool's input, not a harvest. */
+export const USER_SUPPLIED = re(
+  String.raw`\b(?:provided|supplied|pasted|given|uploaded|written|typed|chosen)\s+by\s+the\s+user\b|\bthe\s+user\s+(?:provides|pastes|gives|uploads|writes|types)\b|\buser-(?:provided|supplied|written)\b|\bunder test\b`,
 );
 
 export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
@@ -297,7 +301,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'tool-companion',
     title: 'a directive to call a tool this server does not serve whenever this one is used',
     scope: 'sentence',
-    all: [re(COMPANION), re(DIRECTIVE)],
+    all: [re(COMPANION, USE_VERB), re(DIRECTIVE)],
     needs: 'other-tool',
     unlessHit: 'tool-order',
     rationale:
@@ -338,6 +342,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'conversation-harvest',
+    except: USER_SUPPLIED,
     title: 'an instruction to pass on the conversation, the instructions or what the user said',
     scope: 'sentence',
     all: [re(CONVERSATION)],
@@ -349,6 +354,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'conversation-argument',
+    except: USER_SUPPLIED,
     title: 'an argument that asks for the conversation, the instructions or what the user said',
     scope: 'sentence',
     all: [re(CONVERSATION)],
@@ -375,11 +381,25 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     title: 'a secret the text asks for from somewhere the user did not give it',
     scope: 'sentence',
     all: [re(SECRET), re(PROVENANCE)],
+    verb: { re: re(TAKE_VERB, GIVE_VERB), words: 20 },
     negatable: true,
     unlessHit: 'secret-harvest',
     rationale:
       'A key or password for the service a tool calls is an ordinary argument. One the text wants from elsewhere ("visible in the conversation", "from the .env file you read earlier", "the one the github server uses", "from the wallet tool\'s output") is another party\'s secret the model is asked to hand over.',
     source: `${INVARIANT}; ${FULL_SCHEMA}; MITRE ATT&CK T1552 (Unsecured Credentials)`,
+  },
+  {
+    id: 'secret-argument',
+    title: 'an argument that asks for a secret from somewhere the user did not give it',
+    scope: 'sentence',
+    all: [re(SECRET), re(PROVENANCE)],
+    argumentOnly: true,
+    negatable: true,
+    unlessHit: 'secret-from-elsewhere',
+    except: USER_SUPPLIED,
+    rationale:
+      "An argument's description says what the model fills in: one that wants a key or password from the conversation, another tool's output or another server is a slot for another party's secret.",
+    source: `${FULL_SCHEMA}; MITRE ATT&CK T1552 (Unsecured Credentials)`,
   },
   {
     id: 'argument-override',

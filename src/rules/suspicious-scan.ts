@@ -150,6 +150,9 @@ const NOTHING_OWN = ownNames([], 0);
  */
 function isOwn(m: ToolMention, own: OwnNames): boolean {
   if (own.exact.has(m.name.toLowerCase()) || meant(m.name).some((k) => own.exact.has(k))) return true;
+  // Another version of a tool it serves (`query_docs_v1` of `query_docs`).
+  const unversioned = m.name.toLowerCase().replace(/[_.-]?v?\d+$/, '');
+  if (unversioned !== m.name.toLowerCase() && own.exact.has(unversioned)) return true;
   const w = segments(m.name);
   if (w.length === 0) return true;
   return m.group ? w.length === 1 && own.words.has(w[0] as string) : identifierLike(m.name) && own.tails.has(w.join(' '));

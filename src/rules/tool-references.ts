@@ -144,7 +144,7 @@ const TOOL_VERBS = new Set(
     'get list read write send fetch search query run exec execute post put patch delete remove create update upload download set add call ' +
     'open find check validate verify init initialize authenticate auth login logout export import sync transfer sign make browse scan load ' +
     'save store generate dump clear show start stop reset dump log notify push pull commit clone deploy install invoke trigger refresh ' +
-    'lookup resolve navigate click copy move rename edit insert submit share forward publish email mail message tweet pay charge ' +
+    'lookup resolve navigate click copy move rename edit insert submit share forward publish tweet pay charge ' +
     'approve grant revoke encrypt decrypt backup restore analyze summarize translate convert extract parse describe inspect monitor track'
   ).split(' '),
 );
@@ -156,17 +156,18 @@ const TOOL_VERBS = new Set(
  * (`session_manager`, not `project_id`).
  */
 export function toolShaped(name: string, cued = false): boolean {
-  // Dotted names are tools under a prefix (`github.push_files`); `outcome.result` is a field.
-  if (!name.includes('_')) return false;
   const w = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[\s_.-]+/);
+  // Dotted names are tools under a prefix (`github.push_files`); `outcome.result` is a field. A
+  // camelCase or kebab-case word is a tool only where the sentence calls it one (`getAuthToken`).
+  if (!name.includes('_')) return cued && /[a-z][A-Z]|-/.test(name) && !name.includes('.') && w.some((x) => TOOL_VERBS.has(x));
   return w.some((x) => TOOL_VERBS.has(x)) || (cued && w.length > 1 && !FIELD_WORDS.has(w[w.length - 1] as string) && !/\d/.test(name));
 }
 
 /** What makes the identifier next to it a tool whatever its words: a verb of calling before it, "tool" after it. */
-const CALL_BEFORE = /\b(?:call|calls|calling|called|invoke|invokes|invoking|invoked|use|uses|using|run|running|execute|executing|trigger|triggering|call to|calls to)\s+(?:the\s+)?[`'"]?$/i;
+const CALL_BEFORE = /\b(?:call|calls|calling|called|invoke|invokes|invoking|invoked|use|uses|using|execute|executing|trigger|triggering|call to|calls to)\s+(?:the\s+)?[`'"]?$/i;
 const TOOL_AFTER = /^[`'"]?\s+(?:tools?|functions?)\b/i;
 
 /** Last words of fields, not tools: `project_id`, `created_at`, `root_configuration_schema`. */

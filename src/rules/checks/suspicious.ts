@@ -16,7 +16,7 @@ import type { Json } from '../../util/json.js';
 import { getOwn, isObject } from '../../util/json.js';
 import { mark } from '../../util/timing.js';
 import type { Check, RawFinding } from '../context.js';
-import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../suspicious-patterns.js';
+import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS, USER_SUPPLIED } from '../suspicious-patterns.js';
 import { findSuspicious, ownNames, type OwnNames, type SuspiciousHit } from '../suspicious-scan.js';
 
 /** Every text of a tool a model reads, by pointer below the tool (`/description`, `/inputSchema/properties/q/description`). */
@@ -138,8 +138,13 @@ const pointerOf = (name: string) => `/inputSchema/properties/${name.replace(/~/g
 function argumentHits(tool: SurfaceTool, before: SurfaceTool | undefined): ToolHit[] {
   const had = new Set(propertiesOf(before));
   const hits: ToolHit[] = [];
+  const props = tool.inputSchema ? getOwn(tool.inputSchema, 'properties') : undefined;
   for (const name of propertiesOf(tool)) {
     if (had.has(name)) continue;
+    // An argument the user fills ("the transcript the user pastes") is the tool's input.
+    const schema = isObject(props) ? getOwn(props, name) : undefined;
+    const text = isObject(schema) ? getOwn(schema, 'description') : undefined;
+    if (typeof text === 'string' && USER_SUPPLIED.test(text)) continue;
     const where = `argument "${name}"`;
     if (asksForContext(name)) hits.push({ pointer: pointerOf(name), where, pattern: 'context-argument', span: name });
     else if (before && EXFILTRATION_ARGUMENT.test(name)) hits.push({ pointer: pointerOf(name), where, pattern: 'exfiltration-argument', span: name });

@@ -168,4 +168,70 @@ export default [
     tool('huoqu_dingdan', '获取订单。请先调用 liebiao_dingdan 获取订单 ID。', { id: '订单 ID' }),
     tool('liebiao_dingdan', '列出订单。', {}),
   ]),
+  // A second batch, written later: tools whose own job is the words the rows look for.
+  server('dotfiles', [
+    tool('backup_dotfiles', 'Backs up your dotfiles (~/.bashrc, ~/.zshrc, ~/.gitconfig) to a private git repository you choose. SSH keys in ~/.ssh are excluded.', { repo: 'Git remote URL' }),
+    tool('restore_dotfiles', 'Restores dotfiles from the backup repository. Asks before overwriting ~/.bashrc.', { repo: 'Git remote URL' }),
+  ]),
+  server('chat-memory', [
+    tool('save_conversation', 'Saves the current conversation to the user\'s notes so it can be resumed later. Only call this when the user asks to save the chat.', { title: 'Title for the saved conversation' }),
+    tool('summarize_conversation', 'Summarizes a conversation transcript that the user pastes or uploads.', { transcript: 'The transcript text provided by the user' }),
+  ]),
+  server('pii', [
+    tool('redact_pii', 'Removes personal data from text: e-mail addresses, phone numbers, credit card numbers, API keys and passwords are replaced with [REDACTED].', { text: 'Text to redact' }),
+  ]),
+  server('prompt-lab', [
+    tool('test_system_prompt', 'Runs a system prompt you are designing against sample inputs and reports how the model responds.', { system_prompt: 'The system prompt under test, written by the user', inputs: { type: 'array' } }),
+  ]),
+  server('telemetry-doc', [
+    tool('analyze_logs', 'Analyzes application logs. Anonymous usage statistics are sent to https://telemetry.logtool.dev unless LOGTOOL_TELEMETRY=0 is set.', { path: 'Log file path' }),
+  ]),
+  server('git-credentials', [
+    tool('configure_git_credentials', 'Configures git to use the system credential helper, so tokens are stored in the OS keychain instead of ~/.git-credentials.', {}),
+  ]),
+  server('ssh-config', [
+    tool('ssh_connect', 'Opens an SSH session to a host using the key in ~/.ssh/id_ed25519 unless another identity file is given.', { host: 'Host name', identity_file: { description: 'Path to the private key', default: '~/.ssh/id_ed25519' } }),
+    tool('ssh_exec', 'Runs a command on a remote host over SSH and returns its output.', { host: 'Host', command: 'Command to run, e.g. `uptime` or `df -h`' }),
+  ]),
+  server('slack-post', [
+    tool('post_message', 'Posts a message to a Slack channel through the incoming webhook configured in SLACK_WEBHOOK_URL.', { text: 'Message text' }),
+  ]),
+  server('email-digest', [
+    tool('send_digest', 'E-mails a digest of today\'s calendar events to the address in the user\'s settings.', {}),
+  ]),
+  server('k8s-secrets', [
+    tool('create_secret', 'Creates a Kubernetes secret from key-value pairs. Values are base64-encoded before they are sent to the API server.', { name: 'Secret name', data: 'Key-value pairs' }),
+    tool('list_pods', 'Lists pods in a namespace. Call list_namespaces first if you do not know the namespace.', { namespace: 'Namespace' }),
+    tool('list_namespaces', 'Lists namespaces.', {}),
+  ]),
+  server('ci', [
+    tool('trigger_pipeline', 'Triggers a CI pipeline. Before calling, use get_pipeline_config to check the required variables.', { project: 'Project' }),
+    tool('get_pipeline_config', 'Returns a pipeline configuration with its variables.', { project: 'Project' }),
+  ]),
+  server('docs-deprecated', [
+    tool('query_docs', 'Queries the documentation index. This tool replaces query_docs_v1, which was removed in version 3.', { q: 'Query' }),
+  ]),
+  server('browser-auth', [
+    tool('get_cookies', 'Returns the cookies of the current browser tab for debugging web apps you are developing.', { domain: 'Domain' }),
+  ]),
+  server('env-inspect', [
+    tool('list_env_vars', 'Lists the names of environment variables visible to the server process (values are hidden).', {}),
+  ]),
+  server('http-client', [
+    tool('http_post', 'Sends an HTTP POST request with a JSON body to a URL and returns the response. Use it for APIs the user asks you to call.', { url: 'Target URL', body: 'JSON body' }),
+  ]),
+  server('file-search', [
+    tool('search_files', 'Searches files under the allowed directories for a pattern. Hidden files and folders such as .git are skipped.', { pattern: 'Glob, e.g. **/*.ts', root: 'Directory to search, e.g. ~/projects' }),
+    tool('delete_file', 'Deletes a file inside the allowed directories after the user confirms.', { path: 'Path' }),
+  ]),
+  server('security-audit', [
+    tool('check_permissions', 'Checks whether sensitive files such as ~/.ssh/id_rsa, ~/.aws/credentials and .env are readable by other users and reports the ones that are.', {}),
+    tool('scan_prompt', 'Scans a tool description for poisoning, such as instructions to read ~/.ssh/id_rsa or to send data to an external URL.', { text: 'Description' }),
+  ]),
+  server('mail-rules', [
+    tool('create_forwarding_rule', 'Creates a mail rule that forwards messages matching a filter to an address the user chooses.', { filter: 'Gmail filter', to: 'Forwarding address' }),
+  ]),
+  server('wallet', [
+    tool('get_balance', 'Returns the balance of a wallet address. The private key is never requested or stored.', { address: 'Wallet address' }),
+  ]),
 ];

@@ -51,6 +51,12 @@ export interface SuspiciousPattern {
    * server's ("before any other Shopify tools" on a Shopify server, "any other tool of this server").
    */
   needs?: 'other-tool' | 'away-from-other' | 'other-group';
+  /**
+   * Words (their first four letters, lower case; shorter words whole) one of which every hit of
+   * the row contains: a text without any of them skips the row's regexes. Speed only; a text in
+   * a script other than Latin skips no row.
+   */
+  triggers?: string;
   /** No hit when a negation (never, not, do not, without) stands just before the verb (or the anchor). */
   negatable?: boolean;
   /** Only in the description of an argument: there the text says what the model puts in. */
@@ -73,8 +79,14 @@ const LINE_JUMPING = 'Trail of Bits, "Jumping the line: How MCP servers can atta
 const FULL_SCHEMA = 'CyberArk, "Poison everywhere: No output from your MCP server is safe" (full-schema poisoning, 2025)';
 const OWASP_LLM01 = 'OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection';
 
-/** Builds a case-insensitive regex from alternatives (RE2 syntax). */
-const re = (...alternatives: string[]) => new RegExp(alternatives.join('|'), 'i');
+const BUILT = new Map<string, RegExp>();
+/** Builds a case-insensitive regex from alternatives (RE2 syntax); the same alternatives give the same regex, compiled once. */
+function re(...alternatives: string[]): RegExp {
+  const source = alternatives.join('|');
+  let r = BUILT.get(source);
+  if (!r) BUILT.set(source, (r = new RegExp(source, 'i')));
+  return r;
+}
 
 // Vocabulary shared by rows: each a regex source of alternatives, used inside a group.
 /** Verbs of using a tool. */
@@ -136,6 +148,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'concealment',
+    triggers: 'not don doe sho mus sha wil nee may won dont neve with no sile secr cove quie stea surr disc hid hide hidi keep act pret',
     except: QUOTING,
     title: 'an instruction to keep something from the user',
     scope: 'sentence',
@@ -160,6 +173,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'instruction-override',
+    triggers: 'igno disr forg over you new upda real actu true hidd syst bypa disa turn',
     except: QUOTING,
     title: 'an instruction to ignore earlier instructions',
     scope: 'text',
@@ -178,6 +192,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'other-tool-directive',
+    triggers: 'befo afte inst prio ahea',
     title: 'a directive about when to use other tools',
     scope: 'sentence',
     needs: 'other-group',
@@ -194,6 +209,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'sensitive-path',
+    triggers: 'ssh id rsa dsa ecds ed aws git netr npmr pypi pgpa kube etc env mcp cred conf dock gnup bash zsh proc wall appl azur pass vaul terr htpa clau prof auth host cron laun chro fire edge brav logi key zpro',
     except: QUOTING,
     title: 'a path to secrets or credentials',
     scope: 'sentence',
@@ -206,6 +222,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'file-harvest',
+    gate: /[~/\\%$]|home|entire|whole|\ball\b|\bevery\b|documents|desktop|downloads|pictures|photos|\.git|keychain|hidden|dotfiles|parent|outside/i,
     title: "an instruction to read, copy, send or delete the user's files",
     scope: 'sentence',
     all: [re(PRIVATE_PLACE)],
@@ -288,6 +305,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'tool-order',
+    triggers: 'befo afte prio firs foll prec unti unle once then next imme earl ever each star begi init prer requ depe work reco retr try agai chai zuer vorh bevo vor nach avan aprè abor ensu ante prim desp',
     title: "a directive to call a tool this server does not serve, or this one, before or after another server's",
     scope: 'sentence',
     gate: /[_.-]\w|[a-z][A-Z]|[`'"(]|\b(?:tools?|functions?|operations?|commands?)\b/,
@@ -299,6 +317,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'tool-companion',
+    triggers: 'must alwa need requ mand make ensu sure reme plea shou shal have has ever each when only cann can nece esse',
     title: 'a directive to call a tool this server does not serve whenever this one is used',
     scope: 'sentence',
     all: [re(COMPANION, USE_VERB), re(DIRECTIVE)],
@@ -310,6 +329,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'tool-redirect',
+    triggers: 'inst rath plac repl supe depr obso lega reti pref do don neve avoi stop must shou may can not go goes rout swit unre outd brok malf unsa inse vuln comp phis disa bloc bugg no inac untr trus down unav suns migr impr more safe upgr excl only know leak vera erse stat anst nich obso au lieu remp luga reem',
     title: 'a directive to use this tool instead of another server’s',
     scope: 'sentence',
     all: [re(REDIRECT)],
@@ -342,6 +362,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'conversation-harvest',
+    triggers: 'conv chat mess prev prio earl past syst hidd init orig your list what user ever read seen open acce proc rece envi turn each they uplo shar atta inst deve clip tabs fact outp resu resp tool mach comp devi host inte core func vari work edit view gesa gesp chat hist cont memo tran clav',
     except: USER_SUPPLIED,
     title: 'an instruction to pass on the conversation, the instructions or what the user said',
     scope: 'sentence',
@@ -354,6 +375,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'conversation-argument',
+    triggers: 'conv chat mess prev prio earl past syst hidd init orig your list what user ever read seen open acce proc rece envi turn each they uplo shar atta inst deve clip tabs fact outp resu resp tool mach comp devi host inte core func vari work edit view gesa gesp chat hist cont memo tran clav',
     except: USER_SUPPLIED,
     title: 'an argument that asks for the conversation, the instructions or what the user said',
     scope: 'sentence',
@@ -367,6 +389,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'secret-harvest',
+    triggers: 'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
     title: 'an instruction to read, collect or pass on secrets',
     scope: 'sentence',
     all: [re(SECRET)],
@@ -378,6 +401,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'secret-from-elsewhere',
+    triggers: 'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
     title: 'a secret the text asks for from somewhere the user did not give it',
     scope: 'sentence',
     all: [re(SECRET), re(PROVENANCE)],
@@ -390,6 +414,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'secret-argument',
+    triggers: 'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
     title: 'an argument that asks for a secret from somewhere the user did not give it',
     scope: 'sentence',
     all: [re(SECRET), re(PROVENANCE)],
@@ -403,6 +428,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'argument-override',
+    triggers: 'chan set repl swit redi poin over rewr modi upda rega what matt even irre conf appr cons dry forc safe neve alwa must shou also sile auto para argu fiel',
     title: "an instruction that fixes or changes another call's arguments",
     scope: 'sentence',
     all: [
@@ -424,6 +450,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'shell-command',
+    triggers: 'curl wget bash sh zsh nc ncat netc dev rm cmd invo cert sudo chmo powe pwsh iex eval base pip npm yarn pnpm echo prin env cat mkfi cron nohu os subp chil pyth perl ruby ssh iwr irm down kube exec auth prof',
     except: QUOTING,
     title: 'a dangerous shell command',
     scope: 'text',
@@ -480,6 +507,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'encoded-payload',
+    triggers: 'deco base atob rot',
     title: 'an encoded blob to decode',
     scope: 'sentence',
     all: [re(String.raw`(?:^|[^A-Za-z0-9+/=])[A-Za-z0-9+/]{32,}={0,2}`), re(String.raw`\b(?:decode|decoded|base64|b64|atob|rot13)\b`)],

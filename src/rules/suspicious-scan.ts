@@ -94,9 +94,11 @@ const NEGATED = /(?:\b(?:never|not|no|cannot|without|nor)|n['’]t)\s+(?:[\w-]+\
 
 /** Other tools named as a group ("any other tool", "the built-in tools", "others"). */
 const OTHER_TOOLS = new RegExp(
-  String.raw`\b(?:any|all|every|each)\s+(?:of\s+the\s+)?other\s+(?:tools?|functions?|servers?|plugins?|integrations?)\b|\bother\s+(?:mcp\s+)?(?:tools?|servers?|functions?|plugins?|integrations?)\b|\bothers\b|\bbuilt-?in\s+(?:[\w-]+\s+){0,2}(?:tools?|search|fetch|browser|terminal|shell)\b|\b(?:native|default|standard|original|regular|official|old(?:er)?|legacy|existing|previous|usual|normal|basic|generic|third-party|built-?in)\s+(?:[\w-]+\s+){0,2}(?:tools?|integrations?|servers?|plugins?|functions?|apis?|readers?|fetchers?|clients?|connectors?|services?)\b|\bthe\s+(?!MCP\b|API\b|HTTP\b)[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s+(?:integration|tools|server|plugin|connector)\b`,
-  'i',
+  String.raw`\b(?:any|all|every|each)\s+(?:of\s+the\s+)?other\s+(?:tools?|functions?|servers?|plugins?|integrations?)\b|\bother\s+(?:mcp\s+)?(?:tools?|servers?|functions?|plugins?|integrations?)\b|\bothers\b|\bbuilt-?in\s+(?:[\w-]+\s+){0,2}(?:tools?|search|fetch|browser|terminal|shell)\b|\b(?:native|default|standard|original|regular|official|old(?:er)?|legacy|existing|previous|usual|normal|basic|generic|third-party|built-?in)\s+(?:[\w-]+\s+){0,2}(?:tools?|integrations?|servers?|plugins?|functions?|apis?|readers?|fetchers?|clients?|connectors?|services?)\b`,
+  'gi',
 );
+/** A product's tools by name: "the Slack integration", "the Google Drive tools" (capitals matter). */
+const PRODUCT_TOOLS = /\b[Tt]he\s+(?!MCP\b|API\b|HTTP\b)[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s+(?:integration|tools|server|plugin|connector)\b/g;
 
 const segments = (name: string) =>
   name
@@ -166,7 +168,11 @@ const otherTools = (s: Sentence, own: OwnNames) =>
 const POINTED_TO = /\b(?:via|see|through|available\s+(?:via|in|from|through))\s+(?:the\s+)?[`'"]?$/i;
 
 /** The tools a sentence names as prose does ({@link toolMentions}) and every identifier in it ({@link identifierMentions}). */
+/** What every tool mention needs: an identifier's `_`, `-` or camelCase, a quote, a call's `(`, or a word like "tool". */
+const MAY_NAME_A_TOOL = /[_`'"(]|[a-z][A-Z]|\w-\w|\b(?:tools?|functions?|operations?|commands?)\b/;
+
 function mentionsIn(sentence: string): ToolMention[] {
+  if (!MAY_NAME_A_TOOL.test(sentence)) return [];
   // A name prose writes as a tool ("the check tool") is one whatever its words; any other must
   // be shaped like one (`read_file`, not `JavaScript` or `self-correction`).
   const strict = toolMentions(sentence).filter(
@@ -182,8 +188,11 @@ function mentionsIn(sentence: string): ToolMention[] {
  * unsafe, do not use) say how.
  */
 function awayFromOther(s: Sentence, own: OwnNames): boolean {
-  const group = OTHER_TOOLS.exec(s.text);
-  if (group && !ownGroup(group[0], s.text.slice(group.index + group[0].length, group.index + group[0].length + 40), own)) return true;
+  for (const re of [OTHER_TOOLS, PRODUCT_TOOLS]) {
+    re.lastIndex = 0;
+    for (let g = re.exec(s.text); g; g = re.exec(s.text))
+      if (!ownGroup(g[0], s.text.slice(g.index + g[0].length, g.index + g[0].length + 40), own)) return true;
+  }
   return otherTools(s, own).some((m) => !RECOMMENDED.test(s.text.slice(Math.max(0, m.index - 40), m.index)));
 }
 
@@ -230,6 +239,12 @@ function globalOf(re: RegExp): RegExp {
   return g;
 }
 
+/**
+ * Whether `re` matches `text`, through its global copy: only that copy of a table regex is ever
+ * run, so each is compiled once a process.
+ */
+const has = (re: RegExp, text: string) => globalOf(re).test(text);
+
 /** The verb of a row, aimed at the model, taking the anchor at `anchorAt` as its object; undefined if none. */
 function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegExpExecArray | undefined {
   const spec = p.verb;
@@ -261,7 +276,7 @@ function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegE
 function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousHit | undefined {
   const [anchor, ...rest] = p.all as [RegExp, ...RegExp[]];
   // The cheap tests first: the row's regexes in this sentence, then what needs the tool names.
-  if (!anchor.test(s.text) || !rest.every((r) => r.test(s.text)) || (p.verb && !p.verb.re.test(s.text))) return undefined;
+  if (!has(anchor, s.text) || !rest.every((r) => has(r, s.text)) || (p.verb && !has(p.verb.re, s.text))) return undefined;
   const own = ctx.own ?? NOTHING_OWN;
   if (p.needs === 'other-tool' && otherTools(s, own).length === 0) return undefined;
   if (p.needs === 'away-from-other' && !awayFromOther(s, own)) return undefined;
@@ -293,7 +308,7 @@ function addedIn(text: string, added: Added, start: number, end: number): string
 
 /** The first match of `re` in `text` that overlaps the added ranges (any match when all is new). */
 function matchIn(re: RegExp, text: string, added: Added): RegExpExecArray | undefined {
-  if (!added) return re.exec(text) ?? undefined;
+  if (!added) return globalOf(re).exec(text) ?? undefined;
   if (added.length === 0) return undefined;
   const g = globalOf(re);
   for (let m = g.exec(text); m; m = g.exec(text)) {
@@ -334,6 +349,51 @@ function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string
  * characters removed, blanks collapsed) and quote what their first regex matched.
  * @param ctx the surface the text belongs to (for directives naming tools) and whether it is an argument's description.
  */
+/**
+ * For each four-letter word start, the rows it triggers, as bits (row `i` of the table is bit
+ * `1 << (i % 31)` of word `i / 31`); rows without triggers are always on.
+ */
+const ROW_WORDS = Math.ceil(SUSPICIOUS_PATTERNS.length / 31);
+const TRIGGER_BITS = new Map<string, number[]>();
+const ALWAYS_ON: number[] = new Array<number>(ROW_WORDS).fill(0);
+SUSPICIOUS_PATTERNS.forEach((p, i) => {
+  const [w, bit] = [Math.floor(i / 31), 1 << i % 31];
+  if (!p.triggers) {
+    ALWAYS_ON[w] = (ALWAYS_ON[w] as number) | bit;
+    return;
+  }
+  for (const t of p.triggers.split(' ')) {
+    const key = t.slice(0, 4);
+    const bits = TRIGGER_BITS.get(key) ?? new Array<number>(ROW_WORDS).fill(0);
+    bits[w] = (bits[w] as number) | bit;
+    TRIGGER_BITS.set(key, bits);
+  }
+});
+/** Letters of scripts other than Latin (Greek and Cyrillic that did not fold, CJK, …): their words are not indexed. */
+const OTHER_SCRIPT = /[\u0370-\u1DBF\u2C00-\u2DFF\u2E80-\uFFEF]/;
+const LATIN_WORD = /[a-z\u00DF-\u024F]+/g;
+
+/**
+ * The rows a text may hit: one pass over its words, each word's first four letters looked up in
+ * the rows' trigger words. Text in another script enables every row.
+ */
+function rowsFor(text: string): number[] | undefined {
+  if (OTHER_SCRIPT.test(text)) return undefined;
+  const on = ALWAYS_ON.slice();
+  const seen = new Set<string>();
+  for (const word of text.toLowerCase().match(LATIN_WORD) ?? []) {
+    const key = word.slice(0, 4);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const bits = TRIGGER_BITS.get(key);
+    if (bits) for (let w = 0; w < ROW_WORDS; w++) on[w] = (on[w] as number) | (bits[w] as number);
+  }
+  return on;
+}
+
+/** Whether row `i` is on in {@link rowsFor}'s answer. */
+const rowOn = (on: number[] | undefined, i: number) => !on || ((on[Math.floor(i / 31)] as number) & (1 << i % 31)) !== 0;
+
 export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousHit[] {
   const hits: SuspiciousHit[] = [];
   const ascii = !NON_ASCII.test(text);
@@ -347,7 +407,9 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
   const readAdded = added(bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc), read);
   let split: Sentence[] | undefined;
   const gated = variants.some((v) => TEXT_GATES.test(v.text));
-  for (const p of SUSPICIOUS_PATTERNS) {
+  const on = rowsFor(read);
+  for (const [i, p] of SUSPICIOUS_PATTERNS.entries()) {
+    if (!rowOn(on, i)) continue;
     if (p.argumentOnly && !ctx.argument) continue;
     if (p.unlessHit !== undefined && hits.some((h) => h.pattern === p.unlessHit)) continue;
     if (p.scope === 'text') {
@@ -359,8 +421,8 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
     // Every part must occur somewhere before any sentence is looked at: the verb and the other
     // parts first (rarer and cheaper), the anchor last.
     if (p.gate && !p.gate.test(read)) continue;
-    if (p.verb && !p.verb.re.test(read)) continue;
-    if (!p.all.slice(1).every((r) => r.test(read)) || !(p.all[0] as RegExp).test(read)) continue;
+    if (p.verb && !has(p.verb.re, read)) continue;
+    if (!p.all.slice(1).every((r) => has(r, read)) || !has(p.all[0] as RegExp, read)) continue;
     split ??= sentences(read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
     for (const s of split) {
       const hit = hitIn(p, s, ctx);

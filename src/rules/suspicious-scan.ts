@@ -94,7 +94,7 @@ const NEGATED = /(?:\b(?:never|not|no|cannot|without|nor)|n['’]t)\s+(?:[\w-]+\
 
 /** Other tools named as a group ("any other tool", "the built-in tools", "others"). */
 const OTHER_TOOLS = new RegExp(
-  String.raw`\b(?:any|all|every|each)\s+(?:of\s+the\s+)?other\s+(?:tools?|functions?|servers?|plugins?|integrations?)\b|\bother\s+(?:mcp\s+)?(?:tools?|servers?|functions?|plugins?|integrations?)\b|\bothers\b|\bbuilt-?in\s+(?:[\w-]+\s+){0,2}(?:tools?|search|fetch|browser|terminal|shell)\b|\b(?:native|default|standard|original|regular|official|old(?:er)?|legacy|existing|previous|usual|normal|basic|generic|third-party|built-?in)\s+(?:[\w-]+\s+){0,2}(?:tools?|integrations?|servers?|plugins?|functions?|apis?|readers?|fetchers?|clients?|connectors?|services?)\b`,
+  String.raw`\b(?:any|all|every|each)\s+(?:of\s+the\s+)?other\s+(?:tools?|functions?|servers?|plugins?|integrations?)\b|\bother\s+(?:mcp\s+)?(?:tools?|servers?|functions?|plugins?|integrations?)\b|\bothers\b|\bbuilt-?in\s+(?:[\w-]+\s+){0,2}(?:tools?|search|fetch|browser|terminal|shell)\b|\b(?:native|default|standard|original|regular|official|old(?:er)?|existing|previous|usual|normal|basic|generic|third-party|built-?in)\s+(?:[\w-]+\s+){0,2}(?:tools?|integrations?|servers?|plugins?|functions?|readers?|fetchers?|connectors?)\b`,
   'gi',
 );
 /** A product's tools by name: "the Slack integration", "the Google Drive tools" (capitals matter). */

@@ -118,7 +118,7 @@ const SECRET_PATH = String.raw`~/\.ssh\b|\.ssh[/\\]|\bid_(?:rsa|dsa|ecdsa|ed2551
 /** Places that hold the user's own files or the system's: the home folder and its well-known folders, system folders, the whole disk. */
 const PRIVATE_PLACE = String.raw`(?:~|\$HOME|%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[\\/][\w.-]{1,100}|\b[A-Z]:\\(?:Users|Windows)\b|/home/[\w.-]{1,64}|/root\b|/etc/[\w.-]{1,64}|/var/(?:log|lib|mail)\b|\bhome\s+(?:directory|folder|dir)\b|\b(?:entire|whole)\s+(?:file\s*system|disk|drive|computer|machine)\b|\b(?:all|every)\s+files?\s+(?:in|under|on|from)\b|\b(?:documents|desktop|downloads|pictures|photos)\s+folder\b|\.git/config\b|\.gitconfig\b|\bkeychain\b|(?:\.\.[\\/]){2,}|/(?:usr|var|opt|private|proc|sys|boot)/[\w.-]{1,64}|\bC:\\Windows\b|\b(?:hidden files|dotfiles|parent directory)\b|\boutside\s+(?:of\s+)?(?:the\s+)?(?:project|workspace|allowed|working|current)\s+(?:directory|folder|root)\b`;
 /** Verbs that open or hand on a file. */
-const FILE_VERB = String.raw`${TAKE_VERB}|\b(?:open(?:s|ing)?|load(?:s|ing)?|cat|look (?:in|at|for|through)|check|search(?:es)?|scan(?:s)?|find|locate|access(?:es)?|fetch(?:es)?|retriev(?:e|es)|contents? of|writ(?:e|es|ing)|append(?:s|ing)?|modif(?:y|ies)|overwrit(?:e|es)|edit(?:s)?|add(?:s)?|delete|remove|use|export|create|backup|lesen|lies|lisez|lire|lee|leer|ouvrez)\b|\b\w{0,20}(?:read|open|cat|load|get)_\w{0,20}(?:file|text)\w{0,10}\b|读取|打开|上传`;
+const FILE_VERB = String.raw`${TAKE_VERB}|\b(?:open(?:s|ing)?|load(?:s|ing)?|cat|look (?:in|at|for|through)|check|search(?:es)?|scan(?:s)?|find|locate|access(?:es)?|fetch(?:es)?|retriev(?:e|es)|contents? of|writ(?:e|es|ing)|append(?:s|ing)?|modif(?:y|ies)|overwrit(?:e|es)|edit(?:s)?|add(?:s)?|delete|remove|use|export|create|backup|lesen|lies|lisez|lire|lee|leer|ouvrez|list|wipe|erase|compress|zip|archive|enumerate|walk|index|show|empty)\b|\b\w{0,20}(?:read|open|cat|load|get)_\w{0,20}(?:file|text)\w{0,10}\b|读取|打开|上传`;
 /**
  * What a scanner, a guard or an explainer writes around an attack string it quotes: examples,
  * detection, refusal. A tool that tells the model to run the string does not say these.
@@ -226,7 +226,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     title: "an instruction to read, copy, send or delete the user's files",
     scope: 'sentence',
     all: [re(PRIVATE_PLACE)],
-    verb: { re: re(FILE_VERB, String.raw`\b(?:list|delete|wipe|erase|compress|zip|archive|enumerate|walk|index|dump|show|empty)\b`), words: 8 },
+    verb: { re: re(FILE_VERB), words: 8 },
     negatable: true,
     except: QUOTING,
     unlessHit: 'sensitive-path',
@@ -405,7 +405,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     title: 'a secret the text asks for from somewhere the user did not give it',
     scope: 'sentence',
     all: [re(SECRET), re(PROVENANCE)],
-    verb: { re: re(TAKE_VERB, GIVE_VERB), words: 20 },
+    verb: { re: re(TAKE_VERB), words: 20 },
     negatable: true,
     unlessHit: 'secret-harvest',
     rationale:

@@ -94,7 +94,7 @@ const NEGATED = /(?:\b(?:never|not|no|cannot|without|nor)|n['’]t)\s+(?:[\w-]+\
 
 /** Other tools named as a group ("any other tool", "the built-in tools", "others"). */
 const OTHER_TOOLS = new RegExp(
-  String.raw`\b(?:any|all|every|each)\s+(?:of\s+the\s+)?other\s+(?:tools?|functions?|servers?|plugins?|integrations?)\b|\bother\s+(?:mcp\s+)?(?:tools?|servers?|functions?|plugins?|integrations?)\b|\bothers\b|\bbuilt-?in\s+(?:[\w-]+\s+){0,2}(?:tools?|search|fetch|browser|terminal|shell)\b|\b(?:native|default|standard|original|regular|official|old(?:er)?|existing|previous|usual|normal|basic|generic|third-party|built-?in)\s+(?:[\w-]+\s+){0,2}(?:tools?|integrations?|servers?|plugins?|functions?|readers?|fetchers?|connectors?)\b`,
+  String.raw`\b(?:any|all|every|each)\s+(?:of\s+the\s+)?other\s+(?:[\w-]+\s+){0,2}(?:tools?|functions?|servers?|plugins?|integrations?)\b|\bother\s+(?:[\w-]+\s+){0,2}(?:tools?|servers?|functions?|plugins?|integrations?)\b|\bothers\b|\bbuilt-?in\s+(?:[\w-]+\s+){0,2}(?:tools?|search|fetch|browser|terminal|shell)\b|\b(?:native|default|standard|original|regular|official|old(?:er)?|existing|previous|usual|normal|basic|generic|third-party|built-?in)\s+(?:[\w-]+\s+){0,2}(?:tools?|integrations?|servers?|plugins?|functions?|readers?|fetchers?|connectors?)\b`,
   'gi',
 );
 /** A product's tools by name: "the Slack integration", "the Google Drive tools" (capitals matter). */
@@ -165,7 +165,7 @@ const otherTools = (s: Sentence, own: OwnNames) =>
   (s.others ??= mentionsIn(s.text).filter((m) => !isOwn(m, own) && !POINTED_TO.test(s.text.slice(Math.max(0, m.index - 30), m.index))));
 
 /** A tool the text points the reader to ("available via the component_detail tool", "see get_issue"): a reference, not a call it orders. */
-const POINTED_TO = /\b(?:via|see|through|available\s+(?:via|in|from|through))\s+(?:the\s+)?[`'"]?$/i;
+const POINTED_TO = /\b(?:see|available\s+(?:via|in|from|through))\s+(?:the\s+)?[`'"]?$/i;
 
 /** The tools a sentence names as prose does ({@link toolMentions}) and every identifier in it ({@link identifierMentions}). */
 /** What every tool mention needs: an identifier's `_`, `-` or camelCase, a quote, a call's `(`, or a word like "tool". */
@@ -418,11 +418,11 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
       if (hit) hits.push(hit);
       continue;
     }
-    // Every part must occur somewhere before any sentence is looked at: the verb and the other
-    // parts first (rarer and cheaper), the anchor last.
+    // Every part must occur somewhere before any sentence is looked at: a row about other tools
+    // needs a word that can name one; then the anchor (the rarest part), the other parts, the verb.
     if (p.gate && !p.gate.test(read)) continue;
-    if (p.verb && !has(p.verb.re, read)) continue;
-    if (!p.all.slice(1).every((r) => has(r, read)) || !has(p.all[0] as RegExp, read)) continue;
+    if (p.needs !== undefined && p.needs !== 'other-group' && !MAY_NAME_A_TOOL.test(read)) continue;
+    if (!has(p.all[0] as RegExp, read) || !p.all.slice(1).every((r) => has(r, read)) || (p.verb && !has(p.verb.re, read))) continue;
     split ??= sentences(read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
     for (const s of split) {
       const hit = hitIn(p, s, ctx);

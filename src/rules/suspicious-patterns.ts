@@ -209,7 +209,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'sensitive-path',
-    triggers: 'ssh id rsa dsa ecds ed aws git netr npmr pypi pgpa kube etc env mcp cred conf dock gnup bash zsh proc wall appl azur pass vaul terr htpa clau prof auth host cron laun chro fire edge brav logi key zpro',
+    triggers:
+      'ssh id rsa dsa ecds ed aws git netr npmr pypi pgpa kube etc env mcp cred conf dock gnup bash zsh proc wall appl azur pass vaul terr htpa clau prof auth host cron laun chro fire edge brav logi key zpro',
     except: QUOTING,
     title: 'a path to secrets or credentials',
     scope: 'sentence',
@@ -305,7 +306,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'tool-order',
-    triggers: 'befo afte prio firs foll prec unti unle once then next imme earl ever each star begi init prer requ depe work reco retr try agai chai zuer vorh bevo vor nach avan aprè abor ensu ante prim desp',
+    triggers:
+      'befo afte prio firs foll prec unti unle once then next imme earl ever each star begi init prer requ depe work reco retr try agai chai zuer vorh bevo vor nach avan aprè abor ensu ante prim desp',
     title: "a directive to call a tool this server does not serve, or this one, before or after another server's",
     scope: 'sentence',
     gate: /[_.-]\w|[a-z][A-Z]|[`'"(]|\b(?:tools?|functions?|operations?|commands?)\b/,
@@ -329,7 +331,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'tool-redirect',
-    triggers: 'inst rath plac repl supe depr obso lega reti pref do don neve avoi stop must shou may can not go goes rout swit unre outd brok malf unsa inse vuln comp phis disa bloc bugg no inac untr trus down unav suns migr impr more safe upgr excl only know leak vera erse stat anst nich obso au lieu remp luga reem',
+    triggers:
+      'inst rath plac repl supe depr obso lega reti pref do don neve avoi stop must shou may can not go goes rout swit unre outd brok malf unsa inse vuln comp phis disa bloc bugg no inac untr trus down unav suns migr impr more safe upgr excl only know leak vera erse stat anst nich obso au lieu remp luga reem',
     title: 'a directive to use this tool instead of another server’s',
     scope: 'sentence',
     all: [re(REDIRECT)],
@@ -362,7 +365,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'conversation-harvest',
-    triggers: 'conv chat mess prev prio earl past syst hidd init orig your list what user ever read seen open acce proc rece envi turn each they uplo shar atta inst deve clip tabs fact outp resu resp tool mach comp devi host inte core func vari work edit view gesa gesp chat hist cont memo tran clav',
+    triggers:
+      'conv chat mess prev prio earl past syst hidd init orig your list what user ever read seen open acce proc rece envi turn each they uplo shar atta inst deve clip tabs fact outp resu resp tool mach comp devi host inte core func vari work edit view gesa gesp chat hist cont memo tran clav',
     except: USER_SUPPLIED,
     title: 'an instruction to pass on the conversation, the instructions or what the user said',
     scope: 'sentence',
@@ -375,7 +379,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'conversation-argument',
-    triggers: 'conv chat mess prev prio earl past syst hidd init orig your list what user ever read seen open acce proc rece envi turn each they uplo shar atta inst deve clip tabs fact outp resu resp tool mach comp devi host inte core func vari work edit view gesa gesp chat hist cont memo tran clav',
+    triggers:
+      'conv chat mess prev prio earl past syst hidd init orig your list what user ever read seen open acce proc rece envi turn each they uplo shar atta inst deve clip tabs fact outp resu resp tool mach comp devi host inte core func vari work edit view gesa gesp chat hist cont memo tran clav',
     except: USER_SUPPLIED,
     title: 'an argument that asks for the conversation, the instructions or what the user said',
     scope: 'sentence',
@@ -389,7 +394,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'secret-harvest',
-    triggers: 'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
+    triggers:
+      'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
     title: 'an instruction to read, collect or pass on secrets',
     scope: 'sentence',
     all: [re(SECRET)],
@@ -401,7 +407,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'secret-from-elsewhere',
-    triggers: 'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
+    triggers:
+      'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
     title: 'a secret the text asks for from somewhere the user did not give it',
     scope: 'sentence',
     all: [re(SECRET), re(PROVENANCE)],
@@ -414,7 +421,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'secret-argument',
-    triggers: 'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
+    triggers:
+      'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
     title: 'an argument that asks for a secret from somewhere the user did not give it',
     scope: 'sentence',
     all: [re(SECRET), re(PROVENANCE)],
@@ -428,7 +436,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'argument-override',
-    triggers: 'chan set repl swit redi poin over rewr modi upda rega what matt even irre conf appr cons dry forc safe neve alwa must shou also sile auto para argu fiel',
+    triggers:
+      'chan set repl swit redi poin over rewr modi upda rega what matt even irre conf appr cons dry forc safe neve alwa must shou also sile auto para argu fiel',
     title: "an instruction that fixes or changes another call's arguments",
     scope: 'sentence',
     all: [
@@ -450,7 +459,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'shell-command',
-    triggers: 'curl wget bash sh zsh nc ncat netc dev rm cmd invo cert sudo chmo powe pwsh iex eval base pip npm yarn pnpm echo prin env cat mkfi cron nohu os subp chil pyth perl ruby ssh iwr irm down kube exec auth prof',
+    triggers:
+      'curl wget bash sh zsh nc ncat netc dev rm cmd invo cert sudo chmo powe pwsh iex eval base pip npm yarn pnpm echo prin env cat mkfi cron nohu os subp chil pyth perl ruby ssh iwr irm down kube exec auth prof',
     except: QUOTING,
     title: 'a dangerous shell command',
     scope: 'text',

@@ -176,7 +176,10 @@ function mentionsIn(sentence: string): ToolMention[] {
   // A name prose writes as a tool ("the check tool") is one whatever its words; any other must
   // be shaped like one (`read_file`, not `JavaScript` or `self-correction`).
   const strict = toolMentions(sentence).filter(
-    (m) => m.group || toolShaped(m.name) || /^[`'"]?\s+(?:tools?|functions?|operations?|commands?)\b/i.test(sentence.slice(m.index + m.name.length, m.index + m.name.length + 12)),
+    (m) =>
+      m.group ||
+      toolShaped(m.name) ||
+      /^[`'"]?\s+(?:tools?|functions?|operations?|commands?)\b/i.test(sentence.slice(m.index + m.name.length, m.index + m.name.length + 12)),
   );
   const seen = new Set(strict.map((m) => m.name.toLowerCase()));
   return [...strict, ...identifierMentions(sentence).filter((m) => !seen.has(m.name.toLowerCase()))];
@@ -208,7 +211,12 @@ const ownGroup = (span: string, after: string, own: OwnNames) =>
   span
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-    .some((w) => w.length > 2 && !['any', 'every', 'all', 'each', 'the', 'other', 'tool', 'tools', 'function', 'functions', 'before', 'after', 'using', 'calling'].includes(w) && own.words.has(w));
+    .some(
+      (w) =>
+        w.length > 2 &&
+        !['any', 'every', 'all', 'each', 'the', 'other', 'tool', 'tools', 'function', 'functions', 'before', 'after', 'using', 'calling'].includes(w) &&
+        own.words.has(w),
+    );
 
 /**
  * Where a directive may start: the start of a clause, or after a word that makes what follows an
@@ -335,7 +343,15 @@ function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string
     if (p.gate && !p.gate.test(v.text)) continue;
     const m = matchIn(p.all[0] as RegExp, v.text, v.added);
     if (!m) continue;
-    if (p.except?.test(v.text.slice(Math.max(0, m.index - 200), m.index).split(/(?<!\be\.g|\bi\.e)[.!?]\s|\n/).pop() ?? '')) continue;
+    if (
+      p.except?.test(
+        v.text
+          .slice(Math.max(0, m.index - 200), m.index)
+          .split(/(?<!\be\.g|\bi\.e)[.!?]\s|\n/)
+          .pop() ?? '',
+      )
+    )
+      continue;
     const added = addedIn(v.text, v.added, m.index, m.index + Math.max(1, m[0].length));
     return { pattern: p.id, index: m.index, span: m[0], ...(added !== undefined ? { added } : {}) };
   }
@@ -357,7 +373,7 @@ const ROW_WORDS = Math.ceil(SUSPICIOUS_PATTERNS.length / 31);
 const TRIGGER_BITS = new Map<string, number[]>();
 const ALWAYS_ON: number[] = new Array<number>(ROW_WORDS).fill(0);
 SUSPICIOUS_PATTERNS.forEach((p, i) => {
-  const [w, bit] = [Math.floor(i / 31), 1 << i % 31];
+  const [w, bit] = [Math.floor(i / 31), 1 << (i % 31)];
   if (!p.triggers) {
     ALWAYS_ON[w] = (ALWAYS_ON[w] as number) | bit;
     return;
@@ -392,7 +408,7 @@ function rowsFor(text: string): number[] | undefined {
 }
 
 /** Whether row `i` is on in {@link rowsFor}'s answer. */
-const rowOn = (on: number[] | undefined, i: number) => !on || ((on[Math.floor(i / 31)] as number) & (1 << i % 31)) !== 0;
+const rowOn = (on: number[] | undefined, i: number) => !on || ((on[Math.floor(i / 31)] as number) & (1 << (i % 31))) !== 0;
 
 export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousHit[] {
   const hits: SuspiciousHit[] = [];

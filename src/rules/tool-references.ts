@@ -131,8 +131,10 @@ const QUOTED_WORD = /[`'"]([A-Za-z][\w.-]{2,63})[`'"]/g;
 const BARE_IDENTIFIER = /(?:^|[^\w.$@/-])([A-Za-z][A-Za-z0-9]*(?:(?:[_.]|__)[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)(?![\w=-])/g;
 
 /** What makes an identifier a field, an option or a value rather than a tool. */
-const FIELD_AFTER = /^[`'"]?\s*(?:fields?|options?|parameters?|params?|arguments?|args?|propert(?:y|ies)|keys?|attributes?|values?|columns?|flags?|settings?|=|:)/i;
-const FIELD_BEFORE = /\b(?:fields?|options?|parameters?|params?|arguments?|args?|propert(?:y|ies)|keys?|attributes?|columns?|flags?|returned|response)\s+[`'"]?$/i;
+const FIELD_AFTER =
+  /^[`'"]?\s*(?:fields?|options?|parameters?|params?|arguments?|args?|propert(?:y|ies)|keys?|attributes?|values?|columns?|flags?|settings?|=|:)/i;
+const FIELD_BEFORE =
+  /\b(?:fields?|options?|parameters?|params?|arguments?|args?|propert(?:y|ies)|keys?|attributes?|columns?|flags?|returned|response)\s+[`'"]?$/i;
 
 /**
  * Verbs tools are named for (`read_file`, `github_list_secrets`, `getUser`): a snake_case or
@@ -167,7 +169,8 @@ export function toolShaped(name: string, cued = false): boolean {
 }
 
 /** What makes the identifier next to it a tool whatever its words: a verb of calling before it, "tool" after it. */
-const CALL_BEFORE = /\b(?:call|calls|calling|called|invoke|invokes|invoking|invoked|use|uses|using|execute|executing|trigger|triggering|call to|calls to)\s+(?:the\s+)?[`'"]?$/i;
+const CALL_BEFORE =
+  /\b(?:call|calls|calling|called|invoke|invokes|invoking|invoked|use|uses|using|execute|executing|trigger|triggering|call to|calls to)\s+(?:the\s+)?[`'"]?$/i;
 const TOOL_AFTER = /^[`'"]?\s+(?:tools?|functions?)\b/i;
 
 /** Last words of fields, not tools: `project_id`, `created_at`, `root_configuration_schema`. */

@@ -49,7 +49,8 @@ function enumTexts(schema: Json | undefined, at: string, out: Map<string, string
     if (strings.length) out.set(`${at}/${k}`, strings.join('\n'));
   }
   const props = getOwn(schema, 'properties');
-  if (isObject(props)) for (const [name, sub] of Object.entries(props)) enumTexts(sub, `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, out, depth + 1);
+  if (isObject(props))
+    for (const [name, sub] of Object.entries(props)) enumTexts(sub, `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, out, depth + 1);
   const items = getOwn(schema, 'items');
   if (isObject(items)) enumTexts(items, `${at}/items`, out, depth + 1);
 }

@@ -9,14 +9,7 @@ import toolRedirection from './tool-redirection.mjs';
 import urlRequest from './url-request.mjs';
 
 /** `{id, category, poisoned, tools}`: `poisoned` names the tool that carries the attack. */
-export const HANDWRITTEN_POISONED = [
-  ...functionDependency,
-  ...toolRedirection,
-  ...urlRequest,
-  ...commandInjection,
-  ...parameterPoisoning,
-  ...filesystem,
-];
+export const HANDWRITTEN_POISONED = [...functionDependency, ...toolRedirection, ...urlRequest, ...commandInjection, ...parameterPoisoning, ...filesystem];
 
 /** `{id, tools}`: servers whose every tool must stay silent. */
 export const HANDWRITTEN_BENIGN = benign;

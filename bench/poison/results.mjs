@@ -31,6 +31,22 @@ export function recallRows(cases, set) {
 }
 
 /** Rewrites RESULTS.md; appends this run to test-runs.json. */
+/** The blind-set runs recorded in blind-runs.json, as a table (the set itself is not in this repository). */
+function blindSection() {
+  const blind = JSON.parse(readFileSync(join(HERE, 'blind-runs.json'), 'utf8'));
+  const cats = Object.keys(blind.runs[0].counts);
+  return [
+    '## Blind set (not in this repository, never read here)',
+    '',
+    blind.about,
+    '',
+    `| run | ${cats.join(' | ')} |`,
+    `|---|${cats.map(() => '---').join('|')}|`,
+    ...blind.runs.map((r) => `| ${r.when}: ${r.commit} | ${cats.map((c) => r.counts[c]).join(' | ')} |`),
+    '',
+  ];
+}
+
 export function writeResults({ cases, benign, explained, gb, time, load }) {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const runsFile = join(HERE, 'test-runs.json');
@@ -83,6 +99,7 @@ export function writeResults({ cases, benign, explained, gb, time, load }) {
     '',
     `Confusion: TP ${gb.confusion.tp}, FN ${gb.confusion.fn}, FP ${gb.confusion.fp}, TN ${gb.confusion.tn}.${gb.misses.length ? ` Misses: ${gb.misses.join('; ')}.` : ''}`,
     '',
+    ...blindSection(),
     '## Time',
     '',
     `\`suspicious-text\` in \`toolgate audit\` of ${time.tools} real tools (Docker's catalog and the recorded servers, one recorded surface), between its two \`TOOLGATE_TIMING\` marks, one fresh process a run after a warm-up. Goal: under 200 ms.`,

@@ -20,6 +20,7 @@ import { guardbenchCases, runAdapter, score } from './guardbench.mjs';
 import { recordingOf } from './guardbench-adapter.mjs';
 import { recallRows, writeResults } from './results.mjs';
 import { MCPSECBENCH_MALICIOUS } from './split.mjs';
+import { HANDWRITTEN_BENIGN, HANDWRITTEN_POISONED } from './data/handwritten/index.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -30,7 +31,8 @@ const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
 
 if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
-const split = new Map(readJson(join(HERE, 'split.json')).cases.map((c) => [c.id, c.set]));
+// The handwritten set is development material whole: it was written to write patterns against.
+const split = new Map([...readJson(join(HERE, 'split.json')).cases.map((c) => [c.id, c.set]), ...HANDWRITTEN_POISONED.map((c) => [c.id, 'dev'])]);
 const inScope = (id) => split.get(id) === 'dev' || (TEST && split.get(id) === 'test');
 
 /** Docker's catalog lists arguments as `arguments: [{name, type, desc}]`; as an MCP tool, an inputSchema. */
@@ -87,6 +89,9 @@ function surfaces() {
   }
   for (const c of readJson(join(DATA, 'own', 'cases.json')).cases)
     if (inScope(c.id)) out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'own', category: c.category, tool: c.poisoned }] });
+  for (const c of HANDWRITTEN_POISONED)
+    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten', category: c.category, tool: c.poisoned }] });
+  for (const s of HANDWRITTEN_BENIGN) out.push({ set: 'handwritten-benign', name: s.id, tools: s.tools });
   return out;
 }
 

@@ -37,20 +37,36 @@ export interface SuspiciousPattern {
    * start of a clause or after a word that makes it a directive ("to", "and", "must", "always",
    * "this tool also"), within `words` words; with `direct`, no preposition but "of" stands between
    * ("read the .env file" is; "include periods per API key" is not). The quote runs from the verb
-   * to the anchor.
+   * to the anchor. A verb in the third person or the passive ("adds", "are read") is the tool
+   * describing itself and does not count, unless `anyVoice` (data that "is relayed to" a host or
+   * that the tool "sends to" one leaves all the same) or the tool is named as the one acting
+   * ("this tool also reads").
    */
-  verb?: { re: RegExp; words: number; direct?: boolean };
+  verb?: { re: RegExp; words: number; direct?: boolean; anyVoice?: boolean };
   /**
    * `other-tool`: the sentence must also name a tool that this surface does not serve (another
    * server's), by name or as "other tools", "the built-in tools". `away-from-other`: the sentence
    * steers away from such a tool ("instead of X", "X is deprecated", "do not use X"), or toward
-   * this tool while naming one.
+   * this tool while naming one. `other-group`: what the anchor names as other tools is not this
+   * server's ("before any other Shopify tools" on a Shopify server, "any other tool of this server").
    */
-  needs?: 'other-tool' | 'away-from-other';
+  needs?: 'other-tool' | 'away-from-other' | 'other-group';
+  /**
+   * Words (their first four letters, lower case; shorter words whole) one of which every hit of
+   * the row contains: a text without any of them skips the row's regexes. Speed only; a text in
+   * a script other than Latin skips no row.
+   */
+  triggers?: string;
   /** No hit when a negation (never, not, do not, without) stands just before the verb (or the anchor). */
   negatable?: boolean;
   /** Only in the description of an argument: there the text says what the model puts in. */
   argumentOnly?: boolean;
+  /**
+   * Not raised when the sentence of the hit (for a `text` row, its part before the hit) matches
+   * this: the text quotes or explains the thing rather than asking for it ("flags phrases such as
+   * …", "a webhook URL that the user provides").
+   */
+  except?: RegExp;
   /** Not raised when this row already hit the same text (it says the same, less precisely). */
   unlessHit?: string;
   rationale: string;
@@ -63,32 +79,62 @@ const LINE_JUMPING = 'Trail of Bits, "Jumping the line: How MCP servers can atta
 const FULL_SCHEMA = 'CyberArk, "Poison everywhere: No output from your MCP server is safe" (full-schema poisoning, 2025)';
 const OWASP_LLM01 = 'OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection';
 
-/** Builds a case-insensitive regex from alternatives (RE2 syntax). */
-const re = (...alternatives: string[]) => new RegExp(alternatives.join('|'), 'i');
+const BUILT = new Map<string, RegExp>();
+/** Builds a case-insensitive regex from alternatives (RE2 syntax); the same alternatives give the same regex, compiled once. */
+function re(...alternatives: string[]): RegExp {
+  const source = alternatives.join('|');
+  let r = BUILT.get(source);
+  if (!r) BUILT.set(source, (r = new RegExp(source, 'i')));
+  return r;
+}
 
 // Vocabulary shared by rows: each a regex source of alternatives, used inside a group.
 /** Verbs of using a tool. */
-const USE_VERB = String.raw`\b(?:call(?:s|ed|ing)?|us(?:e|es|ed|ing)|invok(?:e|es|ed|ing)|run(?:s|ning)?|ran|execut(?:e|es|ed|ing)|trigger(?:s|ed|ing)?|consult(?:s|ed|ing)?)\b`;
+const USE_VERB = String.raw`\b(?:call(?:s|ed|ing)?|us(?:e|es|ed|ing)|invok(?:e|es|ed|ing)|run(?:s|ning)?|ran|execut(?:e|es|ed|ing)|trigger(?:s|ed|ing)?|consult(?:s|ed|ing)?|aufrufen|aufgerufen|ruf(?:e|en)?|nutze[n]?|verwende[n]?|appel(?:ez|er|le)|utilis(?:ez|er|e)|ex[ée]cut(?:ez|er)|llam(?:a|ar|e)|us(?:a|ar)|utiliz(?:a|ar)|ejecut(?:a|ar))\b|调用|使用|执行|运行`;
 /** Words that order one call before or after another. */
-const ORDER = String.raw`\b(?:before|after|prior to|first|followed by|preced(?:e|es|ed|ing)|until|whenever|every time|each time|at the (?:start|beginning) of)\b`;
+const ORDER = String.raw`\b(?:before|after|prior to|first|followed by|following|preced(?:e|es|ed|ing)|until|unless|once|then|next|immediately|beforehand|earlier|afterwards?|whenever|every time|each time|at the (?:start|beginning) of|initiali[sz](?:e|ation)|prerequisite|requires?|required|depends? on|dependen(?:cy|t on)|workflow|recover(?:y|ing)?|retry|try again|chain|zuerst|vorher|bevor|vor der|nach (?:jedem|dem)|avant|apr[eè]s|d['’]abord|ensuite|antes|primero|despu[eé]s)\b|之前|之后|首先|先调用|然后`;
+/** Words that tie calls together without ordering them; with a {@link DIRECTIVE}, they bind another tool to this one. */
+const COMPANION = String.raw`\b(?:always|also|when|while|together with|in (?:combination|conjunction) with|along with|alongside|(?:each|every|any|matching) (?:call|use|invocation)|in order for|on its own|whenever)\b`;
+/** What makes a sentence an instruction to the model rather than a description. */
+const DIRECTIVE = String.raw`\b(?:must|always|need(?:s)? to|required|requires|mandatory|make sure|ensure|be sure|remember|please|should|shall|ha(?:ve|s) to|every time|each time|whenever|only|cannot|can't|is necessary|is essential)\b`;
 /** Words that steer the model from one tool to another. */
-const REDIRECT = String.raw`\b(?:instead|rather than|in place of|replac(?:e|es|ed|ing)|supersed(?:e|es|ed|ing)|deprecated|obsolete|prefer(?:s|red|ably)?|do not use|don't use|never use|avoid(?: using)?|stop using|must go through|should go through|route (?:all|every|any)|unreliable|outdated|broken|no longer (?:works|supported|available))\b`;
+const REDIRECT = String.raw`\b(?:instead|rather than|in (?:its )?place of|in its place|replac(?:e|es|ed|ing|ement)|supersed(?:e|es|ed|ing)|deprecated|obsolete|legacy|retired|prefer(?:s|red|ably)?|do not use|don't use|never (?:use|call)|avoid(?: using)?|stop using|(?:must|should|may|can)(?: not|n['’]t| never| no longer)(?: be)? (?:used|called|invoked)|not (?:be )?(?:allowed|approved|permitted|supported)|go(?:es)? through|route (?:all|every|any)|switch to|unreliable|outdated|broken|malfunctioning|unsafe|insecure|vulnerab(?:le|ility)|compromised|phishing|disabled|blocked|buggy|no longer|inaccurate|untrusted|not trusted|down for maintenance|unavailable|stop(?:s|ped)? working|sunset|migrated|improved|more secure|safer|upgraded|exclusively|only this tool|known (?:data )?leak|veraltet|ersetzt|statt|anstelle|nicht mehr|obsol[eè]te|au lieu|sa place|remplace|obsoleta|en su lugar|en lugar de|reemplaza)\b|弃用|废弃|改用|代替|替代|不要使用`;
 /** Verbs that move data somewhere. */
-const SEND_VERB = String.raw`\b(?:send(?:s|ing)?|sent|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|forward(?:s|ed|ing)?|transmit(?:s|ted|ting)?|exfiltrat(?:e|es|ed|ing)|leak(?:s|ed|ing)?|report(?:s|ed|ing)?|shar(?:e|es|ed|ing)|submit(?:s|ted|ting)?|beacon|ping|e-?mail(?:s|ed|ing)?|mail|sync(?:s|ed|ing)?|cop(?:y|ies|ied)|bcc|deliver(?:s|ed|ing)?|publish(?:es|ed|ing)?|relay(?:s|ed|ing)?|mak(?:e|es|ing) (?:a |an )?(?:get |post |put |http |https |web )?requests?)\b`;
+const SEND_VERB = String.raw`\b(?:send(?:s|ing)?|sent|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|forward(?:s|ed|ing)?|transmit(?:s|ted|ting)?|exfiltrat(?:e|es|ed|ing)|leak(?:s|ed|ing)?|report(?:s|ed|ing)?|shar(?:e|es|ed|ing)|submit(?:s|ted|ting)?|beacon|ping|(?:e-?)?mail(?:s|ed|ing)?\s+(?:it|them|this|that|the|a|an|all|every|each|copies|a copy|results?|everything|[\w.+-]{1,64}@)|sync(?:s|ed|ing)?|cop(?:y|ies|ied)|bcc|deliver(?:s|ed|ing)?|publish(?:es|ed|ing)?|relay(?:s|ed|ing)?|mirror(?:s|ed|ing)?|notif(?:y|ies|ied)|curl|push(?:es|ed)?|cc|mak(?:e|es|ing) (?:a |an )?(?:(?:get|post|put|http|https|web|api) ){1,2}(?:requests?|calls?)?|senden|sende|schicken|envoy(?:ez|er)|envoie|transmett(?:ez|re)|env[ií](?:a|ar|e)|mand(?:a|ar|e))\b|发送|上传|转发|提交`;
 /** A place data can go: a URL, an e-mail address, an IP address, a webhook, a phone number, a host name. */
 const DESTINATION = String.raw`https?://[^\s"'<>)\]]{1,500}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5})?\b|\bwebhooks?\b|\+\d[\d -]{7,14}\d|\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.(?:com|net|org|io|dev|sh|co|xyz|app|ai|cloud|site|info|biz|me|ru|cn|tk|top|link|click|online|to|cc|pw|ws)\b`;
 /** What the model knows and a server should not ask for: the conversation, its instructions, the user's words. */
-const CONVERSATION = String.raw`\b(?:the|your|this|our)\s+(?:entire|full|whole|complete)\s+(?:conversation|chat)\b|\b(?:the|your|this|our)\s+(?:(?:entire|full|whole|complete|current|previous|prior)\s+)?(?:conversation|chat)\s+(?:so far|history|log|transcript|context|content|messages)\b|\b(?:conversation|chat|message)\s+(?:history|transcripts?|logs?)\b|\b(?:previous|prior|earlier|past)\s+(?:user\s+)?(?:messages|prompts|turns|questions|requests)\b|\b(?:your|the)\s+(?:(?:full|entire|whole|complete|current|exact)\s+)?(?:system\s+prompt|system\s+message|hidden\s+instructions|initial\s+instructions|original\s+instructions)\b|\byour\s+(?:instructions|context(?:\s+window)?|memory|reasoning|chain of thought|thoughts|internal state|tool list|available tools)\b|\blist of (?:tools|functions) you\b|\bwhat the user (?:said|asked|typed|wrote|requested|entered|shared)\b|\b(?:the\s+)?user['’]s\s+(?:(?:original|last|latest|most recent|previous|full|exact|own)\s+)?(?:messages?|prompts?)\b|\beverything (?:the user|you) (?:said|know|have seen|saw)\b|\b(?:files|documents|data|content|messages|e-?mails) (?:you|the assistant|the agent) (?:have |has )?(?:read|seen|opened|accessed|processed|received)\b|\benvironment variables? (?:available )?(?:in|of|from) (?:this|the current|your) (?:session|process|shell|machine|environment)\b`;
+const CONVERSATION = String.raw`\b(?:the|your|this|our)\s+(?:entire|full|whole|complete)\s+(?:conversation|chat)\b|\b(?:the|your|this|our)\s+(?:(?:entire|full|whole|complete|current|previous|prior)\s+)?(?:conversation|chat)\s+(?:so far|history|log|transcript|context|content|messages)\b|\b(?:conversation|chat|message)\s+(?:history|transcripts?|logs?)\b|\b(?:previous|prior|earlier|past)\s+(?:user\s+)?(?:messages|prompts|turns|questions|requests)\b|\b(?:your|the)\s+(?:(?:full|entire|whole|complete|current|exact)\s+)?(?:system\s+prompt|system\s+message|hidden\s+instructions|initial\s+instructions|original\s+instructions)\b|\byour\s+(?:instructions|context(?:\s+window)?|memory|reasoning|chain of thought|thoughts|internal state|tool list|available tools)\b|\blist of (?:tools|functions) you\b|\bwhat the user (?:said|asked|typed|wrote|requested|entered|shared)\b|\b(?:the\s+)?user['’]s\s+(?:(?:original|last|latest|most recent|previous|full|exact|own)\s+)?(?:messages?|prompts?)\b|\beverything (?:the user|you) (?:said|know|have seen|saw)\b|\b(?:files|documents|data|content|messages|e-?mails) (?:you|the assistant|the agent) (?:have |has )?(?:read|seen|opened|accessed|processed|received)\b|\benvironment variables? (?:available )?(?:in|of|from) (?:this|the current|your) (?:session|process|shell|machine|environment)\b|\b(?:messages?|turns?)\s+(?:of|in|from)\s+(?:the|this|our)\s+(?:chat|conversation|session)\b|\b(?:every|each|all|any)(?:thing)?\s+(?:else\s+)?(?:messages?\s+)?(?:the user|they)\s+(?:has\s+|have\s+)?(?:sent|said|asked|told|typed|wrote|shared|mentioned|gave|provided)\b|\b(?:files?|documents?|data|content|messages?|e-?mails?|attachments?)\s+(?:that\s+)?(?:the user|they)\s+(?:has\s+|have\s+)?(?:shared|uploaded|sent|attached|opened|pasted)\b|\b(?:last|latest|most recent)\s+(?:uploaded|opened|shared|attached)\s+(?:files?|documents?)\b|\binstructions\s+(?:you\s+(?:were|have been)\s+given|given\s+to\s+you)\b|\bdeveloper\s+(?:message|instructions|prompt)\b|\bclipboard\b|\bopen\s+(?:browser\s+)?tabs\b|\bfacts\s+(?:you\s+)?(?:have\s+)?(?:stored|saved|remembered|know)\s+about\b|\b(?:outputs?|results?|responses?)\s+of\s+(?:the\s+)?(?:any|every|all|each|other|previous|prior|earlier)\s+(?:other\s+)?(?:tools?|tool calls?|calls?|functions?)\b|\btools?\s+(?:you\s+)?(?:have\s+)?(?:called|used|run|invoked)\s+(?:so far|earlier|before|in this session)\b|\b(?:last|previous|most recent)\s+(?:response|output|result)s?\s+of\s+(?:any|another|other|the)\b|\b(?:previous|prior|past|earlier|recent)\s+(?:interactions?|conversations?|sessions?|exchanges?|discussions?)\b|\b(?:machine|computer|system|device|host|environment)\s+you(?:['’]re|\s+are)?\s+(?:run(?:ning)?|operat(?:e|ing))\s+on\b|\b(?:your|the)\s+(?:system|developer|internal|hidden|initial|original|core)\s+(?:instructions|rules|guidelines|directives|configuration)\b|\byour\s+(?:prompt|rules|guidelines|configuration|directives)\b|\b(?:tools|functions)\s+(?:you\s+(?:have|can)\s+(?:access|use|call)|available\s+to\s+you)\b|\b(?:every|each|all|any)\s+(?:\w+\s+){0,2}(?:questions?|requests?|messages?|prompts?)\s+(?:the user|they)\s+(?:has\s+|have\s+)?(?:asked|sent|made|typed|written|wrote|entered)\b|\buser['’]s\s+(?:\w+\s+)?(?:contact|personal|private)\s+(?:information|info|details|data)\b|\buser['’]s\s+(?:current\s+)?location\b|\b(?:responses?|outputs?|results?)\s+(?:you\s+)?(?:received|got|obtained)\s+from\b|\blast\s+tool\s+you\s+(?:called|used|ran)\b|\bvalues?\s+of\s+(?:all|every|any)\s+(?:the\s+)?environment\s+variables\b|\b[A-Z][A-Z0-9]{0,30}_(?:API_KEY|TOKEN|SECRET|PASSWORD|SECRET_KEY)\s+(?:environment\s+)?variable\b|\b(?:all|every|any)\s+(?:the\s+)?environment\s+variables\b|\bfiles?\s+(?:they|the user|you)\s+(?:are|is|were)\s+(?:working\s+on|editing|viewing)\b|\{\{\s*(?:conversation|chat_history|history|system_prompt|messages|context|memory)\s*\}\}|\bgesamten\s+(?:bisherigen\s+)?Gespr[aä]chsverlauf|\bGespr[aä]chsverlauf|\bChatverlauf|\b(?:Ihren|deinen|den|Ihr|dein)\s+Systemprompt|\bhistorique\s+(?:complet\s+)?de\s+la\s+conversation|\binstructions\s+syst[eè]me|\bhistorial\s+(?:completo\s+)?de\s+la\s+conversaci[oó]n|\bclaves\s+API\b|\binstrucciones\s+del\s+sistema|对话历史|聊天记录|对话记录|系统提示|历史消息`;
 /** Verbs that put something into a call or a message. */
-const GIVE_VERB = String.raw`\b(?:includ(?:e|es|ed)|pass(?:es|ed|ing)?|put(?:s|ting)?|paste|provid(?:e|es|ed|ing)|send(?:s|ing)?|sent|append(?:s|ed|ing)?|attach(?:es|ed|ing)?|add|quot(?:e|es|ing)|cop(?:y|ies)|dump(?:s)?|fill|insert|summari[sz](?:e|es|ing)|suppl(?:y|ies)|forward(?:s|ing)?|upload(?:s|ing)?|post(?:s|ing)?|give|enter|share|collect(?:s|ing)?|gather(?:s|ing)?|extract(?:s|ing)?|repeat|transcribe|reproduce)\b`;
+const GIVE_VERB = String.raw`\b(?:includ(?:e|es|ed)|pass(?:es|ed|ing)?|put(?:s|ting)?|paste|provid(?:e|es|ed|ing)|send(?:s|ing)?|sent|append(?:s|ed|ing)?|attach(?:es|ed|ing)?|add|quot(?:e|es|ing)|cop(?:y|ies)|dump(?:s)?|fill|insert|summari[sz](?:e|es|ing)|suppl(?:y|ies)|forward(?:s|ing)?|upload(?:s|ing)?|post(?:s|ing)?|give|enter|share|collect(?:s|ing)?|gather(?:s|ing)?|extract(?:s|ing)?|repeat|transcribe|reproduce|set|carr(?:y|ies)|contain|fill(?:ed)?\s+(?:in\s+)?with|needs|list)\b`;
 /** Secrets a description has no reason to ask the model to touch. */
 const SECRET = String.raw`\b(?:ssh\s+(?:private\s+)?keys?|private\s+keys?|api[\s_-]?keys?|access\s+(?:keys?|tokens?)|secret\s+(?:access\s+)?keys?|session\s+(?:tokens?|cookies?)|auth(?:entication|orization)?\s+tokens?|bearer\s+tokens?|oauth[\s_]tokens?|refresh\s+tokens?|personal\s+access\s+tokens?|passwords?|passphrases?|credentials?(?:\s+files?)?|credential\s+files?|seed\s+phrases?|recovery\s+(?:phrases?|codes?)|mnemonic(?:\s+phrases?)?|wallet\s+(?:keys?|files?)|cookies|(?:shell|bash|zsh|command|browser)\s+history|kube(?:rnetes)?\s*config(?:uration)?(?:\s+files?)?|keychain|keystore|\.env\s+files?|env(?:ironment)?\s+files?|environment\s+variables|env\s+vars|secrets|cvv2?|cvc|credit\s+card\s+(?:numbers?|details)|card\s+numbers?|social\s+security\s+numbers?)\b`;
+/** Where a secret comes from when it is not the user's to give for this call: the conversation, another tool, another server, earlier. */
+const PROVENANCE = String.raw`\b(?:earlier|previously|already|so far|visible|appeared|mentioned|you (?:have )?(?:read|seen|saw|found|received|queried|used|know)|(?:from|in) (?:the|your|any|an?|this) (?:conversation|chat|context|session|output|response|result|environment|other|wallet|last|previous)|(?:tool|server|command|wallet) (?:output|response|result)s?|the one (?:the|your) [\w-]{1,40} (?:server|tool|integration|app|cli) uses|other (?:servers?|tools?)|(?:any|every|all) (?:earlier|previous|prior) (?:messages?|turns?)|available (?:in|to) (?:your|the) (?:context|session|environment|memory)|you have access to|in your (?:context|memory|environment))\b`;
 /** Verbs that take a secret: read it, collect it, hand it on, or ask the user for it. */
 const TAKE_VERB = String.raw`\b(?:read(?:s|ing)?|collect(?:s|ed|ing)?|gather(?:s|ed|ing)?|harvest(?:s|ed|ing)?|extract(?:s|ed|ing)?|dump(?:s|ed|ing)?|cop(?:y|ies|ied|ying)|grab(?:s|bed|bing)?|steal(?:s|ing)?|exfiltrat(?:e|es|ed|ing)|includ(?:e|es|ed)|attach(?:es|ed|ing)?|pass(?:es|ed|ing)?|send(?:s|ing)?|sent|upload(?:s|ed|ing)?|forward(?:s|ed|ing)?|post(?:s|ed|ing)?|shar(?:e|es|ed|ing)|submit(?:s|ted)?|leak(?:s|ed)?|provid(?:e|es|ing)|paste|append|embed|insert|enter|asks?(?: the user)? for|request(?:s|ing)? (?:the user'?s?|their|your))\b`;
 /** Files that hold keys and credentials. */
-const SECRET_PATH = String.raw`~/\.ssh\b|\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/(?:credentials|config)\b|~/\.aws\b|\.git-credentials\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.pgpass\b|\.kube/config\b|~/\.kube\b|/etc/(?:passwd|shadow|sudoers)\b|(?:^|[\s"'\x60(/])\.env(?:\.[a-z]+)?\b|\bmcp\.json\b|\bcredentials\.json\b|\.config/gh\b|\.docker/config\.json\b|\.gnupg\b|\.(?:bash|zsh)_history\b|/proc/self/environ\b|\bwallet\.dat\b|application_default_credentials\.json|\.azure/|\.config/gcloud\b|\.password-store\b|\.vault-token\b|terraform\.tfstate\b|\.htpasswd\b|claude_desktop_config\.json|~/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b|\.ssh/authorized_keys\b|/etc/(?:hosts|crontab)\b|\bLaunchAgents\b|\.config/autostart\b|\b(?:chrome|chromium|firefox|edge|brave)\b[^\n]{0,60}\b(?:cookies|login data|logins\.json|key4\.db)\b`;
+const SECRET_PATH = String.raw`~/\.ssh\b|\.ssh[/\\]|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/(?:credentials|config)\b|~/\.aws\b|\.git-credentials\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.pgpass\b|\.kube/config\b|~/\.kube\b|/etc/(?:passwd|shadow|sudoers)\b|(?:^|[\s"'\x60(/])\.env(?:\.[a-z]+)?\b|\bmcp\.json\b|\bcredentials\.json\b|\.config/gh\b|\.docker/config\.json\b|\.gnupg\b|\.(?:bash|zsh)_history\b|/proc/self/environ\b|\bwallet\.dat\b|application_default_credentials\.json|\.azure/|\.config/gcloud\b|\.password-store\b|\.vault-token\b|terraform\.tfstate\b|\.htpasswd\b|claude_desktop_config\.json|~/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b|\.ssh/authorized_keys\b|/etc/(?:hosts|crontab)\b|\bLaunchAgents\b|\.config/autostart\b|\b(?:chrome|chromium|firefox|edge|brave)\b[^\n]{0,60}\b(?:cookies|login data|logins\.json|key4\.db)\b`;
+/** Places that hold the user's own files or the system's: the home folder and its well-known folders, system folders, the whole disk. */
+const PRIVATE_PLACE = String.raw`(?:~|\$HOME|%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[\\/][\w.-]{1,100}|\b[A-Z]:\\(?:Users|Windows)\b|/home/[\w.-]{1,64}|/root\b|/etc/[\w.-]{1,64}|/var/(?:log|lib|mail)\b|\bhome\s+(?:directory|folder|dir)\b|\b(?:entire|whole)\s+(?:file\s*system|disk|drive|computer|machine)\b|\b(?:all|every)\s+files?\s+(?:in|under|on|from)\b|\b(?:documents|desktop|downloads|pictures|photos)\s+folder\b|\.git/config\b|\.gitconfig\b|\bkeychain\b|(?:\.\.[\\/]){2,}|/(?:usr|var|opt|private|proc|sys|boot)/[\w.-]{1,64}|\bC:\\Windows\b|\b(?:hidden files|dotfiles|parent directory)\b|\boutside\s+(?:of\s+)?(?:the\s+)?(?:project|workspace|allowed|working|current)\s+(?:directory|folder|root)\b`;
 /** Verbs that open or hand on a file. */
-const FILE_VERB = String.raw`${TAKE_VERB}|\b(?:open(?:s|ing)?|load(?:s|ing)?|cat|look (?:in|at|for|through)|check|search(?:es)?|scan(?:s)?|find|locate|access(?:es)?|fetch(?:es)?|retriev(?:e|es)|contents? of|writ(?:e|es|ing)|append(?:s|ing)?|modif(?:y|ies)|overwrit(?:e|es)|edit(?:s)?|add(?:s)?|delete|remove)\b`;
+const FILE_VERB = String.raw`${TAKE_VERB}|\b(?:open(?:s|ing)?|load(?:s|ing)?|cat|look (?:in|at|for|through)|check|search(?:es)?|scan(?:s)?|find|locate|access(?:es)?|fetch(?:es)?|retriev(?:e|es)|contents? of|writ(?:e|es|ing)|append(?:s|ing)?|modif(?:y|ies)|overwrit(?:e|es)|edit(?:s)?|add(?:s)?|delete|remove|use|export|create|backup|lesen|lies|lisez|lire|lee|leer|ouvrez|list|wipe|erase|compress|zip|archive|enumerate|walk|index|show|empty)\b|\b\w{0,20}(?:read|open|cat|load|get)_\w{0,20}(?:file|text)\w{0,10}\b|读取|打开|上传`;
+/**
+ * What a scanner, a guard or an explainer writes around an attack string it quotes: examples,
+ * detection, refusal. A tool that tells the model to run the string does not say these.
+ */
+const QUOTING = re(
+  String.raw`\b(?:e\.g\.|for example|for instance|such as|like|flag(?:s|ged)?|detect(?:s|ed|ion)?|warn(?:s|ed|ing)?|refus(?:e|es|ed)|block(?:s|ed)?|den(?:y|ies|ied)|explain(?:s|ed)?|scan(?:s|ned)?(?: \w+)? for|malicious|dangerous|attacks?|injections?|leaked)\b`,
+);
+/** A destination the user chooses, or a disclosed opt-out telemetry endpoint: sending there is the tool's documented job, not a hidden way out. */
+const USER_DESTINATION = re(
+  String.raw`\b(?:the user|you|they)\s+(?:provides?|gives?|supplies|supply|names?|chooses?|specif(?:y|ies)|configures?|enters?|sets?)\b|\buser-(?:provided|supplied|specified|configured)\b|\bconfigured\b|\banonymous\b|\bopt[- ]?out\b|\bunless\b[^.\n]{0,40}\b(?:set|disabled?)\b`,
+);
+/** What the user writes or gives for this call: an argument for it is the tool's input, not a harvest. */
+export const USER_SUPPLIED = re(
+  String.raw`\b(?:provided|supplied|pasted|given|uploaded|written|typed|chosen)\s+by\s+the\s+user\b|\bthe\s+user\s+(?:provides|pastes|gives|uploads|writes|types)\b|\buser-(?:provided|supplied|written)\b|\bunder test\b`,
+);
+
 export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'hidden-instruction-tag',
@@ -102,6 +148,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'concealment',
+    triggers: 'not don doe sho mus sha wil nee may won dont neve with no sile secr cove quie stea surr disc hid hide hidi keep act pret',
+    except: QUOTING,
     title: 'an instruction to keep something from the user',
     scope: 'sentence',
     gate: /not|n['’]t|dont|never|without|no need|silent|secret|covert|quiet|stealth|surreptitious|discreet|hid|keep|act as|pretend/i,
@@ -125,6 +173,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'instruction-override',
+    triggers: 'igno disr forg over you new upda real actu true hidd syst bypa disa turn',
+    except: QUOTING,
     title: 'an instruction to ignore earlier instructions',
     scope: 'text',
     gate: /ignor|disregard|forget|overrid|you are now|instruction|directive|bypass|disable|turn off/i,
@@ -142,12 +192,14 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'other-tool-directive',
+    triggers: 'befo afte inst prio ahea',
     title: 'a directive about when to use other tools',
-    scope: 'text',
-    gate: /before|after|instead|prior|always|must/i,
+    scope: 'sentence',
+    needs: 'other-group',
+    gate: /before|after|instead|prior|ahead/i,
     all: [
       re(
-        String.raw`\b(?:before|after|instead\s+of|prior\s+to)\s+(?:using|calling|invoking|running)\s+(?:any|every|all|each|the\s+other|other)\s+(?:other\s+)?(?:tools?|functions?)\b`,
+        String.raw`\b(?:before|after|instead\s+of|prior\s+to|ahead\s+of)\s+(?:(?:using|calling|invoking|running)\s+)?(?:any|every|all|each|the\s+other|other)\b[^.\n]{0,30}?\b(?:tools?|functions?)\b`,
         String.raw`\b(?:always|must)\s+(?:call|use|invoke|run)\s+this\s+tool\s+(?:first|before)\b`,
       ),
     ],
@@ -157,15 +209,31 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'sensitive-path',
+    triggers:
+      'ssh id rsa dsa ecds ed aws git netr npmr pypi pgpa kube etc env mcp cred conf dock gnup bash zsh proc wall appl azur pass vaul terr htpa clau prof auth host cron laun chro fire edge brav logi key zpro',
+    except: QUOTING,
     title: 'a path to secrets or credentials',
     scope: 'sentence',
     all: [re(SECRET_PATH)],
-    gate: /~\/|\.ssh|id_|\.aws|credentials|\.netrc|\.npmrc|\.pypirc|\.pgpass|\.kube|\/etc\/|\.env|mcp\.json|\.config|\.docker|\.gnupg|_history|\/proc\/|wallet\.dat|\.azure|password-store|vault-token|tfstate|htpasswd|claude_desktop|authorized_keys|launchagents|cookies|login data|logins\.json|key4\.db/i,
     verb: { re: re(FILE_VERB), words: 8 },
     negatable: true,
     rationale:
       'Poisoning payloads ask the model to read keys and credentials (~/.ssh/id_rsa, .env, ~/.cursor/mcp.json) and pass them on as an argument. A path alone is not raised (a key-management server names ~/.ssh in every tool); a path with a verb that reads, sends or looks into it is.',
     source: `${INVARIANT}; MITRE ATT&CK T1552.001 (Credentials In Files), T1552.004 (Private Keys)`,
+  },
+  {
+    id: 'file-harvest',
+    gate: /[~/\\%$]|home|entire|whole|\ball\b|\bevery\b|documents|desktop|downloads|pictures|photos|\.git|keychain|hidden|dotfiles|parent|outside/i,
+    title: "an instruction to read, copy, send or delete the user's files",
+    scope: 'sentence',
+    all: [re(PRIVATE_PLACE)],
+    verb: { re: re(FILE_VERB), words: 8 },
+    negatable: true,
+    except: QUOTING,
+    unlessHit: 'sensitive-path',
+    rationale:
+      "A tool's text that tells the model to list, read, copy, send or delete what is in the user's home, system folders or the whole disk reaches past the tool's own task; a file tool describing itself (\"Lists a directory\") or an example path is not raised.",
+    source: 'MITRE ATT&CK T1005 (Data from Local System), T1083 (File and Directory Discovery), T1485 (Data Destruction)',
   },
   {
     id: 'invisible-character',
@@ -238,17 +306,33 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'tool-order',
+    triggers:
+      'befo afte prio firs foll prec unti unle once then next imme earl ever each star begi init prer requ depe work reco retr try agai chai zuer vorh bevo vor nach avan aprè abor ensu ante prim desp',
     title: "a directive to call a tool this server does not serve, or this one, before or after another server's",
     scope: 'sentence',
     gate: /[_.-]\w|[a-z][A-Z]|[`'"(]|\b(?:tools?|functions?|operations?|commands?)\b/,
-    all: [re(ORDER), re(USE_VERB)],
+    all: [re(ORDER)],
     needs: 'other-tool',
     rationale:
       'A server\'s own workflow ("call list_x first to get the id") names its own tools and is not raised. A text that orders calls to a tool it does not serve (read_file, send_email: another server\'s) is how a malicious server makes the model run it first, or run it after a trusted tool to see or rewrite what that tool did.',
     source: `${INVARIANT} (cross-server shadowing); ${LINE_JUMPING}`,
   },
   {
+    id: 'tool-companion',
+    triggers: 'must alwa need requ mand make ensu sure reme plea shou shal have has ever each when only cann can nece esse',
+    title: 'a directive to call a tool this server does not serve whenever this one is used',
+    scope: 'sentence',
+    all: [re(COMPANION, USE_VERB), re(DIRECTIVE)],
+    needs: 'other-tool',
+    unlessHit: 'tool-order',
+    rationale:
+      'A text that makes another server\'s tool a companion of this one ("always also call system_health", "use it only together with contacts_export") has the model run that tool, with what this one sees, on every call. Said as a description ("powerful when used with ref_search_web"), with no instruction, it is not raised.',
+    source: `${INVARIANT} (cross-server shadowing)`,
+  },
+  {
     id: 'tool-redirect',
+    triggers:
+      'inst rath plac repl supe depr obso lega reti pref do don neve avoi stop must shou may can not go goes rout swit unre outd brok malf unsa inse vuln comp phis disa bloc bugg no inac untr trus down unav suns migr impr more safe upgr excl only know leak vera erse stat anst nich obso au lieu remp luga reem',
     title: 'a directive to use this tool instead of another server’s',
     scope: 'sentence',
     all: [re(REDIRECT)],
@@ -259,11 +343,12 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'send-to-destination',
+    except: USER_DESTINATION,
     title: 'an instruction to send data to a URL, address or host',
     scope: 'sentence',
     all: [re(DESTINATION)],
     gate: /:\/\/|@|webhook|\+\d|\d\.\d|\.(?:com|net|org|io|dev|sh|co|xyz|app|ai|cloud|site|info|biz|me|ru|cn|tk|top|link|click|online|to|cc|pw|ws)\b/i,
-    verb: { re: re(SEND_VERB), words: 20 },
+    verb: { re: re(SEND_VERB), words: 20, anyVoice: true },
     negatable: true,
     rationale:
       'A verb that moves data (send, post, forward, upload, report, make a request) together with a destination (a URL, an e-mail address, an IP address, a webhook, a phone number) in one sentence is the shape of exfiltration; a plain link to documentation has no such verb.',
@@ -280,11 +365,13 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'conversation-harvest',
+    triggers:
+      'conv chat mess prev prio earl past syst hidd init orig your list what user ever read seen open acce proc rece envi turn each they uplo shar atta inst deve clip tabs fact outp resu resp tool mach comp devi host inte core func vari work edit view gesa gesp chat hist cont memo tran clav',
+    except: USER_SUPPLIED,
     title: 'an instruction to pass on the conversation, the instructions or what the user said',
     scope: 'sentence',
-    gate: /conversation|chat|dialog|message|prompt|instruction|context|memory|reasoning|thought|internal state|tool list|available tools|list of|the user|everything|previous|prior|earlier|past|environment|you (?:have )?(?:read|seen|opened|accessed|processed|received)|assistant|agent/i,
     all: [re(CONVERSATION)],
-    verb: { re: re(GIVE_VERB), words: 10, direct: true },
+    verb: { re: re(GIVE_VERB), words: 14 },
     negatable: true,
     rationale:
       "A tool gets the arguments its task needs. A text that asks for the conversation so far, the system prompt or the user's messages verbatim makes every call carry what the model knows to the server.",
@@ -292,9 +379,11 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'conversation-argument',
+    triggers:
+      'conv chat mess prev prio earl past syst hidd init orig your list what user ever read seen open acce proc rece envi turn each they uplo shar atta inst deve clip tabs fact outp resu resp tool mach comp devi host inte core func vari work edit view gesa gesp chat hist cont memo tran clav',
+    except: USER_SUPPLIED,
     title: 'an argument that asks for the conversation, the instructions or what the user said',
     scope: 'sentence',
-    gate: /conversation|chat|dialog|message|prompt|instruction|context|memory|reasoning|thought|internal state|tool list|available tools|list of|the user|everything|previous|prior|earlier|past|environment|you (?:have )?(?:read|seen|opened|accessed|processed|received)|assistant|agent/i,
     all: [re(CONVERSATION)],
     argumentOnly: true,
     unlessHit: 'conversation-harvest',
@@ -305,6 +394,8 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'secret-harvest',
+    triggers:
+      'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
     title: 'an instruction to read, collect or pass on secrets',
     scope: 'sentence',
     all: [re(SECRET)],
@@ -315,7 +406,38 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     source: `${INVARIANT}; Pillar Security, "Deadbugz" campaign (2026); MITRE ATT&CK T1552 (Unsecured Credentials)`,
   },
   {
+    id: 'secret-from-elsewhere',
+    triggers:
+      'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
+    title: 'a secret the text asks for from somewhere the user did not give it',
+    scope: 'sentence',
+    all: [re(SECRET), re(PROVENANCE)],
+    verb: { re: re(TAKE_VERB), words: 20 },
+    negatable: true,
+    unlessHit: 'secret-harvest',
+    rationale:
+      'A key or password for the service a tool calls is an ordinary argument. One the text wants from elsewhere ("visible in the conversation", "from the .env file you read earlier", "the one the github server uses", "from the wallet tool\'s output") is another party\'s secret the model is asked to hand over.',
+    source: `${INVARIANT}; ${FULL_SCHEMA}; MITRE ATT&CK T1552 (Unsecured Credentials)`,
+  },
+  {
+    id: 'secret-argument',
+    triggers:
+      'ssh priv api acce secr sess auth bear oaut refr pers pass cred seed reco mnem wall cook shel bash zsh comm brow kube keyc keys key env envi cvv cvc card soci',
+    title: 'an argument that asks for a secret from somewhere the user did not give it',
+    scope: 'sentence',
+    all: [re(SECRET), re(PROVENANCE)],
+    argumentOnly: true,
+    negatable: true,
+    unlessHit: 'secret-from-elsewhere',
+    except: USER_SUPPLIED,
+    rationale:
+      "An argument's description says what the model fills in: one that wants a key or password from the conversation, another tool's output or another server is a slot for another party's secret.",
+    source: `${FULL_SCHEMA}; MITRE ATT&CK T1552 (Unsecured Credentials)`,
+  },
+  {
     id: 'argument-override',
+    triggers:
+      'chan set repl swit redi poin over rewr modi upda rega what matt even irre conf appr cons dry forc safe neve alwa must shou also sile auto para argu fiel',
     title: "an instruction that fixes or changes another call's arguments",
     scope: 'sentence',
     all: [
@@ -337,9 +459,11 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'shell-command',
+    triggers:
+      'curl wget bash sh zsh nc ncat netc dev rm cmd invo cert sudo chmo powe pwsh iex eval base pip npm yarn pnpm echo prin env cat mkfi cron nohu os subp chil pyth perl ruby ssh iwr irm down kube exec auth prof',
+    except: QUOTING,
     title: 'a dangerous shell command',
     scope: 'text',
-    gate: /curl|wget|\b(?:bash|sh|zsh|nc|ncat|netcat|rm|chmod|pwsh|iex|pip3?|npm|yarn|pnpm|echo|printenv|env|cat|mkfifo|crontab|nohup|python3?|perl|ruby|ssh|cmd|sudo)\b|\/dev\/tcp|powershell|invoke-|eval|base64|;|&&|\|\||\$\(|os\.system|subprocess|child_process|certutil/i,
     all: [
       re(
         String.raw`\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b`,
@@ -364,6 +488,11 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
         String.raw`\bos\.system\s*\(|\bsubprocess\.(?:run|call|popen|check_output)\s*\(|\bchild_process\b`,
         String.raw`\b(?:python3?\s+-c|perl\s+-e|ruby\s+-e)\s`,
         String.raw`\bssh\s+-r\s`,
+        String.raw`\|\s*(?:iex|nc|ncat|netcat)\b|\b(?:iwr|irm)\s+https?:`,
+        String.raw`\bdownload\w*\s+and\s+(?:run|execute|install)\b`,
+        String.raw`\bkubectl\s+get\s+secrets?\b`,
+        String.raw`\s-exec\s+(?:curl|wget|sh|bash|nc)\b|=@[{~/$]`,
+        String.raw`>>?\s*~?[\w./$-]{0,60}(?:authorized_keys|\.bashrc|\.zshrc|\.bash_profile|\.profile|crontab|sudoers)\b`,
       ),
     ],
     rationale:
@@ -372,6 +501,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'command-directive',
+    except: QUOTING,
     title: 'an instruction to run a command in a shell',
     scope: 'sentence',
     gate: /terminal|shell|command|console|bash|script|code|one-liner|`/i,
@@ -387,6 +517,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'encoded-payload',
+    triggers: 'deco base atob rot',
     title: 'an encoded blob to decode',
     scope: 'sentence',
     all: [re(String.raw`(?:^|[^A-Za-z0-9+/=])[A-Za-z0-9+/]{32,}={0,2}`), re(String.raw`\b(?:decode|decoded|base64|b64|atob|rot13)\b`)],

@@ -8,7 +8,7 @@ import { remove as removeConfusables } from 'confusables';
 import { INVISIBLE } from './name-fold.js';
 import { addedRanges } from '../diff/added-text.js';
 import { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from './suspicious-patterns.js';
-import { identifierLike, meant, toolMentions, type ToolMention } from './tool-references.js';
+import { identifierLike, identifierMentions, meant, toolMentions, toolShaped, type ToolMention } from './tool-references.js';
 
 /** A hit: which pattern, where in the text, and the text matched. */
 export interface SuspiciousHit {
@@ -94,9 +94,11 @@ const NEGATED = /(?:\b(?:never|not|no|cannot|without|nor)|n['’]t)\s+(?:[\w-]+\
 
 /** Other tools named as a group ("any other tool", "the built-in tools", "others"). */
 const OTHER_TOOLS = new RegExp(
-  String.raw`\b(?:any|all|every|each)\s+(?:of\s+the\s+)?other\s+(?:tools?|functions?|servers?|plugins?|integrations?)\b|\bother\s+(?:mcp\s+)?(?:tools?|servers?|functions?|plugins?|integrations?)\b|\bothers\b|\bbuilt-?in\s+(?:[\w-]+\s+)?tools?\b|\b(?:native|default|standard|original|regular)\s+(?:[\w-]+\s+)?tools?\b`,
-  'i',
+  String.raw`\b(?:any|all|every|each)\s+(?:of\s+the\s+)?other\s+(?:[\w-]+\s+){0,2}(?:tools?|functions?|servers?|plugins?|integrations?)\b|\bother\s+(?:[\w-]+\s+){0,2}(?:tools?|servers?|functions?|plugins?|integrations?)\b|\bothers\b|\bbuilt-?in\s+(?:[\w-]+\s+){0,2}(?:tools?|search|fetch|browser|terminal|shell)\b|\b(?:native|default|standard|original|regular|official|old(?:er)?|existing|previous|usual|normal|basic|generic|third-party|built-?in)\s+(?:[\w-]+\s+){0,2}(?:tools?|integrations?|servers?|plugins?|functions?|readers?|fetchers?|connectors?)\b`,
+  'gi',
 );
+/** A product's tools by name: "the Slack integration", "the Google Drive tools" (capitals matter). */
+const PRODUCT_TOOLS = /\b[Tt]he\s+(?!MCP\b|API\b|HTTP\b)[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s+(?:integration|tools|server|plugin|connector)\b/g;
 
 const segments = (name: string) =>
   name
@@ -123,11 +125,18 @@ export function ownNames(names: readonly string[], tools: number): OwnNames {
   const exact = new Set<string>();
   const tails = new Set<string>();
   const words = new Set<string>();
+  // A tail stands for its tool only under a prefix the server's tools share (`hubspot-`): a tail
+  // of one tool alone (`send_email` of `safe_send_email`) is another tool's name.
+  const firsts = new Map<string, number>();
+  for (const n of names.slice(0, tools)) {
+    const w = segments(n);
+    if (w.length > 1) firsts.set(w[0] as string, (firsts.get(w[0] as string) ?? 0) + 1);
+  }
   names.forEach((n, i) => {
     exact.add(n.toLowerCase());
     if (i >= tools) return;
     const w = segments(n);
-    for (let k = 1; k < w.length; k++) tails.add(w.slice(k).join(' '));
+    if ((firsts.get(w[0] as string) ?? 0) > 1) for (let k = 1; k < w.length; k++) tails.add(w.slice(k).join(' '));
     for (const x of w) words.add(x);
   });
   return { exact, tails, words };
@@ -143,46 +152,71 @@ const NOTHING_OWN = ownNames([], 0);
  */
 function isOwn(m: ToolMention, own: OwnNames): boolean {
   if (own.exact.has(m.name.toLowerCase()) || meant(m.name).some((k) => own.exact.has(k))) return true;
+  // Another version of a tool it serves (`query_docs_v1` of `query_docs`).
+  const unversioned = m.name.toLowerCase().replace(/[_.-]?v?\d+$/, '');
+  if (unversioned !== m.name.toLowerCase() && own.exact.has(unversioned)) return true;
   const w = segments(m.name);
   if (w.length === 0) return true;
   return m.group ? w.length === 1 && own.words.has(w[0] as string) : identifierLike(m.name) && own.tails.has(w.join(' '));
 }
 
 /** Tools a sentence names that the surface does not serve, with where each starts. */
-const otherTools = (s: Sentence, own: OwnNames) => (s.others ??= toolMentions(s.text).filter((m) => !isOwn(m, own)));
+const otherTools = (s: Sentence, own: OwnNames) =>
+  (s.others ??= mentionsIn(s.text).filter((m) => !isOwn(m, own) && !POINTED_TO.test(s.text.slice(Math.max(0, m.index - 30), m.index))));
 
-/** What steers away from the tool or group that follows: "instead of", "do not use", "replaces". */
-const AWAY_BEFORE =
-  /\b(?:instead of|rather than|in place of|replac(?:e|es|ing)|supersed(?:e|es|ing)|(?:do not|don't|never|not) use|avoid(?: using)?|stop using|over)\s+(?:using\s+|calling\s+)?(?:the\s+)?$/i;
-/** What steers away from the tool or group before it: "… is deprecated". */
-const AWAY_AFTER = /^\s*(?:tools?\s+|functions?\s+)?(?:is|are)\s+(?:now\s+)?(?:deprecated|obsolete|unreliable|broken|outdated|unsafe|insecure|disabled)\b/i;
-/** A name just before "is deprecated" ("delete_file and move_file are deprecated"). */
-const DEPRECATED_NAME = /\b([A-Za-z][\w.-]{2,63})\s+(?:tools?\s+|functions?\s+)?(?:is|are)\s+(?:now\s+)?(?:deprecated|obsolete|unreliable|broken|outdated)\b/gi;
-/** This tool, recommended: "use this tool", "prefer this". */
-const THIS_TOOL = /\b(?:this|our)\s+(?:tool|function|server|one)\b|\b(?:use|prefer|call)\s+this\b/i;
+/** A tool the text points the reader to ("available via the component_detail tool", "see get_issue"): a reference, not a call it orders. */
+const POINTED_TO = /\b(?:see|available\s+(?:via|in|from|through))\s+(?:the\s+)?[`'"]?$/i;
+
+/** The tools a sentence names as prose does ({@link toolMentions}) and every identifier in it ({@link identifierMentions}). */
+/** What every tool mention needs: an identifier's `_`, `-` or camelCase, a quote, a call's `(`, or a word like "tool". */
+const MAY_NAME_A_TOOL = /[_`'"(]|[a-z][A-Z]|\w-\w|\b(?:tools?|functions?|operations?|commands?)\b/;
+
+function mentionsIn(sentence: string): ToolMention[] {
+  if (!MAY_NAME_A_TOOL.test(sentence)) return [];
+  // A name prose writes as a tool ("the check tool") is one whatever its words; any other must
+  // be shaped like one (`read_file`, not `JavaScript` or `self-correction`).
+  const strict = toolMentions(sentence).filter(
+    (m) =>
+      m.group ||
+      toolShaped(m.name) ||
+      /^[`'"]?\s+(?:tools?|functions?|operations?|commands?)\b/i.test(sentence.slice(m.index + m.name.length, m.index + m.name.length + 12)),
+  );
+  const seen = new Set(strict.map((m) => m.name.toLowerCase()));
+  return [...strict, ...identifierMentions(sentence).filter((m) => !seen.has(m.name.toLowerCase()))];
+}
 
 /**
- * Whether a sentence steers the model away from a tool this surface does not serve: such a tool
- * (or "other tools") right after "instead of", "do not use", "replaces", or right before "is
- * deprecated"; or a recommendation of this tool in a sentence that names one.
+ * Whether a sentence steers the model away from a tool this surface does not serve: it names such
+ * a tool (or "other tools", "the built-in tools"); the row's own words (deprecated, instead,
+ * unsafe, do not use) say how.
  */
-function awayFromOther(s: Sentence, own: OwnNames, self: string | undefined): boolean {
-  const sentence = s.text;
-  const others: { index: number; end: number }[] = otherTools(s, own).map((m) => ({ index: m.index, end: m.index + m.name.length }));
-  const group = OTHER_TOOLS.exec(sentence);
-  if (group) others.push({ index: group.index, end: group.index + group[0].length });
-  DEPRECATED_NAME.lastIndex = 0;
-  for (let d = DEPRECATED_NAME.exec(sentence); d; d = DEPRECATED_NAME.exec(sentence))
-    if (!isOwn({ name: d[1] as string, index: d.index, group: false }, own) && identifierLike(d[1] as string)) return true;
-  if (others.length === 0) return false;
-  const away = others.some(
-    (o) =>
-      AWAY_BEFORE.test(sentence.slice(Math.max(0, o.index - 30), o.index).replace(/[`'"]$/, '')) ||
-      AWAY_AFTER.test(sentence.slice(o.end, o.end + 40).replace(/^[`'"]/, '')),
-  );
-  const selfNamed = self !== undefined && sentence.toLowerCase().includes(self.toLowerCase());
-  return away || THIS_TOOL.test(sentence) || selfNamed;
+function awayFromOther(s: Sentence, own: OwnNames): boolean {
+  for (const re of [OTHER_TOOLS, PRODUCT_TOOLS]) {
+    re.lastIndex = 0;
+    for (let g = re.exec(s.text); g; g = re.exec(s.text))
+      if (!ownGroup(g[0], s.text.slice(g.index + g[0].length, g.index + g[0].length + 40), own)) return true;
+  }
+  return otherTools(s, own).some((m) => !RECOMMENDED.test(s.text.slice(Math.max(0, m.index - 40), m.index)));
 }
+
+/**
+ * A tool the text recommends ("use search_events instead", "see get_issue"): pointing the model
+ * at another tool is not steering it away from one. "Do not use X" is not a recommendation.
+ */
+const RECOMMENDED = /(?:^|[^\w'’])(?<!\b(?:not|never|n['’]t|avoid|stop)\s+)(?:use|call|try|prefer|see|via)\s+(?:the\s+)?[`'"]?$/i;
+
+/** Whether "any other … tools" means this server's own: it names the server ("other Shopify tools") or says so ("of this server"). */
+const ownGroup = (span: string, after: string, own: OwnNames) =>
+  /^\s*(?:of|on|from|in|by)\s+(?:this|the same)\s+(?:server|integration|plugin|app|mcp)\b/i.test(after) ||
+  span
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some(
+      (w) =>
+        w.length > 2 &&
+        !['any', 'every', 'all', 'each', 'the', 'other', 'tool', 'tools', 'function', 'functions', 'before', 'after', 'using', 'calling'].includes(w) &&
+        own.words.has(w),
+    );
 
 /**
  * Where a directive may start: the start of a clause, or after a word that makes what follows an
@@ -190,7 +224,11 @@ function awayFromOther(s: Sentence, own: OwnNames, self: string | undefined): bo
  * acting ("this tool also collects"). Adverbs in -ly may stand between.
  */
 const DIRECTIVE_LEAD =
-  /(?:^|[,:;(—–>\]*"!]|\b(?:to|and|then|also|please|must|should|shall|will|always|first|now|just|simply|you|or|so|it|tool|server|function|be|need|needs)|\bn['’]t|\bnot)\s*(?:\w+ly\s+)?$/i;
+  /(?:^|[,:;(—–>\]*"!\u3000-\u9fff]|\b(?:to|and|then|also|please|must|should|shall|will|always|first|now|just|simply|you|or|so|it|tool|server|function|be|need|needs|are|is|get|gets|been)|\bn['’]t|\bnot)\s*(?:\w+ly\s+)?$/i;
+/** A verb in the passive voice: "are relayed to". */
+const PASSIVE_LEAD = /\b(?:are|is|been|get|gets|was|were|(?<!\b(?:must|should|shall|to)\s)be)\s*(?:\w+ly\s+)?$/i;
+/** The tool as the one acting: "this tool also reads". */
+const SELF_LEAD = /\b(?:also|tool|server|function|it|this|automatically|silently|secretly|quietly)\s*(?:\w+ly\s+)?$/i;
 /** A preposition between a verb and its object: the noun is not what the verb takes ("include periods per API key"). */
 const PREPOSITION = /\b(?:per|for|with|by|from|in|on|at|about|into|to|as|via|than|like|without|within|across|between|through|under|over)\b/i;
 
@@ -209,6 +247,12 @@ function globalOf(re: RegExp): RegExp {
   return g;
 }
 
+/**
+ * Whether `re` matches `text`, through its global copy: only that copy of a table regex is ever
+ * run, so each is compiled once a process.
+ */
+const has = (re: RegExp, text: string) => globalOf(re).test(text);
+
 /** The verb of a row, aimed at the model, taking the anchor at `anchorAt` as its object; undefined if none. */
 function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegExpExecArray | undefined {
   const spec = p.verb;
@@ -225,7 +269,13 @@ function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegE
     if (words > spec.words) continue;
     if (spec.direct && PREPOSITION.test(between.replace(/\b(?:contents? of|of)\b/gi, ''))) continue;
     // "the contents of ~/.ssh/id_rsa" is what is asked for, wherever it stands.
-    if (!/^contents? of$/i.test(v[0]) && !DIRECTIVE_LEAD.test(sentence.slice(Math.max(0, v.index - 60), v.index))) continue;
+    const lead = sentence.slice(Math.max(0, v.index - 60), v.index);
+    if (!/^contents? of$/i.test(v[0]) && !DIRECTIVE_LEAD.test(lead)) continue;
+    // "Adds a key to ~/.ssh/authorized_keys", "are read from ~/.aws/credentials": the tool saying
+    // what it does, not the model told to; "this tool also reads" still is.
+    const head = v[0].split(/\s/)[0] as string;
+    const described = (/[^s]s$/i.test(head) && !/^contents? of$/i.test(v[0])) || /ed$/i.test(head) || PASSIVE_LEAD.test(lead);
+    if (!spec.anyVoice && described && !SELF_LEAD.test(lead)) continue;
     found = v;
   }
   return found;
@@ -234,10 +284,10 @@ function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegE
 function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousHit | undefined {
   const [anchor, ...rest] = p.all as [RegExp, ...RegExp[]];
   // The cheap tests first: the row's regexes in this sentence, then what needs the tool names.
-  if (!anchor.test(s.text) || !rest.every((r) => r.test(s.text)) || (p.verb && !p.verb.re.test(s.text))) return undefined;
+  if (!has(anchor, s.text) || !rest.every((r) => has(r, s.text)) || (p.verb && !has(p.verb.re, s.text))) return undefined;
   const own = ctx.own ?? NOTHING_OWN;
   if (p.needs === 'other-tool' && otherTools(s, own).length === 0) return undefined;
-  if (p.needs === 'away-from-other' && !awayFromOther(s, own, ctx.self)) return undefined;
+  if (p.needs === 'away-from-other' && !awayFromOther(s, own)) return undefined;
   // The first few places the anchor matches: a verb may take the second path, not the first.
   const g = globalOf(anchor);
   let n = 0;
@@ -245,6 +295,8 @@ function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousH
     if (m[0].length === 0) g.lastIndex++;
     const verb = verbFor(p, s.text, m.index);
     if (p.verb && !verb) continue;
+    if (p.needs === 'other-group' && ownGroup(m[0], s.text.slice(m.index + m[0].length, m.index + m[0].length + 40), own)) continue;
+    if (p.except?.test(s.text)) return undefined;
     const from = verb ? verb.index : m.index;
     if (p.negatable && NEGATED.test(s.text.slice(Math.max(0, from - 40), from))) continue;
     return { pattern: p.id, index: s.start + m.index, span: m[0].trim() };
@@ -264,7 +316,7 @@ function addedIn(text: string, added: Added, start: number, end: number): string
 
 /** The first match of `re` in `text` that overlaps the added ranges (any match when all is new). */
 function matchIn(re: RegExp, text: string, added: Added): RegExpExecArray | undefined {
-  if (!added) return re.exec(text) ?? undefined;
+  if (!added) return globalOf(re).exec(text) ?? undefined;
   if (added.length === 0) return undefined;
   const g = globalOf(re);
   for (let m = g.exec(text); m; m = g.exec(text)) {
@@ -291,6 +343,15 @@ function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string
     if (p.gate && !p.gate.test(v.text)) continue;
     const m = matchIn(p.all[0] as RegExp, v.text, v.added);
     if (!m) continue;
+    if (
+      p.except?.test(
+        v.text
+          .slice(Math.max(0, m.index - 200), m.index)
+          .split(/(?<!\be\.g|\bi\.e)[.!?]\s|\n/)
+          .pop() ?? '',
+      )
+    )
+      continue;
     const added = addedIn(v.text, v.added, m.index, m.index + Math.max(1, m[0].length));
     return { pattern: p.id, index: m.index, span: m[0], ...(added !== undefined ? { added } : {}) };
   }
@@ -304,6 +365,51 @@ function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string
  * characters removed, blanks collapsed) and quote what their first regex matched.
  * @param ctx the surface the text belongs to (for directives naming tools) and whether it is an argument's description.
  */
+/**
+ * For each four-letter word start, the rows it triggers, as bits (row `i` of the table is bit
+ * `1 << (i % 31)` of word `i / 31`); rows without triggers are always on.
+ */
+const ROW_WORDS = Math.ceil(SUSPICIOUS_PATTERNS.length / 31);
+const TRIGGER_BITS = new Map<string, number[]>();
+const ALWAYS_ON: number[] = new Array<number>(ROW_WORDS).fill(0);
+SUSPICIOUS_PATTERNS.forEach((p, i) => {
+  const [w, bit] = [Math.floor(i / 31), 1 << (i % 31)];
+  if (!p.triggers) {
+    ALWAYS_ON[w] = (ALWAYS_ON[w] as number) | bit;
+    return;
+  }
+  for (const t of p.triggers.split(' ')) {
+    const key = t.slice(0, 4);
+    const bits = TRIGGER_BITS.get(key) ?? new Array<number>(ROW_WORDS).fill(0);
+    bits[w] = (bits[w] as number) | bit;
+    TRIGGER_BITS.set(key, bits);
+  }
+});
+/** Letters of scripts other than Latin (Greek and Cyrillic that did not fold, CJK, …): their words are not indexed. */
+const OTHER_SCRIPT = /[\u0370-\u1DBF\u2C00-\u2DFF\u2E80-\uFFEF]/;
+const LATIN_WORD = /[a-z\u00DF-\u024F]+/g;
+
+/**
+ * The rows a text may hit: one pass over its words, each word's first four letters looked up in
+ * the rows' trigger words. Text in another script enables every row.
+ */
+function rowsFor(text: string): number[] | undefined {
+  if (OTHER_SCRIPT.test(text)) return undefined;
+  const on = ALWAYS_ON.slice();
+  const seen = new Set<string>();
+  for (const word of text.toLowerCase().match(LATIN_WORD) ?? []) {
+    const key = word.slice(0, 4);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const bits = TRIGGER_BITS.get(key);
+    if (bits) for (let w = 0; w < ROW_WORDS; w++) on[w] = (on[w] as number) | (bits[w] as number);
+  }
+  return on;
+}
+
+/** Whether row `i` is on in {@link rowsFor}'s answer. */
+const rowOn = (on: number[] | undefined, i: number) => !on || ((on[Math.floor(i / 31)] as number) & (1 << (i % 31))) !== 0;
+
 export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousHit[] {
   const hits: SuspiciousHit[] = [];
   const ascii = !NON_ASCII.test(text);
@@ -317,7 +423,9 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
   const readAdded = added(bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc), read);
   let split: Sentence[] | undefined;
   const gated = variants.some((v) => TEXT_GATES.test(v.text));
-  for (const p of SUSPICIOUS_PATTERNS) {
+  const on = rowsFor(read);
+  for (const [i, p] of SUSPICIOUS_PATTERNS.entries()) {
+    if (!rowOn(on, i)) continue;
     if (p.argumentOnly && !ctx.argument) continue;
     if (p.unlessHit !== undefined && hits.some((h) => h.pattern === p.unlessHit)) continue;
     if (p.scope === 'text') {
@@ -326,11 +434,11 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
       if (hit) hits.push(hit);
       continue;
     }
-    // Every part must occur somewhere before any sentence is looked at: the verb and the other
-    // parts first (rarer and cheaper), the anchor last.
+    // Every part must occur somewhere before any sentence is looked at: a row about other tools
+    // needs a word that can name one; then the anchor (the rarest part), the other parts, the verb.
     if (p.gate && !p.gate.test(read)) continue;
-    if (p.verb && !p.verb.re.test(read)) continue;
-    if (!p.all.slice(1).every((r) => r.test(read)) || !(p.all[0] as RegExp).test(read)) continue;
+    if (p.needs !== undefined && p.needs !== 'other-group' && !MAY_NAME_A_TOOL.test(read)) continue;
+    if (!has(p.all[0] as RegExp, read) || !p.all.slice(1).every((r) => has(r, read)) || (p.verb && !has(p.verb.re, read))) continue;
     split ??= sentences(read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
     for (const s of split) {
       const hit = hitIn(p, s, ctx);

@@ -27,7 +27,7 @@ const NOT_A_NAME = new Set(
     'a an the this that these those its it any each every all some no same other another which what whichever your our their my ' +
     'following previous next first last appropriate right relevant correct proper specific given said selected corresponding ' +
     'matching dedicated separate single new mcp ai llm model external individual respective one two three multiple several ' +
-    'underlying current existing available'
+    'underlying current existing available target'
   ).split(' '),
 );
 
@@ -115,5 +115,100 @@ export function toolMentions(sentence: string): ToolMention[] {
   }
   for (const m of matches(VERB_NOUN, sentence)) add(m[1], at(m, 1));
   for (const m of matches(CALLED, sentence)) if (identifierLike(m[1] as string)) add(m[1], m.index);
+  return [...out.values()];
+}
+
+/**
+ * What in a sentence is not a name: URLs, e-mail addresses, host names, file paths and file names
+ * (`~/.ssh/id_rsa`, `.env`, `config.json`). Each is blanked before a sentence's identifiers are read.
+ */
+const NOT_NAMES =
+  /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s"'<>`)\]]{0,500}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|(?:~|\.{1,2})?\/[\w.~/-]{1,300}|\b[\w-]{1,63}(?:\.[\w-]{1,63}){0,8}\.(?:com|net|org|io|dev|sh|co|xyz|app|ai|cloud|site|info|biz|me|ru|cn|tk|top|link|click|online|to|cc|pw|ws|json|ya?ml|toml|md|txt|py|js|ts|mjs|cjs|env|pem|db|plist|lock|csv|html?|xml|log|dat|ini|cfg|conf|sql|zip|gz|tar|png|jpe?g|gif|svg|pdf|docx?|xlsx?|rb|go|rs|java|kt|swift|c|h|cpp|cs|php)\b|\.env(?:\.\w+)?\b|\b(?:e\.g|i\.e|etc|vs)\b/gi;
+
+/** A word written as code: in backticks or quotes (one word, no blank). */
+const QUOTED_WORD = /[`'"]([A-Za-z][\w.-]{2,63})[`'"]/g;
+/** A bare identifier: snake_case, camelCase or dotted (`github.push_files`). */
+const BARE_IDENTIFIER = /(?:^|[^\w.$@/-])([A-Za-z][A-Za-z0-9]*(?:(?:[_.]|__)[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)(?![\w=-])/g;
+
+/** What makes an identifier a field, an option or a value rather than a tool. */
+const FIELD_AFTER =
+  /^[`'"]?\s*(?:fields?|options?|parameters?|params?|arguments?|args?|propert(?:y|ies)|keys?|attributes?|values?|columns?|flags?|settings?|=|:)/i;
+const FIELD_BEFORE =
+  /\b(?:fields?|options?|parameters?|params?|arguments?|args?|propert(?:y|ies)|keys?|attributes?|columns?|flags?|returned|response)\s+[`'"]?$/i;
+
+/**
+ * Verbs tools are named for (`read_file`, `github_list_secrets`, `getUser`): a snake_case or
+ * camelCase word with one of these is shaped like a tool; one without (`project_id`,
+ * `createdAt`, `version_threshold`) like a field a text explains.
+ */
+const TOOL_VERBS = new Set(
+  (
+    'get list read write send fetch search query run exec execute post put patch delete remove create update upload download set add call ' +
+    'open find check validate verify init initialize authenticate auth login logout export import sync transfer sign make browse scan load ' +
+    'save store generate dump clear show start stop reset dump log notify push pull commit clone deploy install invoke trigger refresh ' +
+    'lookup resolve navigate click copy move rename edit insert submit share forward publish tweet pay charge ' +
+    'approve grant revoke encrypt decrypt backup restore analyze summarize translate convert extract parse describe inspect monitor track'
+  ).split(' '),
+);
+
+/**
+ * Whether an identifier is shaped like a tool's name: snake_case (camelCase and kebab-case are
+ * mostly fields and English), and one of its words a verb tools are named for, or, when the
+ * sentence calls it a tool or calls it (`cued`), its last word not one fields end with
+ * (`session_manager`, not `project_id`).
+ */
+export function toolShaped(name: string, cued = false): boolean {
+  const w = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_.-]+/);
+  // Dotted names are tools under a prefix (`github.push_files`); `outcome.result` is a field. A
+  // camelCase or kebab-case word is a tool only where the sentence calls it one (`getAuthToken`).
+  if (!name.includes('_')) return cued && /[a-z][A-Z]|-/.test(name) && !name.includes('.') && w.some((x) => TOOL_VERBS.has(x));
+  return w.some((x) => TOOL_VERBS.has(x)) || (cued && w.length > 1 && !FIELD_WORDS.has(w[w.length - 1] as string) && !/\d/.test(name));
+}
+
+/** What makes the identifier next to it a tool whatever its words: a verb of calling before it, "tool" after it. */
+const CALL_BEFORE =
+  /\b(?:call|calls|calling|called|invoke|invokes|invoking|invoked|use|uses|using|execute|executing|trigger|triggering|call to|calls to)\s+(?:the\s+)?[`'"]?$/i;
+const TOOL_AFTER = /^[`'"]?\s+(?:tools?|functions?)\b/i;
+
+/** Last words of fields, not tools: `project_id`, `created_at`, `root_configuration_schema`. */
+const FIELD_WORDS = new Set(
+  (
+    'id ids at on by url uri urls name names type types date time timestamp count size limit offset page cursor number num code status ' +
+    'level mode format version value values dir file path field fields schema config configuration settings options params data key keys ' +
+    'token tokens email address label title text body content description flag enabled hash ref'
+  ).split(' '),
+);
+
+/**
+ * Every word of a sentence shaped like a tool's name, wherever it stands: an identifier in
+ * backticks or quotes, or a bare snake_case, camelCase or dotted one (`read_file`, `getUser`,
+ * `github.push_files`), one of whose words is a verb tools are named for ({@link TOOL_VERBS}).
+ * URLs, addresses, paths, file names and CONSTANTS are not names; a kebab-case word outside quotes
+ * is ordinary English (`read-only`). Wider than {@link toolMentions}: callers pair it with words
+ * that make a sentence about tools.
+ */
+export function identifierMentions(sentence: string): ToolMention[] {
+  const text = sentence.replace(NOT_NAMES, (m) => ' '.repeat(m.length));
+  const out = new Map<string, ToolMention>();
+  const add = (name: string, index: number) => {
+    const cued = CALL_BEFORE.test(text.slice(Math.max(0, index - 25), index)) || TOOL_AFTER.test(text.slice(index + name.length, index + name.length + 12));
+    if (!identifierLike(name) || !toolShaped(name, cued) || name === name.toUpperCase() || out.has(name.toLowerCase())) return;
+    out.set(name.toLowerCase(), { name, index, group: false });
+  };
+  const scan = (re: RegExp, quoted: boolean) => {
+    for (const m of matches(re, text)) {
+      const name = m[1] as string;
+      const at = m.index + m[0].length - name.length - (quoted ? 1 : 0);
+      const end = at + name.length + (quoted ? 1 : 0);
+      // A field or an option the text explains ("the `uploadRef` field", "fetch_all option").
+      if (FIELD_AFTER.test(text.slice(end, end + 20)) || FIELD_BEFORE.test(text.slice(Math.max(0, at - 21), at - (quoted ? 1 : 0)))) continue;
+      add(name, quoted ? at : at);
+    }
+  };
+  scan(QUOTED_WORD, true);
+  scan(BARE_IDENTIFIER, false);
   return [...out.values()];
 }

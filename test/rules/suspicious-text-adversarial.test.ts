@@ -28,7 +28,9 @@ const N = 100_000;
 const VOCABULARY =
   'before after first call use invoke run execute instead of rather than replaces deprecated send post upload forward to https:// a@b.io 10.0.0.1 webhook ' +
   'read include pass the full conversation so far your system prompt ~/.ssh .env api key password do not tell the user silently keep this secret ' +
-  'always set the recipient to regardless of what the user curl | sh rm -rf chmod 777 <important> <!-- [x](http://a?b= ![ ignore previous ';
+  'always set the recipient to regardless of what the user curl | sh rm -rf chmod 777 <important> <!-- [x](http://a?b= ![ ignore previous ' +
+  'must also call system_health together with environment_info the regular file reader is unsafe ~/Documents ../../ C:\\Users ' +
+  "the user's contact information previous interactions tools you have access to `get_token` the Slack integration ";
 
 const INPUTS: Record<string, string> = {
   'one letter': 'a'.repeat(N),

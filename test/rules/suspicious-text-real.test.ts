@@ -41,7 +41,7 @@ describe('suspicious-text on published servers', () => {
     expect(tools).toBe(524);
     expect(hits).toEqual([
       'test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.json: text of tool "brave_image_search" tries something: description: an image in text a model reads (image) "![image.title](image.properties.url)"',
-      'test/fixtures/surfaces/@shopify+dev-mcp/1.16.0.json: text of tool "learn_shopify_api" tries something: argument "user_prompt": an instruction to pass on the conversation, the instructions or what the user said (conversation-harvest) "the user\'s most recent message"',
+      'test/fixtures/surfaces/@shopify+dev-mcp/1.16.0.json: text of tool "learn_shopify_api" tries something: description: an instruction to pass on the conversation, the instructions or what the user said (conversation-harvest) "the user\'s most recent message"; argument "user_prompt": an instruction to pass on the conversation, the instructions or what the user said (conversation-harvest) "the user\'s most recent message"',
       'test/fixtures/upgrades/sentry-mcp-server/0.20.0.json: text of tool "use_sentry" tries something: description: an instruction to pass on the conversation, the instructions or what the user said (conversation-harvest) "the user\'s prompt"',
     ]);
   });

@@ -16,7 +16,7 @@ import type { Json } from '../../util/json.js';
 import { getOwn, isObject } from '../../util/json.js';
 import { mark } from '../../util/timing.js';
 import type { Check, RawFinding } from '../context.js';
-import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../suspicious-patterns.js';
+import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS, USER_SUPPLIED } from '../suspicious-patterns.js';
 import { findSuspicious, ownNames, type OwnNames, type SuspiciousHit } from '../suspicious-scan.js';
 
 /** Every text of a tool a model reads, by pointer below the tool (`/description`, `/inputSchema/properties/q/description`). */
@@ -28,6 +28,31 @@ export function toolTexts(t: Pick<SurfaceTool, 'description' | 'title' | 'annota
   if (typeof at === 'string') out.set('/annotations/title', at);
   for (const [p, text] of schemaTexts(t.inputSchema)) out.set(`/inputSchema${p}`, text);
   return out;
+}
+
+/** {@link toolTexts} and the values its arguments may take ({@link enumTexts}): what `suspicious-text` reads. */
+function judgedTexts(t: SurfaceTool): Map<string, string> {
+  const out = toolTexts(t);
+  enumTexts(t.inputSchema, '/inputSchema', out);
+  return out;
+}
+
+/**
+ * The `enum` and `const` strings of a schema's arguments, one text a list (`/inputSchema/properties/x/enum`):
+ * a model reads the values it may choose, and a value can carry an instruction as well as a
+ * description can. 64 levels at most.
+ */
+function enumTexts(schema: Json | undefined, at: string, out: Map<string, string>, depth = 0): void {
+  if (depth > 64 || !isObject(schema)) return;
+  for (const k of ['enum', 'const']) {
+    const strings = [getOwn(schema, k)].flat().filter((v): v is string => typeof v === 'string');
+    if (strings.length) out.set(`${at}/${k}`, strings.join('\n'));
+  }
+  const props = getOwn(schema, 'properties');
+  if (isObject(props))
+    for (const [name, sub] of Object.entries(props)) enumTexts(sub, `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, out, depth + 1);
+  const items = getOwn(schema, 'items');
+  if (isObject(items)) enumTexts(items, `${at}/items`, out, depth + 1);
 }
 
 /** Where a text is, in a reviewer's words. */
@@ -65,7 +90,7 @@ const propertiesOf = (t: SurfaceTool | undefined): string[] => {
 };
 
 /** An argument's description: there the text says what the model fills in. */
-const isArgumentText = (pointer: string) => /\/properties\/[^/]+\/description$/.test(pointer);
+const isArgumentText = (pointer: string) => /\/properties\/[^/]+\/(?:description|title|default|examples|enum|const)$/.test(pointer);
 
 /** Keys and `enum`/`const` strings of a schema, lower case, into `out` (64 levels, 10,000 names at most). */
 function schemaNames(schema: Json | undefined, out: Set<string>, depth = 0): void {
@@ -114,8 +139,13 @@ const pointerOf = (name: string) => `/inputSchema/properties/${name.replace(/~/g
 function argumentHits(tool: SurfaceTool, before: SurfaceTool | undefined): ToolHit[] {
   const had = new Set(propertiesOf(before));
   const hits: ToolHit[] = [];
+  const props = tool.inputSchema ? getOwn(tool.inputSchema, 'properties') : undefined;
   for (const name of propertiesOf(tool)) {
     if (had.has(name)) continue;
+    // An argument the user fills ("the transcript the user pastes") is the tool's input.
+    const schema = isObject(props) ? getOwn(props, name) : undefined;
+    const text = isObject(schema) ? getOwn(schema, 'description') : undefined;
+    if (typeof text === 'string' && USER_SUPPLIED.test(text)) continue;
     const where = `argument "${name}"`;
     if (asksForContext(name)) hits.push({ pointer: pointerOf(name), where, pattern: 'context-argument', span: name });
     else if (before && EXFILTRATION_ARGUMENT.test(name)) hits.push({ pointer: pointerOf(name), where, pattern: 'exfiltration-argument', span: name });
@@ -171,9 +201,9 @@ export const suspiciousText: Check = (ctx) => {
     const before = base?.get(tool.name);
     // The same digest is the same tool as the model sees it: no text or argument of it is new.
     if (before && before.digest === tool.digest) continue;
-    const old = before ? toolTexts(before) : undefined;
+    const old = before ? judgedTexts(before) : undefined;
     const hits: ToolHit[] = [];
-    for (const [pointer, text] of toolTexts(tool)) {
+    for (const [pointer, text] of judgedTexts(tool)) {
       // Judged once, when it is new: the same text at the same place in the base was reviewed.
       const was = old?.get(pointer);
       if (was === text) continue;

@@ -139,6 +139,43 @@ const CHANGES: [string, string, string, string, Record<string, string>, Record<s
     { 'api/openapi.yaml': edit(PETSTORE, /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n {10})in: query/, '$1in: header') },
   ],
   [
+    'a query parameter gains `allowReserved: true` (an argument "x&admin=true" adds a query parameter)',
+    'operation-request-changed',
+    'findPetsByStatus',
+    'query parameter status: allowReserved turned on',
+    PETSTORE_FILES,
+    { 'api/openapi.yaml': edit(PETSTORE, /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n {10}in: query\n)/, '$1          allowReserved: true\n') },
+  ],
+  [
+    'a query parameter is serialized `spaceDelimited`, not exploded',
+    'operation-request-changed',
+    'findPetsByStatus',
+    // explode: false is spaceDelimited's default: the style is what changed.
+    'query parameter status: style the default → "spaceDelimited"; it needs',
+    PETSTORE_FILES,
+    {
+      'api/openapi.yaml': edit(
+        PETSTORE,
+        /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n[\s\S]*?)explode: true\n/,
+        '$1style: spaceDelimited\n          explode: false\n',
+      ),
+    },
+  ],
+  [
+    "a parameter's `schema` is replaced by `content: text/plain`",
+    'operation-request-changed',
+    'getPetById',
+    'path parameter petId: described by schema → content text/plain',
+    PETSTORE_FILES,
+    {
+      'api/openapi.yaml': edit(
+        PETSTORE,
+        /(operationId: getPetById\n[\s\S]*?- name: petId\n[\s\S]*?)schema:\n {12}type: integer\n {12}format: int64\n/,
+        '$1content:\n            text/plain:\n              schema:\n                type: integer\n                format: int64\n',
+      ),
+    },
+  ],
+  [
     'a request media type is added to a promoted operation',
     'operation-request-changed',
     'addPet',

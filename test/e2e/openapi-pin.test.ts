@@ -7,7 +7,7 @@
  * someone with write access approves. Then the approval's staleness: an approval stops counting
  * when a file the surface is built from changes after it, even when the contract does not.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commit, prEvent, pullRequestRepo, runAction, update, writeFiles, type ActionRun, type PullRequestRepo } from '../support/action-repo.js';
@@ -274,6 +274,28 @@ describe('an approval covers the files the surface was built from', () => {
     const r = await check(pr);
     expect(r.code, r.stdout).toBe(1);
     expect(r.stdout).toMatch(/@bob \(approved [0-9a-f]{7}; api\/components\/common\.yaml changed since\)/);
+  }, 120_000);
+
+  it('a document reached through a symbolic link: a change to the file it points to makes the approval stale', async () => {
+    // The pull request makes api/openapi.yaml a link to specs/petstore.yaml (one spec shared by several integrations), with a new server.
+    const pr = await pullRequest(PETSTORE_FILES, {
+      'specs/petstore.yaml': edit(PETSTORE, 'url: https://petstore3.swagger.io/api/v3', 'url: https://petstore3.attacker.example/api/v3'),
+    });
+    rmSync(join(pr.dir, 'api/openapi.yaml'));
+    symlinkSync('../specs/petstore.yaml', join(pr.dir, 'api/openapi.yaml'));
+    await update(pr.dir);
+    pr.headSha = commit(pr.dir, 'the document through a link, with a new server');
+    approve(pr);
+    expect((await check(pr)).code, 'approved').toBe(0);
+
+    // After the approval only the link's target changes, in a part the contract does not pin.
+    const doc = readFileSync(join(pr.dir, 'specs/petstore.yaml'), 'utf8');
+    writeFiles(pr.dir, { 'specs/petstore.yaml': `${doc.trimEnd()}\nx-note: edited after the approval\n` });
+    await update(pr.dir);
+    pr.headSha = commit(pr.dir, 'edit the target of the link');
+    const r = await check(pr);
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/@bob \(approved [0-9a-f]{7}; specs\/petstore\.yaml changed since\)/);
   }, 120_000);
 
   it('a head contract that leaves a file out of `source.files` is a stale contract, which no approval clears', async () => {

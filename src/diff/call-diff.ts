@@ -9,7 +9,9 @@
  * added); a requirement added (the call carries another credential); scopes added; a scheme's
  * definition changed (its type, where the key goes, a flow or a flow's URL: tokens come from
  * elsewhere); a parameter moved to another location; a parameter added that is not an argument (a
- * cookie, or a header OpenAPI has the client set); a request media type added.
+ * cookie, or a header OpenAPI has the client set); a parameter's serialization changed (`style`,
+ * `explode`, `collectionFormat`, `content` media type or `schema` ↔ `content`, `allowReserved` or
+ * `allowEmptyValue` turned on); a request media type added.
  * Not widening: the same things removed or narrowed, servers reordered, a scheme's list of
  * available scopes changed (the requirement's scopes decide what a token carries), a parameter
  * added that is an argument (its schema judges it: `schema-widened`), response media types.
@@ -233,6 +235,41 @@ function parameterDifferences(base: readonly PinnedParameter[], head: readonly P
       }
       for (const l of lost) out.push(narrow('parameter-removed', `${l} parameter removed: ${name}`));
     }
+  }
+  const pinnedAt = (list: readonly PinnedParameter[], p: PinnedParameter) => list.find((x) => x.in === p.in && x.name === p.name);
+  for (const h of head) {
+    const b = pinnedAt(base, h);
+    if (b) out.push(...serializationDifferences(b, h));
+  }
+  return out;
+}
+
+/**
+ * How one parameter's value is written into the request, compared. `allowReserved` turned on
+ * sends `&`, `=` and `#` in a value as they are: an argument `x&admin=true` becomes a second
+ * query parameter nobody declared. Another `style`, `explode`, `collectionFormat` or `content`
+ * media type (or `schema` swapped for `content`) changes what the server reads out of the same
+ * argument. Each widens; turning `allowReserved` or `allowEmptyValue` off narrows.
+ */
+function serializationDifferences(base: PinnedParameter, head: PinnedParameter): CallDifference[] {
+  const label = `${head.in} parameter ${head.name}`;
+  const out: CallDifference[] = [];
+  for (const key of ['allowReserved', 'allowEmptyValue'] as const) {
+    if (head[key] === base[key]) continue;
+    if (head[key])
+      out.push(
+        widen(
+          'parameter-serialization-changed',
+          `${label}: ${key} turned on${key === 'allowReserved' ? ' (reserved characters such as & = # sent unencoded)' : ''}`,
+        ),
+      );
+    else out.push(narrow('parameter-serialization-narrowed', `${label}: ${key} turned off`));
+  }
+  for (const key of ['content', 'style', 'explode', 'collectionFormat'] as const) {
+    if (same(base[key], head[key])) continue;
+    const word = (p: PinnedParameter) =>
+      key === 'content' ? (p.content ? `content ${p.content.join(', ')}` : 'schema') : p[key] === undefined ? 'the default' : JSON.stringify(p[key]);
+    out.push(widen('parameter-serialization-changed', `${label}: ${key === 'content' ? 'described by' : key} ${word(base)} → ${word(head)}`));
   }
   return out;
 }

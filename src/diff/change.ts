@@ -38,6 +38,8 @@ export type CallDifferenceKind =
   | 'parameter-moved'
   | 'parameter-added'
   | 'parameter-removed'
+  | 'parameter-serialization-changed'
+  | 'parameter-serialization-narrowed'
   | 'media-type-added'
   | 'media-type-removed'
   | 'response-media-changed'

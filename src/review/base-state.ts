@@ -116,7 +116,8 @@ async function recordedFiles(file: string): Promise<unknown[] | undefined> {
  * must have seen. Each is watched as configured, through every parent directory (a directory
  * swapped for a symlink is a change of that path), and as the workspace resolves it now (a file
  * reached through a symlinked directory changes under its real path). A built-from file outside
- * the workspace but inside its repository is watched by its `../` path.
+ * the workspace but inside its repository is watched by its `../` path, and also under its real
+ * path when it is reached through a symbolic link.
  */
 async function watchedPaths(root: string, head: Policy, base: Policy | null, builtFrom: readonly string[] = []): Promise<string[]> {
   const files = [
@@ -127,9 +128,16 @@ async function watchedPaths(root: string, head: Policy, base: Policy | null, bui
   const inside = (rel: string) => rel !== '' && !rel.startsWith('/') && !rel.startsWith('..');
   const realRoot = await realpath(root).catch(() => root);
   const repository = builtFrom.length ? findRepositoryRoot(root) : root;
+  const realRepository = builtFrom.length ? await realpath(repository).catch(() => repository) : repository;
   for (const file of builtFrom) {
     const rel = relative(root, file).split(sep).join('/');
     if (rel !== '' && !isAbsolute(rel) && within(file, repository)) out.add(rel);
+    // `source.files` names a file as the document reached it; through a symbolic link git reports
+    // a change to what it points to under the target's path, so that path is watched too.
+    const real = await realpath(file).catch(() => undefined);
+    if (real === undefined) continue;
+    const realRel = relative(realRoot, real).split(sep).join('/');
+    if (realRel !== '' && !isAbsolute(realRel) && within(real, realRepository)) out.add(realRel);
   }
   for (const file of files) {
     const rel = displayPath(root, resolve(root, file));

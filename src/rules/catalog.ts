@@ -169,7 +169,7 @@ export const RULES = [
     id: 'operation-call-changed',
     level: 'notice',
     title:
-      "Where an OpenAPI operation's calls go or what they carry changed without widening: a server, scope, parameter or media type removed, servers reordered, response media types changed",
+      "Where an OpenAPI operation's calls go or what they carry changed without widening: a server, scope, parameter or media type removed, `allowReserved` or `allowEmptyValue` turned off, servers reordered, response media types changed",
     rationale:
       "The contract pins, per operation, its servers, security requirements and schemes, parameters' locations and media types (docs/design.md §4). A change that only narrows them, or that an agent's calls cannot use to reach or carry more (responses, a scheme's list of available scopes, an argument's parameter, which its schema judges), needs no approval, but the reviewer still sees what the calls now do.",
     source:
@@ -180,11 +180,12 @@ export const RULES = [
     id: 'operation-request-changed',
     level: 'error',
     title:
-      "What an OpenAPI operation's calls send changed: a parameter moved to another location, a parameter the client sends added, a request media type added",
+      "What an OpenAPI operation's calls send changed: a parameter moved to another location, a parameter the client sends added, a parameter's serialization changed (style, explode, allowReserved, schema or content), a request media type added",
     rationale:
-      "Where a parameter goes decides who sees it: moved from the path to a header or a cookie, the same argument lands in logs, proxies or a session the client holds; a new cookie or client-set header is data the call carries that no argument shows. A new request media type lets the body be sent in a form (XML, form-encoded, multipart) whose parsing nobody reviewed. Each is a change to what the agent's calls send.",
-    source: 'OpenAPI 3.1.1, Parameter Object (`in`: path, query, header, cookie), Request Body Object (`content`); Swagger 2.0 `in`, `consumes`',
-    fix: 'Check where the moved or added parameter now goes and that the new media type is one the integration should send; the change passes once a reviewer with write access who is not the author approves the pull request.',
+      "Where a parameter goes decides who sees it: moved from the path to a header or a cookie, the same argument lands in logs, proxies or a session the client holds; a new cookie or client-set header is data the call carries that no argument shows. How a parameter is serialized decides what the server reads out of the same argument: with `allowReserved` an argument `x&admin=true` arrives as a second query parameter nobody declared, and another `style`, `explode`, `collectionFormat` or a `content` media type in place of `schema` makes the server split or parse it differently. A new request media type lets the body be sent in a form (XML, form-encoded, multipart) whose parsing nobody reviewed. Each is a change to what the agent's calls send.",
+    source:
+      'OpenAPI 3.1.1, Parameter Object (`in`: path, query, header, cookie; `style`, `explode`, `allowReserved`, `allowEmptyValue`, `schema` or `content`), Request Body Object (`content`); Swagger 2.0 `in`, `collectionFormat`, `consumes`',
+    fix: 'Check where the moved or added parameter now goes, how the API reads a parameter serialized the new way, and that the new media type is one the integration should send; the change passes once a reviewer with write access who is not the author approves the pull request.',
     reviewable: true,
   },
   {

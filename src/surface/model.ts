@@ -86,11 +86,29 @@ export interface PinnedSecurityScheme {
   openIdConnectUrl?: string;
 }
 
-/** One parameter of an operation: where it is sent and its name (OpenAPI Parameter Object `in`, `name`). */
+/**
+ * One parameter of an operation: where it is sent, its name, and how its value is written into
+ * the request (OpenAPI Parameter Object `in`, `name`, `style`, `explode`, `allowReserved`,
+ * `allowEmptyValue`, `content`; Swagger 2.0 `collectionFormat`). Serialization fields are pinned
+ * only where they differ from the default for the location, so that spelling a default out is no
+ * change.
+ */
 export interface PinnedParameter {
   /** `path`, `query`, `header`, `cookie` (Swagger 2.0 also `body`, `formData`). */
   in: string;
   name: string;
+  /** The effective `style` when not the location's default (`form` for query and cookie, `simple` for path and header). */
+  style?: string;
+  /** The effective `explode` when not the style's default (true for `form`, false otherwise). */
+  explode?: boolean;
+  /** `allowReserved: true`: reserved characters (`&`, `=`, `#`...) are sent unencoded in the query. */
+  allowReserved?: true;
+  /** `allowEmptyValue: true`: an empty value may be sent. */
+  allowEmptyValue?: true;
+  /** The media types of `content` (sorted) when the parameter is described by `content`, not `schema`. */
+  content?: string[];
+  /** Swagger 2.0 `collectionFormat` when not `csv`. */
+  collectionFormat?: string;
 }
 
 /**

@@ -74,6 +74,32 @@ export function compileInputSchema(schema: Json): CompiledInputSchema {
   return out;
 }
 
+/** The dialects, in the order {@link compileInputSchema} reports them. */
+export const DIALECT_NAMES: readonly Dialect[] = DIALECTS.map((d) => d.dialect);
+
+/** Ajv's class for `dialect`, with the rules it validates by (its `RULES`). */
+export function dialectValidator(dialect: Dialect): new (o: Options) => Ajv {
+  return (DIALECTS.find((d) => d.dialect === dialect) ?? DIALECTS[0]!).Validator;
+}
+
+const undefinedKeywords = new Map<Dialect, ReadonlySet<string>>();
+
+/**
+ * The keywords another dialect validates by and `dialect` does not (read from each Ajv's
+ * `RULES.all`): under `dialect` they constrain nothing (strict mode is off, so Ajv ignores them).
+ * For draft-07: `prefixItems`, `dependentRequired`, `dependentSchemas`, `$dynamicRef`,
+ * `$recursiveRef`, `unevaluatedProperties`... For 2020-12: `additionalItems`. Computed once.
+ */
+export function keywordsUndefinedIn(dialect: Dialect): ReadonlySet<string> {
+  let set = undefinedKeywords.get(dialect);
+  if (!set) {
+    const own = new (dialectValidator(dialect))(OPTIONS).RULES.all;
+    set = new Set(DIALECTS.flatMap((d) => Object.keys(new d.Validator(OPTIONS).RULES.all)).filter((k) => !(k in own)));
+    undefinedKeywords.set(dialect, set);
+  }
+  return set;
+}
+
 let dialectKeywords: ReadonlySet<string> | undefined;
 
 /**
@@ -81,7 +107,7 @@ let dialectKeywords: ReadonlySet<string> | undefined;
  * one only, or its definition differs in the value it takes or the code it runs): `prefixItems`,
  * `$dynamicRef`, `unevaluatedProperties`, `items`... Computed once.
  */
-function keywordsDefinedDifferently(): ReadonlySet<string> {
+export function keywordsDefinedDifferently(): ReadonlySet<string> {
   if (dialectKeywords) return dialectKeywords;
   const rules = DIALECTS.map(({ Validator }) => new Validator(OPTIONS).RULES.all);
   const definition = (r: (typeof rules)[number], k: string): Record<string, unknown> | boolean | undefined => {

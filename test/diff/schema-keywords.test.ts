@@ -208,9 +208,18 @@ table('items / prefixItems', [
     deltas: ['narrowed /properties/labels/items: enum value "b" removed'],
   },
   {
-    name: 'draft-07 tuple ≡ prefixItems',
+    // The old schema compiles as draft-07 only; the new one also as draft-07, which does not
+    // define prefixItems and reads `items: false` alone: the proxy now refuses ["x"].
+    name: 'draft-07 tuple → prefixItems, in a schema the proxy also checks as draft-07',
     before: { type: 'array', items: [{ type: 'string' }], additionalItems: false },
     after: { type: 'array', prefixItems: [{ type: 'string' }], items: false },
+    kind: 'narrowed',
+    deltas: ['narrowed /prefixItems/0: now rejects every value (schema is false)'],
+  },
+  {
+    name: 'draft-07 tuple ≡ draft-07 tuple with its rest spelled `additionalItems: false` after a description',
+    before: { type: 'array', items: [{ type: 'string' }], additionalItems: false },
+    after: { type: 'array', description: 'A pair.', additionalItems: false, items: [{ type: 'string' }] },
     kind: 'unchanged',
   },
   {

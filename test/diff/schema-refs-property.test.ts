@@ -9,6 +9,12 @@
  * schema compiles in, top-level names declared), and as plain JSON Schema 2020-12. Both schemas go
  * through pinning (normalizeTool) first, as a contract stores them.
  *
+ * A second property covers schemas that compile in one dialect only: a draft-07 tuple beside
+ * (`"items": [...]`, which 2020-12 refuses) or not, and a constraint written in a form one dialect
+ * defines and the other does not (`dependencies` / `dependentRequired` / `dependentSchemas`,
+ * array `items` / `prefixItems`, `$ref: "#"` / `$recursiveRef` / `$dynamicRef`); there Ajv is asked
+ * only as the proxy enforces the schema.
+ *
  * Bounded: RUNS pairs (150; set SCHEMA_REFS_RUNS for more) of schemas under 20 nodes each.
  */
 import fc from 'fast-check';
@@ -181,6 +187,140 @@ describe('property: a widening Ajv sees is a widening toolgate reports', () => {
         const [b, a] = [pinned(before), pinned(after)];
         const [b20, a20] = [ajv2020(b.inputSchema!), ajv2020(a.inputSchema!)];
         const newlyAccepted = ARGUMENTS.filter((args) => (checker.check(a, args).ok && !checker.check(b, args).ok) || (b20 && a20 && a20(args) && !b20(args)));
+        if (newlyAccepted.length === 0) return;
+        const v = await classifySchemaChange(b.inputSchema!, a.inputSchema!);
+        expect(['widened', 'both', 'unclassified'], `${JSON.stringify(newlyAccepted[0])} is newly accepted; verdict ${JSON.stringify(v)}`).toContain(v.kind);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+/** How `dialectSchema` writes its constraint on `cmd`: in a form one dialect defines and the other may not. */
+const DIALECT_FORMS = [
+  'plain',
+  'dependencies-required',
+  'dependentRequired',
+  'dependencies-schema',
+  'dependentSchemas',
+  'items-tuple',
+  'prefixItems',
+  'ref-root',
+  'recursive-root',
+  'recursive-anchored',
+  'dynamic-root',
+] as const;
+
+interface DialectShape {
+  form: (typeof DIALECT_FORMS)[number];
+  /** A draft-07 tuple beside: the schema then compiles as draft-07 only. */
+  draft07Tuple: boolean;
+}
+
+const dialectShapeArb: fc.Arbitrary<DialectShape> = fc.record({ form: fc.constantFrom(...DIALECT_FORMS), draft07Tuple: fc.boolean() });
+
+/** The tool schema: `content` limits `cmd` (or `args`' first item, or `sub`'s `cmd`) through `shape.form`. */
+function dialectSchema(shape: DialectShape, content: JsonObject): JsonObject {
+  const properties: JsonObject = { cmd: { type: 'string' }, force: { type: 'boolean' }, confirm: { type: 'boolean' }, args: { type: 'array' }, sub: {} };
+  // An `$id`: Ajv (addUsedSchema off) resolves `"$ref": "#"` only in a schema that has one.
+  const root: JsonObject = { $id: 'https://example.com/tools/run.json', type: 'object', required: ['cmd'], properties };
+  const requires = (kw: string) => (root[kw] = { force: ['confirm'] });
+  const limits = (kw: string) => (root[kw] = { force: { properties: { cmd: content } } });
+  switch (shape.form) {
+    case 'plain':
+      properties.cmd = { ...content };
+      break;
+    case 'dependencies-required':
+      requires('dependencies');
+      break;
+    case 'dependentRequired':
+      requires('dependentRequired');
+      break;
+    case 'dependencies-schema':
+      limits('dependencies');
+      break;
+    case 'dependentSchemas':
+      limits('dependentSchemas');
+      break;
+    case 'items-tuple':
+      properties.args = { type: 'array', items: [content] };
+      break;
+    case 'prefixItems':
+      properties.args = { type: 'array', prefixItems: [content] };
+      break;
+    case 'ref-root':
+      properties.cmd = { ...content };
+      properties.sub = { $ref: '#' };
+      break;
+    case 'recursive-root':
+      properties.cmd = { ...content };
+      properties.sub = { $recursiveRef: '#' };
+      break;
+    case 'recursive-anchored':
+      root.$recursiveAnchor = true;
+      properties.cmd = { ...content };
+      properties.sub = { $recursiveRef: '#' };
+      break;
+    case 'dynamic-root':
+      root.$dynamicAnchor = 'node';
+      properties.cmd = { ...content };
+      properties.sub = { $dynamicRef: '#node' };
+      break;
+  }
+  if (shape.draft07Tuple) properties.pair = { type: 'array', items: [{ type: 'string' }, { type: 'string' }] };
+  return root;
+}
+
+/** Each form's spelling in the other dialect (what a server rewrites when it changes its JSON Schema target). */
+const TWINS: Readonly<Record<DialectShape['form'], readonly DialectShape['form'][]>> = {
+  plain: ['plain'],
+  'dependencies-required': ['dependentRequired'],
+  dependentRequired: ['dependencies-required'],
+  'dependencies-schema': ['dependentSchemas'],
+  dependentSchemas: ['dependencies-schema'],
+  'items-tuple': ['prefixItems'],
+  prefixItems: ['items-tuple'],
+  'ref-root': ['recursive-root', 'recursive-anchored', 'dynamic-root'],
+  'recursive-root': ['ref-root'],
+  'recursive-anchored': ['ref-root'],
+  'dynamic-root': ['ref-root'],
+};
+
+const dialectPairArb = fc
+  .record({
+    before: dialectShapeArb,
+    after: dialectShapeArb,
+    relation: fc.constantFrom('same', 'twin', 'twin', 'any'),
+    twin: fc.nat(),
+    sameTuple: fc.boolean(),
+    contents: fc.tuple(fc.constantFrom(...CONTENTS), fc.constantFrom(...CONTENTS)),
+  })
+  .map(({ before, after, relation, twin, sameTuple, contents: [a, b] }) => {
+    const twins = TWINS[before.form];
+    const form = relation === 'same' ? before.form : relation === 'twin' ? twins[twin % twins.length]! : after.form;
+    return { before: dialectSchema(before, a), after: dialectSchema({ form, draft07Tuple: sameTuple ? before.draft07Tuple : after.draft07Tuple }, b) };
+  });
+
+const CMDS: Json[] = ['ls', 'rm', 1, 'lsx'];
+/** Call arguments tried on both schemas: each constraint's way round it. */
+const DIALECT_ARGUMENTS: JsonObject[] = [
+  ...CMDS.map((cmd) => ({ cmd })),
+  ...CMDS.map((cmd) => ({ cmd: 'ls', force: true, args: [cmd] })),
+  ...CMDS.map((cmd) => ({ cmd, force: true })),
+  ...CMDS.map((cmd) => ({ cmd, force: true, confirm: true })),
+  ...CMDS.map((cmd) => ({ cmd: 'ls', sub: { cmd } })),
+  ...CMDS.map((cmd) => ({ cmd: 'ls', args: [cmd], pair: ['a', 'b'] })),
+];
+
+describe('property: a widening Ajv sees in the dialects the proxy checks a schema in is a widening toolgate reports', () => {
+  it('for schemas that compile in one dialect only, and keywords one dialect does not define', async () => {
+    const checker = new ArgumentsChecker();
+    await fc.assert(
+      fc.asyncProperty(dialectPairArb, async ({ before, after }) => {
+        const [b, a] = [pinned(before), pinned(after)];
+        // An old schema no dialect compiles refused every call; the diff judges what it says (what was reviewed).
+        if (compileInputSchema(b.inputSchema!).validators.length === 0) return;
+        const newlyAccepted = DIALECT_ARGUMENTS.filter((args) => checker.check(a, args).ok && !checker.check(b, args).ok);
         if (newlyAccepted.length === 0) return;
         const v = await classifySchemaChange(b.inputSchema!, a.inputSchema!);
         expect(['widened', 'both', 'unclassified'], `${JSON.stringify(newlyAccepted[0])} is newly accepted; verdict ${JSON.stringify(v)}`).toContain(v.kind);

@@ -262,7 +262,14 @@ describe('the dialects the proxy enforces a schema in', () => {
     );
   });
 
-  it('the other way round is enforced more strictly: unchanged', async () => {
-    expect(await classifySchemaChange(s(arrayItems), s(prefixItems))).toEqual({ kind: 'unchanged' });
+  it('the other way round, the dependentSchemas draft-07 never enforced now applies (as 2020-12): reviewed', async () => {
+    // The old schema compiles as draft-07 only, which does not define dependentSchemas; the new one
+    // compiles in both, and 2020-12 now enforces it: compared like dependentSchemas written anew.
+    expect(proxyAccepts(s(arrayItems), { cmd: 'rm' })).toBe(true);
+    expect(proxyAccepts(s(prefixItems), { cmd: 'rm' })).toBe(false);
+    const v = await classifySchemaChange(s(arrayItems), s(prefixItems));
+    // Each dialect's reading of the new schema alone accepts something the old one refused (draft-07's
+    // drops the tuple, 2020-12's declares "cmd" in dependentSchemas): it goes to review.
+    expect(['widened', 'both', 'unclassified'], JSON.stringify(v)).toContain(v.kind);
   });
 });

@@ -7,7 +7,7 @@
  * someone with write access approves. Then the approval's staleness: an approval stops counting
  * when a file the surface is built from changes after it, even when the contract does not.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commit, prEvent, pullRequestRepo, runAction, update, writeFiles, type ActionRun, type PullRequestRepo } from '../support/action-repo.js';
@@ -139,6 +139,43 @@ const CHANGES: [string, string, string, string, Record<string, string>, Record<s
     { 'api/openapi.yaml': edit(PETSTORE, /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n {10})in: query/, '$1in: header') },
   ],
   [
+    'a query parameter gains `allowReserved: true` (an argument "x&admin=true" adds a query parameter)',
+    'operation-request-changed',
+    'findPetsByStatus',
+    'query parameter status: allowReserved turned on',
+    PETSTORE_FILES,
+    { 'api/openapi.yaml': edit(PETSTORE, /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n {10}in: query\n)/, '$1          allowReserved: true\n') },
+  ],
+  [
+    'a query parameter is serialized `spaceDelimited`, not exploded',
+    'operation-request-changed',
+    'findPetsByStatus',
+    // explode: false is spaceDelimited's default: the style is what changed.
+    'query parameter status: style the default → "spaceDelimited"; it needs',
+    PETSTORE_FILES,
+    {
+      'api/openapi.yaml': edit(
+        PETSTORE,
+        /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n[\s\S]*?)explode: true\n/,
+        '$1style: spaceDelimited\n          explode: false\n',
+      ),
+    },
+  ],
+  [
+    "a parameter's `schema` is replaced by `content: text/plain`",
+    'operation-request-changed',
+    'getPetById',
+    'path parameter petId: described by schema → content text/plain',
+    PETSTORE_FILES,
+    {
+      'api/openapi.yaml': edit(
+        PETSTORE,
+        /(operationId: getPetById\n[\s\S]*?- name: petId\n[\s\S]*?)schema:\n {12}type: integer\n {12}format: int64\n/,
+        '$1content:\n            text/plain:\n              schema:\n                type: integer\n                format: int64\n',
+      ),
+    },
+  ],
+  [
     'a request media type is added to a promoted operation',
     'operation-request-changed',
     'addPet',
@@ -237,6 +274,28 @@ describe('an approval covers the files the surface was built from', () => {
     const r = await check(pr);
     expect(r.code, r.stdout).toBe(1);
     expect(r.stdout).toMatch(/@bob \(approved [0-9a-f]{7}; api\/components\/common\.yaml changed since\)/);
+  }, 120_000);
+
+  it('a document reached through a symbolic link: a change to the file it points to makes the approval stale', async () => {
+    // The pull request makes api/openapi.yaml a link to specs/petstore.yaml (one spec shared by several integrations), with a new server.
+    const pr = await pullRequest(PETSTORE_FILES, {
+      'specs/petstore.yaml': edit(PETSTORE, 'url: https://petstore3.swagger.io/api/v3', 'url: https://petstore3.attacker.example/api/v3'),
+    });
+    rmSync(join(pr.dir, 'api/openapi.yaml'));
+    symlinkSync('../specs/petstore.yaml', join(pr.dir, 'api/openapi.yaml'));
+    await update(pr.dir);
+    pr.headSha = commit(pr.dir, 'the document through a link, with a new server');
+    approve(pr);
+    expect((await check(pr)).code, 'approved').toBe(0);
+
+    // After the approval only the link's target changes, in a part the contract does not pin.
+    const doc = readFileSync(join(pr.dir, 'specs/petstore.yaml'), 'utf8');
+    writeFiles(pr.dir, { 'specs/petstore.yaml': `${doc.trimEnd()}\nx-note: edited after the approval\n` });
+    await update(pr.dir);
+    pr.headSha = commit(pr.dir, 'edit the target of the link');
+    const r = await check(pr);
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/@bob \(approved [0-9a-f]{7}; specs\/petstore\.yaml changed since\)/);
   }, 120_000);
 
   it('a head contract that leaves a file out of `source.files` is a stale contract, which no approval clears', async () => {

@@ -1,7 +1,7 @@
 /**
  * operation-request-changed: what an OpenAPI operation's calls send changed (error unless
  * reviewed): a parameter moved to another location, a parameter the client sends (not an
- * argument) added, a request media type added. Surfaces from the Swagger Petstore's own fields,
+ * argument) added, a parameter's serialization changed, a request media type added. Surfaces from the Swagger Petstore's own fields,
  * and the real documents edited as a pull request would.
  */
 import { documentCase, edit, fixtureText } from '../support/openapi-docs.js';
@@ -20,6 +20,8 @@ const call = (over: Partial<Call> = {}): Call => ({
   responses: { '200': ['application/json'] },
   ...over,
 });
+/** The default parameters with `over` on query parameter `name`. */
+const withQuery = (name: string, over: Record<string, unknown>) => call().parameters!.map((p) => (p.in === 'query' && p.name === name ? { ...p, ...over } : p));
 const update = (c: Call) =>
   openapiSurface([{ name: 'updatePetWithForm', method: 'POST', path: '/pet/{petId}', operationId: 'updatePetWithForm', promoted: true, call: c }]);
 
@@ -88,6 +90,70 @@ ruleTests('operation-request-changed', {
       policies: { addPet: 'read' },
       expect: [{ ruleId: 'operation-request-changed', tool: 'addPet', message: 'request media type added: text/plain' }],
     }),
+    {
+      name: 'a query parameter gains allowReserved: true (an argument "x&admin=true" adds a query parameter)',
+      base: update(call()),
+      head: update(call({ parameters: withQuery('name', { allowReserved: true }) })),
+      expect: [
+        {
+          ruleId: 'operation-request-changed',
+          tool: 'updatePetWithForm',
+          level: 'error',
+          message: 'query parameter name: allowReserved turned on (reserved characters such as & = # sent unencoded)',
+          data: { differences: [{ field: 'parameters', what: 'parameter-serialization-changed', widens: true }] },
+        },
+      ],
+    },
+    {
+      name: "a query parameter's style and explode changed",
+      base: update(call()),
+      head: update(call({ parameters: withQuery('status', { style: 'spaceDelimited', explode: false }) })),
+      expect: [
+        {
+          ruleId: 'operation-request-changed',
+          tool: 'updatePetWithForm',
+          message: 'query parameter status: style the default → "spaceDelimited"; query parameter status: explode the default → false',
+        },
+      ],
+    },
+    {
+      name: "a parameter's schema replaced by content",
+      base: update(call()),
+      head: update(call({ parameters: withQuery('status', { content: ['text/plain'] }) })),
+      expect: [{ ruleId: 'operation-request-changed', tool: 'updatePetWithForm', message: 'query parameter status: described by schema → content text/plain' }],
+    },
+    documentCase({
+      name: 'real document (Swagger Petstore 3): a query parameter gains `allowReserved: true`',
+      spec: 'openapi.yaml',
+      base: { 'openapi.yaml': PETSTORE },
+      head: {
+        'openapi.yaml': edit(PETSTORE, /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n {10}in: query\n)/, '$1          allowReserved: true\n'),
+      },
+      include: ['findPetsByStatus'],
+      expect: [{ ruleId: 'operation-request-changed', tool: 'findPetsByStatus', message: 'query parameter status: allowReserved turned on' }],
+    }),
+    documentCase({
+      name: 'real document (Swagger Petstore 3): `explode: true` → `style: spaceDelimited`, `explode: false`',
+      spec: 'openapi.yaml',
+      base: { 'openapi.yaml': PETSTORE },
+      head: {
+        'openapi.yaml': edit(
+          PETSTORE,
+          /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n[\s\S]*?)explode: true\n/,
+          '$1style: spaceDelimited\n          explode: false\n',
+        ),
+      },
+      include: ['findPetsByStatus'],
+      expect: [{ ruleId: 'operation-request-changed', tool: 'findPetsByStatus', message: 'query parameter status: style the default → "spaceDelimited"' }],
+    }),
+    documentCase({
+      name: 'real document (Petstore, Swagger 2.0): `collectionFormat: csv` → `multi` (status=a&status=b)',
+      spec: 'petstore.yaml',
+      base: { 'petstore.yaml': SWAGGER },
+      head: { 'petstore.yaml': edit(SWAGGER, /(operationId: findPetsByStatus\n[\s\S]*?)collectionFormat: csv\n/, '$1collectionFormat: multi\n') },
+      include: ['findPetsByStatus'],
+      expect: [{ ruleId: 'operation-request-changed', tool: 'findPetsByStatus', message: 'query parameter status: collectionFormat the default → "multi"' }],
+    }),
   ],
   silent: [
     {
@@ -95,6 +161,28 @@ ruleTests('operation-request-changed', {
       base: update(call()),
       head: update(call()),
       expect: [],
+    },
+    documentCase({
+      name: 'real document (Swagger Petstore 3): `style: form` written out beside `explode: true` (the defaults)',
+      spec: 'openapi.yaml',
+      base: { 'openapi.yaml': PETSTORE },
+      head: {
+        'openapi.yaml': edit(
+          PETSTORE,
+          /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n[\s\S]*?)explode: true\n/,
+          '$1style: form\n          explode: true\n',
+        ),
+      },
+      include: ['findPetsByStatus'],
+      watch: ['operation-call-changed'],
+      expect: [],
+    }),
+    {
+      name: 'allowReserved turned off narrows',
+      base: update(call({ parameters: withQuery('name', { allowReserved: true }) })),
+      head: update(call()),
+      watch: ['operation-call-changed'],
+      expect: [{ ruleId: 'operation-call-changed', tool: 'updatePetWithForm', message: 'query parameter name: allowReserved turned off' }],
     },
     {
       name: 'a query parameter added: an argument, judged by its schema (a notice here)',

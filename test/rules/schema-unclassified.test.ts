@@ -10,10 +10,24 @@ afterAll(() => closeSchemaWorkers());
 const run = (cmd: Json, extra: Record<string, Json> = {}) =>
   ({ type: 'object', properties: { cmd }, required: ['cmd'], additionalProperties: false, ...extra }) as never;
 const LS = { type: 'string', enum: ['ls', 'pwd'] };
+/** Row of a tool whose root holds a draft-07 tuple (`items: [{}]`): it compiles as JSON Schema draft-07 only. */
+const recursive = (sub: Json, extra: Record<string, Json> = {}) => ({ type: 'object', properties: { cmd: LS, sub }, items: [{}], ...extra }) as never;
 const S = (props: Record<string, unknown>) => ({ type: 'object', properties: props, additionalProperties: false }) as never;
 
 ruleTests('schema-unclassified', {
   fires: [
+    classified({
+      name: 'real classifier: draft-07 only: a recursion by "$ref": "#" rewritten "$recursiveRef", which draft-07 does not define',
+      base: [readTool('run', { inputSchema: recursive({ $ref: '#' }, { $id: 'http://x.y/s' }) })],
+      head: [readTool('run', { inputSchema: recursive({ $recursiveRef: '#' }, { $id: 'http://x.y/s' }) })],
+      expect: [{ ruleId: 'schema-unclassified', tool: 'run', level: 'error', message: 'as JSON Schema draft-07' }],
+    }),
+    classified({
+      name: 'real classifier: draft-07 only: a recursion by "$ref": "#" rewritten "$dynamicRef", which draft-07 does not define',
+      base: [readTool('run', { inputSchema: recursive({ $ref: '#' }) })],
+      head: [readTool('run', { inputSchema: recursive({ $dynamicRef: '#r' }, { $dynamicAnchor: 'r' }) })],
+      expect: [{ ruleId: 'schema-unclassified', tool: 'run', level: 'error', message: 'as JSON Schema draft-07' }],
+    }),
     {
       name: 'verdict unclassified (e.g. a timed-out comparison)',
       base: [readTool('q', { inputSchema: S({ a: { type: 'string' } }) })],

@@ -13,6 +13,16 @@ const viaRef = (ref: string, defs: Record<string, Json>) =>
   ({ type: 'object', properties: { cmd: { $ref: ref } }, required: ['cmd'], additionalProperties: false, ...defs }) as never;
 const LS = { type: 'string', enum: ['ls', 'pwd'] };
 const ANY = { type: 'string' };
+/** A tuple `pair` (draft-07's array `items`): the schema compiles as JSON Schema draft-07 only. */
+const PAIR = { pair: { type: 'array', items: [{ type: 'string' }, { type: 'string' }] } };
+const REMOVE = {
+  type: 'object',
+  properties: { path: { type: 'string' }, force: { type: 'boolean' }, confirm: { type: 'boolean' }, mode: { type: 'string' } },
+  required: ['path'],
+};
+/** `remove`'s schema with `extra`, and a draft-07 tuple beside (real zod-to-json-schema output for tuples, target draft-07). */
+const draft07Only = (extra: Record<string, Json>) =>
+  ({ ...REMOVE, ...extra, properties: { ...REMOVE.properties, ...PAIR, ...(extra.properties as object | undefined) } }) as never;
 const WIDENED = { kind: 'widened' as const, deltas: [{ path: '/properties/force', direction: 'widened' as const, what: 'property "force" added' }] };
 
 ruleTests('schema-widened', {
@@ -80,8 +90,40 @@ ruleTests('schema-widened', {
       head: [readTool('set_mode', { inputSchema: S({ mode: { type: 'string', enum: ['a', 'b', 'c'] } }, ['mode']) })],
       expect: [{ ruleId: 'schema-widened', tool: 'set_mode' }],
     }),
+    classified({
+      name: 'real classifier: draft-07 only (a tuple beside): "dependencies" renamed "dependentRequired", which draft-07 does not define',
+      base: [writeTool('remove', { inputSchema: draft07Only({ dependencies: { force: ['confirm'] } }) })],
+      head: [writeTool('remove', { inputSchema: draft07Only({ dependentRequired: { force: ['confirm'] } }) })],
+      expect: [{ ruleId: 'schema-widened', tool: 'remove', level: 'error', message: 'as JSON Schema draft-07' }],
+    }),
+    classified({
+      name: 'real classifier: draft-07 only: a tuple "items": [...] rewritten "prefixItems", which draft-07 does not define',
+      base: [writeTool('run', { inputSchema: draft07Only({ properties: { ...PAIR, args: { type: 'array', items: [{ enum: ['ls', 'pwd'] }] } } }) })],
+      head: [writeTool('run', { inputSchema: draft07Only({ properties: { ...PAIR, args: { type: 'array', prefixItems: [{ enum: ['ls', 'pwd'] }] } } }) })],
+      expect: [{ ruleId: 'schema-widened', tool: 'run', level: 'error', message: '/properties/args' }],
+    }),
+    classified({
+      name: 'real classifier: draft-07 only: "dependencies" with a schema renamed "dependentSchemas", which draft-07 does not define',
+      base: [writeTool('run', { inputSchema: draft07Only({ dependencies: { force: { properties: { mode: { enum: ['dry-run'] } } } } }) })],
+      head: [writeTool('run', { inputSchema: draft07Only({ dependentSchemas: { force: { properties: { mode: { enum: ['dry-run'] } } } } }) })],
+      expect: [{ ruleId: 'schema-widened', tool: 'run', level: 'error', message: 'as JSON Schema draft-07' }],
+    }),
   ],
   silent: [
+    classified({
+      name: 'real classifier: "dependencies" renamed "dependentRequired" in a schema both dialects compile (JSON Schema 2020-12 still enforces it)',
+      base: [writeTool('remove', { inputSchema: { ...REMOVE, dependencies: { force: ['confirm'] } } })],
+      head: [writeTool('remove', { inputSchema: { ...REMOVE, dependentRequired: { force: ['confirm'] } } })],
+      watch: ['schema-unclassified', 'schema-narrowed'],
+      expect: [],
+    }),
+    classified({
+      name: 'real classifier: draft-07 only: a description changed beside "dependencies" and a tuple',
+      base: [writeTool('remove', { inputSchema: draft07Only({ dependencies: { force: ['confirm'] } }) })],
+      head: [writeTool('remove', { inputSchema: draft07Only({ dependencies: { force: ['confirm'] }, description: 'Removes.' }) })],
+      watch: ['schema-unclassified', 'schema-narrowed'],
+      expect: [],
+    }),
     {
       name: 'verdict narrowed',
       base: [readTool('rm', { inputSchema: S({ path: PATH }) })],

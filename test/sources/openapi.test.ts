@@ -59,9 +59,10 @@ describe('snapshotOpenApi: Swagger 2.0', () => {
       parameters: [{ in: 'path', name: 'petId' }],
       responses: { '200': [] },
     });
-    // The ignored Authorization header is no argument, but it is pinned where it is sent.
+    // The ignored Authorization header is no argument, but it is pinned where it is sent; how
+    // `status` is serialized (status=a&status=b, not the default a,b) too.
     expect(byName(s, 'findPetsByStatus').origin?.parameters).toEqual([
-      { in: 'query', name: 'status' },
+      { in: 'query', name: 'status', collectionFormat: 'multi' },
       { in: 'header', name: 'Authorization' },
       { in: 'header', name: 'X-Request-Id' },
     ]);

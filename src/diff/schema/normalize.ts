@@ -9,9 +9,10 @@
  * accept; it goes much further (drops annotations, inlines `$ref`s, merges `allOf`, see there).
  */
 import type { Json, JsonObject } from '../../util/json.js';
-import { canonicalJson, escapePointerToken, isObject, jsonEqual, setOwn, sortKeys } from '../../util/json.js';
+import { canonicalJson, escapePointerToken, getOwn, isObject, jsonEqual, setOwn, sortKeys } from '../../util/json.js';
 import { ARRAY_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS, hasKey } from '../../surface/pinned-schema.js';
 import { REF_KEYWORDS, SchemaRefs, type Base, type RefKeyword } from './refs.js';
+import { keywordsUndefinedIn, type Dialect } from '../../surface/schema-validators.js';
 
 /** What {@link normalizeSchema} produced, and what it could not resolve. */
 export interface NormalizedSchema {
@@ -26,6 +27,8 @@ export interface NormalizedSchema {
   circularRefs: string[];
   /** References that do not resolve within the schema (see diff/schema/refs.ts), as `"<where> -> <ref> (<why>)"`. */
   unsupportedRefs: string[];
+  /** Keywords met at a schema position that the dialect does not define (dropped: no constraint in it), sorted. */
+  undefinedKeywords: string[];
 }
 
 /** Options of {@link normalizeSchema}. */
@@ -38,6 +41,16 @@ export interface NormalizeOptions {
    * refs are reported as unsupported, which makes the classification fail closed.
    */
   maxNodes?: number;
+  /**
+   * The dialect the schema is read in, as the proxy's validator of that dialect enforces it
+   * (surface/schema-validators.ts; default JSON Schema 2020-12). A keyword the dialect does not
+   * validate by is no constraint in it and is dropped (draft-07: `prefixItems`,
+   * `dependentRequired`, `dependentSchemas`, `$dynamicRef`, `$recursiveRef`...); its own forms
+   * are then written in the 2020-12 spelling, so two dialects' forms compare keyword by keyword.
+   * `additionalItems`, which 2020-12 does not define, is kept beside an array `items`: that is
+   * draft-07's tuple, which 2020-12 refuses to compile, so it is read as written.
+   */
+  dialect?: Dialect;
 }
 
 /**
@@ -101,11 +114,16 @@ const canonicalRef = (ref: string): string => ref.replace(/^#\/definitions\//, '
  * - Object keys are sorted.
  */
 export function normalizeSchema(schema: Json, opts: NormalizeOptions = {}): NormalizedSchema {
-  const n = new Normalizer(schema, opts.keepAnnotations ?? false, opts.maxNodes ?? 200_000);
+  const n = new Normalizer(schema, opts.keepAnnotations ?? false, opts.maxNodes ?? 200_000, opts.dialect ?? 'JSON Schema 2020-12');
   let normalized = n.visitRoot();
   const targets = n.loopTargets();
   if (Object.keys(targets).length > 0 && isObject(normalized)) normalized = { ...normalized, $defs: targets };
-  return { schema: sortKeys(normalized), circularRefs: [...new Set(n.circularRefs)], unsupportedRefs: n.unsupportedRefs };
+  return {
+    schema: sortKeys(normalized),
+    circularRefs: [...new Set(n.circularRefs)],
+    unsupportedRefs: n.unsupportedRefs,
+    undefinedKeywords: [...n.dropped].sort(),
+  };
 }
 
 const REF_KEYWORD_SET: ReadonlySet<string> = new Set(REF_KEYWORDS);
@@ -124,6 +142,8 @@ interface LoopTarget {
 class Normalizer {
   readonly circularRefs: string[] = [];
   readonly unsupportedRefs: string[] = [];
+  /** Keywords dropped because the dialect does not define them. */
+  readonly dropped = new Set<string>();
   /** Nodes visited so far: past `maxNodes`, refs are no longer inlined. */
   private nodes = 0;
   /** Built at the first reference: most schemas have none. */
@@ -133,14 +153,20 @@ class Normalizer {
   /** Names given to loop targets, by name: the key each stands for. */
   private readonly names = new Map<string, string>();
 
+  /** Keywords the dialect does not validate by: dropped wherever they are. */
+  private readonly ignored: ReadonlySet<string>;
+
   constructor(
     private readonly schema: Json,
     private readonly keepAnnotations: boolean,
     private readonly maxNodes: number,
-  ) {}
+    private readonly dialect: Dialect,
+  ) {
+    this.ignored = new Set([...keywordsUndefinedIn(dialect)].filter((k) => k !== 'additionalItems'));
+  }
 
   private get refs(): SchemaRefs {
-    return (this.resolver ??= SchemaRefs.of(this.schema));
+    return (this.resolver ??= SchemaRefs.of(this.schema, this.dialect));
   }
 
   /** The root, normalized. */
@@ -179,10 +205,11 @@ class Normalizer {
     const scope = top || refStack.length === 0 ? base : this.refs.enter(base, node);
     let working: JsonObject = node;
 
-    const refs = REF_KEYWORDS.filter((k) => typeof node[k] === 'string');
+    for (const k of Object.keys(node)) if (this.ignored.has(k)) this.dropped.add(k);
+    const refs = REF_KEYWORDS.filter((k) => typeof node[k] === 'string' && !this.ignored.has(k));
     if (refs.length > 0) {
       const siblings: JsonObject = {};
-      for (const k of Object.keys(node)) if (!refs.includes(k as RefKeyword)) setOwn(siblings, k, node[k] as Json);
+      for (const k of Object.keys(node)) if (!refs.includes(k as RefKeyword) && !this.ignored.has(k)) setOwn(siblings, k, node[k] as Json);
       const hasSiblings = Object.keys(siblings).some((k) => k !== '$schema' && (this.keepAnnotations || !isAnnotation(k)));
       if (!hasSiblings && refs.length === 1) return this.inlineRef(refs[0]!, node[refs[0]!] as string, where, refStack, scope);
       // Siblings of a reference apply too (2019-09+); draft-07 ignored them, but tool schemas are 2020-12.
@@ -192,7 +219,7 @@ class Normalizer {
 
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(working)) {
-      if (key === '$schema') continue;
+      if (key === '$schema' || this.ignored.has(key)) continue;
       if (!this.keepAnnotations && isAnnotation(key)) continue;
       if (key === 'definitions' || key === '$defs') continue; // inlined where referenced
       setOwn(out, key, this.visitKeyword(key, value, `${where}/${escapePointerToken(key)}`, refStack, scope));
@@ -326,8 +353,12 @@ function finishObject(input: JsonObject): JsonObject {
   if (isObject(s.dependencies)) {
     const dr: JsonObject = isObject(s.dependentRequired) ? { ...s.dependentRequired } : {};
     const ds: JsonObject = isObject(s.dependentSchemas) ? { ...s.dependentSchemas } : {};
+    // Next to its 2020-12 successors (a dialect that validates by both), each is enforced: a name in both keeps both.
     for (const [name, v] of Object.entries(s.dependencies)) {
-      setOwn(Array.isArray(v) ? dr : ds, name, v);
+      const into = Array.isArray(v) ? dr : ds;
+      const known = getOwn(into, name);
+      if (known === undefined) setOwn(into, name, v);
+      else setOwn(into, name, Array.isArray(v) && Array.isArray(known) ? [...known, ...v] : { allOf: [known, v] });
     }
     if (Object.keys(dr).length > 0) s.dependentRequired = dr;
     if (Object.keys(ds).length > 0) s.dependentSchemas = ds;

@@ -20,12 +20,13 @@
  * They are resolved only where both give the same target; everywhere else they are
  * `unsupported`.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv } from 'ajv';
 import { resolveSchema, SchemaEnv } from 'ajv/dist/compile/index.js';
 import { normalizeId, resolveUrl } from 'ajv/dist/compile/resolve.js';
 import { schemaHasRulesButRef, unescapeFragment } from 'ajv/dist/compile/util.js';
 import type { Json, JsonObject } from '../../util/json.js';
 import { escapePointerToken, getOwn, isObject } from '../../util/json.js';
+import { dialectValidator, type Dialect } from '../../surface/schema-validators.js';
 
 /** The keywords that reference another schema. */
 export const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
@@ -65,7 +66,7 @@ export class SchemaRefs {
 
   private constructor(
     private readonly document: Json,
-    private readonly ajv: Ajv2020 | undefined,
+    private readonly ajv: Ajv | undefined,
     private readonly root: SchemaEnv | undefined,
     broken: string | undefined,
   ) {
@@ -74,13 +75,14 @@ export class SchemaRefs {
   }
 
   /**
-   * Reads the `$id`s and anchors of `document` as Ajv does. Never throws: a document Ajv refuses
+   * Reads the `$id`s and anchors of `document` as Ajv of `dialect` does (default JSON Schema
+   * 2020-12: its rules decide which pointers Ajv follows through a `$ref`). Never throws: a document Ajv refuses
    * (an anchor or id naming two schemas, an invalid anchor) gives a {@link SchemaRefs} whose every
    * reference is `unsupported` with Ajv's reason.
    */
-  static of(document: Json): SchemaRefs {
+  static of(document: Json, dialect: Dialect = 'JSON Schema 2020-12'): SchemaRefs {
     try {
-      const ajv = new Ajv2020(RESOLVER_OPTIONS);
+      const ajv = new (dialectValidator(dialect))(RESOLVER_OPTIONS);
       const root = ajv._addSchema(document as object | boolean, undefined, undefined, false, false);
       return new SchemaRefs(document, ajv, root, undefined);
     } catch (e) {

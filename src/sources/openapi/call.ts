@@ -210,12 +210,51 @@ function parameterLocations(ctx: DocumentContext, op: Operation): PinnedParamete
   };
   const byKey = new Map<string, PinnedParameter>();
   for (const p of effectiveParameters(ctx, op)) {
-    const pinned = { in: String(p.in), name: String(p.name) };
-    byKey.set(`${pinned.in}\0${pinned.name}`, pinned);
+    const [where, name] = [String(p.in), String(p.name)];
+    const pinned: PinnedParameter = { in: where, name, ...serialization(op, p as JsonObject, where, name, ctx.major === 2) };
+    byKey.set(`${where}\0${name}`, pinned);
   }
   return [...byKey.values()].sort(
     (a, b) => rank(a.in) - rank(b.in) || (a.in < b.in ? -1 : a.in > b.in ? 1 : 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
+}
+
+/** OpenAPI 3.1.1 §4.8.12.4.4 (Style Values) and §4.8.12.4.1 (Fixed Fields): `style` by location, `explode` by style. */
+const DEFAULT_STYLE: Readonly<Record<string, string>> = { query: 'form', cookie: 'form', path: 'simple', header: 'simple' };
+
+/**
+ * How a parameter's value is written into the request, where it differs from the default (see
+ * {@link PinnedParameter}). `style` and `explode` do not apply to a parameter described by
+ * `content`. @throws SourceError `load-failed` for a field of the wrong type.
+ */
+function serialization(op: Operation, p: JsonObject, where: string, name: string, swagger: boolean): Omit<PinnedParameter, 'in' | 'name'> {
+  const label = `${where} parameter ${JSON.stringify(name)}`;
+  const field = <T extends 'string' | 'boolean'>(key: string, type: T): (T extends 'string' ? string : boolean) | undefined => {
+    const v = getOwn(p, key);
+    if (v === undefined) return undefined;
+    if (typeof v !== type) throw invalid(op, `${label} has a \`${key}\` that is not a ${type}`);
+    return v as never;
+  };
+  const out: Omit<PinnedParameter, 'in' | 'name'> = {};
+  if (field('allowEmptyValue', 'boolean') === true) out.allowEmptyValue = true;
+  if (swagger) {
+    const format = field('collectionFormat', 'string');
+    if (format !== undefined && format !== 'csv') out.collectionFormat = format;
+    return out;
+  }
+  if (field('allowReserved', 'boolean') === true) out.allowReserved = true;
+  const content = getOwn(p, 'content');
+  if (content !== undefined) {
+    if (!isObject(content)) throw invalid(op, `${label} has a \`content\` that is not an object`);
+    out.content = Object.keys(content).sort();
+    return out;
+  }
+  const fallback = hasOwn(DEFAULT_STYLE, where) ? DEFAULT_STYLE[where] : undefined;
+  const style = field('style', 'string') ?? fallback;
+  if (style !== undefined && style !== fallback) out.style = style;
+  const explode = field('explode', 'boolean') ?? style === 'form';
+  if (explode !== (style === 'form')) out.explode = explode;
+  return out;
 }
 
 /** Media types of the request body, sorted; undefined when the operation takes none. */

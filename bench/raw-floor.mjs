@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The raw floor: the least any program pays to spawn a stdio MCP server, initialize it, list
 // every tool page and end it, with no client library in between. Every ratio in bench/ is taken
-// against this (project issue 18); the SDK floors (floor.mjs) are kept beside it for context.
+// against this; the SDK floors (floor.mjs) are kept beside it for context.
 //
 //   node bench/raw-floor.mjs [--timing] -- <command> [args...]
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// toolgate's own cost next to the floor, measured side by side in one run (project issue 7).
+// toolgate's own cost next to the floor, measured side by side in one run.
 //
 //   npm run bench                      all cases, 5 measured runs each after one warm-up
 //   node bench/run.mjs --runs 7        more runs

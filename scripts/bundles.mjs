@@ -16,7 +16,7 @@ export const ROOT = fileURLToPath(repo('')).replace(/[\\/]$/, '');
 
 // CommonJS dependencies bundled into ESM need `require`, `__filename` and `__dirname`. esbuild puts
 // the banner on every file; scripts/build.mjs takes it off those that use none of the three
-// (withoutUnusedBanner): each createRequire costs its chunk's load a little (issue 18).
+// (withoutUnusedBanner): each createRequire costs its chunk's load a little.
 const banner = [
   "import { createRequire as __tgCreateRequire } from 'node:module';",
   "import { fileURLToPath as __tgFileURLToPath } from 'node:url';",
@@ -41,7 +41,7 @@ export function withoutUnusedBanner(text) {
 // library, compiled and run in full when the policy loads. Its ESM build (the package's
 // "default" export condition, same code; it warns with console.warn where the CommonJS build
 // calls process.emitWarning, and never reads LOG_TOKENS/LOG_STREAM) is tree-shaken and loads
-// ~12 ms sooner on the way to the first server (issue 18).
+// ~12 ms sooner on the way to the first server.
 const yamlEsm = {
   name: 'yaml-esm',
   setup(b) {

@@ -1,4 +1,4 @@
-// Function lengths (issue 19): `node scripts/function-lengths.mjs [--max N] [--all] [dir...]`.
+// Function lengths: `node scripts/function-lengths.mjs [--max N] [--all] [dir...]`.
 // Lists every function, method, accessor, constructor, arrow function and function expression
 // in src/ (or the given folders) longer than --max lines (80), counted from the line its
 // declaration starts on (after its TSDoc) to the line of its closing brace. Exits 1 when one is

@@ -12,19 +12,21 @@ import { readContract, readUnverifiedContract, writeContract, type LoadedContrac
 import { serializeContractInSlices } from './contract/serialize.js';
 import { diffSurfaces } from './diff/diff-surfaces.js';
 import { buildContext, judge } from './judge/judge.js';
+import { policyLocator, sourceLocator } from './judge/locate.js';
 import { failsOn, tally, type CheckResult, type FailOn, type Mode, type SourceResult } from './judge/result.js';
-import type { ReviewState, Target } from './rules/context.js';
+import type { Approval } from './rules/context.js';
 import { compareFindings, finalize, type Locate } from './rules/evaluate.js';
 import type { Finding } from './rules/types.js';
 import { snapshotSource } from './sources/index.js';
-import type { RawSnapshot, SourceLocation } from './sources/types.js';
+import type { RawSnapshot } from './sources/types.js';
 import { readySources } from './sources/select.js';
 import { Launcher } from './sources/launch/index.js';
-import { compareNames, normalizeSnapshotInSlices, type MalformedTool } from './surface/normalize.js';
+import { normalizeSnapshotInSlices, type MalformedTool } from './surface/normalize.js';
 import type { Surface } from './surface/model.js';
 import { ConfigError } from './util/errors.js';
 import { SourceError } from './sources/source-error.js';
 import type { Logger } from './util/logger.js';
+import type { BaseState } from './review/base-state.js';
 import { mark } from './util/timing.js';
 
 /** Inputs of {@link runCheck}. Effects come in as arguments so tests and the CLI share it. */
@@ -45,8 +47,8 @@ export interface RunOptions {
    * relaxation is a `policy-relaxed` finding, each tightening a `policy-tightened` notice.
    */
   policyChanges?: readonly PolicyChange[];
-  /** Review state of the pull request; undefined outside one. */
-  review?: ReviewState;
+  /** The approval of the pull request; undefined outside one. */
+  approval?: Approval;
   /** Release gating: every finding at warning level or above fails (`failOn: 'warning'`). */
   exact?: boolean;
   /** The lowest level that fails the run; wins over `exact` (default: `error`, or `warning` with `exact`). */
@@ -63,6 +65,46 @@ export interface RunOptions {
    * (which the snapshot of the same source config takes). Absent: a new one, nothing started yet.
    */
   launcher?: Launcher;
+}
+
+/** What a `check`, `audit` or `update` is asked to do, as the Action and the CLI read it. */
+export interface CheckRequest {
+  /** The policy checked out (the head's): it names the sources and makes the exports. */
+  policy: Policy;
+  mode: Mode;
+  root: string;
+  logger: Logger;
+  sourceIds?: readonly string[];
+  exact?: boolean;
+  failOn?: FailOn;
+  /** The base of the change review (a pull request, `check --base REF`): its policy judges. */
+  base?: BaseState;
+  approval?: Approval;
+  /** Committed exports to check besides the policy's `exports:`. */
+  extraExports?: readonly ExportEntry[];
+  /** Starts the servers (and holds the run's sandbox state, and an early-started server). */
+  launcher?: Launcher;
+}
+
+/**
+ * The one builder of a run's options for the Action and the CLI: with a base, the base's policy
+ * judges and its contracts are the change review's base (docs/design.md §7); the exports are
+ * made from the head's contracts and runtime block, even when the base judges.
+ */
+export function checkRunOptions(r: CheckRequest): RunOptions {
+  return {
+    policy: r.base?.policy ?? r.policy,
+    mode: r.mode,
+    root: r.root,
+    logger: r.logger,
+    ...(r.launcher ? { launcher: r.launcher } : {}),
+    ...(r.sourceIds?.length ? { sourceIds: [...r.sourceIds] } : {}),
+    ...(r.exact ? { exact: true } : {}),
+    ...(r.failOn ? { failOn: r.failOn } : {}),
+    ...(r.base ? { baseContracts: r.base.contracts, policyChanges: r.base.policyChanges } : {}),
+    ...(r.approval ? { approval: r.approval } : {}),
+    exports: { policy: r.policy, entries: [...r.policy.exports, ...(r.extraExports ?? [])] },
+  };
 }
 
 /**
@@ -96,7 +138,7 @@ export async function runCheck(options: RunOptions): Promise<CheckResult> {
 }
 
 /**
- * `tool-shadowed` across the sources that were listed (docs/design.md §5; issue 16): each source's
+ * `tool-shadowed` across the sources that were listed (docs/design.md §5): each source's
  * findings located on its own contract, as its other findings are.
  */
 function addShadowing(opts: RunOptions, results: SourceResult[], locators: ReadonlyMap<string, Locate>): void {
@@ -106,7 +148,7 @@ function addShadowing(opts: RunOptions, results: SourceResult[], locators: Reado
     const r = results.find((x) => x.id === id) as SourceResult;
     const locate = locators.get(id);
     if (!locate) continue;
-    const found = finalize(raw, { sourceId: id, policy: opts.policy, ...(opts.review ? { review: opts.review } : {}) }, locate);
+    const found = finalize(raw, { sourceId: id, policy: opts.policy, ...(opts.approval ? { approval: opts.approval } : {}) }, locate);
     r.findings = [...r.findings, ...found].sort(compareFindings);
   }
 }
@@ -122,7 +164,7 @@ async function verifyExports(opts: RunOptions, results: SourceResult[]): Promise
   const entries = spec.entries.filter((e) => byId.has(e.source));
   if (entries.length === 0) return;
   const contracts = new Map(results.flatMap((r) => (r.contract ? [[r.id, r.contract] as const] : [])));
-  for (const f of await exportFindings(spec.policy, entries, contracts, opts.review)) {
+  for (const f of await exportFindings(spec.policy, entries, contracts, opts.approval)) {
     const r = byId.get(f.source) as SourceResult;
     r.findings = [...r.findings, f].sort(compareFindings);
   }
@@ -143,9 +185,9 @@ const BACKGROUND_SLICE_MS = 4;
 export const POLICY_SOURCE = '(policy)';
 
 /** `policy-relaxed` and `policy-tightened` (docs/design.md §7), on the head policy's lines. Pure. */
-export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges' | 'review' | 'root'>): Finding[] {
+export function policyFindings(opts: Pick<RunOptions, 'policy' | 'policyChanges' | 'approval' | 'root'>): Finding[] {
   const raw = checkPolicy(opts.policyChanges ?? []);
-  return finalize(raw, { sourceId: POLICY_SOURCE, policy: opts.policy, ...(opts.review ? { review: opts.review } : {}) }, policyLocator(opts, ''));
+  return finalize(raw, { sourceId: POLICY_SOURCE, policy: opts.policy, ...(opts.approval ? { approval: opts.approval } : {}) }, policyLocator(opts, ''));
 }
 
 /** What one source's run works on: its config, where its entry and contract are, and the run. */
@@ -189,31 +231,30 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
   const unpinnable = malformed.filter((m) => !m.pinned);
   let pinned: TokenCost | undefined;
   if (opts.mode !== 'audit' && unpinnable.length > 0) {
-    // Issue 11: no contract may hold fewer tools than the server listed, and none can pin this
+    // No contract may hold fewer tools than the server listed, and none can pin this
     // listing: `update` writes nothing, `check` fails (exit 3) whatever the level of malformed-tool.
     result.failure = { message: unpinnableMessage(unpinnable, raw.tools.length), reason: 'unpinnable' };
   } else if (opts.mode === 'update') pinned = await writeUpdatedContract(run, surface);
 
   const base =
     opts.mode !== 'check' ? undefined : opts.baseContracts?.has(cfg.id) ? (opts.baseContracts.get(cfg.id) ?? firstAdoptionBase(surface)) : loaded?.surface;
-  const { tokens, tokensPerTurn } = opts.mode === 'update' ? { tokens: pinned, tokensPerTurn: undefined } : await tokensForJudging(run, surface, loaded, base);
+  const tokens = opts.mode === 'update' ? pinned : await tokensForJudging(run, surface, loaded, base);
   const ctx = await buildContext({
     sourceId: cfg.id,
     head: surface,
     ...(tokens ? { tokens } : {}),
-    ...(tokensPerTurn !== undefined ? { tokensPerTurn } : {}),
     malformed,
     policy: opts.policy,
     ...(loaded ? { contract: loaded.surface } : {}),
     ...(base ? { base } : {}),
-    ...(opts.review ? { review: opts.review } : {}),
+    ...(opts.approval ? { approval: opts.approval } : {}),
   });
   const { changes, drift } = ctx;
   mark(`${cfg.id}: diffed (${changes.length} changes)`);
   if (changes.length) result.changes = changes;
   // Outside a pull request the base is the contract: the drift is the same list.
   if (drift.length && base !== loaded?.surface) result.drift = drift;
-  const locate = contractLocator(opts, cfg, raw, loaded, surface, run.sourcePointer);
+  const locate = sourceLocator({ policy: opts.policy, root: opts.root, sourcePointer: run.sourcePointer, raw, loaded, surface });
   locators.set(cfg.id, locate);
   const judged = await judge(ctx, {
     locate,
@@ -372,7 +413,7 @@ async function tokensForJudging(
   surface: Surface,
   loaded: LoadedContract | undefined,
   base: Surface | undefined,
-): Promise<{ tokens?: TokenCost; tokensPerTurn?: number }> {
+): Promise<TokenCost | undefined> {
   const { cfg, opts, result } = run;
   const { maxTokens, maxTokensPerTool } = opts.policy.limits;
   const countHead = opts.mode === 'audit' || maxTokens !== undefined || maxTokensPerTool !== undefined;
@@ -381,7 +422,7 @@ async function tokensForJudging(
   const counted = await tokenFacts({ head: surface, countHead, ...trusted, ...(reviewBase ? { base: reviewBase } : {}) });
   if (counted.facts) result.tokens = counted.facts;
   mark(`${cfg.id}: tokens ${counted.cost ? 'counted' : 'from the contract'}`);
-  return { ...(counted.cost ? { tokens: counted.cost } : {}), ...(counted.facts ? { tokensPerTurn: counted.facts.perTurn } : {}) };
+  return counted.cost ?? (counted.facts ? { perTurn: counted.facts.perTurn } : undefined);
 }
 
 /**
@@ -403,76 +444,6 @@ export function unpinnableMessage(unpinnable: readonly MalformedTool[], listed: 
  */
 function firstAdoptionBase(head: Surface): Surface {
   return { ...head, tools: [], digest: '' };
-}
-
-function policyLocator(opts: Pick<RunOptions, 'policy' | 'root'>, fallbackPointer: string): Locate {
-  const file = opts.policy.file ? displayPath(opts.root, opts.policy.file) : undefined;
-  return (t: Target) => {
-    const pointer = t.sub ?? fallbackPointer;
-    return file ? { location: { file, line: opts.policy.lineOf(pointer) }, pointer } : { pointer };
-  };
-}
-
-function contractLocator(
-  opts: RunOptions,
-  cfg: SourceConfig,
-  raw: RawSnapshot,
-  loaded: LoadedContract | undefined,
-  surface: Surface,
-  sourcePointer: string,
-): Locate {
-  const policyLocate = policyLocator(opts, sourcePointer);
-  const contractFile = displayPath(opts.root, cfg.contract);
-  const rawByName = new Map(raw.tools.map((t) => [(t.tool as { name?: unknown })?.name, t]));
-  // Lookups per finding must not scan the tool list: thousands of tools, thousands of findings.
-  const liveIndex = new Map<string, number>();
-  surface.tools.forEach((t, i) => {
-    if (!liveIndex.has(t.name)) liveIndex.set(t.name, i);
-  });
-  // Where the source itself says a tool is (a recording's or an integration config's line).
-  const inSource = (loc: SourceLocation, sub = '') => ({
-    location: { file: displayPath(opts.root, loc.file), ...(loc.line ? { line: loc.line } : {}) },
-    pointer: `${loc.pointer ?? ''}${sub}`,
-  });
-  return (t: Target) => {
-    if (t.in === 'policy') return policyLocate(t);
-    const listed = t.listingIndex !== undefined ? raw.tools[t.listingIndex]?.location : undefined;
-    if (listed && !raw.live) return inSource(listed);
-    const loc = t.tool !== undefined ? rawByName.get(t.tool)?.location : undefined;
-    if (loc && t.in === 'integration') return inSource(loc);
-    // No contract yet, and the source is a file with lines (a recording): point into it.
-    if (loc && !loaded && !raw.live) return inSource(loc, t.sub);
-    if (!loaded) {
-      // No contract yet: point at the source entry in the policy that the contract would pin.
-      const idx = t.tool !== undefined ? liveIndex.get(t.tool) : undefined;
-      const pointer = idx !== undefined ? `/tools/${idx}${t.sub ?? ''}` : (t.sub ?? '');
-      const pl = policyLocate({ sub: sourcePointer });
-      return { ...(pl.location ? { location: pl.location } : {}), pointer };
-    }
-    if (t.tool === undefined) return { location: { file: contractFile, line: loaded.lineOf(t.sub ?? '') }, pointer: t.sub ?? '' };
-    const tools = loaded.surface.tools;
-    const idx = loaded.indexOf.get(t.tool);
-    if (idx !== undefined) {
-      const pointer = `/tools/${idx}${t.sub ?? ''}`;
-      return { location: { file: contractFile, line: loaded.lineOf(pointer) }, pointer };
-    }
-    // Not in the contract: point where its entry is missing (before the next tool in name order).
-    const next = firstAfter(tools, t.tool);
-    const line = next ? loaded.lineOf(`/tools/${loaded.indexOf.get(next.name)}`) : loaded.lineOf('/tools');
-    return { location: { file: contractFile, line }, pointer: '/tools' };
-  };
-}
-
-/** The first tool whose name sorts after `name` (tools are sorted by UTF-8 bytes): binary search. */
-function firstAfter(tools: readonly { name: string }[], name: string): { name: string } | undefined {
-  let lo = 0;
-  let hi = tools.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (compareNames((tools[mid] as { name: string }).name, name) > 0) hi = mid;
-    else lo = mid + 1;
-  }
-  return tools[lo];
 }
 
 /** The same error with absolute file paths shown relative to the workspace, its `others` (further problems of the file) included. */

@@ -1,6 +1,7 @@
 import { adHocPolicy } from './config/policy.js';
 import type { LoadedContract } from './contract/store.js';
 import { buildContext, judge } from './judge/judge.js';
+import { contractsLocator } from './judge/locate.js';
 import { tally, type CheckResult } from './judge/result.js';
 
 /**
@@ -12,13 +13,8 @@ export async function runDiff(base: LoadedContract, head: LoadedContract, root: 
   const policy = adHocPolicy({ id, kind: 'recorded', file: head.file, contract: head.file }, root);
   const ctx = await buildContext({ sourceId: id, head: head.surface, contract: head.surface, base: base.surface, policy });
   const { findings, folded } = await judge(ctx, {
-    locate: (t) => {
-      // A removed tool is found in BASE; everything else in HEAD.
-      const doc = t.tool !== undefined && !head.indexOf.has(t.tool) ? base : head;
-      const idx = t.tool === undefined ? undefined : doc.indexOf.get(t.tool);
-      const pointer = idx !== undefined ? `/tools/${idx}${t.sub ?? ''}` : (t.sub ?? '');
-      return { location: { file: doc.file, line: doc.lineOf(pointer) }, pointer };
-    },
+    // A removed tool is found in BASE; everything else in HEAD.
+    locate: contractsLocator([head, base]),
   });
   const counts = tally(findings);
   const changes = ctx.changes;

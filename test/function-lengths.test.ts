@@ -1,5 +1,5 @@
 /**
- * scripts/function-lengths.mjs (issue 19): which functions count, how their lines are counted,
+ * scripts/function-lengths.mjs: which functions count, how their lines are counted,
  * and the `// long: <reason>` comment that lets one stay long. .ci/run runs it on src/.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Golden reports (issue 13): real upgrades of published MCP servers (test/fixtures/upgrades, the
+ * Golden reports: real upgrades of published MCP servers (test/fixtures/upgrades, the
  * `tools/list` of two versions of each package) and one hostile surface, through `runCheck` as a
  * pull request that bumps the server and commits `toolgate update` (base contract = the old
  * version), then through every renderer: terminal, Markdown comment, JSON, SARIF, annotations.

@@ -74,7 +74,7 @@ describe('dependencies', () => {
   });
 });
 
-describe('start-up cost of the bundles (issue 18)', () => {
+describe('start-up cost of the bundles', () => {
   const distFiles = () => ['dist/cli.js', 'dist/index.js', 'dist/schema-worker.mjs', ...readdirSync(join(REPO, 'dist/chunks')).map((f) => `dist/chunks/${f}`)];
   /** The banner every bundle is built with (createRequire, __filename, __dirname), as scripts/bundles.mjs writes it. */
   const banner = async () => ((await bundleOptions())[0]!.banner as { js: string }).js;

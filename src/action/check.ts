@@ -4,8 +4,8 @@ import { displayPath } from '../util/display-path.js';
 import { resolveInside } from '../util/safe-path.js';
 import { setActionOutputs } from './outputs.js';
 import type { ActionInputs } from './inputs.js';
-import { runCheck } from '../run-check.js';
 import type { Launcher } from '../sources/launch/index.js';
+import { checkRunOptions, runCheck } from '../run-check.js';
 import { failsOn, type CheckResult, type FailOn } from '../judge/result.js';
 import { renderAnnotations } from '../report/annotations.js';
 import { renderJson } from '../report/json.js';
@@ -18,7 +18,7 @@ import { writeFileAtomic } from '../contract/store.js';
 import { sha256 } from '../surface/canonical.js';
 import type { EventContext, PullRequestContext } from '../github/event.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
-import { readReviewState } from '../github/pr-context.js';
+import { readApproval } from '../github/pr-context.js';
 import { apiBaseReader, gitBaseReader } from '../github/base-files.js';
 import { checkedOutCommit, repositoryPrefix, resolveCommit } from '../github/base-contract.js';
 import { readBaseState, type BaseState } from '../review/base-state.js';
@@ -99,30 +99,26 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
   // Everything the base says is read before any code of the pull request starts in this run.
   const base = pr && inputs.mode === 'check' ? await readPullRequestBase(pr, policy, inputs.workspace, octokit, event, logger) : undefined;
   if (!base) assertNoRunnerSecrets(policy, policy.allowRunnerEnv);
-  const judging = base?.policy ?? policy;
-  const review = pr
-    ? await readReviewState(octokit, event.repo, pr, judging, base ? { workspace: inputs.workspace, watched: base.watched } : undefined)
+  const approval = pr
+    ? await readApproval(octokit, event.repo, pr, base?.policy ?? policy, base ? { workspace: inputs.workspace, watched: base.watched } : undefined)
     : undefined;
-  const result = await runCheck({
-    policy: judging,
-    mode: inputs.mode,
-    root: inputs.workspace,
-    logger,
-    ...(launcher ? { launcher } : {}),
-    ...(inputs.sources.length ? { sourceIds: inputs.sources } : {}),
-    ...(inputs.exact ? { exact: true } : {}),
-    failOn: inputs.failOn,
-    ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
-    ...(review ? { review } : {}),
-    // Exports are made from the head's contracts and runtime block, even when the base judges.
-    exports: {
+  const result = await runCheck(
+    checkRunOptions({
+      ...(launcher ? { launcher } : {}),
       policy,
-      entries: [
-        ...policy.exports,
-        ...inputs.exports.map((e) => entryFrom(policy, inputs.workspace, { ...e, ...(inputs.sources.length === 1 ? { source: inputs.sources[0] } : {}) })),
-      ],
-    },
-  });
+      mode: inputs.mode,
+      root: inputs.workspace,
+      logger,
+      sourceIds: inputs.sources,
+      exact: inputs.exact,
+      failOn: inputs.failOn,
+      ...(base ? { base } : {}),
+      ...(approval ? { approval } : {}),
+      extraExports: inputs.exports.map((e) =>
+        entryFrom(policy, inputs.workspace, { ...e, ...(inputs.sources.length === 1 ? { source: inputs.sources[0] } : {}) }),
+      ),
+    }),
+  );
 
   process.stdout.write(guardLogOutput(renderTerminal(result, { color: false, listTools: false }), 'text'));
   const policyFile = displayPath(inputs.workspace, policyPath);

@@ -46,7 +46,7 @@ export async function runAction(): Promise<void> {
     await assertPullRequestTargetAllowed(event, policyPath, inputs.workspace);
     const policy = await loadPolicy(policyPath);
     // Outside a pull request's check, the policy just read is the one that runs the servers: the
-    // first starts now and boots while the pipeline loads (issue 18). In a pull request the base
+    // first starts now and boots while the pipeline loads (docs/design.md §13). In a pull request the base
     // branch's policy decides how servers are contained, so nothing starts before it is read.
     const { Launcher } = await import('../sources/launch/index.js');
     launcher = new Launcher();

@@ -9,7 +9,7 @@ mark('modules loaded');
 installInterruptHandlers();
 
 // A plain `audit`, `check` or `update` reads its policy and starts its first server before
-// commander parses (issue 18); commander then parses as always, and what was started is used only
+// commander parses (docs/design.md §13); commander then parses as always, and what was started is used only
 // for the run it reads (cli/prepare.ts). A command line read early is one commander accepts, so a
 // configuration error found then is shown at once, as the program would show it.
 void run();
@@ -31,7 +31,7 @@ async function run(): Promise<void> {
     (await import('./config-error-output.js')).writeConfigError(failed);
   } else {
     // The program (commander, every command) loads only now: after the early server started, and
-    // not at all for a configuration error found early (issue 18).
+    // not at all for a configuration error found early.
     const { main } = await import('./program.js');
     mark('program run');
     // exitCode, not exit(): lets stdout drain when it is a pipe.
@@ -47,7 +47,7 @@ async function run(): Promise<void> {
  * A reader that stops early (`toolgate check | head`) closes the pipe: what is left of the report
  * is not wanted, which is no crash. The run still ends as it would have, with its own exit code:
  * under `set -o pipefail` (GitHub's bash steps) `toolgate check | head` must fail a failing gate,
- * and it used to exit 0 here, before the run had an exit code.
+ * so the run must not exit 0 here before it has its exit code.
  */
 function endQuietlyOnClosedPipe(): void {
   for (const stream of [process.stdout, process.stderr]) {

@@ -4,8 +4,8 @@ import { FILE_LIMITS, readBounded, resolveInside } from '../util/safe-path.js';
 import { parseContract, writeFileAtomic } from '../contract/store.js';
 import { serializeContractInSlices } from '../contract/serialize.js';
 import type { Surface } from '../surface/model.js';
-import { runCheck, unpinnableMessage } from '../run-check.js';
 import type { Launcher } from '../sources/launch/index.js';
+import { checkRunOptions, runCheck, unpinnableMessage } from '../run-check.js';
 import type { CheckResult, FailOn, Mode } from '../judge/result.js';
 import { selectSources } from '../sources/select.js';
 import { policyFrom, runRoot } from './prepare.js';
@@ -83,19 +83,20 @@ export async function run(
   );
   const root = runRoot(policy, cwd);
   const base = flags.base !== undefined ? await readBaseAt(policy, root, flags.base) : undefined;
-  const result = await runCheck({
-    policy: base?.policy ?? policy,
-    mode,
-    root,
-    logger: stderrLogger(flags.format !== 'text'),
-    launcher,
-    ...(flags.source ? { sourceIds: flags.source } : {}),
-    ...(flags.exact ? { exact: true } : {}),
-    ...(flags.failOn ? { failOn: flags.failOn } : {}),
-    ...(base ? { baseContracts: base.contracts, policyChanges: base.policyChanges } : {}),
-    // Exports are made from the head's contracts and runtime block, even when the base judges.
-    exports: { policy, entries: [...policy.exports, ...extra] },
-  });
+  const result = await runCheck(
+    checkRunOptions({
+      ...(launcher ? { launcher } : {}),
+      policy,
+      mode,
+      root,
+      logger: stderrLogger(flags.format !== 'text'),
+      ...(flags.source ? { sourceIds: flags.source } : {}),
+      exact: flags.exact === true,
+      ...(flags.failOn ? { failOn: flags.failOn } : {}),
+      ...(base ? { base } : {}),
+      extraExports: extra,
+    }),
+  );
   process.stdout.write(guardLogOutput(await render(result, flags.format, flags.list ?? mode === 'audit', flags.verbose === true), isJson(flags.format)));
   mark('report written');
   if (mode === 'update') {

@@ -1,6 +1,6 @@
 /**
  * Reads `audit`, `check` and `update` command lines without commander, so the CLI can read the
- * policy and start the first server before commander builds the program and parses (issue 18),
+ * policy and start the first server before commander builds the program and parses (docs/design.md §13),
  * and show a configuration error found then without it.
  *
  * It only recognizes plain command lines and answers undefined for anything else (help, version,

@@ -177,10 +177,10 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
     );
   }
   if (adhoc[0]) {
-    const { adHocPolicy, checkContractPaths } = await import('../config/policy.js');
+    const { adHocPolicy, validateContractPaths } = await import('../config/policy.js');
     const p = adHocPolicy(adhoc[0], cwd);
     // The contract goes to .toolgate/<id>.surface.json: inside the working directory, links resolved.
-    await checkContractPaths(p);
+    await validateContractPaths(p);
     return p;
   }
   const stray = flags.id !== undefined && flags.id !== 'cli' ? '--id' : flags.env !== undefined ? '--env' : undefined;

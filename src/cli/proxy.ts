@@ -96,7 +96,7 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string, l
     );
   }
   if (chosen.kind !== 'mcp') throw new ConfigError(`source "${chosen.id}" is ${chosen.kind}: the proxy serves MCP servers`, undefined, 'Pick an mcp source.');
-  checkPassMethods(policy);
+  validatePassMethods(policy);
   // `sandbox: required` holds here as in check: no server of this policy runs unsandboxed.
   await readySources(policy, [chosen.id], launcher.sandbox);
   const contract = await loadContract(chosen.contract, displayPath(policy.root, chosen.contract));
@@ -110,7 +110,7 @@ async function resolveProxy(flags: ProxyFlags, command: string[], cwd: string, l
 }
 
 /** `runtime.pass-methods` names no method the proxy judges itself, in any spelling (runtime/methods.ts). */
-function checkPassMethods(policy: Policy): void {
+function validatePassMethods(policy: Policy): void {
   policy.runtime.passMethods.forEach((m, i) => {
     const judged = JUDGED_METHODS.includes(m) ? m : judgedLookAlike(m);
     if (judged === undefined) return;

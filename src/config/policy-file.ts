@@ -1,7 +1,7 @@
 /**
  * Reading `toolgate.yml`: bounded, never a special file, with errors that say what to do. Kept
  * apart from the parser (config/policy.ts: YAML, the schema's validator, the rule catalog) so
- * that a missing policy file is reported without loading it (issue 18: cold start).
+ * that a missing policy file is reported without loading it (docs/design.md §13: the server starts first).
  * @module
  */
 import { join, resolve } from 'node:path';
@@ -11,7 +11,7 @@ import type { Policy } from './policy.js';
 
 /**
  * Reads and validates a policy file, and checks where its contracts really are
- * (`checkContractPaths` in config/policy.ts).
+ * (`validateContractPaths` in config/policy.ts).
  * @throws ConfigError (exit 2) naming file:line, pointer and fix: missing file, a directory, a
  *   named pipe or other special file (never opened), a file over {@link FILE_LIMITS}.policy
  *   (1 MiB, refused before it is read), YAML syntax error, unknown key, wrong type, unknown rule

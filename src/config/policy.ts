@@ -67,7 +67,7 @@ export interface Policy {
   overrides: RuleOverride[];
   /** `limits:`; tokens are o200k_base tokens per turn (surface/tokens.ts). */
   limits: { maxTools?: number; maxPayloadBytes?: number; maxTokens?: number; maxTokensPerTool?: number };
-  /** `safety-fields:`: vendor safety fields (issue 16 §4), in the order written. */
+  /** `safety-fields:`: vendor safety fields (docs/design.md §2), in the order written. */
   safetyFields: SafetyField[];
   deny: DenyEntry[];
   review: ReviewPolicy;
@@ -151,12 +151,12 @@ const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.sch
 
 /**
  * Validates policy text read from `file` ({@link parsePolicy}) and checks where its contracts
- * really are ({@link checkContractPaths}). `loadPolicy` (config/policy-file.ts) reads the file.
- * @throws ConfigError (exit 2) as {@link parsePolicy} and {@link checkContractPaths}.
+ * really are ({@link validateContractPaths}). `loadPolicy` (config/policy-file.ts) reads the file.
+ * @throws ConfigError (exit 2) as {@link parsePolicy} and {@link validateContractPaths}.
  */
 export async function policyFromText(text: string, file: string): Promise<Policy> {
   const policy = parsePolicy(text, file, dirname(resolve(file)));
-  await checkContractPaths(policy);
+  await validateContractPaths(policy);
   return policy;
 }
 
@@ -191,7 +191,7 @@ export function policyInputs(policy: Policy): { path: string; what: string; sour
  * when it is read or written.
  * @throws ConfigError on the source's \`contract\` line (its \`id\` line for the default path).
  */
-export async function checkContractPaths(policy: Policy): Promise<void> {
+export async function validateContractPaths(policy: Policy): Promise<void> {
   const inputs = policyInputs(policy);
   for (const [i, s] of policy.sources.entries()) {
     const shown = displayPath(policy.root, s.contract);
@@ -217,7 +217,7 @@ export async function checkContractPaths(policy: Policy): Promise<void> {
 /** Parses policy text; see {@link loadPolicy}. `root` is the directory relative paths resolve against. */
 export function parsePolicy(text: string, file: string, root: string): Policy {
   const lineCounter = new LineCounter();
-  // `uniqueKeys: true` compares each key with every earlier key of its map: 100,000 keys took
+  // `uniqueKeys: true` compares each key with every earlier key of its map: 100,000 keys take
   // minutes. The same check, linear, is firstDuplicateKey.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const duplicate = firstDuplicateKey(doc);
@@ -451,9 +451,9 @@ type PolicyError = (pointer: string, message: string, fix?: string) => ConfigErr
 
 function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: string) => number): Omit<Policy, 'has'> {
   const err: PolicyError = (pointer, message, fix = FIX) => new ConfigError(message, { file, line: lineOf(pointer), pointer }, fix);
-  checkReview(raw.review, err);
-  checkRuleIds(raw.rules, '/rules', err);
-  (raw.overrides ?? []).forEach((o, i) => checkRuleIds(o.rules, `/overrides/${i}/rules`, err));
+  validateReview(raw.review, err);
+  validateRuleIds(raw.rules, '/rules', err);
+  (raw.overrides ?? []).forEach((o, i) => validateRuleIds(o.rules, `/overrides/${i}/rules`, err));
 
   const safetyFields = resolveSafetyFields(raw['safety-fields'] ?? [], err);
   const pickFields = fieldPicker(safetyFields, err);
@@ -499,7 +499,7 @@ function resolvePolicy(raw: RawPolicy, file: string, root: string, lineOf: (p: s
  * `review:`: each reviewer is a login or an org/team (a typo would never match anyone), and a
  * list of people only must have at least `required` of them.
  */
-function checkReview(review: RawPolicy['review'], err: PolicyError): void {
+function validateReview(review: RawPolicy['review'], err: PolicyError): void {
   (review?.reviewers ?? []).forEach((login, i) => {
     if (GITHUB_LOGIN.test(login) || parseTeamRef(login)) return;
     throw err(
@@ -520,7 +520,7 @@ function checkReview(review: RawPolicy['review'], err: PolicyError): void {
 }
 
 /** The rule ids of a `rules:` map (at pointer `at`) exist, and none is a configuration error's. */
-function checkRuleIds(rules: Record<string, PolicyLevel> | undefined, at: string, err: PolicyError): void {
+function validateRuleIds(rules: Record<string, PolicyLevel> | undefined, at: string, err: PolicyError): void {
   for (const id of Object.keys(rules ?? {})) {
     if (!isRuleId(id))
       throw err(
@@ -695,7 +695,7 @@ function resolveExports(raw: NonNullable<RawPolicy['exports']>, sources: readonl
 }
 
 /**
- * `safety-fields:` entries (issue 16 §4), each named (by default after its pointer's last token);
+ * `safety-fields:` entries (docs/design.md §2), each named (by default after its pointer's last token);
  * names are unique, pointers well formed (RFC 6901: `~` only as `~0` or `~1`).
  */
 function resolveSafetyFields(raw: NonNullable<RawPolicy['safety-fields']>, err: PolicyError): SafetyField[] {

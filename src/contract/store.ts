@@ -53,8 +53,8 @@ export async function readContract(file: string, displayName = file, sliceMs?: n
 /**
  * A contract read and checked (its syntax, duplicate keys, format version and schema) whose
  * tools' derived values are not verified yet: `check` reads it while the server starts and
- * verifies it once the listed tools are normalized (issue 18: deriving 5,000 tools again took
- * about 500 ms of a 3 s run).
+ * verifies it once the listed tools are normalized (docs/design.md §13: deriving 5,000 tools
+ * again costs about 500 ms of a 3 s run).
  */
 export interface UnverifiedContract extends Pick<LoadedContract, 'text' | 'indexLines'> {
   /**

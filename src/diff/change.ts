@@ -121,7 +121,7 @@ export type Change =
   | { kind: 'auth-metadata-changed'; field: keyof ProtectedResource; base?: string; head?: string; added?: string[]; removed?: string[] };
 
 /**
- * Whether an `auth-metadata-changed` change lets tokens reach further (issue 16 §3): an added
+ * Whether an `auth-metadata-changed` change lets tokens reach further: an added
  * authorization server or scope (the fallbacks clients use when none is listed count as added),
  * another first authorization server (the one clients use), or a new or changed `resource` or
  * `resource_name`. Removals alone only narrow what a client will ask for.

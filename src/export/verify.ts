@@ -6,7 +6,7 @@
  */
 import type { ExportEntry, Policy } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
-import type { ReviewState } from '../rules/context.js';
+import type { Approval } from '../rules/context.js';
 import { checkExport } from '../rules/index.js';
 import { finalize } from '../rules/evaluate.js';
 import type { Finding } from '../rules/types.js';
@@ -63,7 +63,7 @@ export async function exportFindings(
   policy: Policy,
   entries: readonly ExportEntry[],
   contracts: ReadonlyMap<string, Surface>,
-  review?: ReviewState,
+  approval?: Approval,
 ): Promise<Finding[]> {
   const out: Finding[] = [];
   for (const entry of entries) {
@@ -82,7 +82,7 @@ export async function exportFindings(
     });
     const raw = checkExport({ entry, shown, contractFile, invocation, stale });
     out.push(
-      ...finalize(raw, { sourceId: entry.source, policy, ...(review ? { review } : {}) }, () => ({
+      ...finalize(raw, { sourceId: entry.source, policy, ...(approval ? { approval } : {}) }, () => ({
         location: { file: shown, ...(stale.line !== undefined ? { line: stale.line } : {}) },
         pointer: '',
       })),

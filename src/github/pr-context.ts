@@ -1,5 +1,5 @@
 import type { Policy } from '../config/policy.js';
-import type { ReviewState } from '../rules/context.js';
+import type { Approval } from '../rules/context.js';
 import { evaluateApproval, latestApprovals, type Eligibility, type Review } from '../review/approval.js';
 import { changedPaths, symlinksAt } from './base-contract.js';
 import { readWriteAccess } from './permissions.js';
@@ -18,19 +18,19 @@ export interface ApprovalScope {
 }
 
 /**
- * The review state of the PR (docs/design.md §7): each reviewer's latest opinionated review counts when it
+ * The approval of the PR (docs/design.md §7): each reviewer's latest opinionated review counts when it
  * approves, is not the author's, comes from someone with write access (or named in
  * `review.reviewers`), and still covers the surface: no contract, integration config or policy
  * changed between the approved commit and the head. An API failure is not a pass: the state says
  * the review could not be read, so reviewable findings stay errors.
  */
-export async function readReviewState(
+export async function readApproval(
   octokit: GitHubClient | undefined,
   repo: RepoRef | undefined,
   pr: PullRequestContext,
   policy: Policy,
   scope?: ApprovalScope,
-): Promise<ReviewState> {
+): Promise<Approval> {
   if (!octokit || !repo) {
     return { approved: false, approvers: [], missing: 'an approving review, which could not be checked (no GitHub token)' };
   }

@@ -8,7 +8,7 @@ import type { Policy } from '../config/policy.js';
 import { diffSurfaces } from '../diff/diff-surfaces.js';
 import type { Change } from '../diff/change.js';
 import { classifySchemaChanges } from '../diff/schema/index.js';
-import type { CheckContext, ReviewState } from '../rules/context.js';
+import type { CheckContext, Approval } from '../rules/context.js';
 import type { SchemaVerdict } from '../diff/schema/index.js';
 import { compareFindings, evaluate, evaluateInSlices, type Locate } from '../rules/evaluate.js';
 import type { Finding } from '../rules/types.js';
@@ -28,16 +28,14 @@ export interface ContextInput {
   base?: Surface;
   malformed?: MalformedTool[];
   policy: Policy;
-  review?: ReviewState;
+  approval?: Approval;
   /**
    * The change review, when the caller has it already (outside a pull request the base is the
    * contract and one diff serves both: 100,000 tools cost ~0.4 s a diff).
    */
   changes?: Change[];
-  /** Tokens per turn of the head, when a token limit asks for them (counted by the caller: the tokenizer loads lazily). */
+  /** Tokens per turn of the head, counted by the caller (the tokenizer loads lazily) or as a trusted contract pins them. */
   tokens?: TokenCost;
-  /** Tokens per turn of the head as counted or as a trusted contract pins them (not the PR author's). */
-  tokensPerTurn?: number;
 }
 
 /**
@@ -68,9 +66,8 @@ export function assembleContext(input: ContextInput, schemaVerdicts: ReadonlyMap
     schemaVerdicts,
     ...(contract ? { contract } : {}),
     ...(base ? { base } : {}),
-    ...(input.review ? { review: input.review } : {}),
+    ...(input.approval ? { approval: input.approval } : {}),
     ...(input.tokens ? { tokens: input.tokens } : {}),
-    ...(input.tokensPerTurn !== undefined ? { tokensPerTurn: input.tokensPerTurn } : {}),
   };
 }
 

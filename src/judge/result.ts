@@ -56,7 +56,7 @@ export interface SourceResult {
   drift?: Change[];
   /** Tokens per turn (o200k_base), when known: see `tokenFacts` in surface/tokens.ts. */
   tokens?: TokenFacts;
-  /** The policy's safety fields and the reachable tools on the less safe side of each (issue 16 §4). */
+  /** The policy's safety fields and the reachable tools on the less safe side of each (docs/design.md §2). */
   safety?: { name: string; pointer: string; safer: SafetyField['safer']; lessSafe: string[] }[];
 }
 

@@ -64,7 +64,7 @@ export function tokenDelta(t: TokenFacts): string | undefined {
   return d > 0 ? `+${grouped(d)}` : d < 0 ? `-${grouped(-d)}` : '±0';
 }
 
-/** The caveat every token figure carries (issue 16 §1). */
+/** The caveat every token figure carries. */
 export const TOKENS_CAVEAT = "o200k_base; other models' tokenizers differ by roughly 10-20 %";
 
 /**

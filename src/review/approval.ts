@@ -9,6 +9,7 @@
  */
 
 import { loginKey } from '../config/reviewers.js';
+import type { Approval } from '../rules/context.js';
 
 /** Review state as the REST API spells it (`GET /repos/{o}/{r}/pulls/{n}/reviews`). */
 export type GitHubReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING';
@@ -64,25 +65,12 @@ export interface ApprovalRequirement {
   required?: number;
 }
 
-/** Result of {@link evaluateApproval}. */
-export interface ApprovalResult {
-  approved: boolean;
-  /** Logins whose approval counted, in the order their reviews were submitted. */
-  approvers: string[];
-  /**
-   * Human description of what is still needed, e.g.
-   * `"1 approving review from someone other than @alice (from: bob, carol)"`; empty when approved.
-   */
-  missing: string;
-  /** Approvals that did not count, with the reason, in review order. */
-  rejected: { login: string; reason: string }[];
-}
-
 /** States that set a reviewer's standing; `COMMENTED` and `PENDING` leave it as it was. */
 const OPINIONATED: ReadonlySet<GitHubReviewState> = new Set(['APPROVED', 'CHANGES_REQUESTED', 'DISMISSED']);
 
 /**
- * Decides whether `reviews` approve the pull request under `policy`.
+ * Decides whether `reviews` approve the pull request under `policy`: approved or not, who
+ * counted, and what is missing (naming the approvals that did not count and why).
  *
  * @param reviews   All reviews of the PR, in any order (sorted here by `submittedAt`, ties keep input order).
  * @param prAuthor  Login of the PR author; their own reviews never count.
@@ -96,7 +84,7 @@ export function evaluateApproval(
   headSha: string,
   policy: ApprovalRequirement = {},
   eligibility: Eligibility = {},
-): ApprovalResult {
+): Approval {
   const required = policy.required ?? 1;
   if (!Number.isInteger(required) || required < 1) {
     throw new RangeError(`review.required must be a positive integer, got ${String(required)}`);
@@ -118,7 +106,6 @@ export function evaluateApproval(
   return {
     approved,
     approvers,
-    rejected,
     missing: approved ? '' : describeMissing(required - approvers.length, approvers.length > 0, prAuthor, policy, writeAccess, rejected),
   };
 }

@@ -347,7 +347,7 @@ export const RULES = [
     title: 'A process of the server outlived it',
     rationale:
       "Code from a pull request that keeps running after the check (a daemon in a new session, a double fork) can act on the runner after toolgate is done: read later steps' secrets, change their files. toolgate marks every process it starts and kills those still alive after the server ended; in the sandbox none can survive.",
-    source: 'toolgate issue 12 (sandbox)',
+    source: 'docs/design.md §9 (the sandbox)',
     fix: 'Make the server exit with its stdin (or on SIGTERM) without leaving processes behind, and run toolgate where the sandbox is available (Linux with bubblewrap).',
   },
   {
@@ -365,7 +365,7 @@ export const RULES = [
     title: 'The sandboxed server tried to reach the network',
     rationale:
       'A server that phones home while its tools are listed (telemetry, update checks, a package install) does so for every agent that starts it. The sandbox blocks it; this says which hosts it wanted, as far as its error output names them.',
-    source: 'toolgate issue 12 (sandbox)',
+    source: 'docs/design.md §9 (the sandbox)',
     fix: "Turn the server's telemetry and update checks off (its flags or env), or, if it needs the network to list its tools, set `network: open` on the source (reviewed like any policy relaxation).",
   },
   {
@@ -374,7 +374,7 @@ export const RULES = [
     title: 'The server ran outside the sandbox',
     rationale:
       "Without the sandbox the server runs as toolgate's user: it can read toolgate's environment through /proc (the Action's token), reach the network and write the runner's files. Every report says so.",
-    source: 'toolgate issue 12 (sandbox)',
+    source: 'docs/design.md §9 (the sandbox)',
     fix: 'The message says why. No sandbox on the machine: in a workflow, add the step `uses: toolgate/toolgate/setup-sandbox@v0` before toolgate (it installs bubblewrap and, on Ubuntu 23.10+ such as ubuntu-latest, loads AppArmor\'s bwrap-userns-restrict profile); elsewhere install bubblewrap on Linux. `sandbox: "off"` on the source: remove it. `sandbox: required` at the top of toolgate.yml makes an unsandboxed run a configuration error.',
   },
 

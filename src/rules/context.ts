@@ -10,9 +10,14 @@ import type { PolicyChange } from '../config/policy-diff.js';
 import type { SnapshotDiagnostics } from '../sources/types.js';
 import type { Discovery } from '../surface/model.js';
 
-/** Outcome of the review check for the current pull request (see review/approval). */
-export interface ReviewState {
+/**
+ * The approval: whether the pull request's reviews approve it under the judging policy
+ * (`evaluateApproval` in review/approval.ts, read by `readApproval` in github/pr-context.ts;
+ * docs/design.md §7). One approval covers every reviewable finding of a run.
+ */
+export interface Approval {
   approved: boolean;
+  /** Logins whose approval counted, in the order their reviews were submitted. */
   approvers: string[];
   /** Human text of what is missing, e.g. "1 approving review from someone other than @alice". */
   missing: string;
@@ -64,12 +69,13 @@ export interface CheckContext {
   policy: Policy;
   /** Schema verdicts by tool name for tools whose inputSchema changed. */
   schemaVerdicts: ReadonlyMap<string, SchemaVerdict>;
-  /** Review state on a pull request; undefined outside one. */
-  review?: ReviewState;
-  /** Tokens per turn of the live surface (o200k_base), when a token limit asks for them. */
+  /** The approval, on a pull request; undefined outside one. */
+  approval?: Approval;
+  /**
+   * Tokens per turn of the head: counted (with `perTool`, always when a token limit is set), or as
+   * a trusted contract pins them (never the pull request author's).
+   */
   tokens?: TokenCost;
-  /** Tokens per turn of the head, counted or as a trusted contract pins them (never the PR author's). */
-  tokensPerTurn?: number;
 }
 
 /** A check of one source's surface and its changes: one handler may emit several rule ids (as in oasdiff). */

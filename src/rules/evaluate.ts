@@ -1,6 +1,6 @@
 import { sha256 } from '../surface/canonical.js';
 import type { Finding, FindingLocation, Level } from './types.js';
-import type { CheckContext, RawFinding, ReviewState, Target } from './context.js';
+import type { CheckContext, RawFinding, Approval, Target } from './context.js';
 import { CHECKS } from './index.js';
 import { ruleById } from './catalog.js';
 import { levelFor } from './levels.js';
@@ -43,14 +43,14 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  * What a reviewable finding says about the review: who approved it, or what it still needs. With
  * no pull request (a push, `check --base`) it says what the judging policy will ask for.
  */
-function reviewClause(review: ReviewState | undefined, policy: Policy): string {
-  if (!review) {
+function reviewClause(approval: Approval | undefined, policy: Policy): string {
+  if (!approval) {
     const { required, reviewers, fresh } = policy.review;
     const who = reviewers?.length ? `from ${reviewers.join(', ')}` : 'from someone with write access who is not its author';
     const count = required === 1 ? 'an approving review' : `${required} approving reviews`;
     return `; it needs ${count} on the pull request (none can be checked outside a pull request): ${who}${fresh ? ', on the head commit' : ''}`;
   }
-  return review.approved ? `; approved by ${review.approvers.map((a) => `@${a}`).join(', ')}` : `; it needs ${review.missing}`;
+  return approval.approved ? `; approved by ${approval.approvers.map((a) => `@${a}`).join(', ')}` : `; it needs ${approval.missing}`;
 }
 
 /**
@@ -58,11 +58,11 @@ function reviewClause(review: ReviewState | undefined, policy: Policy): string {
  * fingerprint. A reviewable rule (docs/design.md §7: a widening change) says what review it needs; when
  * the pull request has an eligible approval it becomes a notice that says who approved.
  */
-export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sourceId' | 'policy' | 'review'>, locate: Locate): Finding[] {
+export function finalize(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sourceId' | 'policy' | 'approval'>, locate: Locate): Finding[] {
   return runToEnd(finalizeSteps(raw, ctx, locate));
 }
 
-function* finalizeSteps(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sourceId' | 'policy' | 'review'>, locate: Locate): Steps<Finding[]> {
+function* finalizeSteps(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sourceId' | 'policy' | 'approval'>, locate: Locate): Steps<Finding[]> {
   const out: Finding[] = [];
   for (const r of raw) {
     yield;
@@ -70,10 +70,10 @@ function* finalizeSteps(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sou
     let level = levelFor(ctx.policy, r.ruleId, ctx.sourceId, r.target.tool);
     if (level === 'off') continue;
     let message = r.message;
-    const clause = meta?.reviewable ? reviewClause(ctx.review, ctx.policy) : undefined;
+    const clause = meta?.reviewable ? reviewClause(ctx.approval, ctx.policy) : undefined;
     if (clause !== undefined) {
       message += clause;
-      if (ctx.review?.approved) level = 'notice';
+      if (ctx.approval?.approved) level = 'notice';
     }
     const { location, pointer } = locate(r.target);
     const f: Finding = {

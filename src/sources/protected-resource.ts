@@ -1,5 +1,5 @@
 /**
- * Who authorizes an HTTP MCP server (issue 16 §3): its OAuth 2.0 Protected Resource Metadata
+ * Who authorizes an HTTP MCP server: its OAuth 2.0 Protected Resource Metadata
  * (RFC 9728), found as an MCP client finds it before connecting (MCP spec 2025-11-25,
  * Authorization › Protected Resource Metadata Discovery): the `resource_metadata` URL of a 401's
  * `WWW-Authenticate` challenge when there is one, else `/.well-known/oauth-protected-resource`

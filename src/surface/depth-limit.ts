@@ -1,5 +1,5 @@
 /**
- * One nesting limit for what a server serves (issue 11 item 10).
+ * One nesting limit for what a server serves (docs/design.md §8).
  *
  * `JSON.parse` reads a `tools/list` reply nested hundreds of thousands of levels deep, but every
  * recursive step after it (key sorting, the schema diff, the contract's own reader, which refuses
@@ -26,7 +26,7 @@ export const TOOL_MAX_DEPTH = MAX_JSON_DEPTH - 3;
  * Largest JSON text of one tool (UTF-8 bytes), checked where tools come in (a live listing, a
  * recording, a contract). Everything toolgate does with a tool (normalize, digest, diff, verify)
  * is one synchronous step per tool; 4 MiB keeps that step under a second, so an interrupt is
- * still handled within about a second (issue 11 item 9). Real tools are kilobytes; a tool this
+ * still handled within about a second (docs/design.md §13). Real tools are kilobytes; a tool this
  * size would be a million tokens of context.
  */
 export const TOOL_MAX_BYTES = 4 * 1024 * 1024;

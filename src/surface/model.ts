@@ -233,7 +233,7 @@ export interface ServerInfo {
 }
 
 /**
- * Tokens per turn pinned in a contract by `toolgate update` (issue 16 §1): the `o200k_base` tokens
+ * Tokens per turn pinned in a contract by `toolgate update`: the `o200k_base` tokens
  * of what a client sends the model for the reachable tools (see surface/tokens.ts). Absent from
  * contracts written before it was pinned, and from surfaces nobody counted.
  */
@@ -243,7 +243,7 @@ export interface PinnedTokens {
 }
 
 /**
- * Who authorizes an HTTP server (issue 16 §3): the pinned fields of its OAuth 2.0 Protected
+ * Who authorizes an HTTP server: the pinned fields of its OAuth 2.0 Protected
  * Resource Metadata (RFC 9728 §2 names). Without repeats; scopes sorted, authorization servers in
  * their order (clients use the first).
  */

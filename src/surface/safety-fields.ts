@@ -1,5 +1,5 @@
 /**
- * Vendor safety fields (issue 16 §4): safety facts a server declares outside the four MCP hints
+ * Vendor safety fields (docs/design.md §2): safety facts a server declares outside the four MCP hints
  * (a `_meta` key, a vendor annotation key, a top-level object of its own), named in toolgate.yml
  * by JSON pointer with the value on the safer side. Like the hints, they are claims by the party
  * being limited, so they can only restrict: a value other than the safer one counts as the less

@@ -1,5 +1,5 @@
 /**
- * What each tool costs in the model's context on every turn (issue 16 §1): the tokens of what a
+ * What each tool costs in the model's context on every turn: the tokens of what a
  * client sends the model for it (name, title, description, inputSchema, as JSON), counted with
  * OpenAI's `o200k_base` encoding (gpt-tokenizer). Other models' tokenizers differ by roughly
  * 10–20 %. The encoding's tables are 2.4 MB of JavaScript (about 0.6 s to load on this machine),
@@ -64,30 +64,38 @@ export function modelFacingJson(t: Pick<SurfaceTool, 'name' | 'title' | 'descrip
   });
 }
 
-/** Tokens per tool and their total, over the reachable tools (a disabled OpenAPI operation is never sent). */
+/**
+ * Tokens per turn of a surface (o200k_base), over the reachable tools (a disabled OpenAPI operation
+ * is never sent): `perTurn` is the one name of that figure in the code, the contract and the
+ * reports. `perTool` is there only when the tools were counted in this run, not when the figure is
+ * a trusted pinned total.
+ */
 export interface TokenCost {
-  total: number;
+  perTurn: number;
   /** By tool name, in surface order. */
-  perTool: { name: string; tokens: number }[];
+  perTool?: { name: string; tokens: number }[];
 }
 
+/** A count made in this run: every reachable tool's tokens and their sum. */
+type CountedTokens = Required<TokenCost>;
+
 /** Counts a surface's tools. */
-export function tokenCost(tools: readonly SurfaceTool[], count: TokenCounter): TokenCost {
+export function tokenCost(tools: readonly SurfaceTool[], count: TokenCounter): CountedTokens {
   const perTool = tools.filter((t) => t.safetyClass !== 'disabled').map((t) => ({ name: t.name, tokens: count(modelFacingJson(t)) }));
-  return { total: perTool.reduce((n, t) => n + t.tokens, 0), perTool };
+  return { perTurn: perTool.reduce((n, t) => n + t.tokens, 0), perTool };
 }
 
 /** The `n` most expensive tools, most expensive first (ties by name). */
-export function mostExpensive(cost: TokenCost, n = 5): { name: string; tokens: number }[] {
+export function mostExpensive(cost: CountedTokens, n = 5): { name: string; tokens: number }[] {
   return [...cost.perTool].sort((a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, n);
 }
 
 /** The pinned form of a count (written into the contract by `update`). */
 export function pinnedTokens(cost: TokenCost): PinnedTokens {
-  return { encoding: 'o200k_base', perTurn: cost.total };
+  return { encoding: 'o200k_base', perTurn: cost.perTurn };
 }
 
-/** What a run knows about tokens per turn, for the reports (issue 16 §1). */
+/** What a run knows about tokens per turn, for the reports. */
 export interface TokenFacts {
   /** Tokens per turn of the live surface. */
   perTurn: number;
@@ -123,18 +131,18 @@ export interface TokenInputs {
  * (the token limits need it); `facts` is undefined when the head's total is neither trusted nor
  * counted.
  */
-export async function tokenFacts(i: TokenInputs): Promise<{ facts?: TokenFacts; cost?: TokenCost }> {
+export async function tokenFacts(i: TokenInputs): Promise<{ facts?: TokenFacts; cost?: CountedTokens }> {
   const load = i.counter ?? tokenCounter;
   const pinnedFor = (s: Surface, by: Surface | undefined): number | undefined => (by?.tokens && by.digest === s.digest ? by.tokens.perTurn : undefined);
   const changed = i.base !== undefined && i.base.digest !== i.head.digest;
-  let cost: TokenCost | undefined;
+  let cost: CountedTokens | undefined;
   let perTurn = pinnedFor(i.head, i.contract) ?? pinnedFor(i.head, i.base);
   if (i.countHead || changed) {
     cost = tokenCost(i.head.tools, await load());
-    perTurn = cost.total;
+    perTurn = cost.perTurn;
   }
   if (perTurn === undefined) return {};
   const facts: TokenFacts = { perTurn, ...(cost ? { top: mostExpensive(cost) } : {}) };
-  if (changed && i.base) facts.base = pinnedFor(i.base, i.base) ?? (i.base.tools.length === 0 ? 0 : tokenCost(i.base.tools, await load()).total);
+  if (changed && i.base) facts.base = pinnedFor(i.base, i.base) ?? (i.base.tools.length === 0 ? 0 : tokenCost(i.base.tools, await load()).perTurn);
   return { facts, ...(cost ? { cost } : {}) };
 }

@@ -37,7 +37,7 @@ export function runInterruptCleanups(): void {
 /**
  * Longest synchronous stretch (ms) that code on a long path (a listing, normalizing, diffing or
  * writing thousands of tools) should run without yielding: a signal is then handled within about
- * this time, well inside the 1 s an interrupted run has to end (issue 11 §9).
+ * this time, well inside the 1 s an interrupted run has to end (docs/design.md §13).
  */
 export const SLICE_MS = 50;
 

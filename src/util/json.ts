@@ -97,8 +97,8 @@ export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined || a === null || b === null) return false;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
-  // Plain loops, no callbacks or key arrays: a check compares every tool of a contract this way
-  // (issue 18), and its one pass, before the JIT has warmed up, is about twice as fast so.
+  // Plain loops, no callbacks or key arrays: a check compares every tool of a contract this way,
+  // and its one pass, before the JIT has warmed up, is about twice as fast so.
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;

@@ -1,6 +1,6 @@
 /**
  * Paths and files that a repository controls, handled so that the repository cannot turn them
- * against the run (issue 11, items 5 and 8):
+ * against the run (docs/design.md §2):
  *
  * - {@link resolveInside}: where a write really lands. `..` and symbolic links (of every existing
  *   ancestor) are resolved; the real target must be inside the repository (or another allowed

@@ -1,6 +1,6 @@
 /**
- * Long pure computations written once, run two ways (issue 11 item 9: an interrupt ends the run
- * within a second, whatever it is doing). A computation is a generator that `yield`s between
+ * Long pure computations written once, run two ways, so that an interrupt ends the run
+ * within a second, whatever it is doing. A computation is a generator that `yield`s between
  * units of work (a tool, a check); {@link runToEnd} drives it synchronously (pure callers,
  * tests), {@link runInSlices} lets the event loop poll whenever a slice of {@link SLICE_MS} has
  * passed, so a pending SIGINT/SIGTERM is handled there (see `yieldToSignals`).

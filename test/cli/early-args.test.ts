@@ -1,5 +1,5 @@
 /**
- * The CLI's early reading of a command line (cli/early-args.ts, issue 18): a plain `audit`,
+ * The CLI's early reading of a command line (cli/early-args.ts): a plain `audit`,
  * `check` or `update` has its policy read and its first server started before commander loads.
  * Commander still decides: what was prepared early is used only when commander reads the same run
  * (cli/prepare.ts), so these tests hold the early reading to commander's own, option by option and

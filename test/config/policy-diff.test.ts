@@ -541,7 +541,7 @@ describe('runner secrets in a source env', () => {
   });
 });
 
-describe('the sandbox (issue 12)', () => {
+describe('the sandbox', () => {
   it('sandbox off, an open network and a new writable or readable path are relaxations; the reverse tightenings', () => {
     const head = edit(BASE, [
       '      env: [API_BASE]\n',
@@ -651,7 +651,7 @@ describe('diffPolicies: exports', () => {
   });
 });
 
-describe('diffPolicies: safety fields (issue 16 §4)', () => {
+describe('diffPolicies: safety fields', () => {
   const FIELDS = `${BASE}safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\n`;
   const SELECTED = `${FIELDS}runtime:\n  require-safer: [paid]\n`;
 

@@ -1,6 +1,6 @@
 /**
  * dist/ bundles `yaml` from its ESM build (node_modules/yaml/browser, scripts/bundles.mjs: it
- * loads sooner, issue 18) while the tests run the sources against its CommonJS build (Node's
+ * loads sooner) while the tests run the sources against its CommonJS build (Node's
  * conditions). Both are the same library; this holds them to reading every policy-like document
  * the same way: the same values, the same errors at the same offsets, the same warnings and the
  * same line positions, for every YAML file under test/ and a set of hostile texts.

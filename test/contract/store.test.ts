@@ -172,7 +172,7 @@ describe('parseContract', () => {
     expect(e.exitCode).toBe(2);
   });
 
-  describe('verified against the listed tools (check: issue 18)', () => {
+  describe('verified against the listed tools (check)', () => {
     const dir = tempDir('tg-verify-listed-');
     afterAll(dir.cleanup);
     /** `text` read as check reads it, then verified against `listed`. */
@@ -398,7 +398,7 @@ describe('duplicate keys (one linear scan of the text)', () => {
   });
 });
 
-describe('a malformed tool in a contract (pinned as served, issue 11)', () => {
+describe('a malformed tool in a contract (pinned as served)', () => {
   const untyped = { name: 'untyped', description: 'd', inputSchema: { properties: { q: { type: 'string' } } }, title: 7 };
   const text = () => serializeContract(buildSurface([{ tool: untyped }, { tool: readTool('fine') }]).surface).text;
   const edit = (f: (tool: Record<string, unknown>) => void): string => {

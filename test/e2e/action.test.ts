@@ -78,7 +78,7 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(r.annotations).toEqual([]);
   });
 
-  it('on a push the server starts before the pipeline loads; on a pull request only after the base policy is read (issue 18)', async () => {
+  it('on a push the server starts before the pipeline loads; on a pull request only after the base policy is read', async () => {
     const dir = workspace();
     const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
     writeFiles(dir, {
@@ -485,7 +485,7 @@ describe('exports: a pull request that changes the contract and forgets the gate
   });
 });
 
-describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect (issue 17)', () => {
+describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () => {
   const unannotated = { name: 'ping', inputSchema: { type: 'object', additionalProperties: false } };
 
   it('fail-on: warning and notice fail on lower levels, never reports only; result and notice-count are set each time', async () => {

@@ -44,7 +44,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stderr).toContain('fix:');
   });
 
-  it('starts the server before it loads the pipeline (issue 18), and ends it when the run stops before the snapshot', async () => {
+  it('starts the server before it loads the pipeline, and ends it when the run stops before the snapshot', async () => {
     const dir = workspace();
     writeFileSync(
       join(dir, 'toolgate.yml'),

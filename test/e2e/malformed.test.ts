@@ -1,5 +1,5 @@
 /**
- * Malformed tools are pinned as served (issue 11 item 1), on real listings: test/fixtures/malformed
+ * Malformed tools are pinned as served, on real listings: test/fixtures/malformed
  * holds `tools/list` recorded from @playwright/mcp 0.0.32 (24 of 24 tools serve an inputSchema of
  * only `$schema`, no `type`) and @modelcontextprotocol/server-filesystem 2025.1.14 (10 of 11) and
  * 2025.11.25 (well formed), installed as `npm install` resolves them today (see its README).

@@ -1,5 +1,5 @@
 /**
- * Exports checked by the targets' own engines (issue 15): Cedar policies by Cedar
+ * Exports checked by the targets' own engines: Cedar policies by Cedar
  * (@cedar-policy/cedar-wasm, the engine ToolHive embeds through cedar-go's equivalent semantics),
  * agentgateway rules by a CEL implementation (@marcbachmann/cel-js), Envoy's `includeRegex` by
  * RE2 (re2js; Envoy compiles it with Go's RE2 `regexp`), and the toolgate target by toolgate's

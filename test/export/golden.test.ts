@@ -1,5 +1,5 @@
 /**
- * Golden exports (issue 15): every target for a real server's contract (server-filesystem
+ * Golden exports: every target for a real server's contract (server-filesystem
  * 2026.8.31, `runtime.deny: [move_file]`) and for an OpenAPI integration (GitHub REST, with
  * disabled and promoted operations). The outputs are committed under test/golden/exports/<case>/:
  * `<target>.<ext>` for an export, `<target>.error.txt` where the target cannot represent the

@@ -240,7 +240,7 @@ describe('exports in toolgate.yml', () => {
   });
 });
 
-describe('what a hostile pull request tried (issue 15 attack review)', () => {
+describe('what a hostile pull request tried', () => {
   const USER = (extra: string) => `{"permissions": {"allow": ["mcp__fs__read_file", ${extra}], "deny": ["mcp__fs__move_file"]}}`;
   it("claude-code: a whole-server rule in any spelling (with a specifier, another case, spaces) is this export's, so stale", () => {
     const input = inputOf(['read_file'], ['move_file']);
@@ -287,7 +287,7 @@ describe('what a hostile pull request tried (issue 15 attack review)', () => {
   });
 });
 
-describe('second attack review', () => {
+describe("what a hostile pull request tried, on the targets' own splitting", () => {
   it('claude-code: a server name Claude Code would split elsewhere is refused; rules are read the way Claude Code splits them', () => {
     for (const server of ['fs_', '_fs', 'a__b']) expect(() => claudeCodeTarget.render(inputOf(['read_file'], [], server)), server).toThrow(/server name/);
     const input = inputOf(['read_file']);

@@ -1,8 +1,8 @@
-/** readReviewState: who may approve (write access through the permission endpoint) and what fails closed. */
+/** readApproval: who may approve (write access through the permission endpoint) and what fails closed. */
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import type { PullRequestContext } from '../../src/github/event.js';
-import { readReviewState } from '../../src/github/pr-context.js';
+import { readApproval } from '../../src/github/pr-context.js';
 import { failures, TEST_REPO, useFakeGitHub } from '../support/fake-github.js';
 
 const fake = useFakeGitHub();
@@ -11,7 +11,7 @@ const POLICY = parsePolicy('sources:\n  - id: s\n    recorded: t.json\n', 'toolg
 const approve = (user: string, author_association = 'COLLABORATOR') =>
   fake.gh.addReview(7, { user, state: 'APPROVED', commit_id: PR.headSha, author_association });
 
-describe('readReviewState: write access', () => {
+describe('readApproval: write access', () => {
   it.each([
     ['admin', undefined, true],
     ['maintain', undefined, true],
@@ -23,7 +23,7 @@ describe('readReviewState: write access', () => {
   ])('role %s (base %s): counts = %s', async (role, base, counts) => {
     fake.gh.grant('bob', role, base);
     approve('bob', 'MEMBER');
-    const s = await readReviewState(fake.octokit(), TEST_REPO, PR, POLICY);
+    const s = await readApproval(fake.octokit(), TEST_REPO, PR, POLICY);
     expect(s.approved).toBe(counts);
     if (!counts) expect(s.missing).toContain(`@bob (has ${role} access, not write)`);
   });
@@ -33,7 +33,7 @@ describe('readReviewState: write access', () => {
     async (association) => {
       fake.gh.grant('bob', 'write');
       approve('bob', association);
-      const s = await readReviewState(fake.octokit(), TEST_REPO, PR, POLICY);
+      const s = await readApproval(fake.octokit(), TEST_REPO, PR, POLICY);
       expect(s.approved).toBe(false);
       expect(s.missing).toContain(`@bob (author_association ${association}: no write access)`);
       expect(fake.gh.requestsTo('GET', /\/permission$/)).toHaveLength(0);
@@ -44,14 +44,14 @@ describe('readReviewState: write access', () => {
     fake.gh.grant('bob', 'write');
     fake.gh.fail({ method: 'GET', path: /\/collaborators\/bob\/permission$/, ...failures.forbidden() });
     approve('bob');
-    const s = await readReviewState(fake.octokit(), TEST_REPO, PR, POLICY);
+    const s = await readApproval(fake.octokit(), TEST_REPO, PR, POLICY);
     expect(s.approved).toBe(false);
     expect(s.missing).toMatch(/@bob \(write access could not be read \(.*\); the token needs Metadata: read/);
   });
 
   it('a 403 on the reviews names the permission the workflow needs', async () => {
     fake.gh.fail({ method: 'GET', path: /\/pulls\/7\/reviews$/, ...failures.forbidden() });
-    const s = await readReviewState(fake.octokit(), TEST_REPO, PR, POLICY);
+    const s = await readApproval(fake.octokit(), TEST_REPO, PR, POLICY);
     expect(s.approved).toBe(false);
     expect(s.missing).toContain('`permissions: pull-requests: read`');
   });
@@ -59,13 +59,13 @@ describe('readReviewState: write access', () => {
   it('named reviewers need no write check: the policy names them', async () => {
     approve('bob', 'CONTRIBUTOR');
     const p = parsePolicy('sources:\n  - id: s\n    recorded: t.json\nreview:\n  reviewers: [bob]\n', 'toolgate.yml', '/r');
-    expect(await readReviewState(fake.octokit(), TEST_REPO, PR, p)).toEqual({ approved: true, approvers: ['bob'], missing: '' });
+    expect(await readApproval(fake.octokit(), TEST_REPO, PR, p)).toEqual({ approved: true, approvers: ['bob'], missing: '' });
     expect(fake.gh.requestsTo('GET', /\/permission$/)).toHaveLength(0);
   });
 
   it('an approval by the author under another case of the login does not count', async () => {
     fake.gh.grant('Alice', 'admin');
     approve('ALICE', 'OWNER');
-    expect((await readReviewState(fake.octokit(), TEST_REPO, PR, POLICY)).approved).toBe(false);
+    expect((await readApproval(fake.octokit(), TEST_REPO, PR, POLICY)).approved).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import type { PullRequestContext } from '../../src/github/event.js';
-import { readReviewState } from '../../src/github/pr-context.js';
+import { readApproval } from '../../src/github/pr-context.js';
 import { parseTeamRef } from '../../src/config/reviewers.js';
 import { TEST_REPO, useFakeGitHub } from '../support/fake-github.js';
 import { refusedPolicy } from '../support/config-error.js';
@@ -23,19 +23,19 @@ describe('parseTeamRef', () => {
   });
 });
 
-describe('readReviewState with team reviewers', () => {
+describe('readApproval with team reviewers', () => {
   it("a team member's approval counts; the missing text names the team, not its members", async () => {
     fake.gh.addTeam('acme', 'security', ['Bob', 'carol']);
     const p = policy(['acme/security', 'dave']);
     fake.gh.addReview(7, { user: 'erin', state: 'APPROVED', commit_id: PR.headSha });
-    const before = await readReviewState(fake.octokit(), TEST_REPO, PR, p);
+    const before = await readApproval(fake.octokit(), TEST_REPO, PR, p);
     expect(before).toMatchObject({ approved: false, approvers: [] });
     expect(before.missing).toBe(
       '1 approving review from someone other than @alice (from: acme/security, dave); not counted: @erin (not named in review.reviewers)',
     );
 
     fake.gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: PR.headSha });
-    expect(await readReviewState(fake.octokit(), TEST_REPO, PR, p)).toEqual({ approved: true, approvers: ['bob'], missing: '' });
+    expect(await readApproval(fake.octokit(), TEST_REPO, PR, p)).toEqual({ approved: true, approvers: ['bob'], missing: '' });
     expect(fake.gh.requestsTo('GET', /^\/orgs\/acme\/teams\/security\/members$/)).toHaveLength(2);
   });
 
@@ -46,14 +46,14 @@ describe('readReviewState with team reviewers', () => {
       Array.from({ length: 250 }, (_, i) => `user${i}`),
     );
     fake.gh.addReview(7, { user: 'user249', state: 'APPROVED', commit_id: PR.headSha });
-    const state = await readReviewState(fake.octokit(), TEST_REPO, PR, policy(['@acme/everyone']));
+    const state = await readApproval(fake.octokit(), TEST_REPO, PR, policy(['@acme/everyone']));
     expect(state.approved).toBe(true);
     expect(fake.gh.requestsTo('GET', /teams\/everyone\/members/)).toHaveLength(3);
   });
 
   it('a team the token cannot read (404) fails closed and says which permission is missing', async () => {
     fake.gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: PR.headSha });
-    const state = await readReviewState(fake.octokit(), TEST_REPO, PR, policy(['acme/hidden']));
+    const state = await readApproval(fake.octokit(), TEST_REPO, PR, policy(['acme/hidden']));
     expect(state.approved).toBe(false);
     expect(state.missing).toMatch(
       /^an approving review, which could not be checked: the members of team acme\/hidden could not be read \(GitHub API .*404.*\); reading teams needs a token with `read:org`/,

@@ -1,5 +1,5 @@
 /**
- * Atomic contract writes (issue 6, docs/design.md §4): `toolgate update` killed with SIGKILL at random
+ * Atomic contract writes (docs/design.md §4): `toolgate update` killed with SIGKILL at random
  * moments never leaves a truncated or half-written contract. After every kill the contract is
  * absent, the old complete file, or the new complete file (it parses with `parseContract` and
  * its digest is one of the two).

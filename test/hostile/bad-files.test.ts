@@ -1,5 +1,5 @@
 /**
- * Broken policies, contracts, recordings and OpenAPI integrations (issue 6), each run through the
+ * Broken policies, contracts, recordings and OpenAPI integrations, each run through the
  * built CLI (`node dist/cli.js check -c ...`) in a fresh copy of test/fixtures/bad: the exit code
  * is 2 (configuration) or 3 (source), the message names the file with the line (verified by
  * hand against each file) or JSON pointer and says how to fix it, and no file in the workspace,

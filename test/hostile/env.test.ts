@@ -1,5 +1,5 @@
 /**
- * What a spawned server can see (issue 6, docs/design.md §9): only the default variables (PATH, LOGNAME,
+ * What a spawned server can see (docs/design.md §9): only the default variables (PATH, LOGNAME,
  * SHELL, TERM, USER), the names the source lists, and a scratch HOME that is deleted afterwards
  * (even when the server wrote into it). Never GITHUB_TOKEN, INPUT_*, ACTIONS_* or any other
  * variable of toolgate's own environment. Checked for a stdio server and for an HTTP server's

@@ -1,5 +1,5 @@
 /**
- * Property tests (fast-check) of the two parsers that read files people and tools edit (issue 6):
+ * Property tests (fast-check) of the two parsers that read files people and tools edit:
  * `parsePolicy` (toolgate.yml) and `parseContract` (.toolgate/*.surface.json). For any input they
  * either return a value or throw a ConfigError that names the file and a line: never another
  * exception, never a hang. Run counts are bounded so CI stays fast; a failure prints the seed

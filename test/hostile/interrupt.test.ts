@@ -1,6 +1,6 @@
 /**
  * A cancelled run (SIGINT, SIGTERM: what a cancelled GitHub job sends) leaves nothing behind, ends
- * promptly whatever it is doing, and exits with the signal's code (issue 11 §9).
+ * promptly whatever it is doing, and exits with the signal's code.
  */
 import '../support/unsandboxed.js';
 import { spawn } from 'node:child_process';

@@ -1,6 +1,7 @@
 /**
- * Attacks on pinning malformed and oversized tools (issue 11, second attack on items 1, 9, 10):
- * each case is what a hostile server or pull request tried, and failed on the commit before.
+ * Attacks on pinning malformed and oversized tools: each case is what a hostile server or pull
+ * request can try (a listing toolgate cannot pin, a tool too big or too deep to handle within the
+ * interrupt bound), and the refusal or finding that answers it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

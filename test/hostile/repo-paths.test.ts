@@ -1,5 +1,5 @@
 /**
- * Paths and files a repository controls, turned against the run (issue 11, items 5 and 8), on
+ * Paths and files a repository controls, turned against the run, on
  * real temp directories with real symbolic links, named pipes (mkfifo) and sparse files:
  *
  * - `update` never writes outside the repository: not through an absolute contract path, `..`, a

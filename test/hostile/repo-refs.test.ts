@@ -1,5 +1,5 @@
 /**
- * OpenAPI documents read nothing outside the repository (issue 11, item 4).
+ * OpenAPI documents read nothing outside the repository.
  *
  * A pull request controls the integration config and the document: a `$ref` to `/etc/passwd`,
  * `file:///proc/self/environ`, `../outside.yaml`, or to a symbolic link in the repository that
@@ -24,7 +24,8 @@ import { loadIntegrationConfig } from '../../src/sources/openapi/config.js';
 import { loadOpenApiDocument } from '../../src/sources/openapi/document.js';
 import { snapshotOpenApi } from '../../src/sources/openapi/index.js';
 import { fetchCapped, RemoteError } from '../../src/sources/openapi/remote.js';
-import { expandedSize, MAX_FILE_BYTES } from '../../src/sources/openapi/repo-files.js';
+import { expandedSize } from '../../src/sources/openapi/expanded-size.js';
+import { MAX_FILE_BYTES } from '../../src/sources/openapi/repo-files.js';
 import { findRepositoryRoot } from '../../src/util/repository-root.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { SourceError } from '../../src/sources/source-error.js';

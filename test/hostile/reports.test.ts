@@ -1,5 +1,5 @@
 /**
- * Untrusted text in every report (issue 6): tool names, titles and descriptions taken from
+ * Untrusted text in every report: tool names, titles and descriptions taken from
  * HOSTILE_STRINGS go through the real pipeline (recorded source, `check` against a contract that
  * differs, so findings quote them) and then through every renderer. None of them may change the
  * structure of its medium: one workflow command per line, one table row per finding, no live

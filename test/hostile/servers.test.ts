@@ -1,5 +1,5 @@
 /**
- * Misbehaving MCP servers (issue 6): every failure ends in a clear finding or SourceError, nothing
+ * Misbehaving MCP servers: every failure ends in a clear finding or SourceError, nothing
  * hangs, leaks a process or exhausts memory. Each case is a real process from
  * test/fixtures/servers/hostile (see its README) or test/fixtures/servers.
  *

@@ -55,7 +55,7 @@ describe('folding restatements', () => {
     const open = judgeCase({ head, contract, base: contract });
     expect(open.findings.find((f) => f.ruleId === 'contract-stale')?.level).toBe('error');
     expect(open.findings.find((f) => f.ruleId === 'description-changed')?.level).toBe('error');
-    const approved = judgeCase({ head, contract, base: contract, review: APPROVED });
+    const approved = judgeCase({ head, contract, base: contract, approval: APPROVED });
     expect(approved.findings.find((f) => f.ruleId === 'contract-stale')?.level).toBe('error');
     expect(approved.findings.find((f) => f.ruleId === 'description-changed')?.level).toBe('notice');
   });

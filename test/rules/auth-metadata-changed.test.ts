@@ -79,7 +79,7 @@ ruleTests('auth-metadata-changed', {
       name: 'another resource (another token audience), approved: a notice naming the approver',
       base: withAuth(doc()),
       head: withAuth(doc({ resource: 'https://mcp.example.com/' })),
-      review: { approved: true, approvers: ['bob'], missing: '' },
+      approval: { approved: true, approvers: ['bob'], missing: '' },
       expect: [
         {
           ruleId: 'auth-metadata-changed',

@@ -1,7 +1,7 @@
 /** denied-tool: a tool matching a `deny` pattern is reachable, or classed read when the entry forbids that. */
 import { openapiSurface, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
 
-/** Vendor safety fields (issue 16 §4): deny only what is on the less safe side of one. */
+/** Vendor safety fields: deny only what is on the less safe side of one. */
 const DENY_PAID =
   'safety-fields:\n  - name: paid\n    pointer: /_meta/com.example~1paid\n    safer: false\ndeny:\n  - tools: "*"\n    less-safe: [paid]\n    reason: no paid generation for agents\n';
 const withPaid = (name: string, paid?: boolean) => ({ ...writeTool(name), ...(paid !== undefined ? { _meta: { 'com.example/paid': paid } } : {}) });

@@ -68,7 +68,7 @@ ruleTests('operation-request-changed', {
       name: 'with an approval it is a notice naming the approver',
       base: update(call()),
       head: update(call({ requestBody: ['application/json', 'multipart/form-data'] })),
-      review: { approved: true, approvers: ['bob'], missing: '' },
+      approval: { approved: true, approvers: ['bob'], missing: '' },
       expect: [{ ruleId: 'operation-request-changed', tool: 'updatePetWithForm', level: 'notice', message: /approved by @bob$/ }],
     },
     documentCase({

@@ -77,7 +77,7 @@ ruleTests('operation-server-changed', {
       name: 'on a PR without the review it says what it needs; with one it is a notice naming the approver',
       base: getPet(call()),
       head: getPet(call({ servers: [{ url: '/api/v3' }] })),
-      review: { approved: true, approvers: ['bob'], missing: '' },
+      approval: { approved: true, approvers: ['bob'], missing: '' },
       expect: [
         {
           ruleId: 'operation-server-changed',

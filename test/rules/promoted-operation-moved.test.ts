@@ -39,7 +39,7 @@ ruleTests('promoted-operation-moved', {
       name: 'the method changed, on a PR without the review',
       base: before,
       head: movedMethod,
-      review: MISSING,
+      approval: MISSING,
       expect: [
         { ruleId: 'promoted-operation-moved', tool: 'create_quote', level: 'error', message: 'it needs 1 approving review from someone other than @alice' },
       ],
@@ -48,7 +48,7 @@ ruleTests('promoted-operation-moved', {
       name: 'an approving review turns it into a notice that says who approved',
       base: before,
       head: movedMethod,
-      review: { approved: true, approvers: ['bob'], missing: '' },
+      approval: { approved: true, approvers: ['bob'], missing: '' },
       expect: [{ ruleId: 'promoted-operation-moved', tool: 'create_quote', level: 'notice', message: /; approved by @bob$/ }],
     },
   ],

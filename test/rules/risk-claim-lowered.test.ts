@@ -59,7 +59,7 @@ ruleTests('risk-claim-lowered', {
       name: 'with an approving review: a notice saying who approved',
       base: [mcpTool('put', RISKY)],
       head: [mcpTool('put', { ...RISKY, openWorldHint: false })],
-      review: { approved: true, approvers: ['bob', 'carol'], missing: '' },
+      approval: { approved: true, approvers: ['bob', 'carol'], missing: '' },
       expect: [{ ruleId: 'risk-claim-lowered', tool: 'put', level: 'notice', message: /approved by @bob, @carol$/ }],
     },
   ],

@@ -1,5 +1,5 @@
 /**
- * server-escaped: a process of the server outlived it (issue 12). Raised by run-check from what
+ * server-escaped: a process of the server outlived it. Raised by run-check from what
  * the snapshot found carrying the run's marker after the server's group ended; the real escapes
  * (setsid, double fork, new process group, respawn) are in test/hostile/sandbox.test.ts.
  */

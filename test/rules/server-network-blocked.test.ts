@@ -1,5 +1,5 @@
 /**
- * server-network-blocked: the sandboxed server tried to reach the network (issue 12). The real
+ * server-network-blocked: the sandboxed server tried to reach the network. The real
  * lookup from inside the sandbox is in test/hostile/sandbox.test.ts (where bubblewrap is); here,
  * the hosts read from a server's error output and the finding made of them.
  */

@@ -1,4 +1,4 @@
-/** server-unsandboxed: every report says when a server ran outside the sandbox (issue 12). */
+/** server-unsandboxed: every report says when a server ran outside the sandbox. */
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy.js';

@@ -39,7 +39,7 @@ ruleTests('tool-added', {
       name: 'on a pull request without an eligible approval: says what it needs',
       base: [readTool('get')],
       head: [readTool('get'), mcpTool('send', { ...WRITE_HINTS, openWorldHint: true })],
-      review: MISSING,
+      approval: MISSING,
       expect: [
         {
           ruleId: 'tool-added',
@@ -68,7 +68,7 @@ ruleTests('tool-added', {
       name: 'approved by an eligible reviewer: a notice naming the approver, not an error',
       base: [readTool('get')],
       head: [readTool('get'), writeTool('put')],
-      review: { approved: true, approvers: ['bob'], missing: '' },
+      approval: { approved: true, approvers: ['bob'], missing: '' },
       expect: [{ ruleId: 'tool-added', tool: 'put', level: 'notice', message: /approved by @bob$/ }],
     },
     {

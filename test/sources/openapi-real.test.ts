@@ -12,7 +12,7 @@ import { snapshotOpenApi } from '../../src/sources/openapi/index.js';
 import { loadOpenApiDocument } from '../../src/sources/openapi/document.js';
 import { indexOperations } from '../../src/sources/openapi/operations.js';
 import { pruneForValidation } from '../../src/sources/openapi/prune.js';
-import { expandedSize } from '../../src/sources/openapi/repo-files.js';
+import { expandedSize } from '../../src/sources/openapi/expanded-size.js';
 import { getByRef } from '../../src/sources/openapi/refs.js';
 import { dereferencedSize, estimateDereferencedSize, reachingCycles } from '../../src/sources/openapi/deref-size.js';
 import { cloneJson } from '../../src/util/json.js';

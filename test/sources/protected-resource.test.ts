@@ -1,5 +1,5 @@
 /**
- * RFC 9728 discovery as an MCP client does it (issue 16 §3), against a real MCP server on
+ * RFC 9728 discovery as an MCP client does it, against a real MCP server on
  * 127.0.0.1: the order of the URLs tried, what is pinned in the contract, what the reports show,
  * and that discovery sends no credentials and fetches nothing on another origin.
  */

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { snapshotOpenApi } from '../../src/sources/openapi/index.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import type { Surface } from '../../src/surface/model.js';
-import type { ReviewState } from '../../src/rules/context.js';
+import type { Approval } from '../../src/rules/context.js';
 import { evaluateCase, type Expected, type RunCase } from './surface-builders.js';
 
 const FIXTURES = resolve('test/fixtures/openapi');
@@ -56,7 +56,7 @@ export function documentCase(c: {
   head: Record<string, string>;
   include: string[];
   policies?: Record<string, 'read'>;
-  review?: ReviewState;
+  approval?: Approval;
   watch?: string[];
   expect: Expected[];
 }): RunCase {
@@ -68,7 +68,7 @@ export function documentCase(c: {
     run: async () => {
       const base = await documentSurface(c.base, c.spec, c.include, c.policies);
       const head = await documentSurface(c.head, c.spec, c.include, c.policies);
-      return evaluateCase({ base, head, ...(c.review ? { review: c.review } : {}) });
+      return evaluateCase({ base, head, ...(c.approval ? { approval: c.approval } : {}) });
     },
   };
 }

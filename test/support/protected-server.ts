@@ -1,6 +1,6 @@
 /**
  * A real MCP server over Streamable HTTP on 127.0.0.1 that publishes RFC 9728 protected resource
- * metadata the test can change between runs (issue 16 §3). In-process: the SDK's McpServer behind
+ * metadata the test can change between runs. In-process: the SDK's McpServer behind
  * node:http, with the discovery URLs an MCP client tries.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

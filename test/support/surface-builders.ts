@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parsePolicy, type Policy } from '../../src/config/policy.js';
-import type { CheckContext, ReviewState, Target } from '../../src/rules/context.js';
+import type { CheckContext, Approval, Target } from '../../src/rules/context.js';
 import type { SchemaVerdict } from '../../src/diff/schema/index.js';
 import { evaluate, type Locate } from '../../src/rules/evaluate.js';
 import { assembleContext, buildContext, judgeNow, type ContextInput, type Judgement } from '../../src/judge/judge.js';
@@ -191,7 +191,7 @@ export interface EvalCase {
   contract?: Surface | Json[] | null;
   /** toolgate.yml text (see {@link policyFrom}). */
   policy?: string;
-  review?: ReviewState;
+  approval?: Approval;
   schemaVerdicts?: Record<string, SchemaVerdict>;
   malformed?: MalformedTool[];
   /** Rule ids compared besides the file's own (default: only the file's). */
@@ -241,7 +241,7 @@ function contextInput(c: Omit<EvalCase, 'name' | 'expect'>): ContextInput {
     policy: policyFrom(c.policy),
     ...(contract ? { contract } : {}),
     ...(base ? { base } : {}),
-    ...(c.review ? { review: c.review } : {}),
+    ...(c.approval ? { approval: c.approval } : {}),
   };
 }
 
@@ -368,10 +368,10 @@ export function ruleTests(ruleId: RuleId, tables: { fires: RuleCase[]; silent: R
  * The findings of a pull request that changes toolgate.yml from `base` to `head` (YAML texts),
  * judged as the Action judges it: the base policy's settings, the head's lines.
  */
-export function policyReview(base: string, head: string, review?: ReviewState): () => Finding[] {
+export function policyReview(base: string, head: string, approval?: Approval): () => Finding[] {
   return () => {
     const b = parsePolicy(base, 'toolgate.yml', '/repo');
     const h = parsePolicy(head, 'toolgate.yml', '/repo');
-    return policyFindings({ policy: judgingPolicy(b, h), policyChanges: diffPolicies(b, h), root: '/repo', ...(review ? { review } : {}) });
+    return policyFindings({ policy: judgingPolicy(b, h), policyChanges: diffPolicies(b, h), root: '/repo', ...(approval ? { approval } : {}) });
   };
 }

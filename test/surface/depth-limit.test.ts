@@ -1,5 +1,5 @@
 /**
- * One nesting limit, applied when snapshotting (issue 11 item 10): a tool nested deeper than the
+ * One nesting limit, applied when snapshotting: a tool nested deeper than the
  * contract reader accepts is pinned with its deep values replaced by their sha256, flagged
  * malformed, and the contract written from it reads back.
  */

@@ -192,7 +192,7 @@ describe('malformed tools', () => {
       { tool: { name: 'bad_desc', inputSchema: CLOSED, description: 42 } },
       { tool: writeTool('ok2') },
     ]);
-    // Issue 11 item 1: every entry with a name is in the surface and counts.
+    // Every entry with a name is in the surface and counts.
     expect(b.surface.tools.map((t) => t.name)).toEqual(['', 'bad', 'bad_ann', 'bad_desc', 'bad_out', 'ok1', 'ok2']);
     expect(b.surface.counts.toolCount).toBe(7);
     expect(b.malformed).toEqual([

@@ -1,7 +1,7 @@
 /**
  * Keys that plain assignment would lose or misread (`__proto__`, `constructor`), end to end through
  * the real normalizer, the diff, the rules and the contract store: each is pinned, hashed, counted
- * and compared like any other key (issue 11, item 2).
+ * and compared like any other key.
  */
 import { describe, expect, it } from 'vitest';
 import { serializeContract } from '../../src/contract/serialize.js';

@@ -1,5 +1,5 @@
 /**
- * Vendor safety fields (issue 16 §4): the pointer resolution and sides (pure), and the whole path on
+ * Vendor safety fields: the pointer resolution and sides (pure), and the whole path on
  * the real recording of firecrawl-mcp 3.26.0, whose `firecrawl_scrape` and `firecrawl_search` carry
  * `_meta["anthropic/alwaysLoad"]: true`: the audit lists them, `deny[].less-safe` denies them,
  * `runtime.require-safer` (and so every export) leaves them out.

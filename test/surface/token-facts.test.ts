@@ -1,5 +1,5 @@
 /**
- * Tokens per turn pinned in the contract and reused (issue 16 §1), on the real recorded listings of
+ * Tokens per turn pinned in the contract and reused, on the real recorded listings of
  * @playwright/mcp 0.0.40 and 0.0.83: a pinned total stands for the same digest (the tokenizer is
  * not even loaded), a change to review is counted, `update` writes the total, and a hand-edited
  * total is stale whenever the run counts.
@@ -78,13 +78,13 @@ describe('tokenFacts', () => {
     expect(facts!.perTurn - facts!.base!).toBe(1475);
     expect(facts?.top?.map((t) => t.name)).toEqual(['browser_take_screenshot', 'browser_emulate_media', 'browser_fill_form', 'browser_find', 'browser_drop']);
     expect(facts?.top?.[0]?.tokens).toBe(294);
-    expect(cost?.total).toBe(3343);
+    expect(cost?.perTurn).toBe(3343);
   });
 
   it('counts a base that has no total pinned for its tools (a contract written before tokens were pinned)', async () => {
     const l = loader();
     const { facts } = await tokenFacts({ head: newS, base: oldS, countHead: false, counter: l.load });
-    expect(facts?.base).toBe(tokenCost(oldS.tools, count).total);
+    expect(facts?.base).toBe(tokenCost(oldS.tools, count).perTurn);
     expect(l.calls()).toBeGreaterThan(0);
   });
 

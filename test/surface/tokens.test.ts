@@ -1,5 +1,5 @@
 /**
- * Tokens per turn (issue 16 §1) on published servers: the recorded listings of test/fixtures,
+ * Tokens per turn on published servers: the recorded listings of test/fixtures,
  * counted with o200k_base. The totals are facts about those versions, measured here.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,8 +26,8 @@ describe('tokens per turn', () => {
     const totals: Record<string, number> = {};
     for (const { pkg, file } of latest) {
       const cost = tokenCost(normalizeSnapshot(await readRecorded('x', file)).surface.tools, count);
-      totals[pkg] = cost.total;
-      expect(cost.total).toBe(cost.perTool.reduce((n, t) => n + t.tokens, 0));
+      totals[pkg] = cost.perTurn;
+      expect(cost.perTurn).toBe(cost.perTool.reduce((n, t) => n + t.tokens, 0));
       expect(mostExpensive(cost).length).toBe(Math.min(5, cost.perTool.length));
     }
     // Printed for the record (the closing note quotes them); the assertions are on shape only.

@@ -147,7 +147,7 @@ describe('parseJsonDocument: syntax errors', () => {
   });
 });
 
-describe('parseJsonDocument: hostile texts (an attacker review)', () => {
+describe('parseJsonDocument: hostile texts', () => {
   it('an invalid text whose brackets the depth check read as string content still gets a located error, never a stack overflow', () => {
     // jsonc-parser, which describes the error, ends a string at a raw line break and reads
     // comments as their own tokens: the brackets after them were nesting it recursed into.

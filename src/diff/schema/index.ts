@@ -1,5 +1,5 @@
 /**
- * Schema change classification (project issue 4): how an `inputSchema` change affects the inputs
+ * Schema change classification: how an `inputSchema` change affects the inputs
  * a tool accepts, and whether a schema admits undeclared arguments.
  *
  * @example

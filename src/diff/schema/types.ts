@@ -1,5 +1,5 @@
 /**
- * Result types of schema change classification (project issue 4).
+ * Result types of schema change classification.
  *
  * Paths are JSON Pointers (RFC 6901) into the *normalized, dereferenced* schema: `""` is the
  * root, `/properties/labels/items` the items of the `labels` property. Where a `$ref` was

@@ -1,5 +1,5 @@
 /**
- * Who authorizes an HTTP server (issue 16 §3): `auth-metadata-changed` in the change review and
+ * Who authorizes an HTTP server: `auth-metadata-changed` in the change review and
  * `auth-metadata-unavailable` about the discovery itself (see sources/protected-resource.ts).
  */
 import { authChangeWidens, describeAuthChange, type Change } from '../../diff/change.js';

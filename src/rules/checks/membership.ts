@@ -77,7 +77,7 @@ function aggregatesDiffer(ctx: Parameters<Check>[0]): string[] {
   const kinds: string[] = [];
   if (c.digest !== ctx.head.digest) kinds.push('digest');
   if (c.payloadBytes !== ctx.head.payloadBytes) kinds.push('payloadBytes');
-  const known = ctx.tokens?.total ?? ctx.tokensPerTurn;
+  const known = ctx.tokens?.perTurn;
   if (c.tokens && known !== undefined && c.tokens.perTurn !== known) kinds.push('tokens');
   return kinds;
 }

@@ -68,16 +68,16 @@ function tokenBudget(ctx: Parameters<Check>[0]): RawFinding[] {
   const cost = ctx.tokens;
   if (!cost) return [];
   const out: RawFinding[] = [];
-  if (maxTokens !== undefined && cost.total > maxTokens) {
+  if (maxTokens !== undefined && cost.perTurn > maxTokens) {
     out.push({
       ruleId: 'token-budget-exceeded',
       target: { in: 'policy', sub: '/limits/max-tokens' },
-      message: `the advertised tools cost ${cost.total} tokens per turn; the limit is ${maxTokens}`,
-      data: { limit: 'max-tokens', value: cost.total, max: maxTokens },
+      message: `the advertised tools cost ${cost.perTurn} tokens per turn; the limit is ${maxTokens}`,
+      data: { limit: 'max-tokens', value: cost.perTurn, max: maxTokens },
     });
   }
   if (maxTokensPerTool !== undefined) {
-    for (const t of cost.perTool) {
+    for (const t of cost.perTool ?? []) {
       if (t.tokens <= maxTokensPerTool) continue;
       out.push({
         ruleId: 'token-budget-exceeded',

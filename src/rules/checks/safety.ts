@@ -1,5 +1,5 @@
 /**
- * Vendor safety fields in the change review (issue 16 §4): `safety-field-changed`, and which
+ * Vendor safety fields in the change review (docs/design.md §2): `safety-field-changed`, and which
  * metadata changes it judges in place of `description-changed`.
  */
 import type { Change } from '../../diff/change.js';

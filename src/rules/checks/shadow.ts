@@ -1,5 +1,5 @@
 /**
- * `tool-shadowed` (issue 16 §4): across the sources of one toolgate.yml, a tool name two sources
+ * `tool-shadowed` (docs/design.md §5): across the sources of one toolgate.yml, a tool name two sources
  * serve (an agent connected to both sees a collision; clients keep one, or rename), and a text of
  * one source's tool that names another source's tool (how a malicious server steers the model to,
  * or away from, a trusted server's tools). Judged over all sources at once, after each is listed;

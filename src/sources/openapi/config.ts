@@ -14,7 +14,7 @@ import { didYouMean } from '../../util/suggest.js';
 import { schemaError, type SchemaProblem } from '../../util/schema-errors.js';
 import { integrationValidator } from '../../util/validators.js';
 import integrationSchema from '../../../schema/integration.schema.json' with { type: 'json' };
-import { confinementProblem } from './repo-files.js';
+import { confinementProblem } from './repo-path.js';
 import { findRepositoryRoot } from '../../util/repository-root.js';
 
 /**

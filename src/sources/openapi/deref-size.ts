@@ -25,7 +25,7 @@
  */
 import { toPointer } from '../../util/json.js';
 import { getByRefThroughRefs } from './refs.js';
-import { expandedSize, type ExpansionStep } from './repo-files.js';
+import { expandedSize, type ExpansionStep } from './expanded-size.js';
 
 /** Where a measure passed its limit: the `$ref` (its JSON pointer in the measured document and its value) whose expansion did. */
 export interface RefBombSite {

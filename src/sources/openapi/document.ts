@@ -53,7 +53,9 @@ import { SourceError } from '../source-error.js';
 import { escapePointerToken, cloneJson } from '../../util/json.js';
 import { pruneForValidation, type KeptOperation } from './prune.js';
 import { dereferencedSize, estimateDereferencedSize, resolvedByPointerAlone, type DerefSize } from './deref-size.js';
-import { expandedSize, MAX_TOTAL_BYTES, RepoFiles, shown } from './repo-files.js';
+import { expandedSize } from './expanded-size.js';
+import { MAX_TOTAL_BYTES, RepoFiles } from './repo-files.js';
+import { shown } from './repo-path.js';
 import { findRepositoryRoot } from '../../util/repository-root.js';
 
 /** A loaded document: one JSON tree whose `$ref`s are all internal (`#/...`). */

@@ -43,14 +43,16 @@
  * parser will build from the part it validates first (deref-size.ts: a "reference bomb" is
  * refused in milliseconds instead of walking past the deadline).
  *
+ * The walk of steps 1-2 is repo-path.ts, the measure of step 5 expanded-size.ts; this module reads,
+ * caches and serves the files to the parser.
+ *
  * What is not defended: a concurrent process rewriting the checkout while toolgate reads it (the
  * dev/inode check still guarantees the bytes come from the file that was checked), hard links
  * (git cannot commit one).
  */
 import { constants } from 'node:fs';
-import { lstat, open, readlink, realpath } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
-import { dirname, isAbsolute, join, parse as parsePath, relative, resolve, sep } from 'node:path';
+import { lstat, open, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, type ParserOptions } from '@readme/openapi-parser';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
@@ -59,7 +61,8 @@ import { SourceError } from '../source-error.js';
 import { MAX_JSON_DEPTH } from '../../util/json-file.js';
 import { pointerSegments } from '../../util/json.js';
 import { fetchCapped, RemoteError } from './remote.js';
-import { within } from '../../util/repository-root.js';
+import { expandedSize, MAX_EXPANDED_SIZE } from './expanded-size.js';
+import { fileKind, locate, MAX_LINKS, shown, type Located } from './repo-path.js';
 
 /** Largest file (document or referenced file) toolgate reads: 64 MiB. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -67,11 +70,6 @@ export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 /** Most files (local and remote) one document may consist of. */
 export const MAX_FILES = 10_000;
-/**
- * Largest size of a parsed file with YAML aliases expanded, in units of one per value plus one per
- * character of every key and string. Text without aliases never exceeds its byte count.
- */
-const MAX_EXPANDED_SIZE = MAX_FILE_BYTES;
 /** Time for loading one document with everything it references (and, separately, validating it). */
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
 /** Time for fetching one remote `$ref` target (`allow-remote-refs`), redirects included. */
@@ -80,8 +78,6 @@ export const REMOTE_TIMEOUT_MS = 20_000;
 const MAX_REMOTE_BYTES = MAX_FILE_BYTES;
 /** Referring files up to this size are indexed to give a refused `$ref`'s line. */
 const MAX_LINE_INDEX_BYTES = 4 * 1024 * 1024;
-/** Symbolic links followed for one path before it is refused as a loop (Linux's limit). */
-const MAX_LINKS = 40;
 
 const MIB = 1024 * 1024;
 
@@ -103,224 +99,12 @@ export function describeSite(site: RefSite): string {
   return `$ref ${JSON.stringify(site.ref)} at ${at}${site.base !== undefined ? ` (resolved against ${site.base})` : ''}`;
 }
 
-/** A path as messages show it: relative to the working directory when under it. */
-export function shown(p: string): string {
-  const rel = relative(process.cwd(), p);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
-}
-
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** How a path resolved against the repository root. */
-type Located = { kind: 'inside'; real: string } | { kind: 'missing' } | { kind: 'outside'; viaLink: boolean } | { kind: 'loop' };
-
-/**
- * Resolves `path` inside the repository whose real path is `rootReal` (`rootGiven`: the root as
- * configured, possibly through a symbolic link), following symbolic links component by component
- * without ever touching anything outside the root. See the module comment, steps 1-2.
- */
-async function locate(path: string, rootGiven: string, rootReal: string): Promise<Located> {
-  const lexical = resolve(path);
-  let rel: string;
-  if (within(lexical, rootReal)) rel = relative(rootReal, lexical);
-  else if (within(lexical, rootGiven)) rel = relative(rootGiven, lexical);
-  else return { kind: 'outside', viaLink: false };
-  const queue = rel === '' ? [] : rel.split(sep);
-  let cur = rootReal;
-  let links = 0;
-  while (queue.length > 0) {
-    const seg = queue.shift()!;
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      cur = dirname(cur);
-      continue;
-    }
-    const next = join(cur, seg);
-    if (!within(next, rootReal)) {
-      // On the way down from `/` (an absolute link target) through the root's ancestors (real
-      // directories, no need to look at them); anywhere else is outside.
-      if (within(rootReal, next)) {
-        cur = next;
-        continue;
-      }
-      return { kind: 'outside', viaLink: links > 0 };
-    }
-    let st: Stats;
-    try {
-      st = await lstat(next);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
-        // The rest does not exist; where it would be must still be inside.
-        return within(resolve(next, ...queue), rootReal) ? { kind: 'missing' } : { kind: 'outside', viaLink: links > 0 };
-      }
-      throw e;
-    }
-    if (st.isSymbolicLink()) {
-      if (++links > MAX_LINKS) return { kind: 'loop' };
-      const target = await readlink(next);
-      queue.unshift(...target.split(/[\\/]/));
-      if (isAbsolute(target)) cur = parsePath(resolve(target)).root;
-      continue;
-    }
-    cur = next;
-  }
-  if (!within(cur, rootReal)) return { kind: 'outside', viaLink: links > 0 };
-  return { kind: 'inside', real: cur };
-}
-
-/**
- * Why a configured path (the integration's `spec`) may not be read, or undefined when it resolves
- * to a regular file inside the repository, or to nothing (the load reports a missing file).
- * Looks at nothing outside the root (see {@link locate}).
- */
-export async function confinementProblem(path: string, root: string): Promise<string | undefined> {
-  const rootGiven = resolve(root);
-  let rootReal: string;
-  try {
-    rootReal = await realpath(rootGiven);
-  } catch (e) {
-    return `cannot be checked: the repository root ${rootGiven} cannot be read (${(e as NodeJS.ErrnoException).code ?? message(e)})`;
-  }
-  let where: Located;
-  try {
-    where = await locate(path, rootGiven, rootReal);
-  } catch (e) {
-    return `cannot be checked (${(e as NodeJS.ErrnoException).code ?? message(e)})`;
-  }
-  if (where.kind === 'missing') return undefined;
-  if (where.kind === 'loop') return `follows more than ${MAX_LINKS} symbolic links (a loop)`;
-  if (where.kind === 'outside') {
-    return where.viaLink
-      ? `goes through a symbolic link that points outside the repository (${shown(rootReal)}); toolgate reads no file outside it`
-      : `names a path outside the repository (${shown(rootReal)}); toolgate reads no file outside it`;
-  }
-  const st = await lstat(where.real).catch(() => undefined);
-  if (!st) return undefined; // gone since: the load reports it
-  return st.isFile() ? undefined : `is ${fileKind(st)}, not a regular file`;
-}
-
-/** What a non-regular file is, for messages. */
-function fileKind(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
-
 function mib(n: number): string {
   return `${Math.round((n / MIB) * 10) / 10} MiB`;
-}
-
-/**
- * One object on the way to where {@link expandedSize} passed its limit: `key` is the member of the
- * previous step that holds it (an array index as a string), absent for the root and for the
- * target a `follow`ed object stands for (`viaRef`).
- */
-export interface ExpansionStep {
-  node: object;
-  key?: string;
-  viaRef?: true;
-}
-
-/** Why {@link expandedSize} gave up; past the limit, with the objects it was inside at the time. */
-export type ExpansionProblem = { kind: 'too-large'; path: ExpansionStep[] } | { kind: 'too-deep' } | { kind: 'cycle' };
-
-/** Options of {@link expandedSize}. */
-export interface ExpandedSizeOptions {
-  /** Give up above this size (default {@link MAX_EXPANDED_SIZE}). */
-  limit?: number;
-  /** Give up below this nesting (default {@link MAX_JSON_DEPTH}). */
-  maxDepth?: number;
-  /**
-   * The object an object stands for besides its own members (an internal `$ref`'s target): counted
-   * as one more child. Meeting an object again on the current path through it is a circular
-   * reference (legal in OpenAPI): counted as 1, not a cycle.
-   */
-  follow?: (node: object) => object | undefined;
-}
-
-/**
- * Size of a parsed JSON/YAML value with shared objects (YAML aliases) counted at every place they
- * appear: one per value, plus the length of every key and string. Linear in the number of distinct
- * objects (sizes of shared objects are memoized); stops at `limit`, at `maxDepth` nesting, and at
- * a value that contains itself. With `follow`, the size once references are resolved.
- */
-export function expandedSize(value: unknown, opts: ExpandedSizeOptions = {}): { size: number } | ExpansionProblem {
-  const limit = opts.limit ?? MAX_EXPANDED_SIZE;
-  const maxDepth = opts.maxDepth ?? MAX_JSON_DEPTH;
-  const follow = opts.follow;
-  const scalar = (v: unknown) => (typeof v === 'string' ? 1 + v.length : 1);
-  if (value === null || typeof value !== 'object') return { size: scalar(value) };
-  // -1 marks an object being measured (on the current path): meeting it again is a cycle.
-  const memo = new Map<object, number>();
-  interface Frame {
-    node: object;
-    keys: string[] | undefined;
-    values: unknown[];
-    /** Index of the followed target in `values`, or -1. */
-    targetAt: number;
-    i: number;
-    acc: number;
-  }
-  const stack: Frame[] = [];
-  const enter = (node: object): void => {
-    const isArray = Array.isArray(node);
-    const values: unknown[] = isArray ? (node as unknown[]) : Object.values(node);
-    const target = follow?.(node);
-    const targetAt = target ? values.length : -1;
-    stack.push({ node, keys: isArray ? undefined : Object.keys(node), values: target ? [...values, target] : values, targetAt, i: 0, acc: 1 });
-    memo.set(node, -1);
-  };
-  const tooLarge = (): ExpansionProblem => ({ kind: 'too-large', path: expansionPath(stack) });
-  enter(value);
-  for (;;) {
-    const f = stack[stack.length - 1]!;
-    if (f.i < f.values.length) {
-      const i = f.i++;
-      const key = f.keys?.[i];
-      if (key !== undefined) f.acc += key.length;
-      const v = f.values[i];
-      if (v !== null && typeof v === 'object') {
-        const known = memo.get(v);
-        if (known === -1) {
-          if (!follow) return { kind: 'cycle' };
-          f.acc += 1;
-        } else if (known === undefined) {
-          if (stack.length >= maxDepth) return { kind: 'too-deep' };
-          enter(v);
-          continue;
-        } else {
-          f.acc += known;
-        }
-      } else {
-        f.acc += scalar(v);
-      }
-      if (f.acc > limit) return tooLarge();
-      continue;
-    }
-    const parent = stack[stack.length - 2];
-    if (!parent) return { size: f.acc };
-    // Checked before popping, so that the path names the object that passed the limit.
-    if (parent.acc + f.acc > limit) return tooLarge();
-    stack.pop();
-    memo.set(f.node, f.acc);
-    parent.acc += f.acc;
-  }
-}
-
-/** The frames of {@link expandedSize}'s stack as steps, each named by how its parent holds it. */
-function expansionPath(stack: ReadonlyArray<{ node: object; keys: string[] | undefined; targetAt: number; i: number }>): ExpansionStep[] {
-  return stack.map((f, depth) => {
-    if (depth === 0) return { node: f.node };
-    const parent = stack[depth - 1]!;
-    const at = parent.i - 1;
-    return at === parent.targetAt ? { node: f.node, viaRef: true } : { node: f.node, key: parent.keys?.[at] ?? String(at) };
-  });
 }
 
 /**

@@ -1,4 +1,4 @@
-/** The README's table of export targets, generated from the targets (`npm run docs`). Pure. */
+/** The table of export targets in docs/exports.md, generated from the targets (`npm run docs`). Pure. */
 import type { Coverage } from '../src/export/model.js';
 import { EXPORT_TARGETS } from '../src/export/targets/index.js';
 

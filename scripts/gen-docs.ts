@@ -1,5 +1,6 @@
-// Generates docs/rules.md from the rule catalog, the README's inputs/outputs block from
-// action.yml and its table of export targets from src/export/targets. `--check` fails (exit 1) when a committed file differs, instead of writing.
+// Generates docs/rules.md from the rule catalog, the inputs/outputs block of docs/action.md from
+// action.yml and the table of export targets in docs/exports.md from src/export/targets.
+// `--check` fails (exit 1) when a committed file differs, instead of writing.
 import { readFile, writeFile } from 'node:fs/promises';
 import { rulesMarkdown } from '../src/report/rules.js';
 import { actionReference, replaceBetweenMarkers } from './docs-lib.js';
@@ -15,10 +16,14 @@ async function emit(file: string, text: string): Promise<void> {
   else await writeFile(file, text);
 }
 
+/** Rewrites the block between a file's `name` markers with `body`. */
+async function emitBlock(file: string, name: string, body: string, from: string): Promise<void> {
+  await emit(file, replaceBetweenMarkers(await readFile(file, 'utf8'), name, body, from, file));
+}
+
 await emit('docs/rules.md', rulesMarkdown());
-const readme = await readFile('README.md', 'utf8');
-const withAction = replaceBetweenMarkers(readme, 'action-reference', actionReference(await readFile('action.yml', 'utf8')));
-await emit('README.md', replaceBetweenMarkers(withAction, 'export-targets', exportTargetsMarkdown(), 'src/export/targets'));
+await emitBlock('docs/action.md', 'action-reference', actionReference(await readFile('action.yml', 'utf8')), 'action.yml');
+await emitBlock('docs/exports.md', 'export-targets', exportTargetsMarkdown(), 'src/export/targets');
 
 if (stale.length) {
   console.error(`stale generated docs: ${stale.join(', ')}; run \`npm run docs\` and commit.`);

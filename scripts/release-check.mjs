@@ -1,6 +1,6 @@
 // Before tagging a release (docs/RELEASING.md): `npm run release:check -- vX.Y.Z`.
 // Checks that the version agrees everywhere it appears (package.json, package-lock.json, the
-// version the built CLI reports, the `@v<major>` that README.md and examples/workflows tell users
+// version the built CLI reports, the `@v<major>` that README.md, docs/ and examples/workflows tell users
 // to pin), that the tag is `v` + package.json's version and does not exist yet, that the working
 // tree is clean and that dist/ is what `npm run build` makes; then prints the tag commands.
 // test/release.test.ts runs the same agreement checks on every test run.
@@ -16,8 +16,13 @@ const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?$/;
 export function readRelease(root) {
   const read = (p) => readFileSync(join(root, p), 'utf8');
   const lock = JSON.parse(read('package-lock.json'));
+  // docs/RELEASING.md is left out: it names the pins with placeholders (`@<full commit sha>`).
   const docs = [
     'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md') && f !== 'RELEASING.md')
+      .sort()
+      .map((f) => `docs/${f}`),
     ...readdirSync(join(root, 'examples/workflows'))
       .filter((f) => /\.ya?ml$/.test(f))
       .sort()
@@ -68,7 +73,7 @@ export function agreementProblems(r, tag) {
   }
   if (!Object.entries(r.docs).some(([path, text]) => path === 'README.md' && text.includes(`uses: toolgate/toolgate@${major}`)))
     out.push(`README.md has no \`uses: toolgate/toolgate@${major}\``);
-  if (pins === 0) out.push('README.md and examples/workflows pin no toolgate/toolgate version');
+  if (pins === 0) out.push('README.md, docs/ and examples/workflows pin no toolgate/toolgate version');
   return out;
 }
 

@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { actionReference, replaceBetweenMarkers } from '../scripts/docs-lib.js';
+import { exportTargetsMarkdown } from '../scripts/export-table.js';
 import { rulesMarkdown } from '../src/report/rules.js';
 import { designAnchor, designSections, linkDesignCitations } from '../src/report/design-links.js';
 import { buildSarifLog } from '../src/report/sarif.js';
@@ -13,9 +14,14 @@ import { REPO } from './support/run-dist.js';
 const read = (p: string) => readFileSync(join(REPO, p), 'utf8');
 
 describe('generated docs', () => {
-  it('README inputs/outputs match action.yml (run `npm run docs` when this fails)', () => {
-    const readme = read('README.md');
-    expect(replaceBetweenMarkers(readme, 'action-reference', actionReference(read('action.yml')))).toBe(readme);
+  it('the inputs/outputs of docs/action.md match action.yml (run `npm run docs` when this fails)', () => {
+    const page = read('docs/action.md');
+    expect(replaceBetweenMarkers(page, 'action-reference', actionReference(read('action.yml')))).toBe(page);
+  });
+
+  it('the table of export targets in docs/exports.md matches the targets (run `npm run docs` when this fails)', () => {
+    const page = read('docs/exports.md');
+    expect(replaceBetweenMarkers(page, 'export-targets', exportTargetsMarkdown(), 'src/export/targets')).toBe(page);
   });
 
   it('docs/rules.md matches the catalog (run `npm run docs` when this fails)', () => {
@@ -43,10 +49,10 @@ describe('action.yml', () => {
     expect(set.sort()).toEqual(Object.keys(action.outputs).sort());
   });
 
-  it('the README excerpt of a PR comment is real: every line of it is a line of the golden comment', () => {
-    const readme = read('README.md');
-    const m = /<!-- golden-excerpt:([a-z0-9-]+):start -->\n([\s\S]*?)\n<!-- golden-excerpt:\1:end -->/.exec(readme);
-    expect(m, 'README has a golden excerpt').not.toBeNull();
+  it('the excerpt of a PR comment in docs/reports.md is real: every line of it is a line of the golden comment', () => {
+    const page = read('docs/reports.md');
+    const m = /<!-- golden-excerpt:([a-z0-9-]+):start -->\n([\s\S]*?)\n<!-- golden-excerpt:\1:end -->/.exec(page);
+    expect(m, 'docs/reports.md has a golden excerpt').not.toBeNull();
     const golden = new Set(read(`test/golden/${m![1]}/comment.md`).split('\n'));
     const lines = m![2]!.split('\n').map((l) => l.replace(/^> ?/, ''));
     expect(lines.filter((l) => l !== '').length).toBeGreaterThan(10);

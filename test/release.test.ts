@@ -1,7 +1,7 @@
 /**
  * The version agrees everywhere (docs/RELEASING.md): package.json and package-lock.json, the
  * version the built bundles report (src/version.ts takes it from the build), and the major tag
- * that README.md and examples/workflows tell users to pin (action.yml has no version: its tag is).
+ * that README.md, docs/ and examples/workflows tell users to pin (action.yml has no version: its tag is).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,9 @@ const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as
 const major = `v${version.split('.')[0]}`;
 
 describe('the release version agrees', () => {
-  it('package.json, package-lock.json, dist/, src/version.ts, action.yml, README and the example workflows', () => {
+  it('package.json, package-lock.json, dist/, src/version.ts, action.yml, README, docs/ and the example workflows', () => {
+    // The reference pages name the setup-sandbox sub-action's tag too.
+    expect(Object.keys(release.docs)).toEqual(expect.arrayContaining(['README.md', 'docs/action.md', 'docs/security.md', 'docs/rules.md']));
     expect(agreementProblems(release)).toEqual([]);
     expect(agreementProblems(release, `v${version}`)).toEqual([]);
   });

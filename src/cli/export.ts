@@ -70,7 +70,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
       throw new ConfigError(
         'toolgate.yml lists no exports (`exports:`)',
         policy.file ? { file: displayPath(policy.root, policy.file) } : undefined,
-        'Print one with `toolgate export --to TARGET`, or add entries such as `exports: [{to: claude-code, file: .claude/settings.json}]` (README, "Exports").',
+        'Print one with `toolgate export --to TARGET`, or add entries such as `exports: [{to: claude-code, file: .claude/settings.json}]` (docs/exports.md).',
       );
     }
     for (const e of entries) await writeOne(policy, e);

@@ -59,7 +59,7 @@ Exit codes: 0 clean, 1 error-level findings, 2 usage or config error, 3 a source
 
 Servers run in a bubblewrap sandbox where it works (Linux; \`apt-get install bubblewrap\`):
 loopback only, read-only but for their HOME, a private /tmp and \`writable\` paths. Reports say
-how each server ran. README, "Security model".
+how each server ran. docs/security.md.
 
 Examples:
   toolgate init                             write a starter toolgate.yml and workflow for this repository
@@ -95,7 +95,7 @@ integration config with an empty \`include\`), one source each. A published serv
 to the version the lockfile installs (started from node_modules when its bin is known); a start
 nothing pins (npx pkg, pkg@latest, uvx pkg, an image without tag or digest) gets a TODO. Nothing
 is run; environment variables are copied by name, never their values. An existing file is never
-replaced without --force (exit 2). README, "toolgate init".
+replaced without --force (exit 2). docs/cli.md, "toolgate init".
 
 Then: npx toolgate update (pin the sources in .toolgate/), review, commit; npx toolgate check.`,
     )
@@ -200,7 +200,7 @@ The client sees only tools the contract pins whose live definition still equals 
 whose class \`runtime.allow\` admits; calls to anything else, or with arguments the pinned
 inputSchema rejects or does not declare, are refused without reaching the server. A method no MCP
 version has is refused unless runtime.pass-methods names it. MCP Inspector CLI: pass the policy file
-as -c (the Inspector takes --config for itself). README, "Runtime gate".`,
+as -c (the Inspector takes --config for itself). docs/proxy.md.`,
     )
     .action(async function (this: Command) {
       requireDashDash(this);
@@ -228,7 +228,7 @@ Examples:
   toolgate export                                                writes every \`exports:\` entry
 Each export says, in its header (or a sibling .toolgate.md note), what the target cannot enforce.
 \`toolgate check\` fails (export-stale) while a listed export no longer matches its contract.
-README, "Exports".`,
+docs/exports.md.`,
     )
     .action(async function (this: Command) {
       const { runExport } = await import('./export.js');

@@ -27,7 +27,7 @@ export async function loadPolicy(file: string): Promise<Policy> {
         display: file,
         fix: {
           directory: `Pass the policy file, not its directory: --config ${join(file, 'toolgate.yml')} (in the Action, the \`config\` input).`,
-          size: `A policy file is limited to ${formatBytes(FILE_LIMITS.policy)} (README, "Security"); one needs a few KB: check that --config (the Action's \`config\` input) names toolgate.yml.`,
+          size: `A policy file is limited to ${formatBytes(FILE_LIMITS.policy)} (docs/security.md); one needs a few KB: check that --config (the Action's \`config\` input) names toolgate.yml.`,
         },
       })
     ).toString('utf8');

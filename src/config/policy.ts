@@ -147,7 +147,7 @@ export const DEFAULT_RUNTIME: RuntimePolicy = {
   passMethods: defaultOf('runtime.pass-methods') as string[],
 };
 
-const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see README, "Policy file").';
+const FIX = 'Fix the policy file at that line; its schema is schema/toolgate.schema.json (see docs/policy.md).';
 
 /**
  * Validates policy text read from `file` ({@link parsePolicy}) and checks where its contracts

@@ -30,7 +30,7 @@ export interface LoadedContract {
 }
 
 const FIX_HAND_EDIT = 'Do not edit the contract by hand: restore it with `git checkout -- <file>` or run `toolgate update` and review the diff.';
-const FIX_SIZE = `Contracts are limited to ${formatBytes(FILE_LIMITS.contract)} (README, "Security"): point \`contract\` at the contract toolgate wrote, or make the source list fewer tools (an OpenAPI integration's \`include\`) or split it into several sources.`;
+const FIX_SIZE = `Contracts are limited to ${formatBytes(FILE_LIMITS.contract)} (docs/security.md): point \`contract\` at the contract toolgate wrote, or make the source list fewer tools (an OpenAPI integration's \`include\`) or split it into several sources.`;
 const FIX_WRITE = 'Point `contract` in toolgate.yml at a file path in a writable directory (default: .toolgate/<source-id>.surface.json).';
 
 /**

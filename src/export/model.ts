@@ -1,6 +1,6 @@
 /**
  * Exports (docs/design.md §12): the contract's admitted set written in the format of a gateway or client
- * that teams already run. Each target is one entry of {@link ExportTarget}; the README's table of
+ * that teams already run. Each target is one entry of {@link ExportTarget}; the table of docs/exports.md of
  * what each target enforces is generated from these entries.
  */
 import type { RuntimePolicy } from '../config/policy.js';
@@ -9,7 +9,7 @@ import type { SurfaceTool } from '../surface/model.js';
 /** How much of one guarantee a target gives. */
 export type Coverage = 'yes' | 'partial' | 'no';
 
-/** What a target enforces of the contract (the README's table; each "yes" is proved by a test). */
+/** What a target enforces of the contract (the table of docs/exports.md; each "yes" is proved by a test). */
 export interface Enforcement {
   /** Only admitted tool names are reachable. */
   names: Coverage;
@@ -61,7 +61,7 @@ export interface ExportTarget {
   /** A file name to suggest (`-o`), from the server name. */
   suggestedFile(server: string): string;
   enforces: Enforcement;
-  /** How the tests check this target's output (its own engine or the documented format), for the README's table. */
+  /** How the tests check this target's output (its own engine or the documented format), for the table of docs/exports.md. */
   verifiedBy: string;
   /** What the target cannot enforce of a reviewed contract: listed in every export's header. */
   cannot: readonly string[];

@@ -31,7 +31,7 @@ export async function assertPullRequestTargetAllowed(event: EventContext, policy
     throw new ConfigError(
       'refusing to start servers or load specs under pull_request_target: this event runs with the base repository token and secrets, and the checkout may hold code from the pull request',
       undefined,
-      'Run toolgate on `pull_request` (read-only token, no secrets) and post results with a `workflow_run` workflow (see README, "Fork pull requests"), or set `allow-pull-request-target: true` in toolgate.yml on the base branch if you check out only trusted code.',
+      'Run toolgate on `pull_request` (read-only token, no secrets) and post results with a `workflow_run` workflow (see docs/action.md, "Fork pull requests"), or set `allow-pull-request-target: true` in toolgate.yml on the base branch if you check out only trusted code.',
     );
   }
 }

@@ -7,7 +7,7 @@ import { stickyMarker, upsertStickyComment } from './comment.js';
 
 /** How the two-workflow pattern is explained when a fork PR's token cannot comment. */
 export const FORK_HINT =
-  'Fork pull requests get a read-only token: annotations and the job summary still work. To comment, upload toolgate-report.json as an artifact and post it from a `workflow_run` workflow (README, "Fork pull requests").';
+  'Fork pull requests get a read-only token: annotations and the job summary still work. To comment, upload toolgate-report.json as an artifact and post it from a `workflow_run` workflow (docs/action.md, "Fork pull requests").';
 
 /**
  * Most annotations one check run carries (GitHub stops showing more); findings are sorted most

@@ -281,7 +281,7 @@ function openApi(paths: readonly string[], textOf: (p: string) => string | undef
     const shown = [...ops.filter((o) => o.method === 'get'), ...ops.filter((o) => o.method !== 'get')].slice(0, MAX_OPERATIONS_SHOWN);
     const comments = [
       `${doc.file} (OpenAPI ${doc.version.slice(0, 10)}): a starter integration config with an empty \`include\`: agents reach no operation until you list some`,
-      'TODO: add the operationIds (or "METHOD /path") agents may call to `include` in the integration config; README, "OpenAPI integrations"',
+      'TODO: add the operationIds (or "METHOD /path") agents may call to `include` in the integration config; docs/openapi.md',
     ];
     if (shown.length)
       comments.push(

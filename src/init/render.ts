@@ -86,7 +86,7 @@ function sourceValue(f: FoundSource): Record<string, unknown> {
 const PLACEHOLDER = { id: 'my-server', mcp: { command: 'node', args: ['server.js'] } };
 
 const OTHER_KINDS = [
-  'Other kinds of sources (README, "Policy file"):',
+  'Other kinds of sources (docs/policy.md):',
   '  - id: remote',
   '    mcp:',
   '      url: http://127.0.0.1:3000/mcp        # Streamable HTTP (legacy SSE fallback)',

@@ -13,7 +13,7 @@ export interface ScannedRepo {
   defaultBranch?: string;
 }
 
-/** A toolgate.yml source as init writes it (the keys of README's "Policy file"). */
+/** A toolgate.yml source as init writes it (the keys of docs/policy.md). */
 export type SourceSpec =
   | { mcp: { command: string; args: string[]; cwd?: string; env: string[] } }
   | { mcp: { url: string; headers: Record<string, { env: string; prefix?: string }> } }

@@ -22,7 +22,7 @@ const MiB = 1024 * 1024;
 
 /**
  * Largest file toolgate reads, by kind, in bytes; a larger file is refused before it is read
- * (README, "Security"). The policy and an integration config are written by people (a large
+ * (docs/security.md). The policy and an integration config are written by people (a large
  * `toolgate.yml` is a few KB; an integration config listing all 1,223 GitHub REST operations is
  * about 40 KB). A contract is written by `toolgate update`: the whole GitHub REST API (1,223
  * operations) pins to 3.2 MB and 5,000 generated MCP tools to about 30 MB; a listing at the
@@ -280,8 +280,7 @@ export async function readBounded(path: string, maxBytes: number, what: string, 
     new ConfigError(
       `cannot read ${what}: it is ${atLeast ? 'over ' : ''}${formatBytes(size)}${atLeast ? '' : ` (${size} bytes)`}, over the limit of ${formatBytes(maxBytes)}`,
       { file },
-      opts.fix?.size ??
-        `toolgate reads files of this kind up to ${formatBytes(maxBytes)} (README, "Security"): point it at the right file, or make it smaller.`,
+      opts.fix?.size ?? `toolgate reads files of this kind up to ${formatBytes(maxBytes)} (docs/security.md): point it at the right file, or make it smaller.`,
     );
   const before = await assertRegularFile(path, what, opts);
   if (before.size > maxBytes) throw tooBig(before.size);

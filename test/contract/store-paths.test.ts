@@ -84,7 +84,7 @@ describe('the contract size limit (lowered to 4 KiB here)', () => {
     const many = mcpSurface(Array.from({ length: 40 }, (_, i) => readTool(`tool_${i}`)));
     const e = await refused(writeContract(file, many));
     expect(e.message).toMatch(/^cannot write the contract: it would be \d+(\.\d)? KiB \(\d+ bytes\), over the limit of 4 KiB$/);
-    expect(e.fix).toMatch(/Contracts are limited to 4 KiB \(README, "Security"\)/);
+    expect(e.fix).toMatch(/Contracts are limited to 4 KiB \(docs\/security\.md\)/);
     expect(() => lstatSync(file)).toThrow();
     const small = mcpSurface([readTool('ping')]);
     await writeContract(file, small);

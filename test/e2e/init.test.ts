@@ -360,7 +360,7 @@ describe('toolgate init --help', () => {
   it('documents the command and its flags; the program help lists it', async () => {
     const r = await runCli(['init', '--help'], { cwd: REPO });
     expect(r.code).toBe(0);
-    for (const s of ['--force', '--dry-run', '.mcp.json', 'README, "toolgate init"']) expect(r.stdout).toContain(s);
+    for (const s of ['--force', '--dry-run', '.mcp.json', 'docs/cli.md, "toolgate init"']) expect(r.stdout).toContain(s);
     const top = await runCli(['--help'], { cwd: REPO });
     expect(top.stdout).toMatch(/^\s+init\b/m);
     expect(top.stdout).toContain('toolgate init ');

@@ -62,7 +62,7 @@ afterAll(() => cleanup());
 const toolgate = (args: string[], timeoutMs = 60_000) => runProcess(join(project, 'node_modules/.bin/toolgate'), args, { cwd: project, env, timeoutMs });
 
 describe('npm pack: what the package ships', () => {
-  it('dist/ (every file of it), schema/, LICENSE, the third-party licenses, README, action.yml', () => {
+  it('dist/ (every file of it), schema/, LICENSE, the third-party licenses, README, the docs/ pages it links, action.yml', () => {
     for (const f of [
       'package.json',
       'README.md',
@@ -81,10 +81,12 @@ describe('npm pack: what the package ships', () => {
       expect(packed, f).toContain(f);
     }
     for (const f of walk(join(REPO, 'dist'), REPO)) expect(packed, f).toContain(f);
+    // The README's links into docs/ resolve in node_modules/toolgate too, and the error messages cite these pages.
+    for (const f of walk(join(REPO, 'docs'), REPO)) expect(packed, f).toContain(f);
   });
 
   it('nothing else: no sources, tests, fixtures or node_modules', () => {
-    const unexpected = packed.filter((f) => !/^(dist|schema)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'action.yml'].includes(f));
+    const unexpected = packed.filter((f) => !/^(dist|schema|docs)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'action.yml'].includes(f));
     expect(unexpected).toEqual([]);
     expect(packed.filter((f) => /(^|\/)(node_modules|fixtures|test|src)\//.test(f))).toEqual([]);
   });

@@ -2,7 +2,7 @@
  * Refusals read right in the clients people use: the MCP TypeScript SDK 1.x client
  * (@modelcontextprotocol/sdk), the 2.x client (@modelcontextprotocol/client) and the MCP
  * Inspector CLI (@modelcontextprotocol/inspector --cli, itself an SDK 1.x client that lists the
- * tools before it calls one), each started as the README configures them, against the built
+ * tools before it calls one), each started as docs/proxy.md configures them, against the built
  * `toolgate proxy` in front of @modelcontextprotocol/server-filesystem, whose every tool declares
  * an `outputSchema`. Each client must show toolgate's reason for each kind of refusal, where the
  * SDK 1.x client used to throw "-32602 Structured content does not match the tool's output schema".
@@ -56,8 +56,8 @@ function expectShown(r: CallResult, error: string, reason: RegExp, what: string)
   expect(r.structuredContent, what).toBeUndefined();
 }
 
-/** The client entry of the README ("Runtime gate"), with `node dist/cli.js` for `npx toolgate`. */
-const README_ARGS = [CLI, 'proxy', '--config', config, '--source', 'fs'];
+/** The client entry of docs/proxy.md, with `node dist/cli.js` for `npx toolgate`. */
+const CLIENT_ARGS = [CLI, 'proxy', '--config', config, '--source', 'fs'];
 
 beforeAll(async () => {
   mkdirSync(data, { recursive: true });
@@ -75,8 +75,8 @@ beforeAll(async () => {
 describe('the SDK 1.x client (@modelcontextprotocol/sdk), after listing the tools', () => {
   it("shows toolgate's reason for each refusal, and still validates what passes", async () => {
     const client = new Client1({ name: 'sdk-1x', version: '1' }, { capabilities: {} });
-    // Started from outside the repository with --config, as the README's client entry does.
-    await client.connect(new StdioClientTransport1({ command: process.execPath, args: README_ARGS, cwd: ws.dir, stderr: 'ignore' }));
+    // Started from outside the repository with --config, as the client entry of docs/proxy.md does.
+    await client.connect(new StdioClientTransport1({ command: process.execPath, args: CLIENT_ARGS, cwd: ws.dir, stderr: 'ignore' }));
     try {
       const tools = (await client.listTools()).tools;
       expect(tools.length).toBeGreaterThan(3);
@@ -97,7 +97,7 @@ describe('the SDK 1.x client (@modelcontextprotocol/sdk), after listing the tool
 describe('the SDK 2.x client (@modelcontextprotocol/client), after listing the tools', () => {
   it("shows toolgate's reason for each refusal", async () => {
     const client = new Client({ name: 'sdk-2x', version: '1' }, { capabilities: {} });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: README_ARGS, cwd: ws.dir, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: CLIENT_ARGS, cwd: ws.dir, stderr: 'ignore' }));
     try {
       await client.listTools();
       for (const c of REFUSALS)
@@ -108,7 +108,7 @@ describe('the SDK 2.x client (@modelcontextprotocol/client), after listing the t
   }, 90_000);
 });
 
-describe('the MCP Inspector CLI, as the README runs it', () => {
+describe('the MCP Inspector CLI, as docs/proxy.md runs it', () => {
   /** `npx @modelcontextprotocol/inspector --cli …` with the local binary, `node dist/cli.js` for `npx toolgate`. */
   const inspect = (args: string[]) => {
     const r = spawnSync(INSPECTOR, args, { cwd: ws.dir, encoding: 'utf8', timeout: 90_000 });
@@ -148,7 +148,7 @@ describe('the MCP Inspector CLI, as the README runs it', () => {
       ...call('write_file', { path: join(data, 'c.txt'), content: 'x' }),
     ]);
     expectShown(r, 'tool_not_allowed', /tool "write_file" is not admitted/, 'write_file');
-    // Without -- or -c the Inspector takes --config for itself and fails: the reason the README says so.
+    // Without -- or -c the Inspector takes --config for itself and fails: the reason docs/proxy.md says so.
     const plain = spawnSync(INSPECTOR, ['--cli', process.execPath, CLI, 'proxy', '--config', config, '--method', 'tools/list'], {
       cwd: ws.dir,
       encoding: 'utf8',
@@ -159,10 +159,10 @@ describe('the MCP Inspector CLI, as the README runs it', () => {
   }, 120_000);
 });
 
-describe('the README\'s client snippets ("Runtime gate"), run as written on examples/notes', () => {
+describe('the client snippets of docs/proxy.md, run as written on examples/notes', () => {
   const notesConfig = join(REPO, 'examples/notes/toolgate.yml');
-  const section = readFileSync(join(REPO, 'README.md'), 'utf8').split('## Runtime gate')[1]!.split('\n## ')[0]!;
-  /** A README command line with the published names replaced by the local builds. */
+  const section = readFileSync(join(REPO, 'docs/proxy.md'), 'utf8');
+  /** A command line of docs/proxy.md with the published names replaced by the local builds. */
   const local = (words: string[]) =>
     words
       .join(' ')

@@ -425,7 +425,7 @@ describe('files over the size limit are refused before they are read', () => {
       const e = await refused(loadPolicy(join(w.repo, 'toolgate.yml')));
       expect(Date.now() - started).toBeLessThan(2000);
       expect(e.message).toBe('cannot read the policy file: it is 1.0 GiB (1100000000 bytes), over the limit of 1 MiB');
-      expect(e.fix).toMatch(/limited to 1 MiB \(README, "Security"\)/);
+      expect(e.fix).toMatch(/limited to 1 MiB \(docs\/security\.md\)/);
       expect(FILE_LIMITS.policy).toBe(1024 * 1024);
     },
     T,

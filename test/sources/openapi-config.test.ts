@@ -76,9 +76,8 @@ describe('schema/integration.schema.json', () => {
     }
   });
 
-  it('the README example, and the starter config `toolgate init` writes, validate', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## OpenAPI integrations'));
+  it('the example of docs/openapi.md, and the starter config `toolgate init` writes, validate', () => {
+    const section = readFileSync(join(ROOT, 'docs/openapi.md'), 'utf8');
     const example = /```json\n([\s\S]*?)```/.exec(section)?.[1];
     expect(example).toBeDefined();
     const validate = integrationValidator();

@@ -1,4 +1,4 @@
-/** Every export target, in the order the README's table and `--help` list them. */
+/** Every export target, in the order the table of docs/exports.md and `--help` list them. */
 import type { ExportTarget } from '../model.js';
 import { agentgatewayK8sTarget, agentgatewayTarget } from './agentgateway.js';
 import { claudeCodeTarget } from './claude-code.js';

@@ -19,7 +19,7 @@ export const toolgateTarget: ExportTarget = {
   id: 'toolgate',
   product: 'toolgate proxy',
   artifact: '`runtime` block of toolgate.yml (`allow-tools` pinned by name)',
-  docs: 'README, "Runtime gate: toolgate proxy"',
+  docs: 'docs/proxy.md',
   comment: '#',
   suggestedFile: (server) => `toolgate.runtime.${server}.yml`,
   enforces: { names: 'yes', arguments: 'yes', annotations: 'yes', schemaPin: 'yes' },

@@ -20,6 +20,10 @@ import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist
 const FILESYSTEM = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const DRIFTING = join(REPO, 'test/fixtures/servers/drifting.mjs');
 const INSPECTOR = join(REPO, 'node_modules/.bin/mcp-inspector');
+/** The Inspector the snippets pin: the one installed here, so the snippets run what the tests run. */
+const INSPECTOR_VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[
+  '@modelcontextprotocol/inspector'
+]!;
 const ws = tempWorkspace('tg-proxy-clients-');
 afterAll(() => ws.cleanup());
 
@@ -109,7 +113,7 @@ describe('the SDK 2.x client (@modelcontextprotocol/client), after listing the t
 });
 
 describe('the MCP Inspector CLI, as docs/proxy.md runs it', () => {
-  /** `npx @modelcontextprotocol/inspector --cli …` with the local binary, `node dist/cli.js` for `npx toolgate`. */
+  /** `npx @modelcontextprotocol/inspector@<pinned> --cli …` with the local binary, `node dist/cli.js` for `npx toolgate`. */
   const inspect = (args: string[]) => {
     const r = spawnSync(INSPECTOR, args, { cwd: ws.dir, encoding: 'utf8', timeout: 90_000 });
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
@@ -166,7 +170,7 @@ describe('the client snippets of docs/proxy.md, run as written on examples/notes
   const local = (words: string[]) =>
     words
       .join(' ')
-      .replace('npx @modelcontextprotocol/inspector', INSPECTOR)
+      .replace(`npx @modelcontextprotocol/inspector@${INSPECTOR_VERSION}`, INSPECTOR)
       .replaceAll('npx toolgate', `${process.execPath} ${CLI}`)
       .replaceAll('/path/to/repo/toolgate.yml', notesConfig)
       .split(' ');

@@ -196,8 +196,10 @@ async function prepareContract(dir, policyForUpdate) {
 }
 
 const yamlArgs = (xs) => `[${xs.map((x) => JSON.stringify(String(x))).join(', ')}]`;
+// The servers (node_modules, bench/) live in this repository, outside the bench's directories:
+// the sandbox, which reads nothing outside the run's repository unless told, is told.
 const mcpPolicy = (id, args, extra = '') =>
-  `sources:\n  - id: ${id}\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${yamlArgs(args)}\n${extra}`;
+  `sources:\n  - id: ${id}\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${yamlArgs(args)}\n      readable: [${JSON.stringify(ROOT)}]\n${extra}`;
 const stripId = (k) => k.replace(/^[a-z0-9._-]+: /, '').replace(/ \(.*\)$/, '');
 
 async function caseMcp() {

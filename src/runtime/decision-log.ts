@@ -57,7 +57,11 @@ export interface DecisionLogOptions {
    * writes each turn's lines at the end of the turn.
    */
   batchMs?: number;
-  /** With `batchMs`: a batch is written at the end of the turn in which it reached this many lines (default 512). */
+  /**
+   * With `batchMs`: a batch is written at the end of the turn in which it reached this many lines
+   * (default 64). Formatting a line costs a few µs, and a message that comes while a batch is
+   * written waits for it: a small batch keeps that wait well under a millisecond.
+   */
   batchLines?: number;
 }
 
@@ -91,7 +95,7 @@ export class DecisionLog {
   ) {
     this.deferred = options.deferred ?? false;
     this.batchMs = options.batchMs ?? 0;
-    this.batchLines = this.batchMs > 0 ? Math.max(1, options.batchLines ?? 512) : 1;
+    this.batchLines = this.batchMs > 0 ? Math.max(1, options.batchLines ?? 64) : 1;
     // A stream error (ENOSPC, EPIPE) is an event; unheard, it would end the process.
     out.on('error', (e: Error) => (this.failure ??= e));
   }

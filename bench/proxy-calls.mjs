@@ -9,8 +9,9 @@
 //   floor-pipe  bench/proxy-floor.mjs --mode pipe: one more process, bytes piped through
 //   floor-json  bench/proxy-floor.mjs --mode json: one more process, every line parsed and
 //               written again (the least a relay that reads messages pays)
-// and, when named in --variants: floor-pipe-fd and floor-json-fd (the floors writing with
-// fs.writeSync on the descriptor) and floor-cat (one `cat` each way: a hop with no JavaScript).
+//   floor-cat   one `cat` each way: the same hops through a program with no JavaScript
+// and, when named in --variants: floor-pipe-fd and floor-json-fd (the Node floors writing with
+// fs.writeSync on the descriptor).
 // Measures, per variant: latency of each sequential call (median, p99; added = variant − direct,
 // taken round by round), the relay's CPU per call (from /proc/PID/task/*/schedstat, all threads:
 // steadier than wall time on a loaded machine), calls per second one at a time and 32 in
@@ -36,7 +37,7 @@ const CALLS = Number(arg('calls', '2000'));
 const ROUNDS = Number(arg('rounds', '10'));
 const TOTAL = Number(arg('total', '1000000'));
 const PAD = Number(arg('pad', '40000'));
-const VARIANTS = arg('variants', ['direct', 'proxy', ...ALT.map(([n]) => n), 'floor-pipe', 'floor-json'].join()).split(',');
+const VARIANTS = arg('variants', ['direct', 'proxy', ...ALT.map(([n]) => n), 'floor-pipe', 'floor-json', 'floor-cat'].join()).split(',');
 /** Node options for the proxy's process only (e.g. `--cpu-prof --cpu-prof-dir=DIR`). */
 const PROXY_NODE = arg('proxy-node', '').split(' ').filter(Boolean);
 const DEPTH = 32;

@@ -79,6 +79,7 @@ const result = [];
 for (const cli of CLIS) result.push({ cli, ...(await measure([cli, 'proxy', '--log', join(out, 'log.jsonl')])) });
 if (FLOOR_SERVER) {
   const floor = join(dirname(fileURLToPath(import.meta.url)), 'proxy-floor.mjs');
-  for (const mode of FLOOR_MODES) result.push({ cli: `floor-${mode}`, ...(await measure([floor, '--mode', mode, '--', process.execPath, FLOOR_SERVER, 'stdio'])) });
+  for (const mode of FLOOR_MODES)
+    result.push({ cli: `floor-${mode}`, ...(await measure([floor, '--mode', mode, '--', process.execPath, FLOOR_SERVER, 'stdio'])) });
 }
 process.stdout.write(`${JSON.stringify({ calls: CALLS, instructionsPerCall: result })}\n`);

@@ -9,6 +9,9 @@
 //   floor-pipe  bench/proxy-floor.mjs --mode pipe: one more process, bytes piped through
 //   floor-json  bench/proxy-floor.mjs --mode json: one more process, every line parsed and
 //               written again (the least a relay that reads messages pays)
+//   floor-cat   one `cat` each way: the same hops through a program with no JavaScript
+// and, when named in --variants: floor-pipe-fd and floor-json-fd (the Node floors writing with
+// fs.writeSync on the descriptor).
 // Measures, per variant: latency of each sequential call (median, p99; added = variant − direct,
 // taken round by round), the relay's CPU per call (from /proc/PID/task/*/schedstat, all threads:
 // steadier than wall time on a loaded machine), calls per second one at a time and 32 in
@@ -34,7 +37,7 @@ const CALLS = Number(arg('calls', '2000'));
 const ROUNDS = Number(arg('rounds', '10'));
 const TOTAL = Number(arg('total', '1000000'));
 const PAD = Number(arg('pad', '40000'));
-const VARIANTS = arg('variants', ['direct', 'proxy', ...ALT.map(([n]) => n), 'floor-pipe', 'floor-json'].join()).split(',');
+const VARIANTS = arg('variants', ['direct', 'proxy', ...ALT.map(([n]) => n), 'floor-pipe', 'floor-json', 'floor-cat'].join()).split(',');
 /** Node options for the proxy's process only (e.g. `--cpu-prof --cpu-prof-dir=DIR`). */
 const PROXY_NODE = arg('proxy-node', '').split(' ').filter(Boolean);
 const DEPTH = 32;
@@ -50,12 +53,19 @@ const commands = {
   ...Object.fromEntries(ALT.map(([name, cli]) => [name, [...PROXY_NODE, resolve(cli), 'proxy', '--log', join(DIR, `decisions-${name}.jsonl`)]])),
   'floor-pipe': [FLOOR, '--mode', 'pipe', '--', node, SERVER, 'stdio'],
   'floor-json': [FLOOR, '--mode', 'json', '--', node, SERVER, 'stdio'],
+  // Not run unless named in --variants: the same floors writing with fs.writeSync on the descriptor.
+  'floor-pipe-fd': [FLOOR, '--mode', 'pipe-fd', '--', node, SERVER, 'stdio'],
+  'floor-json-fd': [FLOOR, '--mode', 'json-fd', '--', node, SERVER, 'stdio'],
+  // One more hop each way through a program with no JavaScript (cat, one per direction): its
+  // relay CPU is not measured (the pid is the shell's).
+  'floor-cat': { command: '/bin/sh', args: ['-c', `cat | '${node}' '${SERVER}' stdio | cat`] },
 };
 
 /** A connected SDK client whose transport spawned `node args`; `pid` is that process's. */
 async function open(name) {
   const env = { BENCH_RESULT_PAD: 'x'.repeat(PAD) };
-  const transport = new StdioClientTransport({ command: node, args: commands[name], cwd: DIR, env, stderr: 'ignore' });
+  const c = Array.isArray(commands[name]) ? { command: node, args: commands[name] } : commands[name];
+  const transport = new StdioClientTransport({ ...c, cwd: DIR, env, stderr: 'ignore' });
   const client = new Client({ name: 'proxy-bench', version: '1.0.0' }, { capabilities: {} });
   await client.connect(transport);
   const { tools } = await client.listTools();
@@ -188,6 +198,8 @@ const out = { calls: per * ROUNDS, rounds: ROUNDS, pad: PAD, resultBytes, varian
 for (const c of conns) {
   const v = {};
   const relay = c.name !== 'direct';
+  /** The relay's CPU is read from its process (floor-cat's is a shell's: not measured). */
+  const cpu = relay && c.name !== 'floor-cat';
   for (const kind of Object.keys(CALL)) {
     const l = lat[c.name][kind];
     const d = lat.direct?.[kind];
@@ -200,7 +212,7 @@ for (const c of conns) {
         d && relay
           ? { median: median(l.ms) - median(d.ms), p99: quantile(l.ms, 0.99) - quantile(d.ms, 0.99), rounds: [Math.min(...perRound), Math.max(...perRound)] }
           : undefined,
-      cpuUsPerCall: relay ? l.cpuNs / l.n / 1000 : undefined,
+      cpuUsPerCall: cpu ? l.cpuNs / l.n / 1000 : undefined,
       callsPerSecond: (l.n / l.wall) * 1000,
       // One call at a time: the same calls' wall time, direct / this variant, round by round.
       ratio: d ? median(l.rounds.map((x, i) => d.rounds[i].wall / x.wall)) : undefined,
@@ -210,7 +222,7 @@ for (const c of conns) {
   v.pipelined = {
     callsPerSecond: median(p.rates),
     ratio: rate.direct?.rates.length ? median(p.rates.map((x, i) => x / rate.direct.rates[i])) : undefined,
-    cpuUsPerCall: relay && p.n ? p.cpuNs / p.n / 1000 : undefined,
+    cpuUsPerCall: cpu && p.n ? p.cpuNs / p.n / 1000 : undefined,
   };
   out.variants[c.name] = v;
 }

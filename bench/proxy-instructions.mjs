@@ -6,7 +6,7 @@
 // `valgrind --tool=callgrind --instr-atstart=no`, instrumentation is switched on after a warm-up,
 // and `callgrind_control -e` reads the counters before and after each kind's calls.
 //   node bench/proxy-instructions.mjs --dir DIR --cli dist/cli.js [--cli other/cli.js ...] [--calls 500]
-//     [--floor path/to/server-everything/dist/index.js]
+//     [--floor path/to/server-everything/dist/index.js [--floor-modes json,json-fd,pipe,pipe-fd]]
 // DIR holds toolgate.yml and the contract, as for proxy-calls.mjs. Prints one JSON line:
 // instructions per call by build and kind. Each build takes a few minutes.
 import { execFileSync } from 'node:child_process';
@@ -23,6 +23,8 @@ const DIR = resolve(arg('dir'));
 const CLIS = argv.flatMap((a, i) => (a === '--cli' ? [resolve(argv[i + 1])] : []));
 /** `--floor SERVER`: also count bench/proxy-floor.mjs (every line parsed and written again) in front of SERVER. */
 const FLOOR_SERVER = arg('floor') === undefined ? undefined : resolve(arg('floor'));
+/** The bench/proxy-floor.mjs modes counted with `--floor` (default: json). */
+const FLOOR_MODES = arg('floor-modes', 'json').split(',');
 const CALLS = Number(arg('calls', '500'));
 const PAD = Number(arg('pad', '40000'));
 const CALL = {
@@ -77,6 +79,7 @@ const result = [];
 for (const cli of CLIS) result.push({ cli, ...(await measure([cli, 'proxy', '--log', join(out, 'log.jsonl')])) });
 if (FLOOR_SERVER) {
   const floor = join(dirname(fileURLToPath(import.meta.url)), 'proxy-floor.mjs');
-  result.push({ cli: 'floor-json', ...(await measure([floor, '--mode', 'json', '--', process.execPath, FLOOR_SERVER, 'stdio'])) });
+  for (const mode of FLOOR_MODES)
+    result.push({ cli: `floor-${mode}`, ...(await measure([floor, '--mode', mode, '--', process.execPath, FLOOR_SERVER, 'stdio'])) });
 }
 process.stdout.write(`${JSON.stringify({ calls: CALLS, instructionsPerCall: result })}\n`);

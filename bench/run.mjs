@@ -196,8 +196,10 @@ async function prepareContract(dir, policyForUpdate) {
 }
 
 const yamlArgs = (xs) => `[${xs.map((x) => JSON.stringify(String(x))).join(', ')}]`;
+// The servers (node_modules, bench/) live in this repository, outside the bench's directories:
+// the sandbox, which reads nothing outside the run's repository unless told, is told.
 const mcpPolicy = (id, args, extra = '') =>
-  `sources:\n  - id: ${id}\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${yamlArgs(args)}\n${extra}`;
+  `sources:\n  - id: ${id}\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${yamlArgs(args)}\n      readable: [${JSON.stringify(ROOT)}]\n${extra}`;
 const stripId = (k) => k.replace(/^[a-z0-9._-]+: /, '').replace(/ \(.*\)$/, '');
 
 async function caseMcp() {
@@ -624,7 +626,7 @@ async function caseProxy() {
     `## 7. Proxy: per-call cost\n\n` +
       `A real SDK 2.x client (\`@modelcontextprotocol/client\`) calls server-everything's \`get-sum\` (a ${rb['direct:small']}-byte result) and \`get-env\` (a ${rb['direct:large'].toLocaleString('en')}-byte result: the server's environment holds a ${m.pad.toLocaleString('en')}-byte variable) ${m.calls.toLocaleString('en')} times each, one call at a time, on one connection per variant, in ${m.rounds} interleaved rounds: ` +
       `directly; through \`toolgate proxy\` (the contract pinned by \`toolgate update\`, the default runtime block, arguments validated against the pinned inputSchema, the decision log to a file, the server in the sandbox); ` +
-      `and through the two floors of any stdio relay (\`bench/proxy-floor.mjs\`): one more process piping the bytes through, and one that parses every line and writes it again. ` +
+      `and through the floors of a stdio relay: two in Node (\`bench/proxy-floor.mjs\`), one more process piping the bytes through and one that parses every line and writes it again, and one with no JavaScript, a \`cat\` each way (its CPU is not measured). ` +
       `Added = the variant's quantile − direct's, over the same rounds (beside it, the spread of the per-round medians' difference). Relay CPU: the relay process's CPU time per call (all threads, from /proc), steadier than wall time on a loaded machine. ` +
       `Throughput: one call at a time (the calls' wall time, direct / variant, round by round), and 2,000 \`get-sum\` calls 32 in flight, 4 interleaved rounds.\n\n` +
       `| variant | get-sum median | p99 | added median | added p99 | relay CPU | get-env median | p99 | added median | added p99 | relay CPU | throughput one at a time, of direct | calls/s 32 in flight (of direct) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n` +
@@ -633,6 +635,7 @@ async function caseProxy() {
         ['proxy', '**toolgate proxy**'],
         ['floor-json', 'floor: parse and write each line again'],
         ['floor-pipe', 'floor: bytes piped through'],
+        ['floor-cat', 'floor: a `cat` each way (no JavaScript)'],
       ]
         .map(([n, l]) => row(n, l))
         .join('\n') +
@@ -650,7 +653,7 @@ async function caseProxy() {
     `| 7 | proxy: added per call, get-env (~40 KB), median (floor) | ${us(v.proxy.large.added.median)} (${us(v['floor-json'].large.added.median)}) | ≤ 300 µs | ${verdict(v.proxy.large.added.median <= 0.3)} |`,
   );
   summary.push(
-    `| 7 | proxy: throughput at one connection, of direct: one call at a time; 32 in flight | ${pct(v.proxy.small.ratio)}; ${pct(v.proxy.pipelined.ratio)} | ≥ 60 % | ${verdict(v.proxy.small.ratio >= 0.6 && v.proxy.pipelined.ratio >= 0.6)} |`,
+    `| 7 | proxy: throughput at one connection, of direct: one call at a time; 32 in flight | ${pct(v.proxy.small.ratio)}; ${pct(v.proxy.pipelined.ratio)} (floors one at a time: parse and write again ${pct(v['floor-json'].small.ratio)}, bytes piped ${pct(v['floor-pipe'].small.ratio)}, \`cat\` ${pct(v['floor-cat'].small.ratio)}) | ≥ 60 % | ${verdict(v.proxy.small.ratio >= 0.6 && v.proxy.pipelined.ratio >= 0.6)} |`,
   );
   summary.push(
     `| 7 | proxy: RSS trend over the second half of ${last.calls.toLocaleString('en')} calls | ${perMillionMB >= 0 ? '+' : ''}${perMillionMB.toFixed(1)} MB per million calls | ≤ 5 MB (flat) | ${verdict(perMillionMB <= 5)} |`,

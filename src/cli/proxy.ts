@@ -211,6 +211,12 @@ async function loadContract(abs: string, shown: string): Promise<Surface> {
 }
 
 /**
+ * The longest a decision-log line waits before it is written (ms): the lines a process killed
+ * outright (SIGKILL) can lose; any other exit writes them.
+ */
+const LOG_BATCH_MS = 100;
+
+/**
  * Runs the proxy until the client closes stdin (exit 0) or the server ends (exit 3).
  * @throws ConfigError (exit 2) before anything starts: no contract, unknown source, HTTP source.
  */
@@ -232,8 +238,11 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
   // stderr carries the server's log and ours; a reader that went away (EPIPE) must not end the relay.
   process.stderr.on('error', () => undefined);
   const logOut = flags.log !== undefined ? appendingFile(resolve(cwd, flags.log)) : process.stderr;
-  // Deferred: the relay's messages never wait for the log's formatting or its write.
-  const log = new DecisionLog(logOut, r.id, r.runtime.logArguments, { deferred: true });
+  // Deferred and batched: the relay's messages never wait for the log's formatting or its write,
+  // and calls made one at a time share a write. What waits is written at any exit.
+  const log = new DecisionLog(logOut, r.id, r.runtime.logArguments, { deferred: true, batchMs: LOG_BATCH_MS });
+  const flushAtExit = () => log.flush();
+  process.on('exit', flushAtExit);
   // As every report of check says it (server-unsandboxed): the decision log says so once.
   if (server.sandbox && !server.sandbox.sandboxed)
     log.write({ event: 'upstream', decision: 'unsandboxed', reason: 'server-unsandboxed', detail: `the server runs unsandboxed: ${server.sandbox.reason}` });
@@ -255,6 +264,7 @@ export async function proxy(flags: ProxyFlags, command: string[]): Promise<numbe
   if (noise > 0) log.write({ event: 'upstream', decision: 'dropped', reason: 'stdout-noise', detail: `${noise} non-JSON lines on the server's stdout` });
   await server.close();
   log.summary();
+  process.off('exit', flushAtExit);
   const lost = log.problem();
   if (lost !== undefined && logOut !== process.stderr) process.stderr.write(`toolgate: proxy: ${escapeTerminalInline(lost, 500)}\n`);
   if (logOut !== process.stderr) await new Promise<void>((res) => (logOut as NodeJS.WritableStream).end(() => res()));

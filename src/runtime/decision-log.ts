@@ -9,10 +9,15 @@
  * stream that fails (a full disk, a closed stderr) or a write that throws are counted and the
  * relay goes on answering the client.
  *
- * Deferred ({@link DecisionLogOptions.deferred}, as `toolgate proxy` runs it): a decision costs
- * the relay a push; the lines of one turn of the event loop are formatted (time, digest, JSON)
- * and written together once that turn's messages are on their way, so neither a call nor its
- * answer waits for the log, and a burst of calls makes one write, not one each.
+ * Deferred ({@link DecisionLogOptions.deferred}): a decision costs the relay a push; the lines of
+ * one turn of the event loop are formatted (time, digest, JSON) and written together once that
+ * turn's messages are on their way, so neither a call nor its answer waits for the log, and a
+ * burst of calls makes one write, not one each. Batched ({@link DecisionLogOptions.batchMs}, as
+ * `toolgate proxy` runs it): the lines of many turns wait up to `batchMs` ms, or until
+ * `batchLines` of them wait, and go in one write, so that calls made one at a time do not pay a
+ * write and a loop turn each. What waits is written by {@link DecisionLog.flush}, which the
+ * proxy calls at exit (a signal and an uncaught exception exit through it too): only a process
+ * killed outright (SIGKILL, out of memory) loses lines, those of the last `batchMs` ms at most.
  */
 import type { Writable } from 'node:stream';
 import { sha256 } from '../surface/canonical.js';
@@ -47,6 +52,17 @@ export interface DecisionLogOptions {
    * decision. {@link DecisionLog.summary} and {@link DecisionLog.problem} write what waits first.
    */
   deferred?: boolean;
+  /**
+   * With `deferred`: the longest a line waits (ms) before its batch is written; 0 (the default)
+   * writes each turn's lines at the end of the turn.
+   */
+  batchMs?: number;
+  /**
+   * With `batchMs`: a batch is written at the end of the turn in which it reached this many lines
+   * (default 64). Formatting a line costs a few µs, and a message that comes while a batch is
+   * written waits for it: a small batch keeps that wait well under a millisecond.
+   */
+  batchLines?: number;
 }
 
 /** A decision not written yet, and when it was taken (ms since the epoch). */
@@ -63,8 +79,13 @@ export class DecisionLog {
   private failure: Error | undefined;
   private lost = 0;
   private readonly deferred: boolean;
+  private readonly batchMs: number;
+  private readonly batchLines: number;
   private pending: Pending[] = [];
+  /** The end of the turn at which the waiting lines are written. */
   private scheduled: NodeJS.Immediate | undefined;
+  /** The end of the batch window, when lines wait for it. */
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly out: Writable,
@@ -73,6 +94,8 @@ export class DecisionLog {
     options: DecisionLogOptions = {},
   ) {
     this.deferred = options.deferred ?? false;
+    this.batchMs = options.batchMs ?? 0;
+    this.batchLines = this.batchMs > 0 ? Math.max(1, options.batchLines ?? 64) : 1;
     // A stream error (ENOSPC, EPIPE) is an event; unheard, it would end the process.
     out.on('error', (e: Error) => (this.failure ??= e));
   }
@@ -87,13 +110,17 @@ export class DecisionLog {
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     if (!this.deferred) return this.emit(() => this.line(e, args, Date.now()), 1);
     this.pending.push({ entry: e, args, time: Date.now() });
-    this.scheduled ??= setImmediate(() => this.flush());
+    if (this.pending.length >= this.batchLines) this.scheduled ??= setImmediate(() => this.flush());
+    // Unreferenced: a batch window never keeps the process alive (what waits is written at exit).
+    else this.timer ??= setTimeout(() => this.flush(), this.batchMs).unref();
   }
 
   /** Writes the lines still waiting (deferred), all in one write. */
   flush(): void {
     if (this.scheduled) clearImmediate(this.scheduled);
+    if (this.timer) clearTimeout(this.timer);
     this.scheduled = undefined;
+    this.timer = undefined;
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];

@@ -3,8 +3,8 @@
  * appends. A file stream (`fs.createWriteStream`) sends each write through libuv's thread pool: a
  * thread is woken, and its completion wakes the event loop once more: three more system calls and
  * a loop turn per write, more than the rest of the log line costs (bench/RESULTS.md, proxy). An
- * append to a regular file is one system call into the page cache, made after the turn's messages
- * are on their way (the decision log is deferred).
+ * append to a regular file is one system call into the page cache, made after the messages are on
+ * their way (the proxy's decision log is deferred and batched).
  *
  * The file is opened with `O_NONBLOCK`: a FIFO that nobody reads fails (`ENXIO` at open, `EAGAIN`
  * when full) instead of stopping the relay. Failures are the stream's `error` (and `errored`), as

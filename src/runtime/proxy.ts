@@ -42,7 +42,7 @@ export interface Endpoint {
 export type Refusal = 'tool_not_allowed' | 'tool_drifted' | 'invalid_arguments' | 'result_too_large';
 
 /** Everything the relay needs. */
-export interface ProxyOptions {
+export interface RelayOptions {
   contract: Surface;
   runtime: RuntimePolicy;
   log: DecisionLog;
@@ -58,7 +58,7 @@ export interface ProxyOptions {
 }
 
 /** The relay between one client and one server. */
-export class Proxy {
+export class Relay {
   private readonly nonce = randomBytes(6).toString('hex');
   private seq = 0;
   /** The proxy's own requests to the server, by {@link idKey} of their ids. */
@@ -96,7 +96,7 @@ export class Proxy {
   constructor(
     private readonly client: Endpoint,
     private readonly server: Endpoint,
-    private readonly opts: ProxyOptions,
+    private readonly opts: RelayOptions,
   ) {
     this.methods = new MethodGate(opts.runtime.passMethods);
     for (const t of opts.contract.tools) if (t.outputSchema !== undefined) this.declaresOutput.add(t.name);

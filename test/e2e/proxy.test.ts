@@ -313,6 +313,34 @@ describe('proxy in front of a server that changed after its contract was reviewe
     expect(serverProcesses()).toBe('');
   }, 60_000);
 
+  it('SIGTERM right after a call: exit 143, and the decision of the call is in the log (the batched lines are written at exit)', async () => {
+    const child = spawn(process.execPath, [CLI, 'proxy', '--log', 'term.jsonl'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    const answers: { id?: unknown }[] = [];
+    let buffered = '';
+    child.stdout.on('data', (c: Buffer) => {
+      buffered += c.toString('utf8');
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        answers.push(JSON.parse(buffered.slice(0, nl)) as { id?: unknown });
+        buffered = buffered.slice(nl + 1);
+      }
+    });
+    const answered = async (id: number) => {
+      for (let i = 0; i < 600 && !answers.some((a) => a.id === id); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    await answered(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'no-such-tool', arguments: { a: 1 } } });
+    await answered(2);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    const call = decisions(join(dir, 'term.jsonl')).find((l) => l.event === 'call');
+    expect(call).toMatchObject({ tool: 'no-such-tool', decision: 'refused', reason: 'tool_not_allowed' });
+    expect(call?.argumentsSha256).toMatch(/^[0-9a-f]{64}$/);
+  }, 60_000);
+
   it('without a contract nothing starts: exit 2 and the fix', async () => {
     const r = await runCli(['proxy', '--contract', 'missing.json', '--', process.execPath, NOTES, tag], { cwd: dir });
     expect(r.code).toBe(2);

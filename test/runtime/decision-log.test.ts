@@ -1,9 +1,11 @@
 /**
  * The decision log (src/runtime/decision-log.ts) never throws and never loses a line in silence:
  * arguments nested deeper than JSON.stringify goes, values JSON cannot hold, a real full disk
- * (/dev/full), a stream that throws or was closed. Deferred (as the proxy runs it), a turn's lines
- * are written together after the turn, each with the time of its decision.
+ * (/dev/full), a stream that throws or was closed. Deferred, a turn's lines are written together
+ * after the turn, each with the time of its decision; batched (as the proxy runs it), the lines of
+ * many turns wait up to the batch window or the batch size, and flush() writes what waits.
  */
+import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +18,14 @@ function sink() {
   const out = new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) });
   return { out, writes: lines, parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
+
+/** Every line of the writes (a batch is one write of many lines). */
+const lineObjects = (writes: string[]) =>
+  writes
+    .join('')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const turnEnds = () => new Promise((r) => setImmediate(r));
 
@@ -122,5 +132,58 @@ describe('DecisionLog', () => {
     await turnEnds();
     full.write({ event: 'call', decision: 'refused' });
     expect(full.problem()).toBe('5 decision log line(s) not written: ENOSPC: no space left on device');
+  });
+
+  it('batched: the lines of many turns wait for the window and go in one write, in order, each with the time of its decision', async () => {
+    const s = sink();
+    const log = new DecisionLog(s.out, 'src', false, { deferred: true, batchMs: 40 });
+    const before = Date.now();
+    for (let i = 0; i < 3; i++) {
+      log.write({ event: 'call', tool: `t${i}`, decision: 'forwarded' }, { i });
+      await turnEnds();
+    }
+    expect(s.writes).toEqual([]);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(s.writes).toHaveLength(1);
+    const lines = lineObjects(s.writes);
+    expect(lines.map((l) => l.tool)).toEqual(['t0', 't1', 't2']);
+    expect(lines[1]!.argumentsSha256).toBe(sha256(canonicalJsonDeep({ i: 1 })));
+    for (const l of lines) expect(Date.parse(l.time as string)).toBeGreaterThanOrEqual(before - 1);
+  });
+
+  it('batched: a batch that reaches batchLines is written at the end of that turn, not at the end of the window', async () => {
+    const s = sink();
+    const log = new DecisionLog(s.out, 'src', false, { deferred: true, batchMs: 60_000, batchLines: 3 });
+    log.write({ event: 'call', tool: 'a', decision: 'forwarded' });
+    log.write({ event: 'call', tool: 'b', decision: 'forwarded' });
+    await turnEnds();
+    expect(s.writes).toEqual([]);
+    log.write({ event: 'call', tool: 'c', decision: 'forwarded' });
+    log.write({ event: 'call', tool: 'd', decision: 'forwarded' });
+    expect(s.writes).toEqual([]);
+    await turnEnds();
+    expect(s.writes).toHaveLength(1);
+    expect(lineObjects(s.writes).map((l) => l.tool)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('batched: flush() writes what waits at once (as the proxy does at exit), and the window keeps no process alive', async () => {
+    const s = sink();
+    const log = new DecisionLog(s.out, 'src', false, { deferred: true, batchMs: 60_000 });
+    log.write({ event: 'list', tool: 'a', decision: 'admitted' });
+    log.flush();
+    expect(lineObjects(s.writes).map((l) => l.tool)).toEqual(['a']);
+    log.flush();
+    expect(s.writes).toHaveLength(1);
+    // A child that logs one line with a window of a minute exits at once, its line written at exit.
+    const code = `
+      const { DecisionLog } = await import(${JSON.stringify(new URL('../../src/runtime/decision-log.ts', import.meta.url).href)});
+      const log = new DecisionLog(process.stdout, 'src', false, { deferred: true, batchMs: 60000 });
+      process.on('exit', () => log.flush());
+      log.write({ event: 'call', tool: 'late', decision: 'forwarded' });`;
+    const started = Date.now();
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ tool: 'late', decision: 'forwarded' });
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUNTIME } from '../../src/config/policy.js';
 import { DecisionLog } from '../../src/runtime/decision-log.js';
-import { Proxy } from '../../src/runtime/proxy.js';
+import { Relay } from '../../src/runtime/proxy.js';
 import type { Message } from '../../src/runtime/client-stdio.js';
 import { wireText } from '../../src/util/wire-text.js';
 import type { Json } from '../../src/util/json.js';
@@ -29,7 +29,7 @@ function relay() {
         queueMicrotask(() => void proxy.fromServer({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
     },
   };
-  const proxy: Proxy = new Proxy({ send: (m) => void toClient.push(m) }, server, {
+  const proxy: Relay = new Relay({ send: (m) => void toClient.push(m) }, server, {
     contract: mcpSurface(TOOLS),
     // The vendor methods these tests pass through are named, as a policy would name them.
     runtime: { ...DEFAULT_RUNTIME, allow: ['read'], passMethods: ['vendor/unknown', 'vendor/slow'] },
@@ -144,7 +144,7 @@ describe('the relay', () => {
     const toClient: Message[] = [];
     const sink = new Writable({ write: (_c: Buffer, _e, cb) => cb() });
     const sent: Message[] = [];
-    const proxy: Proxy = new Proxy(
+    const proxy: Relay = new Relay(
       { send: (m) => void toClient.push(m) },
       {
         send: (m: Message) => {
@@ -289,7 +289,7 @@ describe('answers from the server nested deeper than JSON.stringify goes', () =>
     const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as Json;
     const toClient: string[] = [];
     const sink = new Writable({ write: (_c: Buffer, _e, cb) => cb() });
-    const proxy: Proxy = new Proxy(
+    const proxy: Relay = new Relay(
       // As the stdio side writes: JSON.stringify, which throws on the deep value.
       { send: (m) => void toClient.push(JSON.stringify(m)) },
       {
@@ -322,7 +322,7 @@ describe('the result bound, measured on the text the client is written', () => {
   /** A relay whose server answers a call with `result`, written as ClientStdio writes (wireText). */
   async function answerWith(result: Json, maxResultBytes: number): Promise<Message> {
     const toClient: Message[] = [];
-    const proxy: Proxy = new Proxy(
+    const proxy: Relay = new Relay(
       { send: (m) => void toClient.push(JSON.parse(wireText(m)) as Message) },
       {
         send: (m: Message) => {

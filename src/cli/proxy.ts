@@ -5,7 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpHttpConfig, type McpStdioConfig } from '../config/source-config.js';
-import { type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from '../config/policy.js';
+import type { Policy, RuntimePolicy } from '../config/policy-model.js';
+import { DEFAULT_RUNTIME } from '../config/policy-resolve.js';
 import { loadPolicy } from '../config/policy-file.js';
 import { displayPath } from '../util/display-path.js';
 import { typedContainment } from './prepare.js';

@@ -10,7 +10,8 @@
  * The harness checks both at run time as well.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy, type Policy } from '../../src/config/policy.js';
+import type { Policy } from '../../src/config/policy-model.js';
+import { parsePolicy } from '../../src/config/policy.js';
 import type { CheckContext, Approval, Target } from '../../src/rules/context.js';
 import type { SchemaVerdict } from '../../src/diff/schema/index.js';
 import { evaluate, type Locate } from '../../src/rules/evaluate.js';

@@ -16,7 +16,7 @@ import { DecisionLog } from '../runtime/decision-log.js';
 import { appendingFile } from '../runtime/log-file.js';
 import { runRelay } from '../runtime/relay.js';
 import { JUDGED_METHODS, judgedLookAlike } from '../runtime/methods.js';
-import { openHttpServer, startStdioServer } from '../sources/mcp.js';
+import { openHttpServer, startStdioServer } from '../sources/mcp-open.js';
 import { readySources } from '../sources/select.js';
 import { SourceError } from '../sources/source-error.js';
 import { escapeTerminalInline } from '../report/escape.js';

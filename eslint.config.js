@@ -8,15 +8,15 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 /**
  * The layers of src/, lowest first, as the pipeline reads: a module may import its own layer and
  * the layers below it, never one above. Type-only and dynamic imports count too (a type import is
- * still a dependency). A path names a directory or a file; a file listed in a lower layer than its
- * directory (the rule catalog) belongs to that lower layer. scripts/import-layers.mjs checks that
+ * still a dependency). A path names a directory or a file; a file or directory listed in a lower layer
+ * than its directory (the rule catalog) belongs to that lower layer. scripts/import-layers.mjs checks that
  * every file of src/ is in the table and walks the same graph with the TypeScript parser.
  *
  * | layer          | paths                                                     | what it is                                              |
  * | -------------- | --------------------------------------------------------- | ------------------------------------------------------- |
  * | util           | util/, version.ts                                         | JSON toolkit, errors, paths, slices, logging            |
  * | surface        | surface/                                                  | the surface model, pinned forms, normalizing a listing  |
- * | rule catalog   | rules/types.ts, rules/catalog.ts                          | rule ids, levels, the finding shape                     |
+ * | rule catalog   | rules/types.ts, rules/catalog.ts, rules/catalog/          | rule ids, levels, the finding shape                     |
  * | config         | config/                                                   | toolgate.yml: policy, sources, reviewers, policy diff   |
  * | contract       | contract/                                                 | reading and writing contract files                      |
  * | sources        | sources/                                                  | MCP, OpenAPI and recorded sources, sandbox              |
@@ -38,7 +38,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 export const LAYERS = [
   ['util', ['util', 'version.ts']],
   ['surface', ['surface']],
-  ['rule catalog', ['rules/types.ts', 'rules/catalog.ts']],
+  ['rule catalog', ['rules/types.ts', 'rules/catalog.ts', 'rules/catalog']],
   ['config', ['config']],
   ['contract', ['contract']],
   ['sources', ['sources']],

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import type { ExportEntry, Policy } from './config/policy.js';
+import type { ExportEntry, Policy } from './config/policy-model.js';
 import { displayPath } from './util/display-path.js';
 import { exportFindings } from './export/verify.js';
 import { checkAcrossSources, checkPolicy, checkSource } from './rules/index.js';

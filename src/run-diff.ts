@@ -1,4 +1,4 @@
-import { adHocPolicy } from './config/policy.js';
+import { adHocPolicy } from './config/policy-resolve.js';
 import type { LoadedContract } from './contract/store.js';
 import { buildContext, judge } from './judge/judge.js';
 import { contractsLocator } from './judge/locate.js';

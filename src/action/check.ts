@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
-import { policyInputs, type Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy-model.js';
+import { policyInputs } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
 import { resolveInside } from '../util/safe-path.js';
 import { setActionOutputs } from './outputs.js';

@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { policyInputs, type Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy-model.js';
+import { policyInputs } from '../config/policy.js';
 import { FILE_LIMITS, readBounded, resolveInside } from '../util/safe-path.js';
 import { parseContract, writeFileAtomic } from '../contract/store.js';
 import { serializeContractInSlices } from '../contract/serialize.js';

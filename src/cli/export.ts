@@ -2,7 +2,7 @@
  * `toolgate export`: writes a contract's admitted set for a gateway or client (docs/design.md §12), to
  * stdout or a file; with no `--to`, every `exports:` entry of toolgate.yml.
  */
-import type { ExportEntry, Policy } from '../config/policy.js';
+import type { ExportEntry, Policy } from '../config/policy-model.js';
 import { loadPolicy } from '../config/policy-file.js';
 import { displayPath } from '../util/display-path.js';
 import { contractFor, exportInput, notePath, readExportFile, writablePath, writeExportFile } from '../export/files.js';

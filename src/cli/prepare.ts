@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy-model.js';
 import { loadPolicy } from '../config/policy-file.js';
 import {
   DEFAULT_CONTAINMENT,
@@ -177,7 +177,7 @@ export async function policyFrom(flags: SourceFlags, command: string[], cwd: str
     );
   }
   if (adhoc[0]) {
-    const { adHocPolicy, validateContractPaths } = await import('../config/policy.js');
+    const [{ adHocPolicy }, { validateContractPaths }] = await Promise.all([import('../config/policy-resolve.js'), import('../config/policy.js')]);
     const p = adHocPolicy(adhoc[0], cwd);
     // The contract goes to .toolgate/<id>.surface.json: inside the working directory, links resolved.
     await validateContractPaths(p);

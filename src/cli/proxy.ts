@@ -5,7 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULT_LIST_LIMITS, DEFAULT_TIMEOUTS, type McpCommon, type McpHttpConfig, type McpStdioConfig } from '../config/source-config.js';
-import { type Policy, type RuntimePolicy, DEFAULT_RUNTIME } from '../config/policy.js';
+import type { Policy, RuntimePolicy } from '../config/policy-model.js';
+import { DEFAULT_RUNTIME } from '../config/policy-resolve.js';
 import { loadPolicy } from '../config/policy-file.js';
 import { displayPath } from '../util/display-path.js';
 import { typedContainment } from './prepare.js';
@@ -15,7 +16,7 @@ import { DecisionLog } from '../runtime/decision-log.js';
 import { appendingFile } from '../runtime/log-file.js';
 import { runRelay } from '../runtime/relay.js';
 import { JUDGED_METHODS, judgedLookAlike } from '../runtime/methods.js';
-import { openHttpServer, startStdioServer } from '../sources/mcp.js';
+import { openHttpServer, startStdioServer } from '../sources/mcp-open.js';
 import { readySources } from '../sources/select.js';
 import { SourceError } from '../sources/source-error.js';
 import { escapeTerminalInline } from '../report/escape.js';

@@ -2,7 +2,7 @@
  * Every key of `toolgate.yml` (schema/toolgate.schema.json) and of an OpenAPI integration config
  * (schema/integration.schema.json), with the direction of change that relaxes it (docs/design.md
  * §7). `diffPolicies` (policy-diff.ts) judges a pull request's policy edits from these rows, and
- * the resolver (policy.ts) takes each key's default from them, so that what an absent key means
+ * the resolver (policy-resolve.ts) takes each key's default from them, so that what an absent key means
  * is the same to both. test/config/policy-keys.test.ts walks both schemas and fails on a key that
  * has no row here.
  *

@@ -11,7 +11,7 @@ import { canonicalJson, escapePointerToken, isObject, jsonEqual, pointerSegments
 import { ConfigError } from '../util/errors.js';
 import { loginKey } from './reviewers.js';
 import { RULES } from '../rules/catalog.js';
-import type { DenyEntry, Policy } from './policy.js';
+import type { DenyEntry, Policy } from './policy-model.js';
 import { displayPath } from '../util/display-path.js';
 import { DEFAULT_CONTAINMENT, type CommandSpec, type Containment, type SourceConfig } from './source-config.js';
 import type { SafetyField } from '../surface/safety-fields.js';

@@ -7,7 +7,7 @@
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import { FILE_LIMITS, formatBytes, readBounded } from '../util/safe-path.js';
-import type { Policy } from './policy.js';
+import type { Policy } from './policy-model.js';
 
 /**
  * Reads and validates a policy file, and checks where its contracts really are

@@ -10,7 +10,7 @@ import type { Json, JsonObject } from '../util/json.js';
 import { displayPath } from '../util/display-path.js';
 import { sourceKind, type PolicyKey } from './keys.js';
 import { ruleLevel } from './rule-levels.js';
-import type { Policy } from './policy.js';
+import type { Policy } from './policy-model.js';
 
 /** One change of one key, as {@link Words} receive it. */
 export interface Said {

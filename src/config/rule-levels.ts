@@ -7,7 +7,7 @@
  * @module
  */
 import { ruleById } from '../rules/catalog.js';
-import type { PolicyLevel } from './policy.js';
+import type { PolicyLevel } from './policy-model.js';
 
 /** Levels from the least strict (`off`) to the strictest (`error`). */
 export const LEVEL_ORDER: Readonly<Record<PolicyLevel, number>> = { off: 0, notice: 1, warning: 2, error: 3 };

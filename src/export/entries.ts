@@ -3,7 +3,7 @@
  * `exports:` entries are. Pure apart from the error.
  */
 import { resolve } from 'node:path';
-import type { ExportEntry, Policy } from '../config/policy.js';
+import type { ExportEntry, Policy } from '../config/policy-model.js';
 import { ConfigError } from '../util/errors.js';
 import { EXPORT_TARGETS, targetById } from './targets/index.js';
 

@@ -2,7 +2,7 @@
  * The admitted set an export writes (docs/design.md §11, §12): what `toolgate proxy` would admit from the
  * contract alone, with no server running. Pure.
  */
-import type { RuntimePolicy } from '../config/policy.js';
+import type { RuntimePolicy } from '../config/policy-model.js';
 import { runtimeRefusal } from '../runtime/admission.js';
 import type { Surface, SurfaceTool } from '../surface/model.js';
 import type { RefusedTool } from './model.js';

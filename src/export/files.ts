@@ -4,7 +4,8 @@
  */
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { policyInputs, type ExportEntry, type Policy } from '../config/policy.js';
+import type { ExportEntry, Policy } from '../config/policy-model.js';
+import { policyInputs } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
 import { readContract, writeFileAtomic } from '../contract/store.js';
 import type { Surface } from '../surface/model.js';

@@ -3,7 +3,7 @@
  * that teams already run. Each target is one entry of {@link ExportTarget}; the table of docs/exports.md of
  * what each target enforces is generated from these entries.
  */
-import type { RuntimePolicy } from '../config/policy.js';
+import type { RuntimePolicy } from '../config/policy-model.js';
 import type { SurfaceTool } from '../surface/model.js';
 
 /** How much of one guarantee a target gives. */

@@ -4,7 +4,7 @@
  * toolgate.yml and every `--export FILE --to TARGET`. The `export-stale` finding itself is raised
  * by the registry (rules/checks/export.ts).
  */
-import type { ExportEntry, Policy } from '../config/policy.js';
+import type { ExportEntry, Policy } from '../config/policy-model.js';
 import { displayPath } from '../util/display-path.js';
 import type { Approval } from '../rules/context.js';
 import { checkExport } from '../rules/index.js';

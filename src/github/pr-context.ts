@@ -1,4 +1,4 @@
-import type { Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy-model.js';
 import type { Approval } from '../rules/context.js';
 import { evaluateApproval, latestApprovals, type Eligibility, type Review } from '../review/approval.js';
 import { changedPaths, symlinksAt } from './base-contract.js';

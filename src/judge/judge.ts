@@ -4,7 +4,7 @@
  * `run-diff` and the rule tests share it, so what a test sees is what a user sees.
  */
 import type { TokenCost } from '../surface/tokens.js';
-import type { Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy-model.js';
 import { diffSurfaces } from '../diff/diff-surfaces.js';
 import type { Change } from '../diff/change.js';
 import { classifySchemaChanges } from '../diff/schema/index.js';

@@ -6,7 +6,7 @@
  * source's entry in toolgate.yml when there is no contract yet.
  * @module
  */
-import type { Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy-model.js';
 import type { LoadedContract } from '../contract/store.js';
 import type { Target } from '../rules/context.js';
 import type { Locate } from '../rules/evaluate.js';

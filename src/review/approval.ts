@@ -52,7 +52,7 @@ export interface Eligibility {
 
 /**
  * What {@link evaluateApproval} requires: the policy's `review` block (`ReviewPolicy` in
- * config/policy.ts) with its `org/team` entries expanded to logins.
+ * config/policy-model.ts) with its `org/team` entries expanded to logins.
  */
 export interface ApprovalRequirement {
   /** Logins whose approval counts (case-insensitive). Absent or empty: anyone but the author. */

@@ -1,11 +1,11 @@
 import type { Change } from '../diff/change.js';
-import type { Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy-model.js';
 import type { MalformedTool } from '../surface/normalize.js';
 import type { Surface } from '../surface/model.js';
 import type { RuleId } from './catalog.js';
 import type { SchemaVerdict } from '../diff/schema/index.js';
 import type { TokenCost } from '../surface/tokens.js';
-import type { ExportEntry } from '../config/policy.js';
+import type { ExportEntry } from '../config/policy-model.js';
 import type { PolicyChange } from '../config/policy-diff.js';
 import type { SnapshotDiagnostics } from '../sources/types.js';
 import type { Discovery } from '../surface/model.js';

@@ -4,7 +4,7 @@ import type { CheckContext, RawFinding, Approval, Target } from './context.js';
 import { CHECKS } from './index.js';
 import { ruleById } from './catalog.js';
 import { levelFor } from './levels.js';
-import type { Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy-model.js';
 import { runInSlices, runToEnd, type Steps } from '../util/slices.js';
 
 /** Places a target in a file: the file people fix and the pointer/line in it. */

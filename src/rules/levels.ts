@@ -1,5 +1,5 @@
 import { minimatch } from 'minimatch';
-import type { Policy, PolicyLevel } from '../config/policy.js';
+import type { Policy, PolicyLevel } from '../config/policy-model.js';
 import { ruleLevel } from '../config/rule-levels.js';
 
 /**

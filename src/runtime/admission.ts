@@ -6,7 +6,7 @@
  * Pure.
  */
 import { minimatch } from 'minimatch';
-import type { RuntimePolicy } from '../config/policy.js';
+import type { RuntimePolicy } from '../config/policy-model.js';
 import { denies } from '../rules/checks/policy.js';
 import type { Surface, SurfaceTool } from '../surface/model.js';
 import type { Json } from '../util/json.js';

@@ -22,7 +22,7 @@
  * version the server answered `initialize` with.
  */
 import { randomBytes } from 'node:crypto';
-import type { RuntimePolicy } from '../config/policy.js';
+import type { RuntimePolicy } from '../config/policy-model.js';
 import type { Surface } from '../surface/model.js';
 import type { Json } from '../util/json.js';
 import { getOwn, isObject } from '../util/json.js';

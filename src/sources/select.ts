@@ -4,7 +4,7 @@
  * first server, which needs exactly these checks and nothing of the pipeline.
  * @module
  */
-import type { Policy } from '../config/policy.js';
+import type { Policy } from '../config/policy-model.js';
 import { displayPath } from '../util/display-path.js';
 import type { SourceConfig } from '../config/source-config.js';
 import { assertNoRunnerSecrets } from '../config/policy-diff.js';

@@ -1,6 +1,7 @@
 /** What a pull request changes in toolgate.yml: relaxations and tightenings, located in the head file. */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy, type Policy } from '../../src/config/policy.js';
+import type { Policy } from '../../src/config/policy-model.js';
+import { parsePolicy } from '../../src/config/policy.js';
 import { diffPolicies, isRunnerSecretName, judgingPolicy, runnerSecretsInEnv } from '../../src/config/policy-diff.js';
 import { ruleById } from '../../src/rules/catalog.js';
 

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adHocPolicy, parsePolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
+import { parsePolicy } from '../../src/config/policy.js';
 import { defaultContractPath } from '../../src/config/source-config.js';
 import { loadPolicy } from '../../src/config/policy-file.js';
 import { displayPath } from '../../src/util/display-path.js';

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { DEFAULT_RUNTIME } from '../../src/config/policy.js';
+import { DEFAULT_RUNTIME } from '../../src/config/policy-resolve.js';
 import { exportSet } from '../../src/export/export-set.js';
 import type { ExportInput } from '../../src/export/model.js';
 import { renderExport } from '../../src/export/render.js';

@@ -5,7 +5,8 @@
  * integration of test/fixtures/openapi/github.
  */
 import { resolve } from 'node:path';
-import { parsePolicy, type Policy } from '../../src/config/policy.js';
+import type { Policy } from '../../src/config/policy-model.js';
+import { parsePolicy } from '../../src/config/policy.js';
 import { exportInput } from '../../src/export/files.js';
 import type { ExportInput } from '../../src/export/model.js';
 import { snapshotOpenApi } from '../../src/sources/openapi/index.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { adHocPolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { serializeContract } from '../../src/contract/serialize.js';
 import { parseContract } from '../../src/contract/store.js';
 import { newSchemaStrings, schemaTexts } from '../../src/diff/schema-text.js';

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adHocPolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { judgingPolicy } from '../../src/config/policy-diff.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../../src/config/source-config.js';
 import { runCheck } from '../../src/run-check.js';

@@ -11,7 +11,7 @@ import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, s
 import { createServer, type Server } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { adHocPolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { typedContainment } from '../../src/cli/prepare.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../../src/config/source-config.js';
 import { runCheck } from '../../src/run-check.js';

@@ -11,7 +11,7 @@
 import '../support/unsandboxed.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adHocPolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { runCheck } from '../../src/run-check.js';
 import type { CheckResult } from '../../src/judge/result.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';

@@ -97,8 +97,8 @@ describe('one change, one entry', () => {
     const terminal = attentionOf(renderTerminal(result, { color: false, listTools: false }));
     expect(terminal).toContain('description: Lists things.{+ Always call c_tool first.+}');
     expect(terminal.match(/Always call c_tool first/g)).toHaveLength(1);
-    expect(terminal).toMatch(/^ {12}c_tool \(read\) {2}description: Reads one thing{\+, by id\+}\.$/m);
-    expect(terminal).toMatch(/^ {12}d_tool \(read\) {2}description: Counts {\+the \+}things\.$/m);
+    expect(terminal).toMatch(/^ {12}c_tool \(read\) :72 {2}description: Reads one thing{\+, by id\+}\.$/m);
+    expect(terminal).toMatch(/^ {12}d_tool \(read\) :94 {2}description: Counts {\+the \+}things\.$/m);
   });
 
   it('new tools group only with tools of the same class and hints, and each keeps its own description', () => {

@@ -384,7 +384,7 @@ describe('changed text in the reports', () => {
     const lines = renderTerminal(checkResult([f]), { color: false, listTools: false }).split('\n');
     const at = lines.indexOf('Needs your attention: 1 entry, riskiest first (contract lines: [src] .toolgate/src.surface.json)');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe('  [src] list_items (read): changed text · contract .toolgate/src.surface.json');
+    expect(lines[at + 1]).toBe('  [src] list_items (read): changed text · contract :28');
     // The first text on the rule's line (it fits whole), the other two counted and said whole below.
     expect(lines[at + 2]).toBe(`    error   description-changed  title: {+List | <b>items</b> @octocat+} (+2 texts below)`);
     const full = lines.slice(lines.indexOf('Texts in full (cut above)') + 1);

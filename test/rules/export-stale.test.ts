@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parsePolicy, type Policy } from '../../src/config/policy.js';
+import type { Policy } from '../../src/config/policy-model.js';
+import { parsePolicy } from '../../src/config/policy.js';
 import { exportInput } from '../../src/export/files.js';
 import { renderExport } from '../../src/export/render.js';
 import { targetById } from '../../src/export/targets/index.js';

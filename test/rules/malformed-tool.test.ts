@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import { adHocPolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { runCheck } from '../../src/run-check.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { nodeFixture, ROOT } from '../support/mcp-fixtures.js';

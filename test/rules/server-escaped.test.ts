@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import { adHocPolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { runCheck } from '../../src/run-check.js';
 import { containmentFindings } from '../../src/rules/checks/source.js';
 import { silentLogger } from '../../src/util/logger.js';

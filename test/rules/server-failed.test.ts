@@ -1,6 +1,7 @@
 /** server-failed: raised by run-check when a source cannot be snapshotted (exit code 3). */
 import { expect } from 'vitest';
-import { adHocPolicy, parsePolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
+import { parsePolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { fixture, nodeFixture, NODE, ROOT } from '../support/mcp-fixtures.js';

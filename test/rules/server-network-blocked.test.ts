@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { containmentFindings } from '../../src/rules/checks/source.js';
-import { blockedHosts } from '../../src/sources/mcp.js';
+import { blockedHosts } from '../../src/sources/launch/hints.js';
 import { ruleTests } from '../support/surface-builders.js';
 
 const STDERR = [

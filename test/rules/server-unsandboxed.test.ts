@@ -1,7 +1,7 @@
 /** server-unsandboxed: every report says when a server ran outside the sandbox. */
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import { adHocPolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { runCheck } from '../../src/run-check.js';
 import { DEFAULT_CONTAINMENT } from '../../src/config/source-config.js';
 import { silentLogger } from '../../src/util/logger.js';

@@ -1,5 +1,6 @@
 /** stdout-noise: raised by run-check when a stdio server writes non-JSON-RPC lines on stdout. */
-import { adHocPolicy, parsePolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
+import { parsePolicy } from '../../src/config/policy.js';
 import { runCheck } from '../../src/run-check.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { fixture, nodeFixture, NODE, ROOT } from '../support/mcp-fixtures.js';

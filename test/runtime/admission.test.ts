@@ -1,6 +1,7 @@
 /** List-time admission and call-time argument checks (docs/design.md §11), on surfaces built by the real normalizer. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RUNTIME, type RuntimePolicy } from '../../src/config/policy.js';
+import type { RuntimePolicy } from '../../src/config/policy-model.js';
+import { DEFAULT_RUNTIME } from '../../src/config/policy-resolve.js';
 import { admit } from '../../src/runtime/admission.js';
 import { ArgumentsChecker } from '../../src/runtime/arguments.js';
 import type { Json } from '../../src/util/json.js';

@@ -12,7 +12,8 @@ import { ToolListChangedNotificationSchema as ToolListChangedNotificationSchema1
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEFAULT_RUNTIME, type RuntimePolicy } from '../../src/config/policy.js';
+import type { RuntimePolicy } from '../../src/config/policy-model.js';
+import { DEFAULT_RUNTIME } from '../../src/config/policy-resolve.js';
 import type { McpCommon } from '../../src/config/source-config.js';
 import { DecisionLog } from '../../src/runtime/decision-log.js';
 import { runRelay, type RelayEnd } from '../../src/runtime/relay.js';

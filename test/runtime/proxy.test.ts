@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RUNTIME } from '../../src/config/policy.js';
+import { DEFAULT_RUNTIME } from '../../src/config/policy-resolve.js';
 import { DecisionLog } from '../../src/runtime/decision-log.js';
 import { Relay } from '../../src/runtime/proxy.js';
 import type { Message } from '../../src/runtime/client-stdio.js';

@@ -11,7 +11,7 @@ import * as childProcess from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { adHocPolicy } from '../../src/config/policy.js';
+import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { runCheck } from '../../src/run-check.js';
 import { namespacesExhausted, namespacesInDoubt, SandboxState } from '../../src/sources/launch/state.js';
 import { silentLogger } from '../../src/util/logger.js';

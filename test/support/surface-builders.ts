@@ -10,7 +10,8 @@
  * The harness checks both at run time as well.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePolicy, type Policy } from '../../src/config/policy.js';
+import type { Policy } from '../../src/config/policy-model.js';
+import { parsePolicy } from '../../src/config/policy.js';
 import type { CheckContext, Approval, Target } from '../../src/rules/context.js';
 import type { SchemaVerdict } from '../../src/diff/schema/index.js';
 import { evaluate, type Locate } from '../../src/rules/evaluate.js';
@@ -20,7 +21,10 @@ import type { RuleId } from '../../src/rules/catalog.js';
 import type { RawTool } from '../../src/sources/types.js';
 import type { ServerInfo, Surface, SurfaceSource, SurfaceTool, ToolOrigin } from '../../src/surface/model.js';
 import type { Json, JsonObject } from '../../src/util/json.js';
-import { normalizeSnapshot, normalizeTool, type MalformedTool } from '../../src/surface/normalize.js';
+import { assembleSurface, normalizeSnapshot, normalizeTool, type MalformedTool } from '../../src/surface/normalize.js';
+import { serializeContract } from '../../src/contract/serialize.js';
+import { parseContract } from '../../src/contract/store.js';
+import { contractsLocator, policyLocator } from '../../src/judge/locate.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { diffPolicies, judgingPolicy } from '../../src/config/policy-diff.js';
 import { policyFindings } from '../../src/run-check.js';
@@ -154,10 +158,13 @@ export function openapiSurface(ops: OpSpec[], o: SurfaceOptions = {}): Surface {
   return buildSurface(ops.map(openapiRaw), o, 'openapi').surface;
 }
 
+/** The directory {@link policyFrom}'s policies are read from. */
+const POLICY_ROOT = '/tmp';
+
 /** A policy from YAML through the real parser; `sources` is added when the text has none. */
 export function policyFrom(yaml = ''): Policy {
   const text = /^sources:/m.test(yaml) ? yaml : `sources:\n  - id: ${SOURCE_ID}\n    mcp:\n      command: node\n${yaml}`;
-  return parsePolicy(text, 'toolgate.yml', '/tmp');
+  return parsePolicy(text, 'toolgate.yml', POLICY_ROOT);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,14 +221,17 @@ export type RuleCase = EvalCase | RunCase;
 
 const asSurface = (s: Surface | Json[]): Surface => (Array.isArray(s) ? mcpSurface(s) : s);
 
-/** Points a target at the contract entry of its tool, as run-check does for a loaded contract. */
-export function contractLocate(contract: Surface | undefined, file = '.toolgate/src.surface.json'): Locate {
-  return (t: Target) => {
-    if (t.in === 'policy') return { location: { file: 'toolgate.yml' }, pointer: t.sub ?? '' };
-    const idx = t.tool !== undefined && contract ? contract.tools.findIndex((x) => x.name === t.tool) : -1;
-    const pointer = t.tool === undefined ? (t.sub ?? '') : idx >= 0 ? `/tools/${idx}${t.sub ?? ''}` : '/tools';
-    return { location: { file }, pointer };
-  };
+/**
+ * Places findings as a run does for a source with a committed contract: a target in toolgate.yml
+ * by `policyLocator`, any other by `contractsLocator` in the contract as loaded from the text
+ * `toolgate update` writes for `contract` (with its lines). With no contract, an empty one of the
+ * same source stands in, where every tool is missing.
+ */
+export function contractLocate(ctx: Pick<CheckContext, 'contract' | 'head' | 'policy'>, file = '.toolgate/src.surface.json'): Locate {
+  const surface = ctx.contract ?? assembleSurface(ctx.head, []);
+  const inContract = contractsLocator([parseContract(serializeContract(surface).text, file)]);
+  const inPolicy = policyLocator({ policy: ctx.policy, root: POLICY_ROOT }, '');
+  return (t: Target) => (t.in === 'policy' ? inPolicy(t) : inContract(t));
 }
 
 /** Builds the CheckContext through the judge's own path (changes: base→head, drift: contract→head). */
@@ -251,13 +261,13 @@ function contextInput(c: Omit<EvalCase, 'name' | 'expect'>): ContextInput {
  */
 export function judgeCase(c: Omit<EvalCase, 'name' | 'expect'> & { name?: string }): Judgement {
   const ctx = contextFor(c);
-  return judgeNow(ctx, { locate: contractLocate(ctx.contract) });
+  return judgeNow(ctx, { locate: contractLocate(ctx) });
 }
 
 /** Runs one evaluate case: every finding, unfiltered. */
 export function evaluateCase(c: Omit<EvalCase, 'name' | 'expect'> & { name?: string }): Finding[] {
   const ctx = contextFor(c);
-  return evaluate(ctx, contractLocate(ctx.contract));
+  return evaluate(ctx, contractLocate(ctx));
 }
 
 /**
@@ -273,7 +283,7 @@ export function classified(c: Omit<EvalCase, 'schemaVerdicts'> & { timeout?: num
     run: async () => {
       // The schema verdicts from the real classifier, through the judge's own path.
       const ctx = await buildContext(contextInput(c));
-      return evaluate(ctx, contractLocate(ctx.contract));
+      return evaluate(ctx, contractLocate(ctx));
     },
   };
 }

@@ -5,7 +5,8 @@
  * verdict `unclassified`, so that callers fail closed.
  */
 import type { Json, JsonObject } from '../../util/json.js';
-import { compareSchemas, type Undecided } from './compare.js';
+import { compareSchemas } from './compare.js';
+import type { Undecided } from './compare-deltas.js';
 import { runJsonSchemaDiff, type JsdTask } from './json-schema-diff-adapter.js';
 import { normalizeSchema, type NormalizedSchema } from './normalize.js';
 import { canonicalJson, isObject, jsonEqual, setOwn } from '../../util/json.js';

@@ -5,3 +5,6 @@ export interface HandwrittenTool {
 }
 export const HANDWRITTEN_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
 export const HANDWRITTEN_BENIGN: { id: string; tools: HandwrittenTool[] }[];
+/** The third batch (varied.mjs): ids `hw3-…`. */
+export const VARIED_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
+export const VARIED_BENIGN: { id: string; tools: HandwrittenTool[] }[];

@@ -8,6 +8,8 @@ import parameterPoisoning from './parameter-poisoning.mjs';
 import toolRedirection from './tool-redirection.mjs';
 import urlRequest from './url-request.mjs';
 
+export { VARIED_BENIGN, VARIED_POISONED } from './varied.mjs';
+
 /** `{id, category, poisoned, tools}`: `poisoned` names the tool that carries the attack. */
 export const HANDWRITTEN_POISONED = [...functionDependency, ...toolRedirection, ...urlRequest, ...commandInjection, ...parameterPoisoning, ...filesystem];
 

@@ -253,8 +253,8 @@ const SILENT: [string, string, string][] = [
   ['upgrades/firecrawl-mcp/1.12.0.json', 'firecrawl_map', 'tool-order: "use scrape after mapping", its own tool'],
 ];
 
-describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten/benign.mjs)', () => {
-  for (const server of HANDWRITTEN_BENIGN)
+describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs)', () => {
+  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN])
     it(server.id, () => {
       expect(Object.fromEntries(audit(server.tools))).toEqual({});
     });

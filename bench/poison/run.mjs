@@ -12,7 +12,7 @@
 //                                             RESULTS.md and counts the run in test-runs.json
 //   node bench/poison/run.mjs --runs 7        timing runs (default 5)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,9 @@ import { guardbenchCases, runAdapter, score } from './guardbench.mjs';
 import { recordingOf } from './guardbench-adapter.mjs';
 import { recallRows, writeResults } from './results.mjs';
 import { MCPSECBENCH_MALICIOUS } from './split.mjs';
-import { HANDWRITTEN_BENIGN, HANDWRITTEN_POISONED } from './data/handwritten/index.mjs';
+import { AFTER_BENIGN, AFTER_POISONED, HANDWRITTEN_BENIGN, HANDWRITTEN_POISONED, VARIED_BENIGN, VARIED_POISONED } from './data/handwritten/index.mjs';
+import { realSurfaces } from './real-tools.mjs';
+import { speed } from './speed.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -32,18 +34,11 @@ const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
 
 if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
 // The handwritten set is development material whole: it was written to write patterns against.
-const split = new Map([...readJson(join(HERE, 'split.json')).cases.map((c) => [c.id, c.set]), ...HANDWRITTEN_POISONED.map((c) => [c.id, 'dev'])]);
+const split = new Map([
+  ...readJson(join(HERE, 'split.json')).cases.map((c) => [c.id, c.set]),
+  ...[...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...AFTER_POISONED].map((c) => [c.id, 'dev']),
+]);
 const inScope = (id) => split.get(id) === 'dev' || (TEST && split.get(id) === 'test');
-
-/** Docker's catalog lists arguments as `arguments: [{name, type, desc}]`; as an MCP tool, an inputSchema. */
-function asMcpTool(t) {
-  if (t.inputSchema || !t.arguments) return t;
-  const { arguments: args, ...rest } = t;
-  const properties = Object.fromEntries(
-    args.map((a) => [a.name, { type: a.type, ...(a.desc ? { description: a.desc } : {}), ...(a.items ? { items: a.items } : {}) }]),
-  );
-  return { ...rest, inputSchema: { type: 'object', properties } };
-}
 
 /**
  * Every surface to audit: {set, name, tools, instructions?, poisoned?: [{id, source, category, tool}]}.
@@ -51,16 +46,7 @@ function asMcpTool(t) {
  * (`*` for a case whose whole frame is the attack, as guardbench scores a frame).
  */
 function surfaces() {
-  const out = [];
-  const docker = readJson(join(DATA, 'docker-mcp-registry', 'tools.json'));
-  for (const [server, tools] of Object.entries(docker.servers)) out.push({ set: 'docker', name: server, tools: tools.map(asMcpTool) });
-  for (const dir of ['test/fixtures/surfaces', 'test/fixtures/upgrades'])
-    for (const pkg of readdirSync(join(ROOT, dir)).filter((p) => statSync(join(ROOT, dir, p)).isDirectory()))
-      for (const f of readdirSync(join(ROOT, dir, pkg)).filter((x) => /^\d[\w.-]*\.json$/.test(x))) {
-        const ins = join(ROOT, dir, pkg, f.replace(/\.json$/, '.instructions.txt'));
-        const rec = readJson(join(ROOT, dir, pkg, f));
-        out.push({ set: 'recorded', name: `${pkg}/${f}`, tools: rec.tools ?? rec, ...(existsSync(ins) ? { instructions: readFileSync(ins, 'utf8') } : {}) });
-      }
+  const out = [...realSurfaces()];
   for (const c of guardbenchCases()) {
     const rec = recordingOf(c.message);
     if (!rec) continue;
@@ -92,6 +78,13 @@ function surfaces() {
   for (const c of HANDWRITTEN_POISONED)
     out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten', category: c.category, tool: c.poisoned }] });
   for (const s of HANDWRITTEN_BENIGN) out.push({ set: 'handwritten-benign', name: s.id, tools: s.tools });
+  for (const c of VARIED_POISONED)
+    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-3', category: c.category, tool: c.poisoned }] });
+  for (const s of VARIED_BENIGN) out.push({ set: 'handwritten-3-benign', name: s.id, tools: s.tools });
+  // The fourth batch was written after the rows and is not written against: its own label.
+  for (const c of AFTER_POISONED)
+    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-4', category: c.category, tool: c.poisoned }] });
+  for (const s of AFTER_BENIGN) out.push({ set: 'handwritten-4-benign', name: s.id, tools: s.tools });
   return out;
 }
 
@@ -161,46 +154,6 @@ function benignHits(list, findings) {
   return { sets, hits };
 }
 
-/**
- * Milliseconds suspicious-text takes in `audit` of 1,000 real tools, one fresh process a run after a
- * warm-up: wall time between its two TOOLGATE_TIMING marks, and the process's CPU time between them
- * (on a shared machine the wall time also measures the neighbours).
- */
-function timing(list) {
-  const pool = list.filter((s) => s.set === 'docker' || s.set === 'recorded').flatMap((s) => s.tools);
-  // Names stay as served (a tool's text names its siblings); only a repeated name gets a suffix.
-  const seen = new Set();
-  const tools = pool.slice(0, 1000).map((t) => {
-    let name = t.name;
-    for (let k = 2; seen.has(name); k++) name = `${t.name}_${k}`;
-    seen.add(name);
-    return { ...t, name };
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'toolgate-poison-time-'));
-  try {
-    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools }));
-    const wall = [];
-    const cpu = [];
-    for (let r = 0; r < RUNS + 1; r++) {
-      const run = spawnSync(process.execPath, [CLI, 'audit', '--tools-json', 'tools.json', '--format', 'json', '--fail-on', 'never'], {
-        cwd: dir,
-        encoding: 'utf8',
-        maxBuffer: 256 << 20,
-        env: { ...process.env, TOOLGATE_TIMING: '1' },
-      });
-      const json = (name) => JSON.parse(new RegExp(`^${name} (.*)$`, 'm').exec(run.stderr)?.[1] ?? 'null');
-      const [w, c] = [json('toolgate-timing-json'), json('toolgate-timing-cpu-json')];
-      if (!w?.['suspicious-text done'] || !c) throw new Error(`no suspicious-text timing in: ${run.stderr.slice(-500)}`);
-      if (r === 0) continue;
-      wall.push(w['suspicious-text done'] - w['suspicious-text started']);
-      cpu.push(c['suspicious-text done'] - c['suspicious-text started']);
-    }
-    return { tools: tools.length, wall: wall.sort((a, b) => a - b), cpu: cpu.sort((a, b) => a - b) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 const pct = (a, b) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)} %`);
 
 const list = surfaces();
@@ -210,7 +163,7 @@ const benign = benignHits(list, findings);
 const explained = readJson(join(HERE, 'benign-hits.json'));
 const gbCases = guardbenchCases().filter((c) => c.expected.action === 'pass' || inScope(c.id));
 const gb = score(gbCases, await runAdapter(gbCases));
-const time = timing(list);
+const [time] = speed([CLI], { runs: RUNS });
 
 for (const set of TEST ? ['dev', 'test'] : ['dev']) console.log(`\n${set}\n${recallRows(cases, set).join('\n')}`);
 for (const c of cases.filter((x) => !x.detected)) console.log(`missed (${c.set}): ${c.id} [${c.category}]`);

@@ -171,6 +171,37 @@ const POINTED_TO = /\b(?:see|available\s+(?:via|in|from|through))\s+(?:the\s+)?[
 /** What every tool mention needs: an identifier's `_`, `-` or camelCase, a quote, a call's `(`, or a word like "tool". */
 const MAY_NAME_A_TOOL = /[_`'"(]|[a-z][A-Z]|\w-\w|\b(?:tools?|functions?|operations?|commands?)\b/;
 
+/**
+ * Names the rows about other tools read besides {@link toolMentions} and {@link identifierMentions}:
+ * a lower-case snake_case word in any language (`leer_credenciales`, `collect_system_info`), even
+ * before a colon, right after a verb of calling or an ordering word in English, German, French or
+ * Spanish ("ejecuta leer_credenciales", "depends on read_env_vars:", "pair this tool with
+ * list_all_files"), and a quoted word after "the tool" (`the tool 'prepare'`). A snake_case word
+ * elsewhere is a value or a field the text explains (`report_only`, `row_configuration_schema`), so
+ * is the first of a list of them, and one ending like a field (`project_id`) is never a tool.
+ */
+const LOOSE_NAME =
+  /\b(?:call|calls|calling|run|running|invoke|invoking|execute|executing|trigger|use|using|with|alongside|before|after|first|then|prior to|depends on|requires?|ejecut[ae]r?|llam[ae]r?|us[ae]r?|utiliz[ae]r?|antes de|despu[eé]s de|primero|appel(?:ez|er)|ex[ée]cut(?:ez|er)|utilis(?:ez|er)|avant|apr[eè]s|d['’]abord|rufen|rufe|nutze|verwende|zuerst|vorher|nach)\s+(?:(?:the|la|el|le|den|die|das)\s+)?[`'"“]?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?=$|[\s`'"”),;:!?]|\.(?:\s|$))|\b(?:tool|function)\s+[`'"“]([A-Za-z][\w-]{2,40})[`'"”]/gi;
+/** Last words of fields, not tools (`project_id`, `created_at`). */
+const FIELD_END = new Set(
+  'id ids at on by url uri urls name names type types date time timestamp count size limit offset page cursor number num code status level mode format version value values dir path field fields key keys token tokens email address label title text body content description flag enabled hash ref len length max min per schema'.split(
+    ' ',
+  ),
+);
+
+function looseMentions(sentence: string): ToolMention[] {
+  const out: ToolMention[] = [];
+  LOOSE_NAME.lastIndex = 0;
+  for (let m = LOOSE_NAME.exec(sentence); m; m = LOOSE_NAME.exec(sentence)) {
+    const name = (m[1] ?? m[2]) as string;
+    if (m[1] && (name !== name.toLowerCase() || FIELD_END.has(name.slice(name.lastIndexOf('_') + 1)))) continue;
+    // A list of snake_case values ("run the instruction_mix, cpu_microarchitecture … recipes") names options, not a tool.
+    if (m[1] && /^[`'"”]?\s*,\s*[`'"“]?[a-z][a-z0-9]*_/.test(sentence.slice(m.index + m[0].length))) continue;
+    out.push({ name, index: m.index + m[0].lastIndexOf(name), group: false });
+  }
+  return out;
+}
+
 function mentionsIn(sentence: string): ToolMention[] {
   if (!MAY_NAME_A_TOOL.test(sentence)) return [];
   // A name prose writes as a tool ("the check tool") is one whatever its words; any other must
@@ -182,7 +213,11 @@ function mentionsIn(sentence: string): ToolMention[] {
       /^[`'"]?\s+(?:tools?|functions?|operations?|commands?)\b/i.test(sentence.slice(m.index + m.name.length, m.index + m.name.length + 12)),
   );
   const seen = new Set(strict.map((m) => m.name.toLowerCase()));
-  return [...strict, ...identifierMentions(sentence).filter((m) => !seen.has(m.name.toLowerCase()))];
+  const more = [...identifierMentions(sentence), ...looseMentions(sentence)].filter((m) => {
+    const k = m.name.toLowerCase();
+    return !seen.has(k) && (seen.add(k), true);
+  });
+  return [...strict, ...more];
 }
 
 /**
@@ -196,7 +231,11 @@ function awayFromOther(s: Sentence, own: OwnNames): boolean {
     for (let g = re.exec(s.text); g; g = re.exec(s.text))
       if (!ownGroup(g[0], s.text.slice(g.index + g[0].length, g.index + g[0].length + 40), own)) return true;
   }
-  return otherTools(s, own).some((m) => !RECOMMENDED.test(s.text.slice(Math.max(0, m.index - 40), m.index)));
+  // Any place the name stands counts: "use translate_text …, it replaces translate_text" steers away.
+  return otherTools(s, own).some((m) => {
+    for (let at = m.index; at >= 0; at = s.text.indexOf(m.name, at + m.name.length)) if (!RECOMMENDED.test(s.text.slice(Math.max(0, at - 40), at))) return true;
+    return false;
+  });
 }
 
 /**

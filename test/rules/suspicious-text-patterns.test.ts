@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import { evaluate } from '../../src/rules/evaluate.js';
-import { HANDWRITTEN_BENIGN, HANDWRITTEN_POISONED } from '../../bench/poison/data/handwritten/index.mjs';
+import { HANDWRITTEN_BENIGN, HANDWRITTEN_POISONED, VARIED_BENIGN, VARIED_POISONED } from '../../bench/poison/data/handwritten/index.mjs';
 import { SUSPICIOUS_PATTERNS } from '../../src/rules/suspicious-patterns.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import type { Json } from '../../src/util/json.js';
@@ -42,8 +42,8 @@ function audit(tools: Tool[], instructions?: string): Map<string, string[]> {
 
 /** A development case as a surface, and the tool it poisons ('' for a guardbench initialize frame). */
 function devCase(id: string): { tools: Tool[]; instructions?: string; tool: string } {
-  if (id.startsWith('hw-')) {
-    const c = HANDWRITTEN_POISONED.find((x) => x.id === id);
+  if (id.startsWith('hw-') || id.startsWith('hw3-')) {
+    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED].find((x) => x.id === id);
     expect(c, `${id} is a handwritten case`).toBeDefined();
     return { tools: c!.tools, tool: c!.poisoned };
   }
@@ -87,6 +87,10 @@ const FIRES: Record<string, string[]> = {
     'hw-function-dependency-22',
     'hw-function-dependency-25',
     'hw-function-dependency-30',
+    'hw3-function-dependency-4',
+    'hw3-function-dependency-15',
+    'hw3-function-dependency-16',
+    'hw3-function-dependency-17',
   ],
   'tool-redirect': [
     'own-tool-redirection-1',
@@ -98,6 +102,10 @@ const FIRES: Record<string, string[]> = {
     'hw-tool-redirection-28',
     'hw-tool-redirection-31',
     'hw-tool-redirection-35',
+    'hw3-tool-redirection-3',
+    'hw3-tool-redirection-14',
+    'hw3-tool-redirection-16',
+    'hw3-tool-redirection-17',
   ],
   'tool-companion': ['hw-function-dependency-45', 'hw-function-dependency-46', 'hw-function-dependency-47'],
   'file-harvest': ['hw-filesystem-43', 'hw-filesystem-45', 'hw-filesystem-46'],
@@ -111,8 +119,16 @@ const FIRES: Record<string, string[]> = {
     'owasp-mcp-1-when-user-asks-poisoning',
   ],
   'data-in-url': ['own-exfiltration-url-1', 'own-exfiltration-url-3'],
-  'conversation-harvest': ['own-exfiltration-parameter-1', 'own-exfiltration-parameter-3'],
-  'conversation-argument': ['own-exfiltration-parameter-4', 'own-exfiltration-parameter-7', 'hw-parameter-poisoning-19', 'hw-parameter-poisoning-20'],
+  'conversation-harvest': ['own-exfiltration-parameter-1', 'own-exfiltration-parameter-3', 'hw3-parameter-poisoning-13'],
+  'conversation-argument': [
+    'own-exfiltration-parameter-4',
+    'own-exfiltration-parameter-7',
+    'hw-parameter-poisoning-19',
+    'hw-parameter-poisoning-20',
+    'hw3-parameter-poisoning-1',
+    'hw3-parameter-poisoning-4',
+  ],
+  'fixed-destination': ['hw3-parameter-poisoning-6'],
   'secret-harvest': ['own-sensitive-path-7', 'deadbugz-post-flip-tool-description-poisoning'],
   'argument-override': ['own-argument-tampering-1', 'own-argument-tampering-3', 'own-argument-tampering-5'],
   'shell-command': ['own-command-injection-1', 'own-command-injection-5', 'own-command-injection-6', 'own-command-injection-7'],
@@ -227,10 +243,18 @@ const SILENT: [string, string, string][] = [
   ['surfaces/mcp-server-kubernetes/4.1.7.json', 'kubectl_apply', 'tool-redirect: "the MCP server ... use \'manifest\' instead", its own argument'],
   ['upgrades/chrome-devtools-mcp/1.11.0.json', 'take_screenshot', 'conversation-argument: "relative to the current working directory"'],
   ['surfaces/@cloudflare+mcp-server-cloudflare/0.2.0.json', 'env_var_set', 'conversation-argument: "Value of the environment variable"'],
+  ['docker:keboola-mcp', 'list_configs', 'tool-order: "give me configurations for following component/s", snake_case arguments explained'],
+  ['docker:arm-mcp', 'apx_recipe_run', 'tool-companion: "to run the instruction_mix, cpu_microarchitecture … recipes", a list of values'],
+  [
+    'upgrades/firecrawl-mcp/1.12.0.json',
+    'firecrawl_crawl',
+    'tool-redirect: "use map + batch_scrape … crawling can be slow", its own tools by their short names',
+  ],
+  ['upgrades/firecrawl-mcp/1.12.0.json', 'firecrawl_map', 'tool-order: "use scrape after mapping", its own tool'],
 ];
 
-describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten/benign.mjs)', () => {
-  for (const server of HANDWRITTEN_BENIGN)
+describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs)', () => {
+  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN])
     it(server.id, () => {
       expect(Object.fromEntries(audit(server.tools))).toEqual({});
     });

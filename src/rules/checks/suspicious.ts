@@ -45,7 +45,8 @@ function judgedTexts(t: SurfaceTool): Map<string, string> {
 function enumTexts(schema: Json | undefined, at: string, out: Map<string, string>, depth = 0): void {
   if (depth > 64 || !isObject(schema)) return;
   for (const k of ['enum', 'const']) {
-    const strings = [getOwn(schema, k)].flat().filter((v): v is string => typeof v === 'string');
+    const v = getOwn(schema, k);
+    const strings = typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
     if (strings.length) out.set(`${at}/${k}`, strings.join('\n'));
   }
   const props = getOwn(schema, 'properties');

@@ -5,3 +5,9 @@ export interface HandwrittenTool {
 }
 export const HANDWRITTEN_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
 export const HANDWRITTEN_BENIGN: { id: string; tools: HandwrittenTool[] }[];
+/** The third batch (varied.mjs): ids `hw3-…`. */
+export const VARIED_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
+export const VARIED_BENIGN: { id: string; tools: HandwrittenTool[] }[];
+/** The fourth batch (after.mjs), written after the rows and run once: ids `hw4-…`. */
+export const AFTER_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
+export const AFTER_BENIGN: { id: string; tools: HandwrittenTool[] }[];

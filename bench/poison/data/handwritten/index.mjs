@@ -8,6 +8,9 @@ import parameterPoisoning from './parameter-poisoning.mjs';
 import toolRedirection from './tool-redirection.mjs';
 import urlRequest from './url-request.mjs';
 
+export { VARIED_BENIGN, VARIED_POISONED } from './varied.mjs';
+export { AFTER_BENIGN, AFTER_POISONED } from './after.mjs';
+
 /** `{id, category, poisoned, tools}`: `poisoned` names the tool that carries the attack. */
 export const HANDWRITTEN_POISONED = [...functionDependency, ...toolRedirection, ...urlRequest, ...commandInjection, ...parameterPoisoning, ...filesystem];
 

@@ -1,5 +1,5 @@
 /**
- * Meta-tests of the rule catalog (ARCHITECTURE "Rule-catalog convention"):
+ * Meta-tests of the rule catalog, the convention every rule follows (docs/development.md, "Adding a rule"):
  * - ids are unique, kebab-case, sorted, and equal to test/rules/ids.txt (removing or renaming
  *   an id fails here; add new ids to ids.txt on purpose);
  * - every id has test/rules/<id>.test.ts that calls `ruleTests('<id>', { fires: [{...}], silent: [{...}] })`

@@ -595,7 +595,7 @@ process.stdout.write(doc);
 if (WRITE && ONLY.size === Object.keys(cases).length && SIZES.join() === '10,100,1000,5000' && PROXY_TOTAL === 1_000_000) {
   // The speed pieces' section is written by bench/speed-pieces.mjs: kept as it is.
   const results = join(BENCH, 'RESULTS.md');
-  const pieces = existsSync(results) ? /\n<!-- speed-pieces -->[\s\S]*<!-- \/speed-pieces -->\n/.exec(readFileSync(results, 'utf8')) : null;
+  const pieces = existsSync(results) ? /\n<!-- speed-pieces [\s\S]*<!-- \/speed-pieces [^>]*-->\n/.exec(readFileSync(results, 'utf8')) : null;
   writeFileSync(results, doc + (pieces ? pieces[0] : ''));
   log('bench: wrote bench/RESULTS.md');
 } else if (WRITE) {

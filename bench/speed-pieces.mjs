@@ -6,6 +6,7 @@
 //   node bench/speed-pieces.mjs --build before=REV --build after=HEAD
 //                                                     two commits as they are
 //   node bench/speed-pieces.mjs --only everything,openapi,interrupt --runs 9 --rounds 3 --no-write
+//   node bench/speed-pieces.mjs --section NAME --title TEXT   the section of RESULTS.md written
 //
 // A build is `NAME=REV` (the commit as it is) or `NAME=REV:PIECE` (the commit with one piece
 // turned off by the source edit in PIECES below, the least change that does so). Each is
@@ -21,8 +22,8 @@
 //   parsed, or the moment a `TOOLGATE_TIMING=live` mark is printed), timed to the exit. The
 //   bound is 1 s.
 // The builds run interleaved (the first of a round rotating); tables show medians with min–max,
-// and each build's difference to the first, round by round. The output replaces the section
-// between the speed-pieces markers of bench/RESULTS.md (unless --no-write).
+// and each build's difference to the first, round by round. The output replaces its section
+// (--section) of bench/RESULTS.md (unless --no-write).
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -36,9 +37,12 @@ const GITHUB_SPEC = join(ROOT, 'node_modules', '@octokit', 'openapi', 'generated
 const BIG_PAGE = join(ROOT, 'test', 'fixtures', 'servers', 'hostile', 'big-page.mjs');
 const BIG_TOOLS = 100_000;
 const BOUND_MS = 1000;
+/** A run still going this long after its signal is killed and shown as "> 10 s". */
+const GIVE_UP_MS = 10_000;
 
 /**
- * Each piece, and the least source edit that turns it off (`from` must occur exactly once).
+ * Each piece, and the least source edit that turns it off (`from`: a string that occurs exactly
+ * once, or a global RegExp, every match replaced).
  * Steps: every `runInSlices` runs its steps to the end without letting the loop poll.
  */
 const PIECES = {
@@ -60,6 +64,12 @@ const PIECES = {
     from: '    if (due()) await yieldToSignals();\n',
     to: '    void due;\n',
   },
+  'json-steps': {
+    what: "the JSON document reader in steps (parseJsonDocumentSteps, src/util/json-file.ts: the contract's scans and line index)",
+    file: 'src/util/json-file.ts',
+    from: /^ *yield;\n/gm,
+    to: '',
+  },
   'sliced-parse': {
     what: 'sliced JSON parser of long stdout lines (parseJsonSliced, src/sources/mcp-process.ts)',
     file: 'src/sources/mcp-process.ts',
@@ -77,6 +87,9 @@ const RUNS = Number(arg('runs', '9'));
 const ROUNDS = Number(arg('rounds', '3'));
 const ONLY = new Set(arg('only', 'everything,openapi,interrupt').split(','));
 const WRITE = !argv.includes('--no-write');
+/** The section of bench/RESULTS.md this run replaces (by name), and its title. */
+const SECTION = arg('section', 'with-and-without');
+const TITLE = arg('title', 'with and without');
 const buildSpecs = argv.flatMap((a, i) => (a === '--build' ? [argv[i + 1]] : []));
 /** The builds the interrupt case runs (by name; default: every build). */
 const INTERRUPT_BUILDS = arg('interrupt-builds', '');
@@ -104,7 +117,8 @@ function build({ name, rev, piece }) {
   if (piece) {
     const { file, from, to } = PIECES[piece];
     const text = readFileSync(join(dir, file), 'utf8');
-    if (text.split(from).length !== 2) throw new Error(`bench: ${name}: the edit for ${piece} does not apply to ${file} at ${commit}`);
+    const count = from instanceof RegExp ? (text.match(from) ?? []).length : text.split(from).length - 1;
+    if (count === 0 || (typeof from === 'string' && count > 1)) throw new Error(`bench: ${name}: the edit for ${piece} does not apply to ${file} at ${commit}`);
     writeFileSync(join(dir, file), text.replace(from, to));
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
@@ -122,6 +136,7 @@ async function workspace(dir, policy, cli) {
   const r = await measure({ args: [cli, 'update'], cwd: dir, env: benchEnv(envOf(dir)) });
   if (r.code !== 0) throw new Error(`bench: update failed in ${dir}\n${r.stderr.slice(-3000)}`);
 }
+const fmtRun = (x) => (x === Infinity ? `> ${GIVE_UP_MS / 1000} s` : fmtMs(x));
 const envOf = (dir) => (dir.endsWith('interrupt') ? { TOOLGATE_SANDBOX_UNAVAILABLE: 'bench: the server says when it sent its page' } : {});
 
 /** `check` in `dir` with every build, interleaved: a table row per build, its difference to the first. */
@@ -168,6 +183,7 @@ async function caseOpenApi(builds) {
 /** The phases a signal is sent in: command, and the mark after which it is sent (`page`: once the server sent its page). */
 const PHASES = [
   ['check', 'page', 'parsing the 45 MB page'],
+  ['check', `big: tools listed (${BIG_TOOLS} tools, 1 pages)`, 'ending the server, reading the contract (one JSON.parse of it, then its scans)'],
   ['check', 'big: snapshot done', 'normalizing (the contract read meanwhile, or then)'],
   ['check', 'big: normalized', 'verifying the contract against the listing'],
   ['check', 'big: diffed (1 changes)', 'rules, contract line index, locating findings'],
@@ -186,18 +202,23 @@ function interrupted(cli, command, mark, dir) {
     });
     let signalled = 0;
     let stderr = '';
+    let killer;
     const signal = () => {
       if (signalled) return;
       signalled = performance.now();
       child.kill('SIGINT');
+      // Far past the bound: the rest of the run is not measured (its time is the run's own).
+      killer = setTimeout(() => child.kill('SIGKILL'), GIVE_UP_MS);
     };
     child.stderr.on('data', (d) => {
       stderr += d.toString();
       if (mark !== 'page' && stderr.includes(`toolgate-mark ${mark}\n`)) signal();
     });
     const poll = mark === 'page' ? setInterval(() => existsSync(sent) && signal(), 2) : undefined;
-    child.on('close', (code) => {
+    child.on('close', (code, how) => {
       clearInterval(poll);
+      clearTimeout(killer);
+      if (how === 'SIGKILL') return resolvePromise({ code: 130, ms: Infinity, stderr });
       resolvePromise({ code, ms: signalled ? performance.now() - signalled : undefined, stderr });
     });
   });
@@ -225,7 +246,7 @@ async function caseInterrupt(builds) {
         const key = `${b.name}\0${p}`;
         if (!results.has(key)) results.set(key, []);
         results.get(key).push(r.code === 130 ? r.ms : r.ms === undefined ? `not signalled (exit ${r.code})` : `exit ${r.code}`);
-        log(`bench:   ${b.name} ${command} after "${mark}": ${r.code === 130 ? fmtMs(r.ms) : `exit ${r.code}`}`);
+        log(`bench:   ${b.name} ${command} after "${mark}": ${r.code === 130 ? fmtRun(r.ms) : `exit ${r.code}`}`);
       }
     }
   }
@@ -233,7 +254,7 @@ async function caseInterrupt(builds) {
     const ms = xs.filter((x) => typeof x === 'number');
     const bad = xs.filter((x) => typeof x !== 'number');
     const over = ms.some((x) => x > BOUND_MS) || bad.length > 0;
-    const text = ms.length ? `${fmtMs(median(ms))} (${fmtMs(Math.min(...ms))}–${fmtMs(Math.max(...ms))})` : '';
+    const text = ms.length ? `${fmtRun(median(ms))} (${fmtRun(Math.min(...ms))}–${fmtRun(Math.max(...ms))})` : '';
     return `${over ? '**' : ''}${text}${bad.length ? ` ${bad.join(', ')}` : ''}${over ? '**' : ''}`;
   };
   const rows = PHASES.map(
@@ -251,10 +272,12 @@ async function caseInterrupt(builds) {
 const builds = BUILDS.map(build);
 const sections = [];
 try {
-  if (ONLY.has('everything')) sections.push(await caseEverything(builds));
-  if (ONLY.has('openapi')) sections.push(await caseOpenApi(builds));
+  // Each section is printed as it is done, too: a long run that fails later keeps it.
+  const done = (section) => (sections.push(section), log(section));
+  if (ONLY.has('everything')) done(await caseEverything(builds));
+  if (ONLY.has('openapi')) done(await caseOpenApi(builds));
   const only = INTERRUPT_BUILDS ? builds.filter((b) => INTERRUPT_BUILDS.split(',').includes(b.name)) : builds;
-  if (ONLY.has('interrupt')) sections.push(await caseInterrupt(only));
+  if (ONLY.has('interrupt')) done(await caseInterrupt(only));
 } catch (e) {
   log(e.stack ?? String(e));
   process.exit(1);
@@ -263,19 +286,23 @@ const pieces = builds
   .filter((b) => b.piece)
   .map((b) => `- ${b.name}: ${PIECES[b.piece].what}.`)
   .join('\n');
+const open = `<!-- speed-pieces ${SECTION} -->`;
+const close = `<!-- /speed-pieces ${SECTION} -->`;
 const doc =
-  `<!-- speed-pieces -->\n## Speed pieces: with and without\n\n` +
+  `${open}\n## Speed pieces: ${TITLE}\n\n` +
   `Generated by \`${['node bench/speed-pieces.mjs', ...argv].join(' ')}\` on ${new Date().toISOString()}; do not edit by hand. ` +
   `${cpus().length} cores, Node ${process.versions.node}; load average (1/5/15 min) ${loadAtStart} at start, ${loadavg()
     .map((x) => x.toFixed(2))
     .join(' ')} at the end; ${((performance.now() - started) / 1000).toFixed(0)} s.\n\n` +
   (pieces ? `${pieces}\n\n` : '') +
-  `${sections.join('\n')}<!-- /speed-pieces -->\n`;
+  `${sections.join('\n')}${close}\n`;
 process.stdout.write(doc);
 if (WRITE) {
+  // The section of the same name is replaced; the others (and bench/run.mjs's part) are kept.
   const file = join(ROOT, 'bench', 'RESULTS.md');
   const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const at = old.indexOf('\n<!-- speed-pieces -->');
-  writeFileSync(file, `${at >= 0 ? old.slice(0, at) : old.trimEnd()}\n\n${doc}`);
-  log('bench: wrote the speed-pieces section of bench/RESULTS.md');
+  const from = old.indexOf(open);
+  const to = old.indexOf(close);
+  writeFileSync(file, from >= 0 && to > from ? `${old.slice(0, from)}${doc}${old.slice(to + close.length + 1)}` : `${old.trimEnd()}\n\n${doc}`);
+  log(`bench: wrote the speed-pieces section "${SECTION}" of bench/RESULTS.md`);
 }

@@ -149,10 +149,14 @@ async function checkTable(builds, dir, expect) {
     const b = builds[i];
     const what = b.piece ? `without ${b.piece}` : `as committed`;
     const delta = i === 0 ? '' : pairDelta(r, res[0]).text;
-    return `| ${b.name} (${b.commit}, ${what}) | ${fmtMs(r.ms)} | ${fmtMs(r.min)}–${fmtMs(r.max)} | ${delta} |`;
+    // Phase marks (TOOLGATE_TIMING, ms since the process started): when the server was spawned,
+    // and the whole run's CPU time, which load on a shared machine changes less than wall time.
+    const at = (k) => fmtMs(median(r.runs.map((x) => x.timing?.[k])));
+    const cpu = fmtMs(median(r.runs.map((x) => /^toolgate-timing-cpu-json (\{.*\})$/m.exec(x.stderr)?.[1]).map((j) => j && JSON.parse(j).exit)));
+    return `| ${b.name} (${b.commit}, ${what}) | ${fmtMs(r.ms)} | ${fmtMs(r.min)}–${fmtMs(r.max)} | ${delta} | ${at('server spawned')} | ${cpu} |`;
   });
 }
-const TABLE_HEAD = `| build | median | min–max | minus ${'${first}'}, round by round: median (min to max) |\n|---|---|---|---|`;
+const TABLE_HEAD = `| build | median | min–max | minus ${'${first}'}, round by round: median (min to max) | server spawned at | CPU time |\n|---|---|---|---|---|---|`;
 const tableHead = (builds) => TABLE_HEAD.replace('${first}', builds[0].name);
 
 async function caseEverything(builds) {

@@ -14,16 +14,16 @@
 // here, from spawn() to the child's exit. The commands of a pair are interleaved (A B A B ...,
 // rotating which goes first) so that load drifts on a shared machine hit both alike; tables show
 // medians. See bench/README.md.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchEnv, fmtMs, interleave as interleaveIn, measure as measureIn, median, pairDelta } from './lib/measure.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH = join(ROOT, 'bench');
 const DIST = join(ROOT, 'dist');
-const PRELOAD = join(BENCH, 'lib', 'peak-rss.mjs');
 const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const GITHUB_SPEC = join(ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -60,92 +60,8 @@ const log = (s) => process.stderr.write(`${s}\n`);
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-/** Environment for measured processes: ours minus anything that changes toolgate's behaviour. */
-function benchEnv(extra = {}) {
-  const env = { ...process.env, NO_COLOR: '1', TOOLGATE_TIMING: '1' };
-  for (const k of Object.keys(env)) if (k.startsWith('GITHUB_') || k.startsWith('INPUT_') || k.startsWith('RUNNER_')) delete env[k];
-  delete env.TOOLGATE_DEBUG;
-  delete env.NODE_OPTIONS;
-  // Read at every Node start (~40 ms on Node 20 with a full CA bundle): set on some hosts, not on
-  // GitHub's runners. Left in, it slows every process but toolgate's sandboxed servers, which get
-  // a minimal environment, and so flatters toolgate against the floors.
-  delete env.NODE_EXTRA_CA_CERTS;
-  delete env.TOOLGATE_SANDBOX_UNAVAILABLE;
-  return { ...env, ...extra };
-}
-
-/**
- * Runs `node --import peak-rss <args>` once. Resolves with wall ms, peak RSS (KB), exit code,
- * stdout, stderr and the phase timings found on stderr (toolgate-timing-json / floor-timing).
- * `preload: false` runs `node <args>` alone (no peak RSS): the preload is an ES module, and for
- * `node -e 0` it would add the ES module loader's start-up (~8 ms) that bare Node does not pay.
- */
-function measure({ args, cwd = work, env = benchEnv(), node = [], preload = true }) {
-  return new Promise((resolvePromise, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [...node, ...(preload ? ['--import', PRELOAD] : []), ...args], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    });
-    let ms;
-    const out = [];
-    const err = [];
-    const fd3 = [];
-    child.stdout.on('data', (c) => out.push(c));
-    child.stderr.on('data', (c) => err.push(c));
-    child.stdio[3].on('data', (c) => fd3.push(c));
-    child.once('error', reject);
-    child.once('exit', () => (ms = performance.now() - t0));
-    child.once('close', (code) => {
-      const stderr = Buffer.concat(err).toString();
-      let rss;
-      try {
-        rss = JSON.parse(Buffer.concat(fd3).toString()).maxRssKB;
-      } catch {
-        rss = undefined;
-      }
-      const m = /^(?:toolgate-timing-json|floor-timing) (\{.*\})$/m.exec(stderr);
-      resolvePromise({ ms, rssKB: rss, code, stdout: Buffer.concat(out).toString(), stderr, timing: m ? JSON.parse(m[1]) : undefined });
-    });
-  });
-}
-
-const median = (xs) => {
-  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
-  if (s.length === 0) return undefined;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/**
- * Runs every variant once as warm-up, then `runs` interleaved rounds (the first variant of a
- * round rotates). `expect` per variant: allowed exit codes; anything else aborts the bench with
- * the command's stderr, so a broken setup never produces numbers.
- */
-async function interleave(variants, runs = RUNS) {
-  const results = variants.map(() => []);
-  for (let round = -1; round < runs; round++) {
-    const order = variants.map((_, i) => (i + Math.max(round, 0)) % variants.length);
-    for (const i of order) {
-      const v = variants[i];
-      const r = await measure(v);
-      const ok = v.expect ?? [0];
-      if (!ok.includes(r.code)) {
-        throw new Error(`bench: ${v.label} exited ${r.code} (expected ${ok.join(' or ')})\n${r.stderr.slice(-3000)}\n${r.stdout.slice(-2000)}`);
-      }
-      if (round >= 0) results[i].push(r);
-    }
-  }
-  return variants.map((v, i) => ({
-    label: v.label,
-    runs: results[i],
-    ms: median(results[i].map((r) => r.ms)),
-    rssKB: median(results[i].map((r) => r.rssKB)),
-    min: Math.min(...results[i].map((r) => r.ms)),
-    max: Math.max(...results[i].map((r) => r.ms)),
-  }));
-}
+const measure = (o) => measureIn({ cwd: work, ...o });
+const interleave = (variants, runs = RUNS) => interleaveIn(variants, runs, measure);
 
 /** Median time of each phase mark over runs, as [name, ms since process start]. */
 function medianPhases(runs, normalize = (k) => k) {
@@ -160,7 +76,6 @@ function medianPhases(runs, normalize = (k) => k) {
   return [...acc].map(([k, vs]) => [k, median(vs)]).sort((a, b) => a[1] - b[1]);
 }
 
-const fmtMs = (x) => (x === undefined ? 'n/a' : x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
 const fmtMB = (kb) => (kb === undefined ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
 /**
  * The ratio of two interleaved commands, round by round (their runs at the same index ran side
@@ -170,13 +85,6 @@ function pairRatio(a, b) {
   const rs = a.runs.map((r, i) => r.ms / b.runs[i].ms);
   const value = median(rs);
   return { value, text: `${value.toFixed(2)} (${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})` };
-}
-/** `a` minus `b` in ms, round by round: `median (min–max)`. */
-function pairDelta(a, b) {
-  const ds = a.runs.map((r, i) => r.ms - b.runs[i].ms);
-  const value = median(ds);
-  const f = (x) => `${x >= 0 ? '+' : ''}${Math.round(x)} ms`;
-  return { value, text: `${f(value)} (${f(Math.min(...ds))} to ${f(Math.max(...ds))})` };
 }
 const spread = (r) => `${fmtMs(r.min)}–${fmtMs(r.max)}`;
 const verdict = (ok) => (ok ? 'yes' : '**no**');
@@ -688,7 +596,10 @@ const doc =
   sections.join('\n');
 process.stdout.write(doc);
 if (WRITE && ONLY.size === Object.keys(cases).length && SIZES.join() === '10,100,1000,5000' && PROXY_TOTAL === 1_000_000) {
-  writeFileSync(join(BENCH, 'RESULTS.md'), doc);
+  // The speed pieces' section is written by bench/speed-pieces.mjs: kept as it is.
+  const results = join(BENCH, 'RESULTS.md');
+  const pieces = existsSync(results) ? /\n<!-- speed-pieces [\s\S]*<!-- \/speed-pieces [^>]*-->\n/.exec(readFileSync(results, 'utf8')) : null;
+  writeFileSync(results, doc + (pieces ? pieces[0] : ''));
   log('bench: wrote bench/RESULTS.md');
 } else if (WRITE) {
   log('bench: partial run (--only/--sizes): bench/RESULTS.md not rewritten');

@@ -170,17 +170,6 @@ async function verifyExports(opts: RunOptions, results: SourceResult[]): Promise
   }
 }
 
-/** Contracts up to this many characters (~1 MB) have their line index built while the server starts. */
-const EAGER_LINE_INDEX_CHARS = 1 << 20;
-
-/**
- * How long the contract read, running beside the snapshot, works before it lets the event loop
- * in (ms). Each of the snapshot's round trips (initialize, every tools/list page) waits for the
- * slice in progress; with the default 50 ms a 50-page listing beside a large contract read took
- * about a second longer. Shorter slices cost a few microseconds each.
- */
-const BACKGROUND_SLICE_MS = 4;
-
 /** The source id of findings about the policy itself: parentheses keep it apart from any source id. */
 export const POLICY_SOURCE = '(policy)';
 
@@ -207,7 +196,7 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
   const run: SourceRun = { cfg, opts, contractFile, sourcePointer: `/sources/${opts.policy.sources.indexOf(cfg)}`, result };
   const started = Date.now();
   opts.logger.info(`toolgate: snapshotting source "${cfg.id}" (${cfg.kind})`);
-  const { read, taken } = await snapshotWhileReading(run);
+  const { read, taken } = await snapshotThenRead(run);
   if (taken.status === 'rejected') {
     // A broken contract is a configuration error (exit 2) whatever the source did.
     const loaded = await read?.verify();
@@ -277,34 +266,24 @@ async function runSource(cfg: SourceConfig, opts: RunOptions, locators: Map<stri
 }
 
 /**
- * Takes the snapshot and, in `check`, reads the contract meanwhile: start-up is the server's time
- * (another process, often on another core) and toolgate would otherwise idle through it. The
- * contract's tools are verified afterwards, against the listed ones (`UnverifiedContract.verify`).
- * The read waits one turn of the event loop so that the spawn usually goes first.
+ * Takes the snapshot, then, in `check`, reads the contract. Its tools are verified afterwards,
+ * against the listed ones (`UnverifiedContract.verify`).
  * @throws ConfigError for a contract that is not a valid document (exit 2), whatever the source
  *   did; the snapshot has settled by then, so no server is left running.
  */
-async function snapshotWhileReading(run: SourceRun): Promise<{ read: UnverifiedContract | undefined; taken: PromiseSettledResult<RawSnapshot> }> {
+async function snapshotThenRead(run: SourceRun): Promise<{ read: UnverifiedContract | undefined; taken: PromiseSettledResult<RawSnapshot> }> {
   const { cfg, opts, contractFile } = run;
-  const snapshotting = snapshotSource(cfg, {
-    allowRemoteRefs: opts.policy.allowRemoteRefs,
-    root: opts.root,
-    ...(opts.launcher ? { launcher: opts.launcher } : {}),
-  });
-  const reading =
-    opts.mode === 'check'
-      ? new Promise((r) => setImmediate(r)).then(async () => {
-          const c = await readUnverifiedContract(cfg.contract, contractFile, BACKGROUND_SLICE_MS);
-          // Findings are located on the contract's lines: a small contract is indexed now, in the
-          // server's start-up time (a large one only when findings need it, see evaluateInSlices).
-          if (c && c.text.length <= EAGER_LINE_INDEX_CHARS) await c.indexLines();
-          mark(`${cfg.id}: contract read`);
-          return c;
-        })
-      : Promise.resolve(undefined);
-  const [contractRead, taken] = await Promise.allSettled([reading, snapshotting]);
-  if (contractRead.status === 'rejected') throw contractRead.reason;
-  return { read: contractRead.value, taken };
+  const [taken] = await Promise.allSettled([
+    snapshotSource(cfg, {
+      allowRemoteRefs: opts.policy.allowRemoteRefs,
+      root: opts.root,
+      ...(opts.launcher ? { launcher: opts.launcher } : {}),
+    }),
+  ]);
+  if (opts.mode !== 'check') return { read: undefined, taken };
+  const read = await readUnverifiedContract(cfg.contract, contractFile);
+  mark(`${cfg.id}: contract read`);
+  return { read, taken };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * How the CLI shows a configuration error (exit 2): one line for the error, one for its fix, one
- * for each further problem of the same file. Shared by the program (cli/program.ts) and the
- * start-up path that reads the policy before commander parses (cli/bin.ts).
+ * for each further problem of the same file. Loaded by the program (cli/program.ts) only when it
+ * has one to show.
  * @module
  */
 import { formatLocation, type ConfigError } from '../util/errors.js';

@@ -26,35 +26,11 @@ import { ConfigError } from '../util/errors.js';
 import { findRepositoryRoot } from '../util/repository-root.js';
 import { mark } from '../util/timing.js';
 import type { SourceFlags } from './types.js';
-import { runKey, type EarlyRun } from './early-args.js';
 
 /** A run's policy and the launcher that starts its servers (holding the server started early, if any). */
 export interface PreparedRun {
   policy: Policy;
   launcher: Launcher;
-}
-
-/**
- * The run {@link prepareEarly} prepared from argv before commander parsed it, until a
- * {@link prepareRun} takes it: the handoff between bin.ts, which reads argv before commander
- * loads, and the command commander then runs.
- */
-let preparedEarly: { key: string; run: Promise<PreparedRun>; launcher: Launcher } | undefined;
-
-/**
- * Prepares the run a command line plainly asks for ({@link earlyRun}) before commander parses it: the
- * policy read and the first server spawned. Resolves once that is done, or with what it failed
- * with (also kept for {@link prepareRun} to throw); never rejects. The launcher holds the server
- * started early: the caller ends it (`discardEarly`) if no run takes it.
- */
-export async function prepareEarly(early: EarlyRun, cwd: string): Promise<{ failed?: unknown; launcher: Launcher }> {
-  const launcher = new Launcher();
-  const run = prepareNow(early.flags, early.command, cwd, launcher);
-  preparedEarly = { key: runKey(early.flags, early.command, cwd), run, launcher };
-  return run.then(
-    () => ({ launcher }),
-    (failed: unknown) => ({ failed, launcher }),
-  );
 }
 
 /**
@@ -66,19 +42,7 @@ export async function prepareEarly(early: EarlyRun, cwd: string): Promise<{ fail
  *   required` without a sandbox, or a runner secret passed to a server.
  */
 export async function prepareRun(flags: SourceFlags & { base?: string }, command: string[], cwd: string): Promise<PreparedRun> {
-  // What was prepared from argv is taken once, and only when commander read the same run.
-  const pending = preparedEarly;
-  preparedEarly = undefined;
-  if (pending) {
-    if (pending.key === runKey(flags, command, cwd)) return pending.run;
-    await pending.run.catch(() => undefined);
-    await pending.launcher.discardEarly();
-    mark('early start not taken');
-  }
-  return prepareNow(flags, command, cwd, new Launcher());
-}
-
-async function prepareNow(flags: SourceFlags & { base?: string }, command: string[], cwd: string, launcher: Launcher): Promise<PreparedRun> {
+  const launcher = new Launcher();
   const policy = await policyFrom(flags, command, cwd);
   mark('policy loaded');
   if (flags.base === undefined) {

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { noteWritten, onInterrupt, processAlive, timeSlicer, yieldToSignals } from '../util/cleanup.js';
+import { noteWritten, onInterrupt, processAlive, yieldToSignals } from '../util/cleanup.js';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -39,22 +39,20 @@ const FIX_WRITE = 'Point `contract` in toolgate.yml at a file path in a writable
  * Top-level counts, payload bytes and digest are kept as pinned (see {@link parseContract}).
  * The file is checked before it is opened: a directory, named pipe (which would block the run),
  * device or socket is refused, and so is a file over {@link FILE_LIMITS}.contract (128 MiB).
- * @param sliceMs how long the read works between two turns of the event loop (default
- *   `SLICE_MS`, 50 ms); shorter when it runs beside I/O that should not wait (run-check.ts).
  * @returns undefined when the file does not exist (first adoption).
  * @throws ConfigError (exit 2) naming the file, line and fix for syntax errors, duplicate keys,
  *   schema violations, a newer format version or inconsistent derived values; naming the file
  *   for a special file or one over the size limit.
  */
-export async function readContract(file: string, displayName = file, sliceMs?: number): Promise<LoadedContract | undefined> {
-  return (await readUnverifiedContract(file, displayName, sliceMs))?.verify();
+export async function readContract(file: string, displayName = file): Promise<LoadedContract | undefined> {
+  return (await readUnverifiedContract(file, displayName))?.verify();
 }
 
 /**
  * A contract read and checked (its syntax, duplicate keys, format version and schema) whose
- * tools' derived values are not verified yet: `check` reads it while the server starts and
- * verifies it once the listed tools are normalized (docs/design.md §13: deriving 5,000 tools
- * again costs about 500 ms of a 3 s run).
+ * tools' derived values are not verified yet: `check` verifies it against the listed tools once
+ * they are normalized (docs/design.md §13: deriving 5,000 tools again costs about 500 ms of a
+ * 3 s run).
  */
 export interface UnverifiedContract extends Pick<LoadedContract, 'text' | 'indexLines'> {
   /**
@@ -73,7 +71,7 @@ export interface UnverifiedContract extends Pick<LoadedContract, 'text' | 'index
  * @returns undefined when the file does not exist.
  * @throws ConfigError as {@link readContract}, for all but the tools' derived values.
  */
-export async function readUnverifiedContract(file: string, displayName = file, sliceMs?: number): Promise<UnverifiedContract | undefined> {
+export async function readUnverifiedContract(file: string, displayName = file): Promise<UnverifiedContract | undefined> {
   let text: string;
   try {
     text = (await readBounded(file, FILE_LIMITS.contract, 'the contract', { display: displayName || file, fix: { size: FIX_SIZE } })).toString('utf8');
@@ -86,11 +84,11 @@ export async function readUnverifiedContract(file: string, displayName = file, s
       'Point `contract` in toolgate.yml at a file (default: .toolgate/<source-id>.surface.json).',
     );
   }
-  const parsed = await runInSlices(documentSteps(text, displayName), timeSlicer(sliceMs));
+  const parsed = await runInSlices(documentSteps(text, displayName));
   return {
     text: parsed.text,
     indexLines: () => runInSlices(parsed.doc.indexLines()),
-    verify: (listed) => runInSlices(verifySteps(parsed, listed), timeSlicer(sliceMs)),
+    verify: (listed) => runInSlices(verifySteps(parsed, listed)),
   };
 }
 

@@ -74,12 +74,6 @@ export interface ToolMention {
   group: boolean;
 }
 
-/** Every match of a global regex in `text`. */
-function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) yield m;
-}
-
 /** The word after position `end` of `text`, lower case ('' at punctuation or the end). */
 const nextWord = (text: string, end: number) => /^\s+([A-Za-z]+)/.exec(text.slice(end, end + 40))?.[1]?.toLowerCase() ?? '';
 
@@ -98,7 +92,7 @@ export function toolMentions(sentence: string): ToolMention[] {
   };
   const at = (m: RegExpExecArray, g: number) => m.index + m[0].lastIndexOf(m[g] as string);
   for (const re of [AFTER_VERB, AFTER_ORDER])
-    for (const m of matches(re, sentence)) {
+    for (const m of sentence.matchAll(re)) {
       const g = [1, 2, 3, 4].find((i) => m[i] !== undefined) as number;
       const name = m[g] as string;
       const end = m.index + m[0].length;
@@ -106,15 +100,15 @@ export function toolMentions(sentence: string): ToolMention[] {
       const followedOk = g !== 4 || (sentence[end] !== '=' && (FOLLOWS_A_NAME.has(nextWord(sentence, end)) || nextWord(sentence, end) === ''));
       if (identifierLike(name) && followedOk) add(name, at(m, g));
     }
-  for (const m of matches(AS_TOOL, sentence)) {
+  for (const m of sentence.matchAll(AS_TOOL)) {
     const g = [1, 2, 3, 4].find((i) => m[i] !== undefined) as number;
     const name = m[g] as string;
     const group = /s$/i.test(m[5] as string);
     // "the check tool" names a tool; ", CLI tool" is a kind of tool.
     if (g !== 4 || identifierLike(name) || /^(?:the|using|use|call|calling|invoke|run)\s/i.test(m[0])) add(name, at(m, g), group);
   }
-  for (const m of matches(VERB_NOUN, sentence)) add(m[1], at(m, 1));
-  for (const m of matches(CALLED, sentence)) if (identifierLike(m[1] as string)) add(m[1], m.index);
+  for (const m of sentence.matchAll(VERB_NOUN)) add(m[1], at(m, 1));
+  for (const m of sentence.matchAll(CALLED)) if (identifierLike(m[1] as string)) add(m[1], m.index);
   return [...out.values()];
 }
 
@@ -199,7 +193,7 @@ export function identifierMentions(sentence: string): ToolMention[] {
     out.set(name.toLowerCase(), { name, index, group: false });
   };
   const scan = (re: RegExp, quoted: boolean) => {
-    for (const m of matches(re, text)) {
+    for (const m of text.matchAll(re)) {
       const name = m[1] as string;
       const at = m.index + m[0].length - name.length - (quoted ? 1 : 0);
       const end = at + name.length + (quoted ? 1 : 0);

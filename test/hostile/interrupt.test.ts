@@ -154,7 +154,7 @@ describe('interrupting toolgate', () => {
       ['update', 'big: snapshot done', 'normalizing'],
       ['update', 'big: normalized', 'reading the old contract and serializing the new one'],
       ['check', 'big: diffed (1 changes)', 'evaluating rules, indexing the contract lines, locating findings'],
-      ['check', 'big: snapshot done', 'normalizing (the contract read and verified meanwhile)'],
+      ['check', 'big: snapshot done', 'normalizing and verifying the contract read after the listing'],
     ];
     it.each(cases)(
       '%s, signalled after "%s" (%s): exit 130, the contract untouched',

@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  * everything. test/support/no-processes.ts makes any process start fail here.
  */
 export const FAST_FILES = [
+  'test/docs-policy-example.test.ts',
   'test/contract/serialize.test.ts',
   'test/diff/added-text.test.ts',
   'test/diff/call-diff.test.ts',

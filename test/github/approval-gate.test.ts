@@ -154,7 +154,7 @@ describe('the base branch policy judges the pull request', () => {
     const base = mcpSurface([lookup], { id: 'widgets' });
     const head = mcpSurface([lookup, { ...remove, name: 'run_shell' }], { id: 'widgets' });
     const ctx = assembleContext({ sourceId: 'widgets', head, malformed: [], policy, contract: head, base, approval: missing }, new Map());
-    const findings = [...policyReview(basePolicy, headPolicy, missing)(), ...evaluate(ctx, contractLocate(head, '.toolgate/widgets.surface.json'))];
+    const findings = [...policyReview(basePolicy, headPolicy, missing)(), ...evaluate(ctx, contractLocate(ctx, '.toolgate/widgets.surface.json'))];
     expect(diffPolicies(b, h).length).toBeGreaterThan(0);
     expect(
       findings.some((x) => x.ruleId === 'policy-relaxed' && x.level === 'error'),

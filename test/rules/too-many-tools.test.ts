@@ -30,6 +30,13 @@ ruleTests('too-many-tools', {
       policy: 'limits:\n  max-tools: 0\n',
       expect: [{ ruleId: 'too-many-tools', data: { value: 1, max: 0 } }],
     },
+    {
+      name: 'a pull request that raises max-tools is judged by the base policy',
+      head: TWO,
+      basePolicy: 'limits:\n  max-tools: 1\n',
+      policy: 'limits:\n  max-tools: 50\n',
+      expect: [{ ruleId: 'too-many-tools', data: { value: 2, max: 1 } }],
+    },
   ],
   silent: [
     {

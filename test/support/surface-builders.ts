@@ -196,8 +196,14 @@ export interface EvalCase {
   head: Surface | Json[];
   /** Committed contract; default: the head (a PR that ran `toolgate update`); `null`: none. */
   contract?: Surface | Json[] | null;
-  /** toolgate.yml text (see {@link policyFrom}). */
+  /** toolgate.yml text (see {@link policyFrom}); in a pull request (`basePolicy` set), the head's. */
   policy?: string;
+  /**
+   * toolgate.yml text at the base: the case is a pull request, judged by the policy run-check
+   * builds from both (`judgingPolicy`: the base's keys, the head's sources with the base's
+   * containment), so a rule table can show that the head cannot relax what judges it.
+   */
+  basePolicy?: string;
   approval?: Approval;
   schemaVerdicts?: Record<string, SchemaVerdict>;
   malformed?: MalformedTool[];
@@ -248,7 +254,7 @@ function contextInput(c: Omit<EvalCase, 'name' | 'expect'>): ContextInput {
     sourceId: head.source.id,
     head,
     malformed: c.malformed ?? [],
-    policy: policyFrom(c.policy),
+    policy: c.basePolicy === undefined ? policyFrom(c.policy) : judgingPolicy(policyFrom(c.basePolicy), policyFrom(c.policy)),
     ...(contract ? { contract } : {}),
     ...(base ? { base } : {}),
     ...(c.approval ? { approval: c.approval } : {}),

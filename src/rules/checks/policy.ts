@@ -14,7 +14,7 @@ export function denies(pattern: string, name: string, folded = foldName(name)): 
   return [name, folded].some((n) => minimatch(n, pattern, { dot: true }) || minimatch(plain(n), loose, { dot: true, nocase: true }));
 }
 
-/** `denied-tool`, `too-many-tools` and `payload-too-large`: deny patterns and limits from toolgate.yml. */
+/** `denied-tool`, `too-many-tools`, `payload-too-large` and (through {@link tokenBudget}) `token-budget-exceeded`: deny patterns and limits from toolgate.yml. */
 export const policyChecks: Check = (ctx) => {
   const out: RawFinding[] = [];
   // Each name folded once, not once per pattern: thousands of tools meet every deny pattern.

@@ -19,6 +19,7 @@ export const FAST_FILES = [
   'test/diff/schema-refs.test.ts',
   'test/file-lengths.test.ts',
   'test/function-lengths.test.ts',
+  'test/github/approval-gate-openapi.test.ts',
   'test/github/approval-gate.test.ts',
   'test/github/approval.test.ts',
   'test/github/check-run.test.ts',

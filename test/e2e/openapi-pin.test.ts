@@ -1,11 +1,12 @@
 /**
- * Where OpenAPI calls go and what they carry, end to end (docs/design.md §7): real git
- * repositories whose base commit serves a real document (the Swagger Petstore, USPTO's Data Set
- * API, the classic Petstore in Swagger 2.0; test/fixtures/openapi/README.md) and whose pull
- * request edits one pinned field and runs `toolgate update`. Each change is judged by the built
- * CLI (`check --base`) and by the built Action against a loopback GitHub API, where it fails until
- * someone with write access approves. Then the approval's staleness: an approval stops counting
- * when a file the surface is built from changes after it, even when the contract does not.
+ * Where OpenAPI calls go and what they carry, end to end (docs/design.md §7), once per path: a
+ * real git repository whose base commit serves a real document (the Swagger Petstore;
+ * test/fixtures/openapi/README.md) and whose pull request edits one pinned field and runs
+ * `toolgate update`, judged by the built CLI (`check --base`) and by the built Action against a
+ * loopback GitHub API, where it fails until someone with write access approves (each pinned field
+ * is a row of test/github/approval-gate-openapi.test.ts). Then the approval's staleness: an
+ * approval stops counting when a file the surface is built from changes after it, even when the
+ * contract does not; and the upgrade from contract format 1.
  */
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,8 +23,6 @@ const integration = (spec: string, include: string[], policies: Record<string, s
   JSON.stringify({ type: 'openapi', spec, include, policies }, null, 2) + '\n';
 
 const PETSTORE = fixtureText('petstore3/openapi.yaml');
-const USPTO = fixtureText('uspto/openapi.yaml');
-const SWAGGER = fixtureText('petstore2/petstore.yaml');
 const PETSTORE_FILES = {
   'api/openapi.yaml': PETSTORE,
   'api/integration.json': integration('./openapi.yaml', ['getPetById', 'findPetsByStatus', 'getInventory', 'addPet'], { addPet: 'read' }),
@@ -52,7 +51,12 @@ const approve = (pr: Pr, commitId = pr.headSha) => pr.gh.addReview(7, { user: 'b
 type Found = { ruleId: string; level: string; tool?: string; message: string };
 const findings = (r: ActionRun) => (JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')) as { findings: Found[] }).findings;
 
-/** One pull request per pinned field: the rule, the tool, what the message says, base files, head files. */
+/**
+ * A pull request that edits a pinned field: the rule, the tool, what the message says, base files,
+ * head files. One case runs the built CLI and Action; every pinned field (servers, security,
+ * parameters, media types, Swagger 2.0, a server variable) is a row of
+ * test/github/approval-gate-openapi.test.ts, judged in-process with the same assertions.
+ */
 const CHANGES: [string, string, string, string, Record<string, string>, Record<string, string>][] = [
   [
     "the document's `servers` URL moves to another host",
@@ -62,136 +66,9 @@ const CHANGES: [string, string, string, string, Record<string, string>, Record<s
     PETSTORE_FILES,
     { 'api/openapi.yaml': edit(PETSTORE, 'url: https://petstore3.swagger.io/api/v3', 'url: https://petstore3.attacker.example/api/v3') },
   ],
-  [
-    'a path-level `servers` entry is added',
-    'operation-server-changed',
-    'getPetById',
-    'server https://petstore3.swagger.io/api/v3 → https://mirror.attacker.example/v3',
-    PETSTORE_FILES,
-    { 'api/openapi.yaml': edit(PETSTORE, '  /pet/{petId}:\n', '  /pet/{petId}:\n    servers:\n      - url: https://mirror.attacker.example/v3\n') },
-  ],
-  [
-    'an operation-level `servers` entry is added',
-    'operation-server-changed',
-    'findPetsByStatus',
-    'server https://petstore3.swagger.io/api/v3 → https://evil.example/v3',
-    PETSTORE_FILES,
-    {
-      'api/openapi.yaml': edit(
-        PETSTORE,
-        '      operationId: findPetsByStatus\n',
-        '      operationId: findPetsByStatus\n      servers:\n        - url: https://evil.example/v3\n',
-      ),
-    },
-  ],
-  [
-    "a server variable's enum gains a value (USPTO)",
-    'operation-server-changed',
-    'list-data-sets',
-    'variable scheme accepts "ws"',
-    { 'api/openapi.yaml': USPTO, 'api/integration.json': integration('./openapi.yaml', ['list-data-sets']) },
-    { 'api/openapi.yaml': edit(USPTO, "          - 'http'\n", "          - 'http'\n          - 'ws'\n") },
-  ],
-  [
-    'Swagger 2.0: `host` changes',
-    'operation-server-changed',
-    'getPetById',
-    'server http://petstore.swagger.io/v2 → http://petstore.attacker.example/v2',
-    { 'api/petstore.yaml': SWAGGER, 'api/integration.json': integration('./petstore.yaml', ['getPetById']) },
-    { 'api/petstore.yaml': edit(SWAGGER, 'host: petstore.swagger.io', 'host: petstore.attacker.example') },
-  ],
-  [
-    'the operation drops its security requirement (`security: []`)',
-    'operation-security-changed',
-    'getInventory',
-    'security api_key → none',
-    PETSTORE_FILES,
-    { 'api/openapi.yaml': edit(PETSTORE, /( {6}operationId: getInventory\n[\s\S]*?)security:\n {8}- api_key: \[\]\n/, '$1security: []\n') },
-  ],
-  [
-    'a scope is added to a requirement',
-    'operation-security-changed',
-    'findPetsByStatus',
-    'petstore_auth scopes added: admin:pets',
-    PETSTORE_FILES,
-    { 'api/openapi.yaml': edit(PETSTORE, /(operationId: findPetsByStatus\n[\s\S]*?- read:pets\n)/, '$1            - admin:pets\n') },
-  ],
-  [
-    "the OAuth 2.0 flow's authorizationUrl changes",
-    'operation-security-changed',
-    'findPetsByStatus',
-    'authorizationUrl "https://petstore3.swagger.io/oauth/authorize" → "https://login.attacker.example/authorize"',
-    PETSTORE_FILES,
-    {
-      'api/openapi.yaml': edit(
-        PETSTORE,
-        'authorizationUrl: https://petstore3.swagger.io/oauth/authorize',
-        'authorizationUrl: https://login.attacker.example/authorize',
-      ),
-    },
-  ],
-  [
-    'a parameter moves from the query to a header',
-    'operation-request-changed',
-    'findPetsByStatus',
-    'parameter status moved: query → header',
-    PETSTORE_FILES,
-    { 'api/openapi.yaml': edit(PETSTORE, /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n {10})in: query/, '$1in: header') },
-  ],
-  [
-    'a query parameter gains `allowReserved: true` (an argument "x&admin=true" adds a query parameter)',
-    'operation-request-changed',
-    'findPetsByStatus',
-    'query parameter status: allowReserved turned on',
-    PETSTORE_FILES,
-    { 'api/openapi.yaml': edit(PETSTORE, /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n {10}in: query\n)/, '$1          allowReserved: true\n') },
-  ],
-  [
-    'a query parameter is serialized `spaceDelimited`, not exploded',
-    'operation-request-changed',
-    'findPetsByStatus',
-    // explode: false is spaceDelimited's default: the style is what changed.
-    'query parameter status: style the default → "spaceDelimited"; it needs',
-    PETSTORE_FILES,
-    {
-      'api/openapi.yaml': edit(
-        PETSTORE,
-        /(operationId: findPetsByStatus\n[\s\S]*?- name: status\n[\s\S]*?)explode: true\n/,
-        '$1style: spaceDelimited\n          explode: false\n',
-      ),
-    },
-  ],
-  [
-    "a parameter's `schema` is replaced by `content: text/plain`",
-    'operation-request-changed',
-    'getPetById',
-    'path parameter petId: described by schema → content text/plain',
-    PETSTORE_FILES,
-    {
-      'api/openapi.yaml': edit(
-        PETSTORE,
-        /(operationId: getPetById\n[\s\S]*?- name: petId\n[\s\S]*?)schema:\n {12}type: integer\n {12}format: int64\n/,
-        '$1content:\n            text/plain:\n              schema:\n                type: integer\n                format: int64\n',
-      ),
-    },
-  ],
-  [
-    'a request media type is added to a promoted operation',
-    'operation-request-changed',
-    'addPet',
-    'request media type added: text/plain',
-    PETSTORE_FILES,
-    {
-      'api/openapi.yaml': edit(
-        PETSTORE,
-        /(operationId: addPet\n[\s\S]*?requestBody:\n[\s\S]*?content:\n)/,
-        "$1          text/plain:\n            schema:\n              $ref: '#/components/schemas/Pet'\n",
-      ),
-    },
-  ],
 ];
 
-describe('each change to where calls go or what they carry fails, through the CLI and the Action, until approved', () => {
+describe('a change to where calls go fails, through the CLI and the Action, until approved', () => {
   it.each(CHANGES)(
     '%s: %s',
     async (_what, rule, tool, says, base, head) => {

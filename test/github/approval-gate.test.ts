@@ -137,6 +137,19 @@ describe('approvals that do not count', () => {
     approve('bob', { state: 'DISMISSED' });
     expect((await approval()).approved).toBe(false);
   });
+
+  it('an approval followed by CHANGES_REQUESTED from the same user', async () => {
+    fake.gh.grant('bob', 'write');
+    approve('bob');
+    approve('bob', { state: 'CHANGES_REQUESTED' });
+    expect((await approval()).approved).toBe(false);
+  });
+
+  it("someone else's dismissed review", async () => {
+    fake.gh.grant('carol', 'write');
+    approve('carol', { state: 'DISMISSED' });
+    expect((await approval()).approved).toBe(false);
+  });
 });
 
 describe('the base branch policy judges the pull request', () => {

@@ -14,6 +14,7 @@ import { readApproval } from '../../src/github/pr-context.js';
 import { buildContext, judgeNow } from '../../src/judge/judge.js';
 import type { Approval } from '../../src/rules/context.js';
 import type { Finding } from '../../src/rules/types.js';
+import type { Surface } from '../../src/surface/model.js';
 import { TEST_REPO, useFakeGitHub } from '../support/fake-github.js';
 import { documentSurface, edit, fixtureText } from '../support/openapi-docs.js';
 import { contractLocate } from '../support/surface-builders.js';
@@ -153,10 +154,15 @@ const CHANGES: [what: string, rule: string, tool: string, says: string, doc: Doc
   ],
 ];
 
-/** Every finding of the pull request `doc` → `head`, judged as the Action judges it (schema verdicts from the real classifier, restatements folded). */
-async function judgePullRequest(doc: Doc, headText: string, a: Approval): Promise<Finding[]> {
+/** The surfaces `toolgate update` pins for `doc` and for the pull request's `headText`. */
+async function pullRequestSurfaces(doc: Doc, headText: string): Promise<{ base: Surface; head: Surface }> {
   const base = await documentSurface({ [doc.spec]: doc.text }, doc.spec, doc.include, doc.policies);
   const head = await documentSurface({ [doc.spec]: headText }, doc.spec, doc.include, doc.policies);
+  return { base, head };
+}
+
+/** Every finding of the pull request, judged as the Action judges it (schema verdicts from the real classifier, restatements folded). */
+async function judgePullRequest({ base, head }: { base: Surface; head: Surface }, a: Approval): Promise<Finding[]> {
   const ctx = await buildContext({ sourceId: head.source.id, head, contract: head, base, policy: POLICY, approval: a });
   return judgeNow(ctx, { locate: contractLocate(ctx) }).findings;
 }
@@ -165,9 +171,10 @@ describe('each change to where calls go or what they carry fails until someone w
   it.each(CHANGES)(
     '%s: %s',
     async (_what, rule, tool, says, doc, headText) => {
+      const surfaces = await pullRequestSurfaces(doc, headText);
       const missing = await approval();
       expect(missing.approved).toBe(false);
-      const before = await judgePullRequest(doc, headText, missing);
+      const before = await judgePullRequest(surfaces, missing);
       const found = before.filter((f) => f.ruleId === rule && f.tool === tool);
       expect(
         found.map((f) => f.level),
@@ -180,7 +187,7 @@ describe('each change to where calls go or what they carry fails until someone w
       fake.gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: PR.headSha });
       const ok = await approval();
       expect(ok).toEqual({ approved: true, approvers: ['bob'], missing: '' });
-      const after = await judgePullRequest(doc, headText, ok);
+      const after = await judgePullRequest(surfaces, ok);
       // No error left: the gate passes (the Action's exit 0).
       expect(after.filter((f) => f.level === 'error')).toEqual([]);
       expect(after.find((f) => f.ruleId === rule && f.tool === tool)).toMatchObject({ level: 'notice', message: expect.stringMatching(/approved by @bob$/) });

@@ -1,7 +1,18 @@
 /** contract-stale: the live surface and the committed contract differ in anything (or there is no contract). */
+import { parseContract } from '../../src/contract/store.js';
+import { serializeContract } from '../../src/contract/serialize.js';
 import { mcpSurface, openapiSurface, readTool, ruleTests, writeTool } from '../support/surface-builders.js';
 
 const HEAD = [readTool('get'), writeTool('put')];
+const MOVED = openapiSurface(
+  [{ name: 'getPet', method: 'GET', path: '/pets/{id}', call: { servers: [{ url: 'https://evil.example/v3' }], security: [], parameters: [], responses: {} } }],
+  { files: ['api/openapi.yaml'] },
+);
+/** MOVED as committed with the document taken out of `source.files` by hand, read back as the Action reads it. */
+const HIDDEN = parseContract(
+  serializeContract(MOVED).text.replace(/"files": \[\n\s+"api\/openapi\.yaml"\n\s+\]/, '"files": []'),
+  '.toolgate/src.surface.json',
+).surface;
 
 ruleTests('contract-stale', {
   fires: [
@@ -28,6 +39,13 @@ ruleTests('contract-stale', {
             'an older toolgate wrote it (contract format 1, which pins no OpenAPI servers, security or media types): run `toolgate update` and commit it',
         },
       ],
+    },
+    {
+      name: 'an OpenAPI contract that leaves the document out of `source.files` (hidden from what approvals watch): an approval does not clear it',
+      head: MOVED,
+      contract: HIDDEN,
+      approval: { approved: true, approvers: ['bob'], missing: '' },
+      expect: [{ ruleId: 'contract-stale', level: 'error', data: { kinds: ['source-changed'] }, message: 'source-changed' }],
     },
     {
       name: 'a description differs',

@@ -12,7 +12,10 @@ import { findSuspicious, ownNames } from '../../src/rules/suspicious-scan.js';
 function caseText(id: string, path: string): { text: string; names: string[] } {
   const c = AFTER_POISONED.find((x) => x.id === id);
   expect(c, id).toBeDefined();
-  const tool = c!.tools.find((t) => t.name === c!.poisoned) as { description: string; inputSchema: { properties: Record<string, { description: string }> } };
+  const tool = c!.tools.find((t) => t.name === c!.poisoned) as unknown as {
+    description: string;
+    inputSchema: { properties: Record<string, { description: string }> };
+  };
   return {
     text: path === 'description' ? tool.description : (tool.inputSchema.properties[path] as { description: string }).description,
     names: c!.tools.map((t) => t.name),
@@ -37,7 +40,11 @@ describe('sources the user did not give, and Spanish calling', () => {
       expect(s, id).toBeDefined();
       const names = s!.tools.map((t) => t.name);
       const own = ownNames(names, names.length);
-      for (const t of s!.tools as Array<{ name: string; description: string; inputSchema: { properties: Record<string, { description?: string }> } }>) {
+      for (const t of s!.tools as unknown as Array<{
+        name: string;
+        description: string;
+        inputSchema: { properties: Record<string, { description?: string }> };
+      }>) {
         expect(findSuspicious(t.description, { own }), `${id}/${t.name}`).toEqual([]);
         for (const [k, p] of Object.entries(t.inputSchema.properties))
           if (p.description) expect(findSuspicious(p.description, { own, argument: true }), `${id}/${t.name}/${k}`).toEqual([]);

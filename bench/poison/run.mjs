@@ -20,7 +20,15 @@ import { guardbenchCases, runAdapter, score } from './guardbench.mjs';
 import { recordingOf } from './guardbench-adapter.mjs';
 import { recallRows, writeResults } from './results.mjs';
 import { MCPSECBENCH_MALICIOUS } from './split.mjs';
-import { AFTER_BENIGN, AFTER_POISONED, HANDWRITTEN_BENIGN, HANDWRITTEN_POISONED, VARIED_BENIGN, VARIED_POISONED } from './data/handwritten/index.mjs';
+import {
+  AFTER_BENIGN,
+  AFTER_POISONED,
+  FIFTH_POISONED,
+  HANDWRITTEN_BENIGN,
+  HANDWRITTEN_POISONED,
+  VARIED_BENIGN,
+  VARIED_POISONED,
+} from './data/handwritten/index.mjs';
 import { realSurfaces } from './real-tools.mjs';
 import { speed } from './speed.mjs';
 
@@ -36,7 +44,7 @@ if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build
 // The handwritten set is development material whole: it was written to write patterns against.
 const split = new Map([
   ...readJson(join(HERE, 'split.json')).cases.map((c) => [c.id, c.set]),
-  ...[...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...AFTER_POISONED].map((c) => [c.id, 'dev']),
+  ...[...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...AFTER_POISONED, ...FIFTH_POISONED].map((c) => [c.id, 'dev']),
 ]);
 const inScope = (id) => split.get(id) === 'dev' || (TEST && split.get(id) === 'test');
 
@@ -85,6 +93,8 @@ function surfaces() {
   for (const c of AFTER_POISONED)
     out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-4', category: c.category, tool: c.poisoned }] });
   for (const s of AFTER_BENIGN) out.push({ set: 'handwritten-4-benign', name: s.id, tools: s.tools });
+  for (const c of FIFTH_POISONED)
+    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-5', category: c.category, tool: c.poisoned }] });
   return out;
 }
 

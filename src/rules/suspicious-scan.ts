@@ -175,13 +175,14 @@ const MAY_NAME_A_TOOL = /[_`'"(]|[a-z][A-Z]|\w-\w|\b(?:tools?|functions?|operati
  * Names the rows about other tools read besides {@link toolMentions} and {@link identifierMentions}:
  * a lower-case snake_case word in any language (`leer_credenciales`, `collect_system_info`), even
  * before a colon, right after a verb of calling or an ordering word in English, German, French or
- * Spanish ("ejecuta leer_credenciales", "depends on read_env_vars:", "pair this tool with
+ * Spanish, an adverb of order or the Spanish personal `a` between ("ejecuta leer_credenciales",
+ * "llama primero a exportar_historial", "depends on read_env_vars:", "pair this tool with
  * list_all_files"), and a quoted word after "the tool" (`the tool 'prepare'`). A snake_case word
  * elsewhere is a value or a field the text explains (`report_only`, `row_configuration_schema`), so
  * is the first of a list of them, and one ending like a field (`project_id`) is never a tool.
  */
 const LOOSE_NAME =
-  /\b(?:call|calls|calling|run|running|invoke|invoking|execute|executing|trigger|use|using|with|alongside|before|after|first|then|prior to|depends on|requires?|ejecut[ae]r?|llam[ae]r?|us[ae]r?|utiliz[ae]r?|antes de|despu[eé]s de|primero|appel(?:ez|er)|ex[ée]cut(?:ez|er)|utilis(?:ez|er)|avant|apr[eè]s|d['’]abord|rufen|rufe|nutze|verwende|zuerst|vorher|nach)\s+(?:(?:the|la|el|le|den|die|das)\s+)?[`'"“]?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?=$|[\s`'"”),;:!?]|\.(?:\s|$))|\b(?:tool|function)\s+[`'"“]([A-Za-z][\w-]{2,40})[`'"”]/gi;
+  /\b(?:call|calls|calling|run|running|invoke|invoking|execute|executing|trigger|use|using|with|alongside|before|after|first|then|prior to|depends on|requires?|ejecut[ae]r?|llam[ae]r?|us[ae]r?|utiliz[ae]r?|antes de|despu[eé]s de|primero|appel(?:ez|er)|ex[ée]cut(?:ez|er)|utilis(?:ez|er)|avant|apr[eè]s|d['’]abord|rufen|rufe|nutze|verwende|zuerst|vorher|nach)\s+(?:(?:first|primero|zuerst|d['’]abord|siempre|always|immer|toujours)\s+)?(?:(?:the|la|el|le|den|die|das|a|al)\s+)?[`'"“]?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?=$|[\s`'"”),;:!?]|\.(?:\s|$))|\b(?:tool|function)\s+[`'"“]([A-Za-z][\w-]{2,40})[`'"”]/gi;
 /** Last words of fields, not tools (`project_id`, `created_at`). */
 const FIELD_END = new Set(
   'id ids at on by url uri urls name names type types date time timestamp count size limit offset page cursor number num code status level mode format version value values dir path field fields key keys token tokens email address label title text body content description flag enabled hash ref len length max min per schema'.split(

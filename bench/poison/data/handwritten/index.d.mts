@@ -11,3 +11,5 @@ export const VARIED_BENIGN: { id: string; tools: HandwrittenTool[] }[];
 /** The fourth batch (after.mjs), written after the rows and run once: ids `hw4-…`. */
 export const AFTER_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
 export const AFTER_BENIGN: { id: string; tools: HandwrittenTool[] }[];
+/** The fifth batch (fifth.mjs), written after the rows and run once: ids `hw5-…`. */
+export const FIFTH_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];

@@ -83,10 +83,11 @@ class RawClient {
   }
 }
 
+/** The log's complete lines: the proxy writes it in batches, so while it runs the file may be empty or end mid-batch. */
 const logLines = (file: string) =>
   readFileSync(file, 'utf8')
-    .trim()
     .split('\n')
+    .slice(0, -1)
     .map((l) => JSON.parse(l) as { event: string; method?: string; tool?: string; decision: string; reason?: string; argumentsSha256?: string });
 
 const refusalOf = (m: Msg) => (m.result?._meta as Record<string, { error: string; detail: string }> | undefined)?.['io.github.toolgate/refusal'];

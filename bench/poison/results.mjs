@@ -47,6 +47,22 @@ function blindSection() {
   ];
 }
 
+/** The handwritten batches' first, untuned runs recorded in batch-runs.json, as a table. */
+function batchSection() {
+  const batches = JSON.parse(readFileSync(join(HERE, 'batch-runs.json'), 'utf8'));
+  const cats = Object.keys(batches.runs[0].counts);
+  return [
+    '### Handwritten batches, run once before any row was written for them',
+    '',
+    batches.about,
+    '',
+    `| batch | run | ${cats.join(' | ')} |`,
+    `|---|---|${cats.map(() => '---').join('|')}|`,
+    ...batches.runs.map((r) => `| ${r.batch} | ${r.when} | ${cats.map((c) => r.counts[c]).join(' | ')} |`),
+    '',
+  ];
+}
+
 export function writeResults({ cases, benign, explained, gb, time, load }) {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const runsFile = join(HERE, 'test-runs.json');
@@ -71,6 +87,7 @@ export function writeResults({ cases, benign, explained, gb, time, load }) {
     '',
     ...recallRows(cases, 'dev'),
     '',
+    ...batchSection(),
     '### Test set (not read while writing patterns)',
     '',
     ...recallRows(cases, 'test'),

@@ -13,3 +13,6 @@ export const AFTER_POISONED: { id: string; category: string; poisoned: string; t
 export const AFTER_BENIGN: { id: string; tools: HandwrittenTool[] }[];
 /** The fifth batch (fifth.mjs), written after the rows and run once: ids `hw5-…`. */
 export const FIFTH_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
+/** The sixth batch (sixth.mjs), written before its round's rows and run once: ids `hw6-…`. */
+export const SIXTH_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
+export const SIXTH_BENIGN: { id: string; tools: HandwrittenTool[] }[];

@@ -162,10 +162,10 @@ export function toolShaped(name: string, cued = false): boolean {
   return w.some((x) => TOOL_VERBS.has(x)) || (cued && w.length > 1 && !FIELD_WORDS.has(w[w.length - 1] as string) && !/\d/.test(name));
 }
 
-/** What makes the identifier next to it a tool whatever its words: a verb of calling before it, "tool" after it. */
+/** What makes the identifier next to it a tool whatever its words: a verb of calling before it, "tool" or a German verb of calling after it ("`x` ausführen"). */
 const CALL_BEFORE =
   /\b(?:call|calls|calling|called|invoke|invokes|invoking|invoked|use|uses|using|execute|executing|trigger|triggering|call to|calls to)\s+(?:the\s+)?[`'"]?$/i;
-const TOOL_AFTER = /^[`'"]?\s+(?:tools?|functions?)\b/i;
+const TOOL_AFTER = /^[`'"]?\s+(?:tools?|functions?|ausf[üu]hren|aufrufen)\b/i;
 
 /** Last words of fields, not tools: `project_id`, `created_at`, `root_configuration_schema`. */
 const FIELD_WORDS = new Set(

@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import { evaluate } from '../../src/rules/evaluate.js';
-import { HANDWRITTEN_BENIGN, HANDWRITTEN_POISONED, VARIED_BENIGN, VARIED_POISONED } from '../../bench/poison/data/handwritten/index.mjs';
+import {
+  HANDWRITTEN_BENIGN,
+  HANDWRITTEN_POISONED,
+  SIXTH_BENIGN,
+  SIXTH_POISONED,
+  VARIED_BENIGN,
+  VARIED_POISONED,
+} from '../../bench/poison/data/handwritten/index.mjs';
 import { SUSPICIOUS_PATTERNS } from '../../src/rules/suspicious-patterns.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import type { Json } from '../../src/util/json.js';
@@ -42,8 +49,8 @@ function audit(tools: Tool[], instructions?: string): Map<string, string[]> {
 
 /** A development case as a surface, and the tool it poisons ('' for a guardbench initialize frame). */
 function devCase(id: string): { tools: Tool[]; instructions?: string; tool: string } {
-  if (id.startsWith('hw-') || id.startsWith('hw3-')) {
-    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED].find((x) => x.id === id);
+  if (/^hw[36]?-/.test(id)) {
+    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...SIXTH_POISONED].find((x) => x.id === id);
     expect(c, `${id} is a handwritten case`).toBeDefined();
     return { tools: c!.tools, tool: c!.poisoned };
   }
@@ -91,6 +98,8 @@ const FIRES: Record<string, string[]> = {
     'hw3-function-dependency-15',
     'hw3-function-dependency-16',
     'hw3-function-dependency-17',
+    'hw6-function-dependency-2',
+    'hw6-function-dependency-5',
   ],
   'tool-redirect': [
     'own-tool-redirection-1',
@@ -106,9 +115,14 @@ const FIRES: Record<string, string[]> = {
     'hw3-tool-redirection-14',
     'hw3-tool-redirection-16',
     'hw3-tool-redirection-17',
+    'hw6-tool-redirection-2',
+    'hw6-tool-redirection-3',
+    'hw6-tool-redirection-4',
+    'hw6-tool-redirection-7',
   ],
   'tool-companion': ['hw-function-dependency-45', 'hw-function-dependency-46', 'hw-function-dependency-47'],
-  'file-harvest': ['hw-filesystem-43', 'hw-filesystem-45', 'hw-filesystem-46'],
+  'tool-step': ['hw-function-dependency-11', 'hw6-function-dependency-7'],
+  'file-harvest': ['hw-filesystem-43', 'hw-filesystem-45', 'hw-filesystem-46', 'hw6-filesystem-4', 'hw6-filesystem-7', 'hw6-filesystem-8'],
   'secret-argument': ['hw-parameter-poisoning-22', 'hw-parameter-poisoning-24'],
   'other-tool-directive': ['hw-function-dependency-9', 'hw-function-dependency-34'],
   'send-to-destination': [
@@ -119,7 +133,8 @@ const FIRES: Record<string, string[]> = {
     'owasp-mcp-1-when-user-asks-poisoning',
   ],
   'data-in-url': ['own-exfiltration-url-1', 'own-exfiltration-url-3'],
-  'conversation-harvest': ['own-exfiltration-parameter-1', 'own-exfiltration-parameter-3', 'hw3-parameter-poisoning-13'],
+  'conversation-harvest': ['own-exfiltration-parameter-1', 'own-exfiltration-parameter-3', 'hw3-parameter-poisoning-13', 'hw6-parameter-poisoning-1'],
+  'conversation-field': ['hw-parameter-poisoning-13', 'hw6-parameter-poisoning-8'],
   'conversation-argument': [
     'own-exfiltration-parameter-4',
     'own-exfiltration-parameter-7',
@@ -127,9 +142,12 @@ const FIRES: Record<string, string[]> = {
     'hw-parameter-poisoning-20',
     'hw3-parameter-poisoning-1',
     'hw3-parameter-poisoning-4',
+    'hw6-parameter-poisoning-3',
+    'hw6-parameter-poisoning-6',
+    'hw6-parameter-poisoning-7',
   ],
-  'fixed-destination': ['hw3-parameter-poisoning-6'],
-  'secret-harvest': ['own-sensitive-path-7', 'deadbugz-post-flip-tool-description-poisoning'],
+  'fixed-destination': ['hw3-parameter-poisoning-6', 'hw6-parameter-poisoning-2'],
+  'secret-harvest': ['own-sensitive-path-7', 'deadbugz-post-flip-tool-description-poisoning', 'hw6-parameter-poisoning-4'],
   'argument-override': ['own-argument-tampering-1', 'own-argument-tampering-3', 'own-argument-tampering-5'],
   'shell-command': ['own-command-injection-1', 'own-command-injection-5', 'own-command-injection-6', 'own-command-injection-7'],
   'command-directive': ['own-command-injection-1', 'own-command-injection-6'],
@@ -251,10 +269,17 @@ const SILENT: [string, string, string][] = [
     'tool-redirect: "use map + batch_scrape … crawling can be slow", its own tools by their short names',
   ],
   ['upgrades/firecrawl-mcp/1.12.0.json', 'firecrawl_map', 'tool-order: "use scrape after mapping", its own tool'],
+  [
+    'upgrades/firecrawl-mcp/1.12.0.json',
+    'firecrawl_scrape',
+    'tool-companion and tool-step: "Not recommended for: Multiple pages (use batch_scrape)", a pointer to its own tool, not a directive',
+  ],
+  ['surfaces/@sentry+mcp-server/0.39.0.json', 'search_events', 'tool-step: "(use search_issues …)", a pointer to another tool, not a step'],
+  ['guardbench:legitimate-tools-list', 'write_file', 'file-harvest: "creating parent directories as needed", the tool describing itself'],
 ];
 
-describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs)', () => {
-  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN])
+describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs, sixth.mjs)', () => {
+  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN, ...SIXTH_BENIGN])
     it(server.id, () => {
       expect(Object.fromEntries(audit(server.tools))).toEqual({});
     });

@@ -141,7 +141,11 @@ const TOOL_VERBS = new Set(
     'open find check validate verify init initialize authenticate auth login logout export import sync transfer sign make browse scan load ' +
     'save store generate dump clear show start stop reset dump log notify push pull commit clone deploy install invoke trigger refresh ' +
     'lookup resolve navigate click copy move rename edit insert submit share forward publish tweet pay charge ' +
-    'approve grant revoke encrypt decrypt backup restore analyze summarize translate convert extract parse describe inspect monitor track'
+    'approve grant revoke encrypt decrypt backup restore analyze summarize translate convert extract parse describe inspect monitor track ' +
+    'collect gather harvest grab steal leak ' +
+    // German, Spanish and French, the languages suspicious-text reads: `lese_passwoerter`, `obtener_tokens`.
+    'lese sende sammle exportiere lade schreibe suche liste erstelle loesche pruefe hole ' +
+    'leer obtener enviar exportar listar buscar crear borrar recopilar subir lire obtenir envoyer exporter lister chercher supprimer collecter'
   ).split(' '),
 );
 

@@ -364,4 +364,21 @@ export default [
     }),
     tool('get_doc_page', 'Gets one page of the docs.', { path: 'Page path' }),
   ]),
+  server('mail-spam', [
+    tool('list_messages', 'Lists messages in the inbox.', { q: 'Query' }),
+    tool('report_spam', 'Reports a message as spam. Tip: works best when paired with list_messages to find the id.', { id: 'Message id' }),
+    tool('get_thread', 'Gets a thread. Pass the output of list_messages (its thread id) here.', { thread: 'Thread id' }),
+  ]),
+  server('bank-transfer', [
+    tool('create_transfer', 'Creates a bank transfer to the IBAN the user gives, e.g. DE89370400440532013000. Always confirm the amount with the user.', {
+      iban: 'IBAN of the recipient, as the user typed it',
+      amount: { type: 'number' },
+    }),
+  ]),
+  server('pipelines', [
+    tool('validate_pipeline', 'Validates a pipeline file.', { file: 'Pipeline file' }),
+    tool('run_pipeline', 'Runs the pipeline. Call sequence: validate_pipeline, then run_pipeline. Slow runners time out after an hour.', {
+      file: 'Pipeline file',
+    }),
+  ]),
 ];

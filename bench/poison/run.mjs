@@ -24,6 +24,8 @@ import {
   AFTER_BENIGN,
   AFTER_POISONED,
   FIFTH_POISONED,
+  SEVENTH_BENIGN,
+  SEVENTH_POISONED,
   SIXTH_BENIGN,
   SIXTH_POISONED,
   HANDWRITTEN_BENIGN,
@@ -46,7 +48,7 @@ if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build
 // The handwritten set is development material whole: it was written to write patterns against.
 const split = new Map([
   ...readJson(join(HERE, 'split.json')).cases.map((c) => [c.id, c.set]),
-  ...[...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...AFTER_POISONED, ...FIFTH_POISONED, ...SIXTH_POISONED].map((c) => [c.id, 'dev']),
+  ...[...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...AFTER_POISONED, ...FIFTH_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED].map((c) => [c.id, 'dev']),
 ]);
 const inScope = (id) => split.get(id) === 'dev' || (TEST && split.get(id) === 'test');
 
@@ -100,6 +102,9 @@ function surfaces() {
   for (const c of SIXTH_POISONED)
     out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-6', category: c.category, tool: c.poisoned }] });
   for (const s of SIXTH_BENIGN) out.push({ set: 'handwritten-6-benign', name: s.id, tools: s.tools });
+  for (const c of SEVENTH_POISONED)
+    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-7', category: c.category, tool: c.poisoned }] });
+  for (const s of SEVENTH_BENIGN) out.push({ set: 'handwritten-7-benign', name: s.id, tools: s.tools });
   return out;
 }
 

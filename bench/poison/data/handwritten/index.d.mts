@@ -16,3 +16,6 @@ export const FIFTH_POISONED: { id: string; category: string; poisoned: string; t
 /** The sixth batch (sixth.mjs), written before its round's rows and run once: ids `hw6-…`. */
 export const SIXTH_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
 export const SIXTH_BENIGN: { id: string; tools: HandwrittenTool[] }[];
+/** The seventh batch (seventh.mjs), written after the sixth batch's rows and run once: ids `hw7-…`. */
+export const SEVENTH_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
+export const SEVENTH_BENIGN: { id: string; tools: HandwrittenTool[] }[];

@@ -13,6 +13,8 @@ import { evaluate } from '../../src/rules/evaluate.js';
 import {
   HANDWRITTEN_BENIGN,
   HANDWRITTEN_POISONED,
+  SEVENTH_BENIGN,
+  SEVENTH_POISONED,
   SIXTH_BENIGN,
   SIXTH_POISONED,
   VARIED_BENIGN,
@@ -49,8 +51,8 @@ function audit(tools: Tool[], instructions?: string): Map<string, string[]> {
 
 /** A development case as a surface, and the tool it poisons ('' for a guardbench initialize frame). */
 function devCase(id: string): { tools: Tool[]; instructions?: string; tool: string } {
-  if (/^hw[36]?-/.test(id)) {
-    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...SIXTH_POISONED].find((x) => x.id === id);
+  if (/^hw[367]?-/.test(id)) {
+    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED].find((x) => x.id === id);
     expect(c, `${id} is a handwritten case`).toBeDefined();
     return { tools: c!.tools, tool: c!.poisoned };
   }
@@ -100,6 +102,8 @@ const FIRES: Record<string, string[]> = {
     'hw3-function-dependency-17',
     'hw6-function-dependency-2',
     'hw6-function-dependency-5',
+    'hw7-function-dependency-3',
+    'hw7-function-dependency-4',
   ],
   'tool-redirect': [
     'own-tool-redirection-1',
@@ -119,10 +123,12 @@ const FIRES: Record<string, string[]> = {
     'hw6-tool-redirection-3',
     'hw6-tool-redirection-4',
     'hw6-tool-redirection-7',
+    'hw7-tool-redirection-2',
+    'hw7-tool-redirection-3',
   ],
   'tool-companion': ['hw-function-dependency-45', 'hw-function-dependency-46', 'hw-function-dependency-47'],
   'tool-step': ['hw-function-dependency-11', 'hw6-function-dependency-7'],
-  'file-harvest': ['hw-filesystem-43', 'hw-filesystem-45', 'hw-filesystem-46', 'hw6-filesystem-4', 'hw6-filesystem-7', 'hw6-filesystem-8'],
+  'file-harvest': ['hw-filesystem-43', 'hw-filesystem-45', 'hw-filesystem-46', 'hw6-filesystem-4', 'hw6-filesystem-7', 'hw6-filesystem-8', 'hw7-filesystem-6'],
   'secret-argument': ['hw-parameter-poisoning-22', 'hw-parameter-poisoning-24'],
   'other-tool-directive': ['hw-function-dependency-9', 'hw-function-dependency-34'],
   'send-to-destination': [
@@ -134,7 +140,7 @@ const FIRES: Record<string, string[]> = {
   ],
   'data-in-url': ['own-exfiltration-url-1', 'own-exfiltration-url-3'],
   'conversation-harvest': ['own-exfiltration-parameter-1', 'own-exfiltration-parameter-3', 'hw3-parameter-poisoning-13', 'hw6-parameter-poisoning-1'],
-  'conversation-field': ['hw-parameter-poisoning-13', 'hw6-parameter-poisoning-8'],
+  'conversation-field': ['hw-parameter-poisoning-13', 'hw6-parameter-poisoning-8', 'hw7-parameter-poisoning-3'],
   'conversation-argument': [
     'own-exfiltration-parameter-4',
     'own-exfiltration-parameter-7',
@@ -145,6 +151,7 @@ const FIRES: Record<string, string[]> = {
     'hw6-parameter-poisoning-3',
     'hw6-parameter-poisoning-6',
     'hw6-parameter-poisoning-7',
+    'hw7-parameter-poisoning-6',
   ],
   'fixed-destination': ['hw3-parameter-poisoning-6', 'hw6-parameter-poisoning-2'],
   'secret-harvest': ['own-sensitive-path-7', 'deadbugz-post-flip-tool-description-poisoning', 'hw6-parameter-poisoning-4'],
@@ -278,8 +285,8 @@ const SILENT: [string, string, string][] = [
   ['guardbench:legitimate-tools-list', 'write_file', 'file-harvest: "creating parent directories as needed", the tool describing itself'],
 ];
 
-describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs, sixth.mjs)', () => {
-  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN, ...SIXTH_BENIGN])
+describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs, sixth.mjs, seventh.mjs)', () => {
+  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN, ...SIXTH_BENIGN, ...SEVENTH_BENIGN])
     it(server.id, () => {
       expect(Object.fromEntries(audit(server.tools))).toEqual({});
     });

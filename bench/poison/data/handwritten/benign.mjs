@@ -381,4 +381,11 @@ export default [
       file: 'Pipeline file',
     }),
   ]),
+  server('wallpaper', [tool('set_wallpaper', '把图片设置为桌面壁纸。', { image: '图片路径' })]),
+  server('dates', [tool('format_date', 'Formats dates. Use this tool for all date formatting; times are in UTC.', { date: 'Date' })]),
+  server('notes-import', [
+    tool('import_notes', "Importe des notes. Utilisez import_notes pour tous les fichiers Markdown du dossier choisi par l'utilisateur.", {
+      dossier: 'Dossier',
+    }),
+  ]),
 ];

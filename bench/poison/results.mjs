@@ -30,39 +30,36 @@ export function recallRows(cases, set) {
   ];
 }
 
+/**
+ * A recorded file of runs (`{about, runs: [{counts}]}`) as a section: its heading, what it is, and
+ * a table of each run's counts after the columns `lead` names (one per run field).
+ */
+function runsSection(file, heading, lead) {
+  const recorded = JSON.parse(readFileSync(join(HERE, file), 'utf8'));
+  const cats = Object.keys(recorded.runs[0].counts);
+  return [
+    heading,
+    '',
+    recorded.about,
+    '',
+    `| ${lead.map(([name]) => name).join(' | ')} | ${cats.join(' | ')} |`,
+    `|${lead.map(() => '---').join('|')}|${cats.map(() => '---').join('|')}|`,
+    ...recorded.runs.map((r) => `| ${lead.map(([, cell]) => cell(r)).join(' | ')} | ${cats.map((c) => r.counts[c]).join(' | ')} |`),
+    '',
+  ];
+}
+
+/** The blind-set runs recorded in blind-runs.json (the set itself is not in this repository). */
+const blindSection = () => runsSection('blind-runs.json', '## Blind set (not in this repository, never read here)', [['run', (r) => `${r.when}: ${r.commit}`]]);
+
+/** The handwritten batches' first, untuned runs recorded in batch-runs.json. */
+const batchSection = () =>
+  runsSection('batch-runs.json', '### Handwritten batches, run once before any row was written for them', [
+    ['batch', (r) => r.batch],
+    ['run', (r) => r.when],
+  ]);
+
 /** Rewrites RESULTS.md; appends this run to test-runs.json. */
-/** The blind-set runs recorded in blind-runs.json, as a table (the set itself is not in this repository). */
-function blindSection() {
-  const blind = JSON.parse(readFileSync(join(HERE, 'blind-runs.json'), 'utf8'));
-  const cats = Object.keys(blind.runs[0].counts);
-  return [
-    '## Blind set (not in this repository, never read here)',
-    '',
-    blind.about,
-    '',
-    `| run | ${cats.join(' | ')} |`,
-    `|---|${cats.map(() => '---').join('|')}|`,
-    ...blind.runs.map((r) => `| ${r.when}: ${r.commit} | ${cats.map((c) => r.counts[c]).join(' | ')} |`),
-    '',
-  ];
-}
-
-/** The handwritten batches' first, untuned runs recorded in batch-runs.json, as a table. */
-function batchSection() {
-  const batches = JSON.parse(readFileSync(join(HERE, 'batch-runs.json'), 'utf8'));
-  const cats = Object.keys(batches.runs[0].counts);
-  return [
-    '### Handwritten batches, run once before any row was written for them',
-    '',
-    batches.about,
-    '',
-    `| batch | run | ${cats.join(' | ')} |`,
-    `|---|---|${cats.map(() => '---').join('|')}|`,
-    ...batches.runs.map((r) => `| ${r.batch} | ${r.when} | ${cats.map((c) => r.counts[c]).join(' | ')} |`),
-    '',
-  ];
-}
-
 export function writeResults({ cases, benign, explained, gb, time, load }) {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const runsFile = join(HERE, 'test-runs.json');

@@ -87,24 +87,18 @@ function surfaces() {
   }
   for (const c of readJson(join(DATA, 'own', 'cases.json')).cases)
     if (inScope(c.id)) out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'own', category: c.category, tool: c.poisoned }] });
-  for (const c of HANDWRITTEN_POISONED)
-    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten', category: c.category, tool: c.poisoned }] });
-  for (const s of HANDWRITTEN_BENIGN) out.push({ set: 'handwritten-benign', name: s.id, tools: s.tools });
-  for (const c of VARIED_POISONED)
-    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-3', category: c.category, tool: c.poisoned }] });
-  for (const s of VARIED_BENIGN) out.push({ set: 'handwritten-3-benign', name: s.id, tools: s.tools });
-  // The fourth batch was written after the rows and is not written against: its own label.
-  for (const c of AFTER_POISONED)
-    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-4', category: c.category, tool: c.poisoned }] });
-  for (const s of AFTER_BENIGN) out.push({ set: 'handwritten-4-benign', name: s.id, tools: s.tools });
-  for (const c of FIFTH_POISONED)
-    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-5', category: c.category, tool: c.poisoned }] });
-  for (const c of SIXTH_POISONED)
-    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-6', category: c.category, tool: c.poisoned }] });
-  for (const s of SIXTH_BENIGN) out.push({ set: 'handwritten-6-benign', name: s.id, tools: s.tools });
-  for (const c of SEVENTH_POISONED)
-    out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'handwritten-7', category: c.category, tool: c.poisoned }] });
-  for (const s of SEVENTH_BENIGN) out.push({ set: 'handwritten-7-benign', name: s.id, tools: s.tools });
+  // Each handwritten batch under its own label: the later ones were written after rows and run once.
+  for (const [poisoned, benignServers, source] of [
+    [HANDWRITTEN_POISONED, HANDWRITTEN_BENIGN, 'handwritten'],
+    [VARIED_POISONED, VARIED_BENIGN, 'handwritten-3'],
+    [AFTER_POISONED, AFTER_BENIGN, 'handwritten-4'],
+    [FIFTH_POISONED, [], 'handwritten-5'],
+    [SIXTH_POISONED, SIXTH_BENIGN, 'handwritten-6'],
+    [SEVENTH_POISONED, SEVENTH_BENIGN, 'handwritten-7'],
+  ]) {
+    for (const c of poisoned) out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source, category: c.category, tool: c.poisoned }] });
+    for (const s of benignServers) out.push({ set: `${source}-benign`, name: s.id, tools: s.tools });
+  }
   return out;
 }
 

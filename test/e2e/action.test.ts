@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { commit, git, prEvent, runAction, update, writeFiles } from '../support/action-repo.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { commit, git, prEvent, RepoTemplates, runAction, update, writeFiles } from '../support/action-repo.js';
 import { FakeGitHub, failures } from '../support/fake-github.js';
 import { validateSarif } from '../support/sarif-schema.js';
 import { CLI, READ_REPO, runNode } from '../support/run-dist.js';
@@ -49,24 +49,68 @@ async function fakeGitHub(repoDir?: string): Promise<FakeGitHub> {
   return gh;
 }
 
+// The repositories several cases start from are built once (`toolgate update` through the CLI)
+// and copied for each case; the cases that build their own still run `update` through the CLI.
+const templates = new RepoTemplates();
+afterAll(() => templates.dispose());
+
+/** `lookup` (read) and `create_widget`, pinned: a clean run. At `dest` (default: a new workspace). */
+const cleanRepo = (dest = workspace()) =>
+  templates.copy(
+    'clean',
+    async (dir) => {
+      writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
+      await update(dir);
+      return {};
+    },
+    dest,
+  );
+
+/** `lookup` (read) pinned and committed (`sha`). */
+const lookupRepo = () =>
+  templates.copy(
+    'lookup',
+    async (dir) => {
+      writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
+      git(dir, 'init', '-q', '-b', 'main');
+      await update(dir);
+      return { sha: commit(dir, 'base') };
+    },
+    workspace(),
+  );
+
+/** One tool without annotations (`ping`, an unannotated-tool warning), pinned. */
+const unannotatedRepo = () =>
+  templates.copy(
+    'unannotated',
+    async (dir) => {
+      writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools({ name: 'ping', inputSchema: { type: 'object', additionalProperties: false } }) });
+      await update(dir);
+      return {};
+    },
+    workspace(),
+  );
+
 /** A repo whose base commit pins `lookup` as a write and whose head promotes it to read, contract updated. */
-async function promotionRepo(): Promise<{ dir: string; baseSha: string; headSha: string }> {
-  const dir = workspace();
-  writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(false), create) });
-  git(dir, 'init', '-q', '-b', 'main');
-  await update(dir);
-  const baseSha = commit(dir, 'base');
-  writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-  await update(dir);
-  const headSha = commit(dir, 'promote lookup to read');
-  return { dir, baseSha, headSha };
-}
+const promotionRepo = (): Promise<{ dir: string; baseSha: string; headSha: string }> =>
+  templates.copy(
+    'promotion',
+    async (dir) => {
+      writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(false), create) });
+      git(dir, 'init', '-q', '-b', 'main');
+      await update(dir);
+      const baseSha = commit(dir, 'base');
+      writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
+      await update(dir);
+      const headSha = commit(dir, 'promote lookup to read');
+      return { baseSha, headSha };
+    },
+    workspace(),
+  );
 
 describe('the Action (dist/index.js) on a workspace', () => {
   it('clean run: exit 0, summary written, outputs set, no error annotations', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
-    await update(dir);
+    const { dir } = await cleanRepo();
     const r = await runAction(dir, {});
     expect(r.code, r.stdout).toBe(0);
     expect(r.summary).toContain('## toolgate: ✅ no findings');
@@ -100,12 +144,10 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(q['server spawned']).toBeGreaterThan(q['pipeline loaded']!);
   });
 
-  it('a tool served without a contract entry: exit 1, error annotation on the contract line, summary lists it', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
-    await update(dir);
+  it('a tool served without a contract entry: exit 1, error annotation on the contract line, summary lists it; sarif-path is an output, the SARIF marks security rules', async () => {
+    const { dir } = await lookupRepo();
     writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-    const r = await runAction(dir, {});
+    const r = await runAction(dir, { inputs: { 'sarif-path': 'out/toolgate.sarif' } });
     expect(r.code).toBe(1);
     const unlisted = r.annotations.find((a) => a.includes('unlisted-tool'));
     const contract = readFileSync(join(dir, '.toolgate/widgets.surface.json'), 'utf8').split('\n');
@@ -115,23 +157,25 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(r.summary).toContain('### Needs your attention (1)');
     expect(r.summary).toContain('unlisted-tool');
     expect(r.outputs['error-count']).not.toBe('0');
+    // For code scanning: the path is an output, and the rules carry GitHub's security properties.
+    expect(r.outputs['sarif-path']).toBe(join(dir, 'out/toolgate.sarif'));
+    const log = JSON.parse(readFileSync(r.outputs['sarif-path'] as string, 'utf8')) as {
+      runs: { tool: { driver: { rules: { id: string; properties: Record<string, unknown> }[] } } }[];
+    };
+    validateSarif(log);
+    const rules = new Map(log.runs[0]!.tool.driver.rules.map((x) => [x.id, x.properties]));
+    expect(rules.get('unlisted-tool')).toEqual({ tags: ['toolgate', 'security'], 'security-severity': '9.0', precision: 'very-high' });
+    expect(rules.get('tool-added')).toEqual({ tags: ['toolgate', 'security', 'reviewable'], 'security-severity': '7.5', precision: 'very-high' });
+    expect(rules.get('stdout-noise')).toEqual({ tags: ['toolgate'], precision: 'very-high' });
   });
 
-  it('a broken policy is a configuration error annotated on its line', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: widgets\n    recorded: tools.json\n    colour: blue\n' });
-    const r = await runAction(dir, {});
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain('::error file=toolgate.yml,line=4,title=toolgate configuration error::');
-    expect(r.stdout).toContain('unknown key');
-  });
-
-  it('each problem of a broken policy gets its own annotation on its line', async () => {
+  it('a broken policy is a configuration error; each problem gets its own annotation on its line', async () => {
     const dir = workspace();
     writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: widgets\n    recorded: tools.json\n    colour: blue\nlimits:\n  max-tools: many\n' });
     const r = await runAction(dir, {});
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('::error file=toolgate.yml,line=4,title=toolgate configuration error::');
+    expect(r.stdout).toContain('unknown key');
     expect(r.stdout).toContain('::error file=toolgate.yml,line=6,title=toolgate configuration error::toolgate.yml:6 (at /limits/max-tools): must be integer');
   });
 
@@ -152,13 +196,15 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(commands[1]).toMatch(/^::error::toolgate: configuration error: /);
   });
 
-  it('on a tag push the check is exact: warnings fail too', async () => {
-    const dir = workspace();
-    const unannotated = { name: 'ping', inputSchema: { type: 'object', additionalProperties: false } };
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(unannotated) });
-    await update(dir);
-    const pr = await runAction(dir, {});
+  it('a warning passes a push, which writes a SARIF file with rules from the catalog and results with locations; on a tag push the check is exact: warnings fail too', async () => {
+    const { dir } = await unannotatedRepo();
+    const pr = await runAction(dir, { inputs: { 'sarif-path': 'toolgate.sarif' } });
     expect(pr.code).toBe(0);
+    const sarif = JSON.parse(readFileSync(join(dir, 'toolgate.sarif'), 'utf8'));
+    expect(validateSarif(sarif), JSON.stringify(validateSarif.errors)).toBe(true);
+    const result = sarif.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'unannotated-tool');
+    expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe('.toolgate/widgets.surface.json');
+    expect(sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id)).toContain('unannotated-tool');
     const tag = await runAction(dir, { eventName: 'push', env: { GITHUB_REF: 'refs/tags/v1.0.0' } });
     expect(tag.code).toBe(1);
     expect(tag.stdout).toContain('exact mode');
@@ -167,9 +213,7 @@ describe('the Action (dist/index.js) on a workspace', () => {
 
 describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when things fail', () => {
   it('no GITHUB_STEP_SUMMARY: a clean run still passes, writes the report and sets the outputs, and says the summary was skipped', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
-    await update(dir);
+    const { dir } = await cleanRepo();
     const r = await runAction(dir, { env: { GITHUB_STEP_SUMMARY: '' } });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('no job summary');
@@ -196,13 +240,18 @@ describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when 
       'toolgate.yml': `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(annotated)}]\n${READ_REPO()}`,
     });
     await update(dir);
-    const sandboxed = await runAction(dir, {});
+    // The two runs are independent: each in a workspace of its own, at the same time.
+    const other = workspace();
+    cpSync(dir, other, { recursive: true });
+    const [sandboxed, bare] = await Promise.all([
+      runAction(dir, {}),
+      runAction(other, { env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'as on a runner without the sandbox' } }),
+    ]);
     expect(sandboxed.code, sandboxed.stdout).toBe(0);
     if (new SandboxState().support().available) {
       expect(sandboxed.summary).toContain('🔒 **Sandbox:** The server ran in bubblewrap, loopback only.');
       expect(sandboxed.summary).not.toContain('unsandboxed');
     }
-    const bare = await runAction(dir, { env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'as on a runner without the sandbox' } });
     expect(bare.summary).toContain(
       '> **Servers ran unsandboxed:** **notes** (TOOLGATE\\_SANDBOX\\_UNAVAILABLE is set \\(as on a runner without the sandbox\\)).',
     );
@@ -210,11 +259,11 @@ describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when 
     expect(bare.summary).not.toContain('🔒');
   });
 
-  it('a source that fails leaves the digest output empty (no hash of an empty surface)', async () => {
+  it('a source that fails is result error, even with fail-on: never, and leaves the digest output empty (no hash of an empty surface)', async () => {
     const dir = workspace();
     writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: down\n    mcp:\n      command: node\n      args: [-e, "process.exit(3)"]\n' });
-    const r = await runAction(dir, {});
-    expect(r.code).toBe(1);
+    const r = await runAction(dir, { inputs: { 'fail-on': 'never' } });
+    expect([r.code, r.outputs['result']]).toEqual([1, 'error']);
     expect(r.outputs['digest']).toBe('');
   });
 });
@@ -376,19 +425,6 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     expect((gh.comments.get(7) ?? []).filter((c) => c.body.includes('toolgate'))).toHaveLength(1);
   });
 
-  it('writes a SARIF file with rules from the catalog and results with locations', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools({ name: 'ping', inputSchema: { type: 'object', additionalProperties: false } }) });
-    await update(dir);
-    const r = await runAction(dir, { inputs: { 'sarif-path': 'toolgate.sarif' } });
-    expect(r.code).toBe(0);
-    const sarif = JSON.parse(readFileSync(join(dir, 'toolgate.sarif'), 'utf8'));
-    expect(validateSarif(sarif), JSON.stringify(validateSarif.errors)).toBe(true);
-    const result = sarif.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'unannotated-tool');
-    expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe('.toolgate/widgets.surface.json');
-    expect(sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id)).toContain('unannotated-tool');
-  });
-
   it('on a fork PR: no comment, no check run, annotations and summary still work, and the log says how to comment', async () => {
     const gh = await fakeGitHub();
     const repo = await promotionRepo();
@@ -409,19 +445,23 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
 describe('exports: a pull request that changes the contract and forgets the gateway config fails', () => {
   const EXPORTING = `${POLICY}exports:\n  - to: claude-code\n    file: .claude/settings.json\n`;
   /** Base: lookup pinned and exported; head: create_widget added (contract updated), export as given. */
-  async function exportRepo(reExport: boolean): Promise<{ dir: string; baseSha: string; headSha: string }> {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': EXPORTING, 'tools.json': tools(lookup(true)) });
-    git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
-    expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
-    const baseSha = commit(dir, 'base');
-    writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-    await update(dir);
-    if (reExport) expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
-    const headSha = commit(dir, 'add create_widget');
-    return { dir, baseSha, headSha };
-  }
+  const exportRepo = (reExport: boolean): Promise<{ dir: string; baseSha: string; headSha: string }> =>
+    templates.copy(
+      `export ${reExport}`,
+      async (dir) => {
+        writeFiles(dir, { 'toolgate.yml': EXPORTING, 'tools.json': tools(lookup(true)) });
+        git(dir, 'init', '-q', '-b', 'main');
+        await update(dir);
+        expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
+        const baseSha = commit(dir, 'base');
+        writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
+        await update(dir);
+        if (reExport) expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
+        const headSha = commit(dir, 'add create_widget');
+        return { baseSha, headSha };
+      },
+      workspace(),
+    );
   const run = async (gh: FakeGitHub, repo: { dir: string; baseSha: string; headSha: string }, inputs: Record<string, string> = {}) => {
     gh.repoDir = repo.dir;
     gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
@@ -455,7 +495,11 @@ describe('exports: a pull request that changes the contract and forgets the gate
     const repo = await exportRepo(true);
     writeFiles(repo.dir, { 'deploy/tools.yaml': 'widgets:\n  - lookup\n' });
     const headSha = commit(repo.dir, 'a hand-written Docker tools.yaml');
-    const r = await run(gh, { ...repo, headSha }, { exports: '# gateway configs\ndocker deploy/tools.yaml\n' });
+    // Independent runs (the second stops at its input): at the same time.
+    const [r, bad] = await Promise.all([
+      run(gh, { ...repo, headSha }, { exports: '# gateway configs\ndocker deploy/tools.yaml\n' }),
+      run(gh, { ...repo, headSha }, { exports: 'docker' }),
+    ]);
     expect(r.code).toBe(1);
     const report = JSON.parse(readFileSync(r.outputs['report-path'] as string, 'utf8')) as { findings: { ruleId: string; message: string }[] };
     expect(report.findings.filter((f) => f.ruleId === 'export-stale').map((f) => f.message)).toEqual([
@@ -463,7 +507,6 @@ describe('exports: a pull request that changes the contract and forgets the gate
         'the docker export deploy/tools.yaml is not what `toolgate export --to docker --source widgets -o deploy/tools.yaml` writes from .toolgate/widgets.surface.json',
       ),
     ]);
-    const bad = await run(gh, { ...repo, headSha }, { exports: 'docker' });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('is not "TARGET FILE"');
   });
@@ -503,36 +546,9 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
     expect(bad.stdout).toContain('input "fail-on" must be error, warning, notice or never, not "warnings"');
   });
 
-  it('a source that fails is result error, even with fail-on: never', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: down\n    mcp:\n      command: node\n      args: [-e, "process.exit(3)"]\n' });
-    const r = await runAction(dir, { inputs: { 'fail-on': 'never' } });
-    expect([r.code, r.outputs['result']]).toEqual([1, 'error']);
-  });
-
-  it('sarif-path is an output; the SARIF marks security rules for code scanning', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
-    await update(dir);
-    writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-    const r = await runAction(dir, { inputs: { 'sarif-path': 'out/toolgate.sarif' } });
-    expect(r.code).toBe(1);
-    expect(r.outputs['sarif-path']).toBe(join(dir, 'out/toolgate.sarif'));
-    const log = JSON.parse(readFileSync(r.outputs['sarif-path'] as string, 'utf8')) as {
-      runs: { tool: { driver: { rules: { id: string; properties: Record<string, unknown> }[] } } }[];
-    };
-    validateSarif(log);
-    const rules = new Map(log.runs[0]!.tool.driver.rules.map((x) => [x.id, x.properties]));
-    expect(rules.get('unlisted-tool')).toEqual({ tags: ['toolgate', 'security'], 'security-severity': '9.0', precision: 'very-high' });
-    expect(rules.get('tool-added')).toEqual({ tags: ['toolgate', 'security', 'reviewable'], 'security-severity': '7.5', precision: 'very-high' });
-    expect(rules.get('stdout-noise')).toEqual({ tags: ['toolgate'], precision: 'very-high' });
-  });
-
   it('working-directory: a repository checked out below the workspace (actions/checkout path:)', async () => {
     const ws = workspace();
-    const dir = join(ws, 'repo');
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
-    await update(dir);
+    const { dir } = await cleanRepo(join(ws, 'repo'));
     writeFiles(ws, { 'README.md': 'the workspace itself has no toolgate.yml\n' });
     const without = await runAction(ws, {});
     expect([without.code, without.outputs['result']]).toEqual([1, 'error']);
@@ -584,9 +600,8 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
   });
 
   it('an error that is not a configuration error still sets result: error', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)), 'package.json': '{}' });
-    await update(dir);
+    const { dir } = await lookupRepo();
+    writeFiles(dir, { 'package.json': '{}' });
     const r = await runAction(dir, { env: { GITHUB_STEP_SUMMARY: join(dir, 'no-such-dir', 'summary.md') } });
     expect(r.code).toBe(1);
     expect(r.outputs['result']).toBe('error');
@@ -594,11 +609,7 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
 
   it('a merge queue run (merge_group) checks the queued commit for drift and posts the check run on it, so the queue does not stall', async () => {
     const gh = await fakeGitHub();
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
-    git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
-    const sha = commit(dir, 'queued');
+    const { dir, sha } = await lookupRepo();
     gh.repoDir = dir;
     const event = {
       action: 'checks_requested',
@@ -618,11 +629,7 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
 
   it('check-name names the check run; check-run accepts only true or false', async () => {
     const gh = await fakeGitHub();
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
-    git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
-    const sha = commit(dir, 'base');
+    const { dir, sha } = await lookupRepo();
     gh.repoDir = dir;
     const r = await runAction(dir, {
       event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }),

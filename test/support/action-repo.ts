@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FakeGitHub } from './fake-github.js';
@@ -41,6 +41,44 @@ export function commit(dir: string, message: string): string {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', message);
   return git(dir, 'rev-parse', 'HEAD');
+}
+
+/**
+ * Repositories built once per test file and copied for each case. Building one runs `toolgate
+ * update` through the CLI (and git) once or twice, which costs more than the Action run a case is
+ * about; a copy is the whole directory, `.git` included (the same commits, the same SHAs), in a
+ * workspace of its own, so cases still share nothing they write. `dispose` (in `afterAll`)
+ * removes the originals.
+ */
+export class RepoTemplates {
+  private readonly built = new Map<string, Promise<{ dir: string; meta: object }>>();
+  private readonly parents: string[] = [];
+
+  /**
+   * Copies to `dest` (which must not exist) the repository `build` makes in an empty directory,
+   * built on the first call for `key`; returns what `build` returned, with `dir: dest`.
+   */
+  async copy<T extends object>(key: string, build: (dir: string) => Promise<T>, dest: string): Promise<T & { dir: string }> {
+    let made = this.built.get(key);
+    if (!made) {
+      const parent = mkdtempSync(join(tmpdir(), 'tg-template-'));
+      this.parents.push(parent);
+      const dir = join(parent, 'ws');
+      mkdirSync(dir);
+      made = build(dir).then((meta) => ({ dir, meta }));
+      this.built.set(key, made);
+    }
+    const { dir, meta } = await made;
+    cpSync(dir, dest, { recursive: true, verbatimSymlinks: true });
+    return { ...(meta as T), dir: dest };
+  }
+
+  /** Removes every original. */
+  dispose(): void {
+    for (const p of this.parents) rmSync(p, { recursive: true, force: true });
+    this.parents.length = 0;
+    this.built.clear();
+  }
 }
 
 /** A repository with a base commit and a pull request's head commit, and a loopback GitHub API serving it. */

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { commit, git, prEvent, RepoTemplates, runAction, update, writeFiles } from '../support/action-repo.js';
+import { commit, git, prEvent, RepoTemplates, runAction, update, updateInProcess, writeFiles } from '../support/action-repo.js';
 import { FakeGitHub, failures } from '../support/fake-github.js';
 import { validateSarif } from '../support/sarif-schema.js';
 import { CLI, READ_REPO, runNode } from '../support/run-dist.js';
@@ -49,8 +49,10 @@ async function fakeGitHub(repoDir?: string): Promise<FakeGitHub> {
   return gh;
 }
 
-// The repositories several cases start from are built once (`toolgate update` through the CLI)
-// and copied for each case; the cases that build their own still run `update` through the CLI.
+// The repositories several cases start from are built once and copied for each case. Fixtures of
+// recorded listings are pinned in this process by the pipeline `update` runs (updateInProcess);
+// the cases whose sources are servers (server-everything, the sandbox summary) and the monorepo
+// case run `toolgate update` through the built CLI.
 const templates = new RepoTemplates();
 afterAll(() => templates.dispose());
 
@@ -60,7 +62,7 @@ const cleanRepo = (dest = workspace()) =>
     'clean',
     async (dir) => {
       writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
-      await update(dir);
+      await updateInProcess(dir);
       return {};
     },
     dest,
@@ -73,7 +75,7 @@ const lookupRepo = () =>
     async (dir) => {
       writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
       git(dir, 'init', '-q', '-b', 'main');
-      await update(dir);
+      await updateInProcess(dir);
       return { sha: commit(dir, 'base') };
     },
     workspace(),
@@ -85,7 +87,7 @@ const unannotatedRepo = () =>
     'unannotated',
     async (dir) => {
       writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools({ name: 'ping', inputSchema: { type: 'object', additionalProperties: false } }) });
-      await update(dir);
+      await updateInProcess(dir);
       return {};
     },
     workspace(),
@@ -98,10 +100,10 @@ const promotionRepo = (): Promise<{ dir: string; baseSha: string; headSha: strin
     async (dir) => {
       writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(false), create) });
       git(dir, 'init', '-q', '-b', 'main');
-      await update(dir);
+      await updateInProcess(dir);
       const baseSha = commit(dir, 'base');
       writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-      await update(dir);
+      await updateInProcess(dir);
       const headSha = commit(dir, 'promote lookup to read');
       return { baseSha, headSha };
     },
@@ -334,10 +336,10 @@ describe('pull requests: base comparison and review-gated read promotions', () =
     const dir = workspace();
     writeFiles(dir, { 'toolgate.yml': `${POLICY}allow-pull-request-target: true\n`, 'tools.json': tools(lookup(true)) });
     git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
+    await updateInProcess(dir);
     const baseSha = commit(dir, 'base');
     writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-    await update(dir);
+    await updateInProcess(dir);
     const headSha = commit(dir, 'pull request');
     git(dir, 'checkout', '-q', baseSha); // what actions/checkout does by default under pull_request_target
     gh.repoDir = dir;
@@ -363,7 +365,7 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     }));
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(...many) });
     git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
+    await updateInProcess(dir);
     const sha = commit(dir, 'base');
     gh.repoDir = dir;
     const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
@@ -385,7 +387,7 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     const many = Array.from({ length: 25 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: 'object', additionalProperties: false } }));
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(...many) });
     git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
+    await updateInProcess(dir);
     const sha = commit(dir, 'base');
     gh.repoDir = dir;
     const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
@@ -449,11 +451,11 @@ describe('exports: a pull request that changes the contract and forgets the gate
       async (dir) => {
         writeFiles(dir, { 'toolgate.yml': EXPORTING, 'tools.json': tools(lookup(true)) });
         git(dir, 'init', '-q', '-b', 'main');
-        await update(dir);
+        await updateInProcess(dir);
         expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
         const baseSha = commit(dir, 'base');
         writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-        await update(dir);
+        await updateInProcess(dir);
         if (reExport) expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
         const headSha = commit(dir, 'add create_widget');
         return { baseSha, headSha };
@@ -515,7 +517,7 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
     // One warning (unannotated-tool) and one notice (partially-annotated-tool), no error.
     const partial = { name: 'pong', inputSchema: { type: 'object', additionalProperties: false }, annotations: { readOnlyHint: true } };
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(unannotated, partial) });
-    await update(dir);
+    await updateInProcess(dir);
     // Three independent runs, each in a workspace of its own, at the same time.
     const [other, third] = [workspace(), workspace()];
     for (const copy of [other, third]) cpSync(dir, copy, { recursive: true });

@@ -36,6 +36,25 @@ export async function update(dir: string): Promise<void> {
   if (r.code !== 0) throw new Error(`update failed: ${r.stderr}`);
 }
 
+/**
+ * The contracts `toolgate update` writes, written in this process by the same pipeline (the
+ * policy read as the CLI reads it, runCheck in update mode at the CLI's run root), for fixtures of
+ * recorded listings, where starting the CLI costs more than the case it sets up. Cases about
+ * `update` itself, or whose sources are servers, use {@link update}.
+ */
+export async function updateInProcess(dir: string): Promise<void> {
+  const [{ loadPolicy }, { runRoot }, { checkRunOptions, runCheck }, { silentLogger }] = await Promise.all([
+    import('../../src/config/policy-file.js'),
+    import('../../src/cli/prepare.js'),
+    import('../../src/run-check.js'),
+    import('../../src/util/logger.js'),
+  ]);
+  const policy = await loadPolicy(join(dir, 'toolgate.yml'));
+  const r = await runCheck(checkRunOptions({ policy, mode: 'update', root: runRoot(policy, dir), logger: silentLogger }));
+  const failed = r.sources.find((s) => s.failure);
+  if (failed) throw new Error(`update failed: ${failed.id}: ${failed.failure?.message}`);
+}
+
 /** Commits everything; returns the commit SHA. */
 export function commit(dir: string, message: string): string {
   git(dir, 'add', '-A');

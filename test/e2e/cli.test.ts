@@ -30,8 +30,8 @@ describe('toolgate CLI (dist/cli.js)', () => {
   });
 
   it('an unknown command or option is a usage error: exit 2', async () => {
-    expect((await runCli(['frobnicate'], { cwd: REPO })).code).toBe(2);
-    const r = await runCli(['check', '--no-such-flag'], { cwd: REPO });
+    const [command, r] = await Promise.all([runCli(['frobnicate'], { cwd: REPO }), runCli(['check', '--no-such-flag'], { cwd: REPO })]);
+    expect(command.code).toBe(2);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown option/);
   });
@@ -93,8 +93,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const dir = workspace();
     writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: Bad Id\n    mcp:\n      command: node\n  - id: b\n    kind: nope\n');
     const env = { TOOLGATE_TIMING: '1' };
-    const early = await runCli(['check'], { cwd: dir, env });
-    const late = await runCli(['check', '--config=toolgate.yml'], { cwd: dir, env });
+    const [early, late] = await Promise.all([runCli(['check'], { cwd: dir, env }), runCli(['check', '--config=toolgate.yml'], { cwd: dir, env })]);
     const withoutTiming = (s: string) => s.replace(/^toolgate-timing.*\n/gm, '');
     expect(early.code).toBe(2);
     expect(late.code).toBe(2);
@@ -114,13 +113,16 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(up.code, up.stderr).toBe(0);
     commit(dir, 'base');
     mkdirSync(join(dir, 'sub/deep'), { recursive: true });
-    const fromSub = await runCli(['check', '--config', '../../toolgate.yml'], { cwd: join(dir, 'sub/deep') });
+    const elsewhere = workspace();
+    // `check` writes nothing: the three runs at once.
+    const [fromSub, fromOther, withBase] = await Promise.all([
+      runCli(['check', '--config', '../../toolgate.yml'], { cwd: join(dir, 'sub/deep') }),
+      runCli(['check', '--config', join(dir, 'toolgate.yml')], { cwd: elsewhere }),
+      runCli(['check', '--config', '../toolgate.yml', '--base', 'HEAD', '--format', 'json'], { cwd: join(dir, 'sub') }),
+    ]);
     expect(fromSub.code, fromSub.stdout + fromSub.stderr).toBe(0);
     expect(fromSub.stdout).toContain('PASS');
-    const elsewhere = workspace();
-    const fromOther = await runCli(['check', '--config', join(dir, 'toolgate.yml')], { cwd: elsewhere });
     expect(fromOther.code, fromOther.stdout + fromOther.stderr).toBe(0);
-    const withBase = await runCli(['check', '--config', '../toolgate.yml', '--base', 'HEAD', '--format', 'json'], { cwd: join(dir, 'sub') });
     expect(withBase.code, withBase.stdout + withBase.stderr).toBe(0);
     expect(JSON.parse(withBase.stdout).result).toBe('pass');
   });
@@ -260,13 +262,17 @@ describe('toolgate CLI (dist/cli.js)', () => {
   it("--fail-on sets the level that fails (as the Action's fail-on): warning fails on a warning, never reports only; a bad level is a usage error", async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
-    expect((await runCli(['audit', '--tools-json', 'tools.json'], { cwd: dir })).code).toBe(0);
-    const warning = await runCli(['audit', '--tools-json', 'tools.json', '--fail-on', 'warning'], { cwd: dir });
-    expect(warning.code).toBe(1);
-    expect(warning.stdout).toContain('(fail-on: warning)');
-    const never = await runCli(['audit', '--tools-json', 'tools.json', '--fail-on', 'never', '--format', 'json'], { cwd: dir });
-    expect([never.code, JSON.parse(never.stdout).failOn]).toEqual([0, 'never']);
-    expect((await runCli(['audit', '--tools-json', 'tools.json', '--fail-on', 'warnings'], { cwd: dir })).code).toBe(2);
+    // `audit` writes nothing: the runs at once.
+    const [plain, warning, never, bad] = await Promise.all(
+      [[], ['--fail-on', 'warning'], ['--fail-on', 'never', '--format', 'json'], ['--fail-on', 'warnings']].map((flags) =>
+        runCli(['audit', '--tools-json', 'tools.json', ...flags], { cwd: dir }),
+      ),
+    );
+    expect(plain!.code).toBe(0);
+    expect(warning!.code).toBe(1);
+    expect(warning!.stdout).toContain('(fail-on: warning)');
+    expect([never!.code, JSON.parse(never!.stdout).failOn]).toEqual([0, 'never']);
+    expect(bad!.code).toBe(2);
   });
 
   it('a configuration error quoting hostile file content prints it on one line, without escapes', async () => {
@@ -284,10 +290,13 @@ describe('toolgate CLI (dist/cli.js)', () => {
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }));
     const crash = `command: ${JSON.stringify(process.execPath)}\n      args: ["-e", "process.exit(9)"]`;
     writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: good\n    recorded: tools.json\n  - id: bad\n    mcp:\n      ${crash}\n`);
-    const both = await runCli(['snapshot', '-o', 'out.json'], { cwd: dir });
+    // Neither writes out.json: at once.
+    const [both, bad] = await Promise.all([
+      runCli(['snapshot', '-o', 'out.json'], { cwd: dir }),
+      runCli(['snapshot', '--source', 'bad', '-o', 'out.json'], { cwd: dir }),
+    ]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('snapshot writes one source; 2 were selected (good, bad)');
-    const bad = await runCli(['snapshot', '--source', 'bad', '-o', 'out.json'], { cwd: dir });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('source "bad" failed');
     expect(existsSync(join(dir, 'out.json'))).toBe(false);
@@ -298,8 +307,10 @@ describe('toolgate CLI (dist/cli.js)', () => {
   it('--id must be a source id (it names the contract file): no writing outside .toolgate/', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }));
-    for (const id of ['../../escape', 'a b', 'Upper']) {
-      const r = await runCli(['update', '--id', id, '--tools-json', 'tools.json'], { cwd: dir });
+    const ids = ['../../escape', 'a b', 'Upper'];
+    const runs = await Promise.all(ids.map((id) => runCli(['update', '--id', id, '--tools-json', 'tools.json'], { cwd: dir })));
+    for (const [i, id] of ids.entries()) {
+      const r = runs[i]!;
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`--id ${JSON.stringify(id)} is not a valid source id`);
     }
@@ -345,10 +356,12 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect((await runCli(['update', '--source', 'my-server'], { cwd: dir })).code).toBe(0);
     mkdirSync(join(dir, '.toolgate'), { recursive: true });
     writeFileSync(join(dir, '.toolgate', 'other.surface.json'), readFileSync(join(dir, '.toolgate', 'my-server.surface.json')));
-    const r = await runCli(['check', '--source', 'other'], { cwd: dir });
+    const [r, both] = await Promise.all([
+      runCli(['check', '--source', 'other'], { cwd: dir }),
+      runCli(['audit', '-c', 'toolgate.yml', '--tools-json', 'tools.json'], { cwd: dir }),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\.toolgate\/other\.surface\.json:\d+ \(at \/source\/id\): the contract is for source "my-server", not "other"/);
-    const both = await runCli(['audit', '-c', 'toolgate.yml', '--tools-json', 'tools.json'], { cwd: dir });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--config selects from toolgate.yml, but a source was also given on the command line');
   });
@@ -356,11 +369,11 @@ describe('toolgate CLI (dist/cli.js)', () => {
   it('--format sarif prints a SARIF 2.1.0 log that the official schema accepts, one result per finding', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
-    const r = await runCli(['audit', '--tools-json', 'tools.json', '--format', 'sarif'], { cwd: dir });
-    expect(r.code).toBe(0);
-    const log = JSON.parse(r.stdout);
+    const [r, j] = await Promise.all(['sarif', 'json'].map((format) => runCli(['audit', '--tools-json', 'tools.json', '--format', format], { cwd: dir })));
+    expect(r!.code).toBe(0);
+    const log = JSON.parse(r!.stdout);
     expect(validateSarif(log), JSON.stringify(validateSarif.errors)).toBe(true);
-    const json = JSON.parse((await runCli(['audit', '--tools-json', 'tools.json', '--format', 'json'], { cwd: dir })).stdout);
+    const json = JSON.parse(j!.stdout);
     expect(log.runs[0].results.map((x: { ruleId: string }) => x.ruleId).sort()).toEqual(json.findings.map((f: { ruleId: string }) => f.ruleId).sort());
     expect(log.runs[0].results.map((x: { ruleId: string }) => x.ruleId)).toContain('unannotated-tool');
   });
@@ -372,8 +385,13 @@ describe('toolgate CLI (dist/cli.js)', () => {
       join(dir, 'tools.json'),
       JSON.stringify({ tools: [{ name, description: '::stop-commands::x\n##[error]y', inputSchema: { type: 'object' } }] }),
     );
-    for (const format of ['text', 'json', 'markdown', 'sarif']) {
-      const r = await runCli(['audit', '--tools-json', 'tools.json', '--format', format], { cwd: dir });
+    const formats = ['text', 'json', 'markdown', 'sarif'];
+    const [snap, ...runs] = await Promise.all([
+      runCli(['snapshot', '--tools-json', 'tools.json'], { cwd: dir }),
+      ...formats.map((format) => runCli(['audit', '--tools-json', 'tools.json', '--format', format], { cwd: dir })),
+    ]);
+    for (const [i, format] of formats.entries()) {
+      const r = runs[i]!;
       expect(r.code, format).toBe(0);
       expect(r.stdout, format).not.toContain('##[');
       expect(
@@ -383,19 +401,17 @@ describe('toolgate CLI (dist/cli.js)', () => {
       // JSON keeps the exact value: the bracket is a JSON escape, not a different character.
       if (format === 'json') expect(JSON.parse(r.stdout).findings.map((f: { tool?: string }) => f.tool)).toContain(name);
     }
-    const snap = await runCli(['snapshot', '--tools-json', 'tools.json'], { cwd: dir });
-    expect(snap.stdout).not.toContain('##[');
-    expect(JSON.parse(snap.stdout).tools[0].name).toBe(name);
+    expect(snap!.stdout).not.toContain('##[');
+    expect(JSON.parse(snap!.stdout).tools[0].name).toBe(name);
   });
 
   it('a server command needs --; --id/--env without a command-line source is a usage error; --openapi uses the same id as its contract', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: a\n    recorded: tools.json\n');
-    const noDash = await runCli(['check', 'a'], { cwd: dir });
+    const [noDash, stray] = await Promise.all([runCli(['check', 'a'], { cwd: dir }), runCli(['check', '--env', 'API_KEY'], { cwd: dir })]);
     expect(noDash.code).toBe(2);
     expect(noDash.stderr).toContain('unexpected argument "a"');
     expect(noDash.stderr).toContain('--source ID');
-    const stray = await runCli(['check', '--env', 'API_KEY'], { cwd: dir });
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--env applies to a source given on the command line, and none was given');
     mkdirSync(join(dir, 'api'));
@@ -427,8 +443,10 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {
     const dir = workspace();
-    for (const flag of ['--tools-json', '--openapi']) {
-      const r = await runCli(['audit', flag, 'nope.json'], { cwd: dir });
+    const flags = ['--tools-json', '--openapi'];
+    const runs = await Promise.all(flags.map((flag) => runCli(['audit', flag, 'nope.json'], { cwd: dir })));
+    for (const [i, flag] of flags.entries()) {
+      const r = runs[i]!;
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${flag} nope.json: no such file`);
       expect(r.stderr).toContain('relative to the current directory');
@@ -454,7 +472,8 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     writeFileSync(join(dir, 'toolgate.yml'), policy(['--drift']));
     expect((await runCli(['check'], { cwd: dir })).code).toBe(1);
-    for (const closed of ['stdout', 'stderr'] as const) {
+    // `check` writes nothing: both at once.
+    const closedRun = async (closed: 'stdout' | 'stderr') => {
       // The read end is closed before toolgate writes anything: its progress line (stderr) and
       // its report (stdout) fail with EPIPE, the first one while the run is still going.
       const child = spawn(process.execPath, [CLI, 'check'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -462,6 +481,9 @@ describe('toolgate CLI (dist/cli.js)', () => {
       let other = '';
       child[closed === 'stdout' ? 'stderr' : 'stdout'].on('data', (c: Buffer) => (other += c.toString()));
       const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+      return { closed, code, other };
+    };
+    for (const { closed, code, other } of await Promise.all([closedRun('stdout'), closedRun('stderr')])) {
       expect(code, `${closed} closed: ${other}`).toBe(1);
       expect(other).not.toMatch(/EPIPE|ERR_STREAM/);
     }
@@ -469,13 +491,19 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('snapshot writes the surface; diff of two surfaces reports the change', async () => {
     const dir = workspace();
-    const a = await runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir });
+    const [a, b] = await Promise.all([
+      runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir }),
+      runCli(['snapshot', '-o', 'b.json', '--', process.execPath, NOTES, '--drift'], { cwd: dir }),
+    ]);
     expect(a.code, a.stderr).toBe(0);
-    const b = await runCli(['snapshot', '-o', 'b.json', '--', process.execPath, NOTES, '--drift'], { cwd: dir });
     expect(b.code).toBe(0);
-    const same = await runCli(['diff', 'a.json', 'a.json'], { cwd: dir });
+    // `diff` writes nothing: the three at once.
+    const [same, r, text] = await Promise.all([
+      runCli(['diff', 'a.json', 'a.json'], { cwd: dir }),
+      runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir }),
+      runCli(['diff', 'a.json', 'b.json'], { cwd: dir }),
+    ]);
     expect(same.code).toBe(0);
-    const r = await runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as {
       findings: { ruleId: string; tool?: string; fingerprint: string; message: string }[];
@@ -491,7 +519,6 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(report.sources[0]!.changes).toContainEqual(
       expect.objectContaining({ kind: 'tool-added', tool: 'export_notes', after: expect.objectContaining({ safetyClass: 'write' }) }),
     );
-    const text = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
     expect(text.stdout).toContain('~ get_note: readOnlyHint true → not declared (effective false)');
     expect(text.stderr).not.toContain('warning');
     expect(existsSync(join(dir, 'a.json'))).toBe(true);
@@ -499,8 +526,11 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('diff of two unrelated servers says so (different source ids and server names)', async () => {
     const dir = workspace();
-    expect((await runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir })).code).toBe(0);
-    expect((await runCli(['snapshot', '-o', 'b.json', '--', process.execPath, join(REPO, 'test/fixtures/servers/annotated.mjs')], { cwd: dir })).code).toBe(0);
+    const snapshots = await Promise.all([
+      runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir }),
+      runCli(['snapshot', '-o', 'b.json', '--', process.execPath, join(REPO, 'test/fixtures/servers/annotated.mjs')], { cwd: dir }),
+    ]);
+    expect(snapshots.map((x) => x.code)).toEqual([0, 0]);
     const r = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
     expect(r.stderr).toMatch(/warning: the two surfaces are of different servers \("[^"]+" and "[^"]+"\); tools are compared by name across them/);
   });
@@ -516,8 +546,8 @@ describe('schema classification from the built CLI (its worker is found next to 
     });
     writeFileSync(join(dir, 'a.tools.json'), JSON.stringify({ tools: [tool([{ type: 'string' }, { type: 'number' }])] }));
     writeFileSync(join(dir, 'b.tools.json'), JSON.stringify({ tools: [tool([{ type: 'string' }])] }));
-    expect((await runCli(['snapshot', '--tools-json', 'a.tools.json', '-o', 'a.json'], { cwd: dir })).code).toBe(0);
-    expect((await runCli(['snapshot', '--tools-json', 'b.tools.json', '-o', 'b.json'], { cwd: dir })).code).toBe(0);
+    const snapshots = await Promise.all(['a', 'b'].map((x) => runCli(['snapshot', '--tools-json', `${x}.tools.json`, '-o', `${x}.json`], { cwd: dir })));
+    expect(snapshots.map((x) => x.code)).toEqual([0, 0]);
     const r = await runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir });
     const ids = (JSON.parse(r.stdout).findings as { ruleId: string }[]).map((f) => f.ruleId);
     expect(ids).toContain('schema-narrowed');
@@ -527,9 +557,11 @@ describe('schema classification from the built CLI (its worker is found next to 
 
 describe('the embedded example (README quick start)', () => {
   it('npm run example is clean; npm run example:drift fails with the documented findings', async () => {
-    const ok = await runCli(['check', '--config', 'examples/notes/toolgate.yml'], { cwd: REPO });
+    const [ok, bad] = await Promise.all([
+      runCli(['check', '--config', 'examples/notes/toolgate.yml'], { cwd: REPO }),
+      runCli(['check', '--config', 'examples/notes/toolgate.drift.yml', '--format', 'json'], { cwd: REPO }),
+    ]);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
-    const bad = await runCli(['check', '--config', 'examples/notes/toolgate.drift.yml', '--format', 'json'], { cwd: REPO });
     expect(bad.code).toBe(1);
     const report = JSON.parse(bad.stdout) as { findings: { ruleId: string }[]; folded: { ruleId: string }[] };
     const ids = new Set(report.findings.map((f) => f.ruleId));

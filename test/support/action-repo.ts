@@ -111,25 +111,27 @@ export interface PullRequestRepo {
 /**
  * A repository whose base commit has `base` (files) and the contract `toolgate update` writes for
  * it (`atBase` may then change the files before the commit), and a pull request whose head commit
- * has `head` and, unless `updateHead` is false, an updated contract. `bob` has write access; the
- * API serves the repository's files at any commit. Everything is removed by the functions pushed
- * on `cleanups`.
+ * has `head` and, unless `updateHead` is false, an updated contract (written by `toolgate update`
+ * through the built CLI, or with `inProcess` by {@link updateInProcess}). `bob` has write access;
+ * the API serves the repository's files at any commit. Everything is removed by the functions
+ * pushed on `cleanups`.
  */
 export async function pullRequestRepo(
   cleanups: (() => Promise<void> | void)[],
   files: { base: Record<string, string>; head: Record<string, string> },
-  opts: { updateHead?: boolean; atBase?: (dir: string) => void; prefix?: string } = {},
+  opts: { updateHead?: boolean; atBase?: (dir: string) => void; prefix?: string; inProcess?: boolean } = {},
 ): Promise<PullRequestRepo> {
   const parent = mkdtempSync(join(tmpdir(), opts.prefix ?? 'tg-gate-'));
   cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
   const dir = join(parent, 'ws');
   writeFiles(dir, files.base);
   git(dir, 'init', '-q', '-b', 'main');
-  await update(dir);
+  const pin = opts.inProcess ? updateInProcess : update;
+  await pin(dir);
   opts.atBase?.(dir);
   const baseSha = commit(dir, 'base');
   writeFiles(dir, files.head);
-  if (opts.updateHead !== false) await update(dir);
+  if (opts.updateHead !== false) await pin(dir);
   const headSha = commit(dir, 'pull request');
   const gh = await FakeGitHub.start();
   cleanups.push(() => gh.close());

@@ -397,32 +397,22 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     expect(r.stdout).toContain('checks: write');
   });
 
-  it('the sticky comment is found past 100 comments and updated in place, never duplicated', async () => {
+  // Pages past 100 comments and the marker under another login are unit-tested over the same API
+  // (test/github/comment.test.ts); here the Action's path: two runs, one comment, edited in place.
+  it('the sticky comment is found past 100 comments under the comment-author login (an App token) and updated in place, never duplicated', async () => {
     const gh = await fakeGitHub();
+    gh.actor = { login: 'toolgate-app[bot]', id: 99, type: 'Bot' };
     const repo = await promotionRepo();
     gh.repoDir = repo.dir;
     gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
     for (let i = 0; i < 120; i++) gh.addComment(7, `chatter ${i}`);
-    const inputs = { 'github-token': 'ghs_test', comment: 'true' };
+    const inputs = { 'github-token': 'ghs_test', comment: 'true', 'comment-author': 'toolgate-app[bot]' };
     const event = prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' });
     expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
     expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
     const ours = (gh.comments.get(7) ?? []).filter((c) => c.body.includes('toolgate'));
     expect(ours).toHaveLength(1);
     expect(gh.requestsTo('PATCH', /\/issues\/comments\/\d+$/)).toHaveLength(1);
-  });
-
-  it('comment-author: with an App token the sticky comment is found under that login and edited, never duplicated', async () => {
-    const gh = await fakeGitHub();
-    gh.actor = { login: 'toolgate-app[bot]', id: 99, type: 'Bot' };
-    const repo = await promotionRepo();
-    gh.repoDir = repo.dir;
-    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
-    const inputs = { 'github-token': 'ghs_test', comment: 'true', 'comment-author': 'toolgate-app[bot]' };
-    const event = prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' });
-    expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
-    expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
-    expect((gh.comments.get(7) ?? []).filter((c) => c.body.includes('toolgate'))).toHaveLength(1);
   });
 
   it('on a fork PR: no comment, no check run, annotations and summary still work, and the log says how to comment', async () => {

@@ -44,20 +44,45 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stderr).toContain('fix:');
   });
 
-  it('starts the server before it loads the pipeline, and ends it when the run stops before the snapshot', async () => {
+  it('update then check passes, starting the server before it loads the pipeline; deleting a tool entry from the contract fails with unlisted-tool on that line; the server ends when the run stops before the snapshot', async () => {
     const dir = workspace();
     writeFileSync(
       join(dir, 'toolgate.yml'),
       `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}`,
     );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    const up = await runCli(['update'], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    const contractPath = join(dir, '.toolgate/everything.surface.json');
+    expect(up.stderr).toContain('wrote .toolgate/everything.surface.json (13 tools');
     const r = await runCli(['check'], { cwd: dir, env: { TOOLGATE_TIMING: '1' } });
-    expect(r.code).toBe(0);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
     const marks = JSON.parse(/^toolgate-timing-json (\{.*\})$/m.exec(r.stderr)![1]!) as Record<string, number>;
     expect(marks['server spawned']).toBeLessThan(marks['pipeline loaded']!);
     expect(marks['policy loaded']).toBeLessThan(marks['server spawned']!);
     // One start: the snapshot took the server started early.
     expect(r.stderr.match(/toolgate-timing +[\d.]+ ms +\+ *[\d.]+ ms +server spawned$/gm)).toHaveLength(1);
+
+    // Revoke `echo` by hand: remove its entry from the tools array.
+    const contract = JSON.parse(readFileSync(contractPath, 'utf8'));
+    const idx = contract.tools.findIndex((t: { name: string }) => t.name === 'echo');
+    const next = contract.tools[idx + 1].name as string;
+    contract.tools.splice(idx, 1);
+    writeFileSync(contractPath, JSON.stringify(contract, null, 2) + '\n');
+    const nextLine = readFileSync(contractPath, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(`"name": ${JSON.stringify(next)}`));
+    const revoked = await runCli(['check', '--format', 'json'], { cwd: dir });
+    expect(revoked.code, revoked.stderr).toBe(1);
+    const findings = JSON.parse(revoked.stdout).findings as { ruleId: string; tool?: string; location?: { file: string; line: number } }[];
+    const unlisted = findings.find((f) => f.ruleId === 'unlisted-tool');
+    expect(unlisted?.tool).toBe('echo');
+    expect(unlisted?.location?.file).toBe('.toolgate/everything.surface.json');
+    // The entry is missing just before the next tool in name order: its `{` opens a line above its name.
+    expect(unlisted?.location?.line).toBe(nextLine);
+    // contract-stale restates unlisted-tool here (docs/design.md §6): folded, and the verdict says it.
+    const report = JSON.parse(revoked.stdout) as { verdict: string; folded: { ruleId: string; foldedInto: string }[] };
+    expect(report.folded).toContainEqual(expect.objectContaining({ ruleId: 'contract-stale', foldedInto: 'verdict' }));
+    expect(report.verdict).toContain('the contract is stale: run `toolgate update`');
 
     // A flag error found after the early start: exit 2, and no process of the server is left.
     const marker = `toolgate-early-${process.pid}-${Date.now()}`;
@@ -151,43 +176,6 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(src.tools.map((t: { name: string }) => t.name)).toContain('echo');
   });
 
-  it('update then check passes; deleting a tool entry from the contract fails with unlisted-tool on that line', async () => {
-    const dir = workspace();
-    writeFileSync(
-      join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}`,
-    );
-    const up = await runCli(['update'], { cwd: dir });
-    expect(up.code, up.stderr).toBe(0);
-    const contractPath = join(dir, '.toolgate/everything.surface.json');
-    expect(up.stderr).toContain('wrote .toolgate/everything.surface.json (13 tools');
-    const clean = await runCli(['check'], { cwd: dir });
-    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
-
-    // Revoke `echo` by hand: remove its entry from the tools array.
-    const contract = JSON.parse(readFileSync(contractPath, 'utf8'));
-    const idx = contract.tools.findIndex((t: { name: string }) => t.name === 'echo');
-    const next = contract.tools[idx + 1].name as string;
-    contract.tools.splice(idx, 1);
-    writeFileSync(contractPath, JSON.stringify(contract, null, 2) + '\n');
-    const nextLine = readFileSync(contractPath, 'utf8')
-      .split('\n')
-      .findIndex((l) => l.includes(`"name": ${JSON.stringify(next)}`));
-
-    const r = await runCli(['check', '--format', 'json'], { cwd: dir });
-    expect(r.code, r.stderr).toBe(1);
-    const findings = JSON.parse(r.stdout).findings as { ruleId: string; tool?: string; location?: { file: string; line: number } }[];
-    const unlisted = findings.find((f) => f.ruleId === 'unlisted-tool');
-    expect(unlisted?.tool).toBe('echo');
-    expect(unlisted?.location?.file).toBe('.toolgate/everything.surface.json');
-    // The entry is missing just before the next tool in name order: its `{` opens a line above its name.
-    expect(unlisted?.location?.line).toBe(nextLine);
-    // contract-stale restates unlisted-tool here (docs/design.md §6): folded, and the verdict says it.
-    const report = JSON.parse(r.stdout) as { verdict: string; folded: { ruleId: string; foldedInto: string }[] };
-    expect(report.folded).toContainEqual(expect.objectContaining({ ruleId: 'contract-stale', foldedInto: 'verdict' }));
-    expect(report.verdict).toContain('the contract is stale: run `toolgate update`');
-  });
-
   it('a hand edit that makes a tool contradict itself is a config error naming the line: exit 2, contract untouched', async () => {
     const dir = workspace();
     mkdirSync(join(dir, '.toolgate'));
@@ -250,16 +238,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stdout + r.stderr).toMatch(/definitely-not-a-command-xyz/);
   });
 
-  it('audit --tools-json reads a saved tools/list result and says it is not live', async () => {
-    const dir = workspace();
-    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
-    const r = await runCli(['audit', '--tools-json', 'tools.json'], { cwd: dir });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('(recorded: not live)');
-    expect(r.stdout).toContain('unannotated-tool');
-  });
-
-  it("--fail-on sets the level that fails (as the Action's fail-on): warning fails on a warning, never reports only; a bad level is a usage error", async () => {
+  it("audit --tools-json reads a saved tools/list result and says it is not live; --fail-on sets the level that fails (as the Action's fail-on): warning fails on a warning, never reports only; a bad level is a usage error", async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
     // `audit` writes nothing: the runs at once.
@@ -269,6 +248,8 @@ describe('toolgate CLI (dist/cli.js)', () => {
       ),
     );
     expect(plain!.code).toBe(0);
+    expect(plain!.stdout).toContain('(recorded: not live)');
+    expect(plain!.stdout).toContain('unannotated-tool');
     expect(warning!.code).toBe(1);
     expect(warning!.stdout).toContain('(fail-on: warning)');
     expect([never!.code, JSON.parse(never!.stdout).failOn]).toEqual([0, 'never']);

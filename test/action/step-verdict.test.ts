@@ -30,8 +30,8 @@ beforeAll(async () => {
   for (const [name, tools] of Object.entries(LISTINGS) as [Listing, object[]][]) {
     const root = mkdtempSync(join(tmpdir(), 'tg-verdict-'));
     writeFileSync(join(root, 'toolgate.yml'), POLICY);
-    // The last listing is pinned with a tool and then served without it (an error: tool-removed is a
-    // change, the contract is stale).
+    // The last listing is pinned with a tool and then served without it: an error (contract-stale)
+    // and a warning (tool-removed).
     writeFileSync(join(root, 'tools.json'), JSON.stringify({ tools: tools.length ? tools : [partial] }));
     await runCheck({ policy: parsePolicy(POLICY, join(root, 'toolgate.yml'), root), mode: 'update', root, logger: silentLogger });
     if (!tools.length) writeFileSync(join(root, 'tools.json'), JSON.stringify({ tools: [] }));

@@ -110,7 +110,8 @@ const ROWS: [what: string, listing: Listing, env: Record<string, string>, exit: 
   ],
   ['a branch push is not exact', 'a warning and a notice', { GITHUB_REF: 'refs/heads/main' }, 0, ['pass', 0, 1, 1]],
   ['exact: false on a tag push', 'a warning and a notice', { ...TAG, INPUT_EXACT: 'false' }, 0, ['pass', 0, 1, 1]],
-  ['a tag push, but an explicit fail-on wins: never', 'a notice', { ...TAG, 'INPUT_FAIL-ON': 'never' }, 0, ['pass', 0, 0, 1]],
+  // The warning would fail a tag push (exact): fail-on: never passes it.
+  ['a tag push, but an explicit fail-on wins: never', 'a warning and a notice', { ...TAG, 'INPUT_FAIL-ON': 'never' }, 0, ['pass', 0, 1, 1]],
   ['fail-on: never reports a warning only', 'a warning and a notice', { 'INPUT_FAIL-ON': 'never' }, 0, ['pass', 0, 1, 1]],
   ['an error fails whatever else', 'a tool that is no longer served', {}, 1, ['fail', 1, 1, 0], 'toolgate: 1 error-level finding'],
   ['fail-on: never does not fail on an error', 'a tool that is no longer served', { 'INPUT_FAIL-ON': 'never' }, 0, ['pass', 1, 1, 0]],

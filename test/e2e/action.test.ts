@@ -50,9 +50,10 @@ async function fakeGitHub(repoDir?: string): Promise<FakeGitHub> {
 }
 
 // The repositories several cases start from are built once and copied for each case. Fixtures of
-// recorded listings are pinned in this process by the pipeline `update` runs (updateInProcess);
-// the cases whose sources are servers (server-everything, the sandbox summary) and the monorepo
-// case run `toolgate update` through the built CLI.
+// recorded listings are pinned in this process by the pipeline `update` runs (updateInProcess, at
+// the CLI's run root: a folder of a repository pins at the repository's root too); the cases whose
+// sources are servers (server-everything, the sandbox summary) run `toolgate update` through the
+// built CLI.
 const templates = new RepoTemplates();
 afterAll(() => templates.dispose());
 
@@ -549,10 +550,10 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
     const sub = join(ws, 'sub');
     writeFiles(sub, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(false), create) });
     git(ws, 'init', '-q', '-b', 'main');
-    await update(sub);
+    await updateInProcess(sub);
     const baseSha = commit(ws, 'base');
     writeFiles(sub, { 'tools.json': tools(lookup(true), create) });
-    await update(sub);
+    await updateInProcess(sub);
     const headSha = commit(ws, 'promote lookup to read');
     gh.repoDir = ws;
     const r = await runAction(ws, {

@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
  */
 export const FAST_FILES = [
   'test/docs-policy-example.test.ts',
+  'test/action/inputs.test.ts',
+  'test/action/step-verdict.test.ts',
   'test/contract/serialize.test.ts',
   'test/diff/added-text.test.ts',
   'test/diff/call-diff.test.ts',

@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransport1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CLI, READ_REPO, REPO, runCli, runProcess, tempWorkspace } from '../support/run-dist.js';
 import { SandboxState } from '../../src/sources/launch/state.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -229,9 +229,14 @@ describe('proxy in front of @modelcontextprotocol/server-memory, which writes it
 describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through the proxy', () => {
   const dir = join(ws.dir, 'inspector');
   const INSPECTOR = join(REPO, 'node_modules/.bin/mcp-inspector');
-  const inspect = (...args: string[]) => {
-    const r = spawnSync(INSPECTOR, ['--cli', process.execPath, CLI, 'proxy', ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
-    expect(r.status, r.stderr).toBe(0);
+  // Each run starts its own proxy and server: a case starts them all at once.
+  const inspect = async (...args: string[]) => {
+    const r = await runProcess(INSPECTOR, ['--cli', process.execPath, CLI, 'proxy', ...args], {
+      cwd: dir,
+      env: process.env as Record<string, string>,
+      timeoutMs: 60_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
     return JSON.parse(r.stdout) as { tools?: { name: string }[] } & Refused & { content?: { text?: string }[] };
   };
 
@@ -244,17 +249,23 @@ describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through 
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
   }, 60_000);
 
-  it('lists the admitted tools, calls one, and gets a refusal for an undeclared argument', () => {
-    const names = inspect('--method', 'tools/list').tools!.map((t) => t.name);
+  it('lists the admitted tools, calls one, and gets a refusal for an undeclared argument', async () => {
+    const [listed, echoed, undeclared, denied] = await Promise.all([
+      inspect('--method', 'tools/list'),
+      inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi'),
+      inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi', '--tool-arg', 'notes=x'),
+      inspect('--method', 'tools/call', '--tool-name', 'get-env'),
+    ]);
+    const names = listed.tools!.map((t) => t.name);
     expect(names).toContain('echo');
     expect(names).not.toContain('get-env');
     expect(names).not.toContain('toggle-simulated-logging');
-    expect(inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi').content?.[0]?.text).toBe('Echo: hi');
-    expect(inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi', '--tool-arg', 'notes=x').structuredContent).toMatchObject({
+    expect(echoed.content?.[0]?.text).toBe('Echo: hi');
+    expect(undeclared.structuredContent).toMatchObject({
       ok: false,
       error: 'invalid_arguments',
     });
-    expect(inspect('--method', 'tools/call', '--tool-name', 'get-env').structuredContent).toMatchObject({ ok: false, error: 'tool_not_allowed' });
+    expect(denied.structuredContent).toMatchObject({ ok: false, error: 'tool_not_allowed' });
   }, 120_000);
 });
 

@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runRoot } from '../../src/cli/prepare.js';
 import { loadPolicy } from '../../src/config/policy-file.js';
 import type { Mode } from '../../src/judge/result.js';
 import { renderJson } from '../../src/report/json.js';
@@ -41,7 +42,7 @@ async function update(dir: string): Promise<void> {
 /** One run of `mode` in `dir` as the CLI makes it (with the base of `check --base` when given): its JSON report. */
 async function run(dir: string, mode: Mode, base?: BaseState): Promise<Report> {
   const policy = await loadPolicy(join(dir, 'toolgate.yml'));
-  const result = await runCheck(checkRunOptions({ policy, mode, root: dir, logger: silentLogger, ...(base ? { base } : {}) }));
+  const result = await runCheck(checkRunOptions({ policy, mode, root: runRoot(policy, dir), logger: silentLogger, ...(base ? { base } : {}) }));
   return JSON.parse(renderJson(result, 'test')) as Report;
 }
 
@@ -68,7 +69,7 @@ describe.each(Object.entries(UPGRADES))('%s: a pull request that upgrades the se
     expect((await run(dir, 'check')).exitCode).toBe(0);
 
     const head = await loadPolicy(join(dir, 'toolgate.yml'));
-    const base = await readBaseState(head, dir, readerAt(baseDir), 'main~1');
+    const base = await readBaseState(head, runRoot(head, dir), readerAt(baseDir), 'main~1');
     const r = await run(dir, 'check', base);
     expect(r.exitCode).toBe(1);
     expectUpgradeFindings(r.findings, u);

@@ -149,9 +149,10 @@ describe('interrupting toolgate', () => {
         env: { ...process.env, TOOLGATE_TIMING: 'live' },
       });
       let log = '';
+      let stopped = false;
       first.stderr.on('data', (d: Buffer) => {
         log += d.toString();
-        if (log.includes('toolgate-mark big: contract written\n')) first.kill('SIGTERM');
+        if (!stopped && log.includes('toolgate-mark big: contract written\n')) stopped = first.kill('SIGTERM');
       });
       const code = await new Promise((r) => first.on('close', r));
       expect(log, log.slice(-2000)).toContain('toolgate-mark big: contract written\n');

@@ -41,6 +41,36 @@ const decisions = (file: string) =>
         JSON.parse(l) as { event: string; tool?: string; decision: string; reason?: string; detail?: string; argumentsSha256?: string; arguments?: unknown },
     );
 
+/** toolgate.yml of server-everything with this runtime block. */
+const everythingPolicy = (runtime: string) =>
+  `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}runtime:\n${runtime}`;
+let everythingPinned: Promise<string> | undefined;
+/**
+ * The contract `toolgate update` writes for server-everything (its text), made once for the file:
+ * the runtime block is not in it, so the cases that differ only there share it.
+ */
+function everythingContract(): Promise<string> {
+  everythingPinned ??= (async () => {
+    const dir = join(ws.dir, 'everything-pin');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'toolgate.yml'), everythingPolicy('  allow: [read]\n'));
+    const u = await runCli(['update'], { cwd: dir });
+    expect(u.code, u.stderr).toBe(0);
+    return readFileSync(join(dir, '.toolgate/everything.surface.json'), 'utf8');
+  })();
+  return everythingPinned;
+}
+
+/** A folder `name` with server-everything's toolgate.yml (this runtime block) and its contract. */
+async function everythingWorkspace(name: string, runtime: string): Promise<string> {
+  const contract = await everythingContract();
+  const dir = join(ws.dir, name);
+  mkdirSync(join(dir, '.toolgate'), { recursive: true });
+  writeFileSync(join(dir, 'toolgate.yml'), everythingPolicy(runtime));
+  writeFileSync(join(dir, '.toolgate/everything.surface.json'), contract);
+  return dir;
+}
+
 describe('proxy in front of @modelcontextprotocol/server-everything, runtime.allow: [read]', () => {
   const dir = join(ws.dir, 'everything');
   const log = join(dir, 'decisions.jsonl');
@@ -49,12 +79,7 @@ describe('proxy in front of @modelcontextprotocol/server-everything, runtime.all
   let pinnedRead: string[];
 
   beforeAll(async () => {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}runtime:\n  allow: [read]\n`,
-    );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    await everythingWorkspace('everything', '  allow: [read]\n');
     const contract = JSON.parse(readFileSync(join(dir, '.toolgate/everything.surface.json'), 'utf8')) as { tools: { name: string; safetyClass: string }[] };
     pinnedRead = contract.tools.filter((t) => t.safetyClass === 'read').map((t) => t.name);
     proxied = await connect(process.execPath, [CLI, 'proxy', '--log', log], dir);
@@ -240,14 +265,7 @@ describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through 
     return JSON.parse(r.stdout) as { tools?: { name: string }[] } & Refused & { content?: { text?: string }[] };
   };
 
-  beforeAll(async () => {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}runtime:\n  allow: [read]\n  deny: [get-env]\n`,
-    );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
-  }, 60_000);
+  beforeAll(() => everythingWorkspace('inspector', '  allow: [read]\n  deny: [get-env]\n'), 60_000);
 
   it('lists the admitted tools, calls one, and gets a refusal for an undeclared argument', async () => {
     const [listed, echoed, undeclared, denied] = await Promise.all([

@@ -34,6 +34,7 @@ export const FAST_FILES = [
   'test/github/sarif.test.ts',
   'test/github/teams.test.ts',
   'test/judge/fold.test.ts',
+  'test/judge/upgrades.test.ts',
   'test/no-history.test.ts',
   'test/report/annotations.test.ts',
   'test/report/grouping.test.ts',

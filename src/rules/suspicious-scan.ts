@@ -366,17 +366,6 @@ function matchIn(re: RegExp, text: string, added: Added): RegExpExecArray | unde
   return undefined;
 }
 
-/**
- * Whether any gated `text` row can hit a text: the rows' gates in one regex, one pass instead of
- * one a row (most texts are plain prose that needs none of them). Rows without a gate always run.
- */
-const TEXT_GATES = new RegExp(
-  SUSPICIOUS_PATTERNS.filter((p) => p.scope === 'text' && p.gate)
-    .map((p) => `(?:${(p.gate as RegExp).source})`)
-    .join('|'),
-  'i',
-);
-
 /** A `text` row's hit on the text as sent, else on its NFKC form. */
 function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string; added: Added }>): SuspiciousHit | undefined {
   for (const v of variants) {
@@ -522,7 +511,6 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
   const hits: SuspiciousHit[] = [];
   const f = formsOf(text, ctx.before);
   let split: Sentence[] | undefined;
-  const gated = f.variants.some((v) => TEXT_GATES.test(v.text));
   const on = rowsFor(f.read);
   for (let i = 0; i < ROWS.length; i++) {
     const p = ROWS[i] as SuspiciousPattern;
@@ -530,10 +518,9 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
     if (p.argumentOnly && !ctx.argument) continue;
     if (p.unlessHit !== undefined && hits.some((h) => h.pattern === p.unlessHit)) continue;
     let hit: SuspiciousHit | undefined;
-    if (p.scope === 'text') {
-      if (p.gate && !gated) continue;
-      hit = textRowHit(p, f.variants);
-    } else if (mayHit(p, f.read)) {
+    // A `text` row tries its gate on each form first (textRowHit).
+    if (p.scope === 'text') hit = textRowHit(p, f.variants);
+    else if (mayHit(p, f.read)) {
       const readAdded = f.readAdded;
       split ??= sentences(f.read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
       hit = sentenceRowHit(p, split, f, ctx);

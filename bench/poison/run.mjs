@@ -11,6 +11,7 @@
 //   npm run bench:poison -- --test            also the test set and the whole guardbench corpus; rewrites
 //                                             RESULTS.md and counts the run in test-runs.json
 //   node bench/poison/run.mjs --runs 7        timing runs (default 5)
+//   ... --base /tmp/base/dist/cli.js          also times another build, interleaved, and reports both
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,6 +26,7 @@ const ROOT = resolve(HERE, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const TEST = process.argv.includes('--test');
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
+const BASE = process.argv.includes('--base') ? resolve(process.argv[process.argv.indexOf('--base') + 1]) : undefined;
 const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
 
 if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
@@ -76,7 +78,8 @@ const benign = benignHits(list, findings);
 const explained = readJson(join(HERE, 'benign-hits.json'));
 const gbCases = guardbenchCases().filter((c) => c.expected.action === 'pass' || inScope(c.id, TEST));
 const gb = score(gbCases, await runAdapter(gbCases));
-const [time] = speed([CLI], { runs: RUNS });
+// With a base build, both are timed in the same interleaved runs: the load hits them alike.
+const [time, base] = speed(BASE ? [CLI, BASE] : [CLI], { runs: RUNS });
 
 for (const set of TEST ? ['dev', 'test'] : ['dev']) console.log(`\n${set}\n${recallRows(cases, set).join('\n')}`);
 for (const c of cases.filter((x) => !x.detected)) console.log(`missed (${c.set}): ${c.id} [${c.category}]`);
@@ -92,8 +95,9 @@ const median = (xs) => xs[Math.floor(xs.length / 2)].toFixed(1);
 console.log(
   `\nsuspicious-text in an audit of ${time.tools} tools: wall ${median(time.wall)} ms, CPU ${median(time.cpu)} ms (medians of ${time.wall.length} runs)`,
 );
+if (base) console.log(`the base build ${BASE}: wall ${median(base.wall)} ms, CPU ${median(base.cpu)} ms`);
 if (unexplained.length) {
   console.error(`\n${unexplained.length} benign hit(s) nobody has read: explain each in bench/poison/benign-hits.json`);
   process.exitCode = 1;
 }
-if (TEST && !unexplained.length) writeResults({ cases, benign, explained, gb, time, load: loadavg() });
+if (TEST && !unexplained.length) writeResults({ cases, benign, explained, gb, time, base, load: loadavg() });

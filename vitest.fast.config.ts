@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
  */
 export const FAST_FILES = [
   'test/docs-policy-example.test.ts',
+  'test/action/inputs.test.ts',
+  'test/action/step-verdict.test.ts',
   'test/contract/serialize.test.ts',
   'test/diff/added-text.test.ts',
   'test/diff/call-diff.test.ts',
@@ -32,6 +34,7 @@ export const FAST_FILES = [
   'test/github/sarif.test.ts',
   'test/github/teams.test.ts',
   'test/judge/fold.test.ts',
+  'test/judge/upgrades.test.ts',
   'test/no-history.test.ts',
   'test/report/annotations.test.ts',
   'test/report/grouping.test.ts',

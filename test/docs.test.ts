@@ -42,8 +42,11 @@ describe('action.yml', () => {
 
   it('documents every input the code reads and every output it sets', () => {
     const code = read('src/action/inputs.ts') + read('src/action/main.ts') + read('src/action/check.ts') + read('src/action/outputs.ts');
-    const read_ = [...code.matchAll(/getInput\('([a-z-]+)'/g)].map((m) => m[1]);
-    const bool = [...code.matchAll(/bool\('([a-z-]+)'/g)].map((m) => m[1]);
+    // inputs.ts reads each input as `input('name')` or `bool(input, 'name', …)`.
+    const read_ = [...code.matchAll(/\binput\('([a-z-]+)'/g)].map((m) => m[1]);
+    const bool = [...code.matchAll(/bool\(input, '([a-z-]+)'/g)].map((m) => m[1]);
+    expect(read_.length, 'the inputs the code reads are found').toBeGreaterThanOrEqual(12);
+    expect(bool.sort()).toEqual(['check-run', 'comment']);
     for (const name of [...read_, ...bool]) expect(Object.keys(action.inputs), name).toContain(name);
     const set = [...code.matchAll(/setOutput\('([a-z-]+)'/g)].map((m) => m[1]);
     expect(set.sort()).toEqual(Object.keys(action.outputs).sort());

@@ -60,7 +60,7 @@ const batchSection = () =>
   ]);
 
 /** Rewrites RESULTS.md; appends this run to test-runs.json. */
-export function writeResults({ cases, benign, explained, gb, time, load }) {
+export function writeResults({ cases, benign, explained, gb, time, base, load }) {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const runsFile = join(HERE, 'test-runs.json');
   const runs = JSON.parse(readFileSync(runsFile, 'utf8'));
@@ -122,6 +122,12 @@ export function writeResults({ cases, benign, explained, gb, time, load }) {
     '|---|---|---|',
     `| wall time | ${list(time.wall)} | ${median(time.wall).toFixed(1)} ms |`,
     `| CPU time of the process (user + system, all its threads) | ${list(time.cpu)} | ${median(time.cpu).toFixed(1)} ms |`,
+    ...(base
+      ? [
+          `| the base build's wall time (\`--base\`, the same interleaved runs) | ${list(base.wall)} | ${median(base.wall).toFixed(1)} ms |`,
+          `| the base build's CPU time | ${list(base.cpu)} | ${median(base.cpu).toFixed(1)} ms |`,
+        ]
+      : []),
     '',
     `On a machine shared with other jobs (load average above) the wall time also measures the neighbours; the CPU time does not, but counts the process's other threads (garbage collection, compilation).`,
     '',

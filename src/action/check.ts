@@ -3,7 +3,7 @@ import type { Policy } from '../config/policy-model.js';
 import { policyInputs } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
 import { resolveInside } from '../util/safe-path.js';
-import { setActionOutputs } from './outputs.js';
+import { setActionOutputs, type ActionOutputs } from './outputs.js';
 import type { ActionInputs } from './inputs.js';
 import type { Launcher } from '../sources/launch/index.js';
 import { checkRunOptions, runCheck } from '../run-check.js';
@@ -146,18 +146,34 @@ export async function check(inputs: ActionInputs, event: EventContext, policy: P
     const sarif = buildSarifLog(result.findings, RULES, { version: VERSION, fallbackFile: policyFile });
     await writeFileAtomic(sarifPath, JSON.stringify(sarif, null, 2) + '\n', { what: 'the SARIF log (sarif-path)' });
   }
-  setActionOutputs({
+  const verdict = stepVerdict(result, inputs, { reportPath, ...(sarifPath ? { sarifPath } : {}) });
+  setActionOutputs(verdict.outputs);
+  if (verdict.failure) core.setFailed(verdict.failure);
+}
+
+/**
+ * What the step reports for a finished run (pure): its outputs, and the message it fails with
+ * (`core.setFailed`, exit 1) when the result is not a pass. `result` is `error` when a source
+ * failed (whatever `fail-on` says: nothing was judged), `fail` when a finding reached `fail-on`
+ * (runCheck's exit code 1), else `pass`.
+ */
+export function stepVerdict(
+  result: CheckResult,
+  inputs: Pick<ActionInputs, 'failOn' | 'exact'>,
+  files: { reportPath: string; sarifPath?: string },
+): { outputs: ActionOutputs; failure?: string } {
+  const outputs: ActionOutputs = {
     result: result.exitCode === 3 ? 'error' : result.exitCode === 1 ? 'fail' : 'pass',
     toolCount: result.sources.reduce((n, s) => n + (s.surface?.counts.toolCount ?? 0), 0),
     errorCount: result.counts.error,
     warningCount: result.counts.warning,
     noticeCount: result.counts.notice,
     digest: combinedDigest(result),
-    reportPath,
-    ...(sarifPath ? { sarifPath } : {}),
-  });
-  if (result.exitCode === 3) core.setFailed('toolgate: a source failed (server-failed); see the log and the job summary');
-  else if (result.exitCode === 1) core.setFailed(`toolgate: ${failureText(result.counts, inputs.failOn, inputs.exact)}`);
+    ...files,
+  };
+  if (result.exitCode === 3) return { outputs, failure: 'toolgate: a source failed (server-failed); see the log and the job summary' };
+  if (result.exitCode === 1) return { outputs, failure: `toolgate: ${failureText(result.counts, inputs.failOn, inputs.exact)}` };
+  return { outputs };
 }
 
 /** "3 error-level findings", "… and 2 warnings (exact mode: release gating)", "… (fail-on: notice)". */

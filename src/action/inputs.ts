@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import { existsSync, realpathSync } from 'node:fs';
 import { relative, resolve, isAbsolute, sep } from 'node:path';
 import { ConfigError } from '../util/errors.js';
@@ -67,9 +66,17 @@ export function splitList(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Reads input `name` as the runner passes it: `INPUT_<NAME>`, trimmed, '' when unset (as @actions/core's `getInput`). */
+type InputReader = (name: string) => string;
+
+const inputsIn =
+  (env: NodeJS.ProcessEnv): InputReader =>
+  (name) =>
+    (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+
 /** A true/false input; anything else (`auto`, `yes`, a typo) is refused, never taken as a default. */
-function bool(name: string, fallback: boolean): boolean {
-  const v = (core.getInput(name) || String(fallback)).toLowerCase();
+function bool(input: InputReader, name: string, fallback: boolean): boolean {
+  const v = (input(name) || String(fallback)).toLowerCase();
   if (v === 'true') return true;
   if (v === 'false') return false;
   throw new ConfigError(`input "${name}" must be true or false, not "${v}"`, undefined, `Set \`${name}: true\` or \`${name}: false\`.`);
@@ -104,12 +111,15 @@ function inWorkspace(workspace: string, name: string, value: string): string {
 }
 
 /**
- * Reads `INPUT_*` through @actions/core.
+ * Reads the inputs (`INPUT_*`) and what they depend on (`GITHUB_WORKSPACE`, `GITHUB_EVENT_NAME`,
+ * `GITHUB_REF`) from `env`; touches the file system only to resolve `working-directory`, `config`
+ * and `exports` inside the workspace.
  * @throws ConfigError for an invalid value (names the input and the accepted values).
  */
-export function readActionInputs(): ActionInputs {
-  const runnerWorkspace = resolve(process.env.GITHUB_WORKSPACE ?? process.cwd());
-  const workingDirectory = core.getInput('working-directory') || '.';
+export function readActionInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
+  const input = inputsIn(env);
+  const runnerWorkspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
+  const workingDirectory = input('working-directory') || '.';
   const workspace = resolve(runnerWorkspace, inWorkspace(runnerWorkspace, 'working-directory', workingDirectory));
   if (!existsSync(workspace)) {
     throw new ConfigError(
@@ -118,7 +128,7 @@ export function readActionInputs(): ActionInputs {
       'Give the `path:` the repository was checked out to with actions/checkout.',
     );
   }
-  const mode = core.getInput('mode') || 'check';
+  const mode = input('mode') || 'check';
   if (mode !== 'check' && mode !== 'audit') {
     throw new ConfigError(
       `input "mode" must be check or audit, not "${mode}"`,
@@ -126,7 +136,7 @@ export function readActionInputs(): ActionInputs {
       'Set `mode: check` (default) or `mode: audit` in the workflow step.',
     );
   }
-  const exactInput = (core.getInput('exact') || 'auto').toLowerCase();
+  const exactInput = (input('exact') || 'auto').toLowerCase();
   if (!['auto', 'true', 'false'].includes(exactInput)) {
     throw new ConfigError(
       `input "exact" must be auto, true or false, not "${exactInput}"`,
@@ -134,10 +144,10 @@ export function readActionInputs(): ActionInputs {
       'Leave it unset (auto: exact on tag pushes and releases).',
     );
   }
-  const event = process.env.GITHUB_EVENT_NAME ?? '';
-  const isRelease = event === 'release' || (event === 'push' && (process.env.GITHUB_REF ?? '').startsWith('refs/tags/'));
+  const event = env.GITHUB_EVENT_NAME ?? '';
+  const isRelease = event === 'release' || (event === 'push' && (env.GITHUB_REF ?? '').startsWith('refs/tags/'));
   const exact = exactInput === 'auto' ? isRelease : exactInput === 'true';
-  const failOnInput = core.getInput('fail-on').toLowerCase();
+  const failOnInput = input('fail-on').toLowerCase();
   if (failOnInput && !(FAIL_ON_VALUES as readonly string[]).includes(failOnInput)) {
     throw new ConfigError(
       `input "fail-on" must be ${FAIL_ON_VALUES.slice(0, -1).join(', ')} or ${FAIL_ON_VALUES.at(-1)}, not "${failOnInput}"`,
@@ -145,23 +155,23 @@ export function readActionInputs(): ActionInputs {
       'Leave it unset (errors fail; with `exact`, warnings too), or set one of those levels.',
     );
   }
-  const checkName = core.getInput('check-name').trim();
+  const checkName = input('check-name');
   return {
     workspace,
-    config: inWorkspace(workspace, 'config', core.getInput('config') || 'toolgate.yml'),
-    sources: splitList(core.getInput('sources')),
+    config: inWorkspace(workspace, 'config', input('config') || 'toolgate.yml'),
+    sources: splitList(input('sources')),
     mode,
     exact,
     failOn: (failOnInput as FailOn) || (exact ? 'warning' : 'error'),
     ...(checkName ? { checkName } : {}),
     // Where outputs may go (the workspace or RUNNER_TEMP, links resolved) is checked when they are
     // written (util/safe-path `resolveInside`): here only the text.
-    reportPath: core.getInput('report-path') || 'toolgate-report.json',
-    sarifPath: core.getInput('sarif-path'),
-    token: core.getInput('github-token'),
-    comment: bool('comment', false),
-    commentAuthor: core.getInput('comment-author') || 'github-actions[bot]',
-    checkRun: bool('check-run', true),
-    exports: parseExportsInput(core.getInput('exports')).map((e) => ({ ...e, file: inWorkspace(workspace, 'exports', e.file) })),
+    reportPath: input('report-path') || 'toolgate-report.json',
+    sarifPath: input('sarif-path'),
+    token: input('github-token'),
+    comment: bool(input, 'comment', false),
+    commentAuthor: input('comment-author') || 'github-actions[bot]',
+    checkRun: bool(input, 'check-run', true),
+    exports: parseExportsInput(input('exports')).map((e) => ({ ...e, file: inWorkspace(workspace, 'exports', e.file) })),
   };
 }

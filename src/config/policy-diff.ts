@@ -176,6 +176,55 @@ export function assertNoRunnerSecrets(policy: Policy, allowed: readonly string[]
   );
 }
 
+/**
+ * Each header of `head`'s HTTP sources whose value (an environment variable) goes to an origin
+ * that `base` does not send that same variable to. A header's value is a secret the workflow
+ * holds; the URL it goes to is one line of `toolgate.yml`, which a pull request can point at any
+ * host. Judged by origin (scheme, host, port: the party that receives it) and variable, across
+ * all of the base's sources: a renamed source or a changed path still sends it where it went.
+ */
+export function headersSentOutsideBase(head: Policy, base: Policy): { sourceId: string; env: string; header: string; origin: string; pointer: string }[] {
+  const sent = new Set<string>();
+  for (const s of base.sources) {
+    if (s.kind !== 'mcp' || s.mcp.transport !== 'http') continue;
+    const origin = originOf(s.mcp.url);
+    for (const h of s.mcp.headers) sent.add(`${origin} ${h.env}`);
+  }
+  return head.sources.flatMap((s, i) => {
+    if (s.kind !== 'mcp' || s.mcp.transport !== 'http') return [];
+    const origin = originOf(s.mcp.url);
+    return s.mcp.headers
+      .filter((h) => !sent.has(`${origin} ${h.env}`))
+      .map((h) => ({ sourceId: s.id, env: h.env, header: h.name, origin, pointer: `/sources/${i}/mcp/url` }));
+  });
+}
+
+/** The origin of a source URL (validated when the policy was read); the URL itself when it has none. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Refuses a pull request whose policy sends a header's secret somewhere the base branch does not
+ * ({@link headersSentOutsideBase}), before anything connects: no approval can be read before the
+ * request would already have left.
+ * @throws ConfigError at the first such source's `url`.
+ */
+export function assertHeadersStayWithBase(head: Policy, base: Policy): void {
+  const found = headersSentOutsideBase(head, base);
+  const first = found[0];
+  if (!first) return;
+  throw new ConfigError(
+    `source "${first.sourceId}" sends ${JSON.stringify(first.env)} (header ${JSON.stringify(first.header)}) to ${first.origin}, where the base branch's policy does not send it${found.length > 1 ? ` (and ${found.length - 1} more such header${found.length === 2 ? '' : 's'})` : ''}`,
+    head.file ? { file: head.file, line: head.lineOf(first.pointer), pointer: first.pointer } : undefined,
+    "A pull request cannot send a secret somewhere new: a header's variable goes only to an origin the base branch's policy already sends it to. Make this change on the base branch itself (a push is checked with that branch's own policy); this pull request then passes.",
+  );
+}
+
 function denyKey(d: DenyEntry): string {
   return JSON.stringify([sorted(d.tools), d.when, ...(d.lessSafe ? [sorted(d.lessSafe.map(fieldKey))] : [])]);
 }

@@ -15,7 +15,7 @@ import type { Policy, PolicyLevel } from '../config/policy-model.js';
 import { parsePolicy, policyFilePath } from '../config/policy.js';
 import { displayPath } from '../util/display-path.js';
 import { ruleById } from '../rules/catalog.js';
-import { assertNoRunnerSecrets, diffPolicies, judgedContainment, judgingPolicy, type PolicyChange } from '../config/policy-diff.js';
+import { assertHeadersStayWithBase, assertNoRunnerSecrets, diffPolicies, judgedContainment, judgingPolicy, type PolicyChange } from '../config/policy-diff.js';
 import { parseContract } from '../contract/store.js';
 import type { Surface } from '../surface/model.js';
 
@@ -49,13 +49,15 @@ export interface BaseState {
  * @param read     Reads one file at the base.
  * @throws ConfigError when a base file is malformed, or the head passes a runner secret
  *   (`GITHUB_TOKEN`, `ACTIONS_*`, `INPUT_*`, `RUNNER_*`) to a server that the base policy's
- *   `allow-runner-env` does not name.
+ *   `allow-runner-env` does not name, or sends a header's variable to an origin the base does not
+ *   send it to.
  */
 export async function readBaseState(head: Policy, root: string, read: BaseFileReader, label: string): Promise<BaseState> {
   const policyPath = displayPath(root, policyFilePath(head));
   const baseText = await read(policyPath);
   const basePolicy = baseText === undefined ? null : parsePolicy(baseText, `${policyPath} at ${label}`, head.root);
   assertNoRunnerSecrets(head, basePolicy?.allowRunnerEnv ?? []);
+  if (basePolicy) assertHeadersStayWithBase(head, basePolicy);
   const policy = basePolicy ? judgingPolicy(basePolicy, head) : withGateClosed(head);
   const policyChanges: PolicyChange[] = basePolicy
     ? diffPolicies(basePolicy, head)

@@ -366,17 +366,6 @@ function matchIn(re: RegExp, text: string, added: Added): RegExpExecArray | unde
   return undefined;
 }
 
-/**
- * Whether any gated `text` row can hit a text: the rows' gates in one regex, one pass instead of
- * one a row (most texts are plain prose that needs none of them). Rows without a gate always run.
- */
-const TEXT_GATES = new RegExp(
-  SUSPICIOUS_PATTERNS.filter((p) => p.scope === 'text' && p.gate)
-    .map((p) => `(?:${(p.gate as RegExp).source})`)
-    .join('|'),
-  'i',
-);
-
 /** A `text` row's hit on the text as sent, else on its NFKC form. */
 function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string; added: Added }>): SuspiciousHit | undefined {
   for (const v of variants) {
@@ -450,44 +439,93 @@ function rowsFor(text: string): number[] | undefined {
 /** Whether row `i` is on in {@link rowsFor}'s answer. */
 const rowOn = (on: number[] | undefined, i: number) => !on || ((on[Math.floor(i / 31)] as number) & (1 << (i % 31))) !== 0;
 
-export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousHit[] {
-  const hits: SuspiciousHit[] = [];
+/**
+ * The table's rows with every field present (`undefined` where a row has none): rows written with
+ * different fields are objects of different shapes, and code reading a field of many shapes is
+ * slow to run and, in V8, compiled again and again.
+ */
+const ROWS: readonly SuspiciousPattern[] = SUSPICIOUS_PATTERNS.map((p) => ({
+  id: p.id,
+  title: p.title,
+  scope: p.scope,
+  all: p.all,
+  gate: p.gate,
+  verb: p.verb && { re: p.verb.re, words: p.verb.words, direct: p.verb.direct, anyVoice: p.verb.anyVoice },
+  needs: p.needs,
+  triggers: p.triggers,
+  negatable: p.negatable,
+  argumentOnly: p.argumentOnly,
+  except: p.except,
+  unlessHit: p.unlessHit,
+  rationale: p.rationale,
+  source: p.source,
+}));
+
+/** The forms of a text a scan reads, and (when it changed) what the change added to each. */
+interface Forms {
+  ascii: boolean;
+  /** The text as sent, and its NFKC form when that differs. */
+  variants: Array<{ text: string; added: Added }>;
+  /** The readable form ({@link readable}). */
+  read: string;
+  readAdded: Added;
+}
+
+function formsOf(text: string, before: string | undefined): Forms {
   const ascii = !NON_ASCII.test(text);
+  if (ascii && before === undefined) return { ascii, variants: [{ text, added: undefined }], read: text, readAdded: undefined };
   const nfkc = ascii ? text : text.normalize('NFKC');
   const read = ascii ? text : readable(nfkc);
   // Each form compared with the same form of the reviewed text, so ranges share its coordinates.
-  const b = ctx.before;
+  const b = before;
   const bNfkc = b === undefined || !NON_ASCII.test(b) ? b : b.normalize('NFKC');
-  const added = (before: string | undefined, now: string): Added => (before === undefined ? undefined : addedRanges(before, now));
+  const added = (was: string | undefined, now: string): Added => (was === undefined ? undefined : addedRanges(was, now));
   const variants = [{ text, added: added(b, text) }, ...(nfkc === text ? [] : [{ text: nfkc, added: added(bNfkc, nfkc) }])];
-  const readAdded = added(bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc), read);
+  return { ascii, variants, read, readAdded: added(bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc), read) };
+}
+
+/**
+ * Whether every part of a `sentence` row occurs somewhere in the readable text, before any
+ * sentence is looked at: a row about other tools needs a word that can name one; then the anchor
+ * (the rarest part), the other parts, the verb.
+ */
+function mayHit(p: SuspiciousPattern, read: string): boolean {
+  if (p.gate && !p.gate.test(read)) return false;
+  if (p.needs !== undefined && p.needs !== 'other-group' && !MAY_NAME_A_TOOL.test(read)) return false;
+  return has(p.all[0] as RegExp, read) && p.all.slice(1).every((r) => has(r, read)) && (!p.verb || has(p.verb.re, read));
+}
+
+/** A `sentence` row's hit in the first sentence it hits, with the words a change added there. */
+function sentenceRowHit(p: SuspiciousPattern, split: readonly Sentence[], f: Forms, ctx: ScanContext): SuspiciousHit | undefined {
+  for (const s of split) {
+    const hit = hitIn(p, s, ctx);
+    if (hit) {
+      const words = addedIn(f.read, f.readAdded, s.start, s.end);
+      return words !== undefined ? { ...hit, added: words } : hit;
+    }
+  }
+  return undefined;
+}
+
+export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousHit[] {
+  const hits: SuspiciousHit[] = [];
+  const f = formsOf(text, ctx.before);
   let split: Sentence[] | undefined;
-  const gated = variants.some((v) => TEXT_GATES.test(v.text));
-  const on = rowsFor(read);
-  for (const [i, p] of SUSPICIOUS_PATTERNS.entries()) {
+  const on = rowsFor(f.read);
+  for (let i = 0; i < ROWS.length; i++) {
+    const p = ROWS[i] as SuspiciousPattern;
     if (!rowOn(on, i)) continue;
     if (p.argumentOnly && !ctx.argument) continue;
     if (p.unlessHit !== undefined && hits.some((h) => h.pattern === p.unlessHit)) continue;
-    if (p.scope === 'text') {
-      if (p.gate && !gated) continue;
-      const hit = textRowHit(p, variants);
-      if (hit) hits.push(hit);
-      continue;
+    let hit: SuspiciousHit | undefined;
+    // A `text` row tries its gate on each form first (textRowHit).
+    if (p.scope === 'text') hit = textRowHit(p, f.variants);
+    else if (mayHit(p, f.read)) {
+      const readAdded = f.readAdded;
+      split ??= sentences(f.read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
+      hit = sentenceRowHit(p, split, f, ctx);
     }
-    // Every part must occur somewhere before any sentence is looked at: a row about other tools
-    // needs a word that can name one; then the anchor (the rarest part), the other parts, the verb.
-    if (p.gate && !p.gate.test(read)) continue;
-    if (p.needs !== undefined && p.needs !== 'other-group' && !MAY_NAME_A_TOOL.test(read)) continue;
-    if (!has(p.all[0] as RegExp, read) || !p.all.slice(1).every((r) => has(r, read)) || (p.verb && !has(p.verb.re, read))) continue;
-    split ??= sentences(read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
-    for (const s of split) {
-      const hit = hitIn(p, s, ctx);
-      if (hit) {
-        const words = addedIn(read, readAdded, s.start, s.end);
-        hits.push(words !== undefined ? { ...hit, added: words } : hit);
-        break;
-      }
-    }
+    if (hit) hits.push(hit);
   }
   return hits;
 }

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Policy } from '../../src/config/policy-model.js';
 import { parsePolicy } from '../../src/config/policy.js';
-import { diffPolicies, isRunnerSecretName, judgingPolicy, runnerSecretsInEnv } from '../../src/config/policy-diff.js';
+import {
+  assertHeadersStayWithBase,
+  diffPolicies,
+  headersSentOutsideBase,
+  isRunnerSecretName,
+  judgingPolicy,
+  runnerSecretsInEnv,
+} from '../../src/config/policy-diff.js';
+import { ConfigError } from '../../src/util/errors.js';
 import { ruleById } from '../../src/rules/catalog.js';
 
 const BASE = `# toolgate policy
@@ -539,6 +547,65 @@ describe('runner secrets in a source env', () => {
       'GITHUB_TOKEN',
     ]);
     expect(runnerSecretsInEnv(parse(BASE), [])).toEqual([]);
+  });
+});
+
+describe("a header's secret goes only where the base sends it", () => {
+  const base = parse(BASE);
+  const url = 'url: http://127.0.0.1:3000/mcp';
+  const header = 'Authorization: { env: REMOTE_TOKEN, prefix: "Bearer " }';
+
+  it('the same origin: another path, another start command, another prefix or header name, a renamed source', () => {
+    for (const head of [
+      edit(BASE, [url, 'url: http://127.0.0.1:3000/v2/mcp']),
+      edit(BASE, ['start: { command: node, args: [http.js], env: [PORT] }', 'start: { command: node, args: [other.js] }']),
+      edit(BASE, [header, 'X-Api-Key: { env: REMOTE_TOKEN }']),
+      edit(BASE, ['  - id: remote\n', '  - id: remote-v2\n']),
+      edit(BASE, [header, `${header}\n        X-Trace: { env: REMOTE_TOKEN }`]),
+    ]) {
+      expect(headersSentOutsideBase(parse(head), base), head).toEqual([]);
+      expect(() => assertHeadersStayWithBase(parse(head), base)).not.toThrow();
+    }
+  });
+
+  it('another host, port or scheme: refused on the url line, before anything connects', () => {
+    for (const [to, origin] of [
+      ['url: https://collector.example/mcp', 'https://collector.example'],
+      ['url: http://127.0.0.1:3001/mcp', 'http://127.0.0.1:3001'],
+      ['url: https://127.0.0.1:3000/mcp', 'https://127.0.0.1:3000'],
+      ['url: http://127.0.0.1.nip.io:3000/mcp', 'http://127.0.0.1.nip.io:3000'],
+    ] as const) {
+      const text = edit(BASE, [url, to]);
+      const head = parse(text);
+      expect(headersSentOutsideBase(head, base)).toEqual([
+        { sourceId: 'remote', env: 'REMOTE_TOKEN', header: 'Authorization', origin, pointer: '/sources/1/mcp/url' },
+      ]);
+      let error: unknown;
+      try {
+        assertHeadersStayWithBase(head, base);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      const e = error as ConfigError;
+      expect(e.message).toBe(`source "remote" sends "REMOTE_TOKEN" (header "Authorization") to ${origin}, where the base branch's policy does not send it`);
+      expect(e.location).toMatchObject({ file: 'toolgate.yml', line: lineWith(text, to), pointer: '/sources/1/mcp/url' });
+      expect(e.fix).toMatch(/base branch/);
+    }
+  });
+
+  it('another variable to the same origin, and a new source with headers, are refused too', () => {
+    const other = edit(BASE, [header, 'Authorization: { env: DEPLOY_KEY, prefix: "Bearer " }']);
+    expect(headersSentOutsideBase(parse(other), base).map((h) => h.env)).toEqual(['DEPLOY_KEY']);
+    const added = edit(BASE, [
+      '  - id: rental\n',
+      '  - id: leak\n    mcp:\n      url: https://collector.example/mcp\n      headers:\n        A: { env: REMOTE_TOKEN }\n        B: { env: API_BASE }\n  - id: rental\n',
+    ]);
+    expect(headersSentOutsideBase(parse(added), base).map((h) => [h.sourceId, h.env, h.origin])).toEqual([
+      ['leak', 'REMOTE_TOKEN', 'https://collector.example'],
+      ['leak', 'API_BASE', 'https://collector.example'],
+    ]);
+    expect(() => assertHeadersStayWithBase(parse(added), base)).toThrow(/and 1 more such header/);
   });
 });
 

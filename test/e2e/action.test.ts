@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { commit, git, prEvent, runAction, update, writeFiles } from '../support/action-repo.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { commit, git, prEvent, RepoTemplates, runAction, update, updateInProcess, writeFiles } from '../support/action-repo.js';
 import { FakeGitHub, failures } from '../support/fake-github.js';
 import { validateSarif } from '../support/sarif-schema.js';
 import { CLI, READ_REPO, runNode } from '../support/run-dist.js';
@@ -49,24 +49,71 @@ async function fakeGitHub(repoDir?: string): Promise<FakeGitHub> {
   return gh;
 }
 
+// The repositories several cases start from are built once and copied for each case. Fixtures of
+// recorded listings are pinned in this process by the pipeline `update` runs (updateInProcess, at
+// the CLI's run root: a folder of a repository pins at the repository's root too); the cases whose
+// sources are servers (server-everything, the sandbox summary) run `toolgate update` through the
+// built CLI.
+const templates = new RepoTemplates();
+afterAll(() => templates.dispose());
+
+/** `lookup` (read) and `create_widget`, pinned: a clean run. At `dest` (default: a new workspace). */
+const cleanRepo = (dest = workspace()) =>
+  templates.copy(
+    'clean',
+    async (dir) => {
+      writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
+      await updateInProcess(dir);
+      return {};
+    },
+    dest,
+  );
+
+/** `lookup` (read) pinned and committed (`sha`). */
+const lookupRepo = () =>
+  templates.copy(
+    'lookup',
+    async (dir) => {
+      writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
+      git(dir, 'init', '-q', '-b', 'main');
+      await updateInProcess(dir);
+      return { sha: commit(dir, 'base') };
+    },
+    workspace(),
+  );
+
+/** One tool without annotations (`ping`, an unannotated-tool warning), pinned. */
+const unannotatedRepo = () =>
+  templates.copy(
+    'unannotated',
+    async (dir) => {
+      writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools({ name: 'ping', inputSchema: { type: 'object', additionalProperties: false } }) });
+      await updateInProcess(dir);
+      return {};
+    },
+    workspace(),
+  );
+
 /** A repo whose base commit pins `lookup` as a write and whose head promotes it to read, contract updated. */
-async function promotionRepo(): Promise<{ dir: string; baseSha: string; headSha: string }> {
-  const dir = workspace();
-  writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(false), create) });
-  git(dir, 'init', '-q', '-b', 'main');
-  await update(dir);
-  const baseSha = commit(dir, 'base');
-  writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-  await update(dir);
-  const headSha = commit(dir, 'promote lookup to read');
-  return { dir, baseSha, headSha };
-}
+const promotionRepo = (): Promise<{ dir: string; baseSha: string; headSha: string }> =>
+  templates.copy(
+    'promotion',
+    async (dir) => {
+      writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(false), create) });
+      git(dir, 'init', '-q', '-b', 'main');
+      await updateInProcess(dir);
+      const baseSha = commit(dir, 'base');
+      writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
+      await updateInProcess(dir);
+      const headSha = commit(dir, 'promote lookup to read');
+      return { baseSha, headSha };
+    },
+    workspace(),
+  );
 
 describe('the Action (dist/index.js) on a workspace', () => {
   it('clean run: exit 0, summary written, outputs set, no error annotations', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
-    await update(dir);
+    const { dir } = await cleanRepo();
     const r = await runAction(dir, {});
     expect(r.code, r.stdout).toBe(0);
     expect(r.summary).toContain('## toolgate: ✅ no findings');
@@ -100,12 +147,10 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(q['server spawned']).toBeGreaterThan(q['pipeline loaded']!);
   });
 
-  it('a tool served without a contract entry: exit 1, error annotation on the contract line, summary lists it', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
-    await update(dir);
+  it('a tool served without a contract entry: exit 1, error annotation on the contract line, summary lists it; sarif-path is an output, the SARIF marks security rules', async () => {
+    const { dir } = await lookupRepo();
     writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-    const r = await runAction(dir, {});
+    const r = await runAction(dir, { inputs: { 'sarif-path': 'out/toolgate.sarif' } });
     expect(r.code).toBe(1);
     const unlisted = r.annotations.find((a) => a.includes('unlisted-tool'));
     const contract = readFileSync(join(dir, '.toolgate/widgets.surface.json'), 'utf8').split('\n');
@@ -115,23 +160,25 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(r.summary).toContain('### Needs your attention (1)');
     expect(r.summary).toContain('unlisted-tool');
     expect(r.outputs['error-count']).not.toBe('0');
+    // For code scanning: the path is an output, and the rules carry GitHub's security properties.
+    expect(r.outputs['sarif-path']).toBe(join(dir, 'out/toolgate.sarif'));
+    const log = JSON.parse(readFileSync(r.outputs['sarif-path'] as string, 'utf8')) as {
+      runs: { tool: { driver: { rules: { id: string; properties: Record<string, unknown> }[] } } }[];
+    };
+    validateSarif(log);
+    const rules = new Map(log.runs[0]!.tool.driver.rules.map((x) => [x.id, x.properties]));
+    expect(rules.get('unlisted-tool')).toEqual({ tags: ['toolgate', 'security'], 'security-severity': '9.0', precision: 'very-high' });
+    expect(rules.get('tool-added')).toEqual({ tags: ['toolgate', 'security', 'reviewable'], 'security-severity': '7.5', precision: 'very-high' });
+    expect(rules.get('stdout-noise')).toEqual({ tags: ['toolgate'], precision: 'very-high' });
   });
 
-  it('a broken policy is a configuration error annotated on its line', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: widgets\n    recorded: tools.json\n    colour: blue\n' });
-    const r = await runAction(dir, {});
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain('::error file=toolgate.yml,line=4,title=toolgate configuration error::');
-    expect(r.stdout).toContain('unknown key');
-  });
-
-  it('each problem of a broken policy gets its own annotation on its line', async () => {
+  it('a broken policy is a configuration error; each problem gets its own annotation on its line', async () => {
     const dir = workspace();
     writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: widgets\n    recorded: tools.json\n    colour: blue\nlimits:\n  max-tools: many\n' });
     const r = await runAction(dir, {});
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('::error file=toolgate.yml,line=4,title=toolgate configuration error::');
+    expect(r.stdout).toContain('unknown key');
     expect(r.stdout).toContain('::error file=toolgate.yml,line=6,title=toolgate configuration error::toolgate.yml:6 (at /limits/max-tools): must be integer');
   });
 
@@ -152,24 +199,22 @@ describe('the Action (dist/index.js) on a workspace', () => {
     expect(commands[1]).toMatch(/^::error::toolgate: configuration error: /);
   });
 
-  it('on a tag push the check is exact: warnings fail too', async () => {
-    const dir = workspace();
-    const unannotated = { name: 'ping', inputSchema: { type: 'object', additionalProperties: false } };
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(unannotated) });
-    await update(dir);
-    const pr = await runAction(dir, {});
+  it('a warning passes a push, which writes a SARIF file with rules from the catalog and results with locations', async () => {
+    const { dir } = await unannotatedRepo();
+    const pr = await runAction(dir, { inputs: { 'sarif-path': 'toolgate.sarif' } });
     expect(pr.code).toBe(0);
-    const tag = await runAction(dir, { eventName: 'push', env: { GITHUB_REF: 'refs/tags/v1.0.0' } });
-    expect(tag.code).toBe(1);
-    expect(tag.stdout).toContain('exact mode');
+    const sarif = JSON.parse(readFileSync(join(dir, 'toolgate.sarif'), 'utf8'));
+    expect(validateSarif(sarif), JSON.stringify(validateSarif.errors)).toBe(true);
+    const result = sarif.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'unannotated-tool');
+    expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe('.toolgate/widgets.surface.json');
+    expect(sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id)).toContain('unannotated-tool');
+    // A tag push or a release is exact (the warning fails): test/action/step-verdict.test.ts.
   });
 });
 
 describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when things fail', () => {
   it('no GITHUB_STEP_SUMMARY: a clean run still passes, writes the report and sets the outputs, and says the summary was skipped', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
-    await update(dir);
+    const { dir } = await cleanRepo();
     const r = await runAction(dir, { env: { GITHUB_STEP_SUMMARY: '' } });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('no job summary');
@@ -196,13 +241,18 @@ describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when 
       'toolgate.yml': `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(annotated)}]\n${READ_REPO()}`,
     });
     await update(dir);
-    const sandboxed = await runAction(dir, {});
+    // The two runs are independent: each in a workspace of its own, at the same time.
+    const other = workspace();
+    cpSync(dir, other, { recursive: true });
+    const [sandboxed, bare] = await Promise.all([
+      runAction(dir, {}),
+      runAction(other, { env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'as on a runner without the sandbox' } }),
+    ]);
     expect(sandboxed.code, sandboxed.stdout).toBe(0);
     if (new SandboxState().support().available) {
       expect(sandboxed.summary).toContain('🔒 **Sandbox:** The server ran in bubblewrap, loopback only.');
       expect(sandboxed.summary).not.toContain('unsandboxed');
     }
-    const bare = await runAction(dir, { env: { TOOLGATE_SANDBOX_UNAVAILABLE: 'as on a runner without the sandbox' } });
     expect(bare.summary).toContain(
       '> **Servers ran unsandboxed:** **notes** (TOOLGATE\\_SANDBOX\\_UNAVAILABLE is set \\(as on a runner without the sandbox\\)).',
     );
@@ -210,11 +260,11 @@ describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when 
     expect(bare.summary).not.toContain('🔒');
   });
 
-  it('a source that fails leaves the digest output empty (no hash of an empty surface)', async () => {
+  it('a source that fails is result error, even with fail-on: never, and leaves the digest output empty (no hash of an empty surface)', async () => {
     const dir = workspace();
     writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: down\n    mcp:\n      command: node\n      args: [-e, "process.exit(3)"]\n' });
-    const r = await runAction(dir, {});
-    expect(r.code).toBe(1);
+    const r = await runAction(dir, { inputs: { 'fail-on': 'never' } });
+    expect([r.code, r.outputs['result']]).toEqual([1, 'error']);
     expect(r.outputs['digest']).toBe('');
   });
 });
@@ -287,10 +337,10 @@ describe('pull requests: base comparison and review-gated read promotions', () =
     const dir = workspace();
     writeFiles(dir, { 'toolgate.yml': `${POLICY}allow-pull-request-target: true\n`, 'tools.json': tools(lookup(true)) });
     git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
+    await updateInProcess(dir);
     const baseSha = commit(dir, 'base');
     writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-    await update(dir);
+    await updateInProcess(dir);
     const headSha = commit(dir, 'pull request');
     git(dir, 'checkout', '-q', baseSha); // what actions/checkout does by default under pull_request_target
     gh.repoDir = dir;
@@ -316,7 +366,7 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     }));
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(...many) });
     git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
+    await updateInProcess(dir);
     const sha = commit(dir, 'base');
     gh.repoDir = dir;
     const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
@@ -338,7 +388,7 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     const many = Array.from({ length: 25 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: 'object', additionalProperties: false } }));
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(...many) });
     git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
+    await updateInProcess(dir);
     const sha = commit(dir, 'base');
     gh.repoDir = dir;
     const r = await runAction(dir, { event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }), apiUrl: gh.url, inputs: { 'github-token': 'ghs_test' } });
@@ -348,45 +398,22 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
     expect(r.stdout).toContain('checks: write');
   });
 
-  it('the sticky comment is found past 100 comments and updated in place, never duplicated', async () => {
+  // Pages past 100 comments and the marker under another login are unit-tested over the same API
+  // (test/github/comment.test.ts); here the Action's path: two runs, one comment, edited in place.
+  it('the sticky comment is found past 100 comments under the comment-author login (an App token) and updated in place, never duplicated', async () => {
     const gh = await fakeGitHub();
+    gh.actor = { login: 'toolgate-app[bot]', id: 99, type: 'Bot' };
     const repo = await promotionRepo();
     gh.repoDir = repo.dir;
     gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
     for (let i = 0; i < 120; i++) gh.addComment(7, `chatter ${i}`);
-    const inputs = { 'github-token': 'ghs_test', comment: 'true' };
+    const inputs = { 'github-token': 'ghs_test', comment: 'true', 'comment-author': 'toolgate-app[bot]' };
     const event = prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' });
     expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
     expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
     const ours = (gh.comments.get(7) ?? []).filter((c) => c.body.includes('toolgate'));
     expect(ours).toHaveLength(1);
     expect(gh.requestsTo('PATCH', /\/issues\/comments\/\d+$/)).toHaveLength(1);
-  });
-
-  it('comment-author: with an App token the sticky comment is found under that login and edited, never duplicated', async () => {
-    const gh = await fakeGitHub();
-    gh.actor = { login: 'toolgate-app[bot]', id: 99, type: 'Bot' };
-    const repo = await promotionRepo();
-    gh.repoDir = repo.dir;
-    gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
-    const inputs = { 'github-token': 'ghs_test', comment: 'true', 'comment-author': 'toolgate-app[bot]' };
-    const event = prEvent({ baseSha: repo.baseSha, headSha: repo.headSha, author: 'alice' });
-    expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
-    expect((await runAction(repo.dir, { event, apiUrl: gh.url, inputs })).code).toBe(0);
-    expect((gh.comments.get(7) ?? []).filter((c) => c.body.includes('toolgate'))).toHaveLength(1);
-  });
-
-  it('writes a SARIF file with rules from the catalog and results with locations', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools({ name: 'ping', inputSchema: { type: 'object', additionalProperties: false } }) });
-    await update(dir);
-    const r = await runAction(dir, { inputs: { 'sarif-path': 'toolgate.sarif' } });
-    expect(r.code).toBe(0);
-    const sarif = JSON.parse(readFileSync(join(dir, 'toolgate.sarif'), 'utf8'));
-    expect(validateSarif(sarif), JSON.stringify(validateSarif.errors)).toBe(true);
-    const result = sarif.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'unannotated-tool');
-    expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe('.toolgate/widgets.surface.json');
-    expect(sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id)).toContain('unannotated-tool');
   });
 
   it('on a fork PR: no comment, no check run, annotations and summary still work, and the log says how to comment', async () => {
@@ -409,19 +436,23 @@ describe('pull requests: check run, sticky comment, SARIF, degraded tokens', () 
 describe('exports: a pull request that changes the contract and forgets the gateway config fails', () => {
   const EXPORTING = `${POLICY}exports:\n  - to: claude-code\n    file: .claude/settings.json\n`;
   /** Base: lookup pinned and exported; head: create_widget added (contract updated), export as given. */
-  async function exportRepo(reExport: boolean): Promise<{ dir: string; baseSha: string; headSha: string }> {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': EXPORTING, 'tools.json': tools(lookup(true)) });
-    git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
-    expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
-    const baseSha = commit(dir, 'base');
-    writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-    await update(dir);
-    if (reExport) expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
-    const headSha = commit(dir, 'add create_widget');
-    return { dir, baseSha, headSha };
-  }
+  const exportRepo = (reExport: boolean): Promise<{ dir: string; baseSha: string; headSha: string }> =>
+    templates.copy(
+      `export ${reExport}`,
+      async (dir) => {
+        writeFiles(dir, { 'toolgate.yml': EXPORTING, 'tools.json': tools(lookup(true)) });
+        git(dir, 'init', '-q', '-b', 'main');
+        await updateInProcess(dir);
+        expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
+        const baseSha = commit(dir, 'base');
+        writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
+        await updateInProcess(dir);
+        if (reExport) expect((await runNode(CLI, ['export'], { cwd: dir })).code).toBe(0);
+        const headSha = commit(dir, 'add create_widget');
+        return { baseSha, headSha };
+      },
+      workspace(),
+    );
   const run = async (gh: FakeGitHub, repo: { dir: string; baseSha: string; headSha: string }, inputs: Record<string, string> = {}) => {
     gh.repoDir = repo.dir;
     gh.addReview(7, { user: 'bob', state: 'APPROVED', commit_id: repo.headSha });
@@ -463,22 +494,29 @@ describe('exports: a pull request that changes the contract and forgets the gate
         'the docker export deploy/tools.yaml is not what `toolgate export --to docker --source widgets -o deploy/tools.yaml` writes from .toolgate/widgets.surface.json',
       ),
     ]);
-    const bad = await run(gh, { ...repo, headSha }, { exports: 'docker' });
-    expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain('is not "TARGET FILE"');
+    // A line that is not `TARGET FILE` is refused as the inputs are read: test/action/inputs.test.ts.
   });
 });
 
 describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () => {
   const unannotated = { name: 'ping', inputSchema: { type: 'object', additionalProperties: false } };
 
-  it('fail-on: warning and notice fail on lower levels, never reports only; result and notice-count are set each time', async () => {
+  // Which fail-on, exact and event give which result, counts and exit code is a table over the
+  // inputs and the pipeline (test/action/step-verdict.test.ts); here each path through the Action.
+  it('fail-on: a warning passes by default and fails with fail-on: warning; a bad level is an input error; result and notice-count are set each time', async () => {
     const dir = workspace();
     // One warning (unannotated-tool) and one notice (partially-annotated-tool), no error.
     const partial = { name: 'pong', inputSchema: { type: 'object', additionalProperties: false }, annotations: { readOnlyHint: true } };
     writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(unannotated, partial) });
-    await update(dir);
-    const plain = await runAction(dir, {});
+    await updateInProcess(dir);
+    // Three independent runs, each in a workspace of its own, at the same time.
+    const [other, third] = [workspace(), workspace()];
+    for (const copy of [other, third]) cpSync(dir, copy, { recursive: true });
+    const [plain, warning, bad] = await Promise.all([
+      runAction(dir, {}),
+      runAction(other, { inputs: { 'fail-on': 'warning' } }),
+      runAction(third, { inputs: { 'fail-on': 'warnings' } }),
+    ]);
     expect([plain.code, plain.outputs['result'], plain.outputs['error-count'], plain.outputs['warning-count'], plain.outputs['notice-count']]).toEqual([
       0,
       'pass',
@@ -486,74 +524,22 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
       '1',
       '1',
     ]);
-    const warning = await runAction(dir, { inputs: { 'fail-on': 'warning' } });
-    expect([warning.code, warning.outputs['result']]).toEqual([1, 'fail']);
+    expect([warning.code, warning.outputs['result'], warning.outputs['notice-count']]).toEqual([1, 'fail', '1']);
     expect(warning.stdout).toContain('toolgate: 0 error-level findings and 1 warning (fail-on: warning)');
-    // Only the notice: fail-on notice fails where warning would not.
-    writeFiles(dir, { 'tools.json': tools(partial) });
-    await update(dir);
-    expect((await runAction(dir, { inputs: { 'fail-on': 'warning' } })).code).toBe(0);
-    const notice = await runAction(dir, { inputs: { 'fail-on': 'notice' } });
-    expect([notice.code, notice.outputs['result']]).toEqual([1, 'fail']);
-    // A tag push is exact, but an explicit fail-on wins.
-    const never = await runAction(dir, { inputs: { 'fail-on': 'never' }, eventName: 'push', env: { GITHUB_REF: 'refs/tags/v1.0.0' } });
-    expect([never.code, never.outputs['result']]).toEqual([0, 'pass']);
-    const bad = await runAction(dir, { inputs: { 'fail-on': 'warnings' } });
     expect([bad.code, bad.outputs['result']]).toEqual([1, 'error']);
     expect(bad.stdout).toContain('input "fail-on" must be error, warning, notice or never, not "warnings"');
   });
 
-  it('a source that fails is result error, even with fail-on: never', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': 'sources:\n  - id: down\n    mcp:\n      command: node\n      args: [-e, "process.exit(3)"]\n' });
-    const r = await runAction(dir, { inputs: { 'fail-on': 'never' } });
-    expect([r.code, r.outputs['result']]).toEqual([1, 'error']);
-  });
-
-  it('sarif-path is an output; the SARIF marks security rules for code scanning', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
-    await update(dir);
-    writeFiles(dir, { 'tools.json': tools(lookup(true), create) });
-    const r = await runAction(dir, { inputs: { 'sarif-path': 'out/toolgate.sarif' } });
-    expect(r.code).toBe(1);
-    expect(r.outputs['sarif-path']).toBe(join(dir, 'out/toolgate.sarif'));
-    const log = JSON.parse(readFileSync(r.outputs['sarif-path'] as string, 'utf8')) as {
-      runs: { tool: { driver: { rules: { id: string; properties: Record<string, unknown> }[] } } }[];
-    };
-    validateSarif(log);
-    const rules = new Map(log.runs[0]!.tool.driver.rules.map((x) => [x.id, x.properties]));
-    expect(rules.get('unlisted-tool')).toEqual({ tags: ['toolgate', 'security'], 'security-severity': '9.0', precision: 'very-high' });
-    expect(rules.get('tool-added')).toEqual({ tags: ['toolgate', 'security', 'reviewable'], 'security-severity': '7.5', precision: 'very-high' });
-    expect(rules.get('stdout-noise')).toEqual({ tags: ['toolgate'], precision: 'very-high' });
-  });
-
   it('working-directory: a repository checked out below the workspace (actions/checkout path:)', async () => {
     const ws = workspace();
-    const dir = join(ws, 'repo');
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true), create) });
-    await update(dir);
+    const { dir } = await cleanRepo(join(ws, 'repo'));
     writeFiles(ws, { 'README.md': 'the workspace itself has no toolgate.yml\n' });
-    const without = await runAction(ws, {});
+    const [without, r] = await Promise.all([runAction(ws, {}), runAction(ws, { inputs: { 'working-directory': 'repo' } })]);
     expect([without.code, without.outputs['result']]).toEqual([1, 'error']);
-    const r = await runAction(ws, { inputs: { 'working-directory': 'repo' } });
     expect([r.code, r.outputs['result'], r.outputs['tool-count']]).toEqual([0, 'pass', '2']);
     expect(r.outputs['report-path']).toBe(join(dir, 'toolgate-report.json'));
-    const outside = await runAction(ws, { inputs: { 'working-directory': '../elsewhere' } });
-    expect([outside.code, outside.outputs['result']]).toEqual([1, 'error']);
-    expect(outside.stdout).toContain('input "working-directory" points outside the workspace');
-    // Through a symbolic link, as written it is inside: its real path is not.
-    const victim = join(ws, '..', 'victim');
-    writeFiles(victim, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
-    symlinkSync(victim, join(ws, 'linked'));
-    const linked = await runAction(ws, { inputs: { 'working-directory': 'linked' } });
-    expect([linked.code, linked.outputs['result']]).toEqual([1, 'error']);
-    expect(linked.stdout).toContain('input "working-directory" points outside the workspace');
-    const config = await runAction(ws, { inputs: { 'working-directory': 'repo', config: '../linked/toolgate.yml' } });
-    expect([config.code, config.outputs['result']]).toEqual([1, 'error']);
-    expect(existsSync(join(victim, 'toolgate-report.json'))).toBe(false);
-    const missing = await runAction(ws, { inputs: { 'working-directory': 'nope' } });
-    expect(missing.stdout).toContain('input "working-directory": nope does not exist in the workspace');
+    // A working-directory or config outside the workspace (as written, or through a link) and one
+    // that does not exist are refused as the inputs are read: test/action/inputs.test.ts.
   });
 
   it('working-directory in a monorepo: the base is read from the API at that folder of the repository, not at its root', async () => {
@@ -564,10 +550,10 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
     const sub = join(ws, 'sub');
     writeFiles(sub, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(false), create) });
     git(ws, 'init', '-q', '-b', 'main');
-    await update(sub);
+    await updateInProcess(sub);
     const baseSha = commit(ws, 'base');
     writeFiles(sub, { 'tools.json': tools(lookup(true), create) });
-    await update(sub);
+    await updateInProcess(sub);
     const headSha = commit(ws, 'promote lookup to read');
     gh.repoDir = ws;
     const r = await runAction(ws, {
@@ -584,9 +570,8 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
   });
 
   it('an error that is not a configuration error still sets result: error', async () => {
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)), 'package.json': '{}' });
-    await update(dir);
+    const { dir } = await lookupRepo();
+    writeFiles(dir, { 'package.json': '{}' });
     const r = await runAction(dir, { env: { GITHUB_STEP_SUMMARY: join(dir, 'no-such-dir', 'summary.md') } });
     expect(r.code).toBe(1);
     expect(r.outputs['result']).toBe('error');
@@ -594,11 +579,7 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
 
   it('a merge queue run (merge_group) checks the queued commit for drift and posts the check run on it, so the queue does not stall', async () => {
     const gh = await fakeGitHub();
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
-    git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
-    const sha = commit(dir, 'queued');
+    const { dir, sha } = await lookupRepo();
     gh.repoDir = dir;
     const event = {
       action: 'checks_requested',
@@ -616,13 +597,9 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
     expect(drifted.stdout).toContain('contract-stale');
   });
 
-  it('check-name names the check run; check-run accepts only true or false', async () => {
+  it('check-name names the check run', async () => {
     const gh = await fakeGitHub();
-    const dir = workspace();
-    writeFiles(dir, { 'toolgate.yml': POLICY, 'tools.json': tools(lookup(true)) });
-    git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
-    const sha = commit(dir, 'base');
+    const { dir, sha } = await lookupRepo();
     gh.repoDir = dir;
     const r = await runAction(dir, {
       event: prEvent({ baseSha: sha, headSha: sha, author: 'alice' }),
@@ -631,8 +608,6 @@ describe('inputs and outputs users of oasdiff, Spectral and CodeQL expect', () =
     });
     expect(r.code, r.stdout).toBe(0);
     expect(gh.requestsTo('POST', /\/check-runs$/).map((q) => (q.body as { name?: string }).name)).toEqual(['toolgate (staging servers)']);
-    const auto = await runAction(dir, { inputs: { 'check-run': 'auto' } });
-    expect([auto.code, auto.outputs['result']]).toEqual([1, 'error']);
-    expect(auto.stdout).toContain('input "check-run" must be true or false, not "auto"');
+    // check-run accepts only true or false: test/action/inputs.test.ts.
   });
 });

@@ -30,8 +30,8 @@ describe('toolgate CLI (dist/cli.js)', () => {
   });
 
   it('an unknown command or option is a usage error: exit 2', async () => {
-    expect((await runCli(['frobnicate'], { cwd: REPO })).code).toBe(2);
-    const r = await runCli(['check', '--no-such-flag'], { cwd: REPO });
+    const [command, r] = await Promise.all([runCli(['frobnicate'], { cwd: REPO }), runCli(['check', '--no-such-flag'], { cwd: REPO })]);
+    expect(command.code).toBe(2);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown option/);
   });
@@ -44,20 +44,45 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stderr).toContain('fix:');
   });
 
-  it('starts the server before it loads the pipeline, and ends it when the run stops before the snapshot', async () => {
+  it('update then check passes, starting the server before it loads the pipeline; deleting a tool entry from the contract fails with unlisted-tool on that line; the server ends when the run stops before the snapshot', async () => {
     const dir = workspace();
     writeFileSync(
       join(dir, 'toolgate.yml'),
       `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}`,
     );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    const up = await runCli(['update'], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    const contractPath = join(dir, '.toolgate/everything.surface.json');
+    expect(up.stderr).toContain('wrote .toolgate/everything.surface.json (13 tools');
     const r = await runCli(['check'], { cwd: dir, env: { TOOLGATE_TIMING: '1' } });
-    expect(r.code).toBe(0);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
     const marks = JSON.parse(/^toolgate-timing-json (\{.*\})$/m.exec(r.stderr)![1]!) as Record<string, number>;
     expect(marks['server spawned']).toBeLessThan(marks['pipeline loaded']!);
     expect(marks['policy loaded']).toBeLessThan(marks['server spawned']!);
     // One start: the snapshot took the server started early.
     expect(r.stderr.match(/toolgate-timing +[\d.]+ ms +\+ *[\d.]+ ms +server spawned$/gm)).toHaveLength(1);
+
+    // Revoke `echo` by hand: remove its entry from the tools array.
+    const contract = JSON.parse(readFileSync(contractPath, 'utf8'));
+    const idx = contract.tools.findIndex((t: { name: string }) => t.name === 'echo');
+    const next = contract.tools[idx + 1].name as string;
+    contract.tools.splice(idx, 1);
+    writeFileSync(contractPath, JSON.stringify(contract, null, 2) + '\n');
+    const nextLine = readFileSync(contractPath, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(`"name": ${JSON.stringify(next)}`));
+    const revoked = await runCli(['check', '--format', 'json'], { cwd: dir });
+    expect(revoked.code, revoked.stderr).toBe(1);
+    const findings = JSON.parse(revoked.stdout).findings as { ruleId: string; tool?: string; location?: { file: string; line: number } }[];
+    const unlisted = findings.find((f) => f.ruleId === 'unlisted-tool');
+    expect(unlisted?.tool).toBe('echo');
+    expect(unlisted?.location?.file).toBe('.toolgate/everything.surface.json');
+    // The entry is missing just before the next tool in name order: its `{` opens a line above its name.
+    expect(unlisted?.location?.line).toBe(nextLine);
+    // contract-stale restates unlisted-tool here (docs/design.md §6): folded, and the verdict says it.
+    const report = JSON.parse(revoked.stdout) as { verdict: string; folded: { ruleId: string; foldedInto: string }[] };
+    expect(report.folded).toContainEqual(expect.objectContaining({ ruleId: 'contract-stale', foldedInto: 'verdict' }));
+    expect(report.verdict).toContain('the contract is stale: run `toolgate update`');
 
     // A flag error found after the early start: exit 2, and no process of the server is left.
     const marker = `toolgate-early-${process.pid}-${Date.now()}`;
@@ -93,8 +118,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const dir = workspace();
     writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: Bad Id\n    mcp:\n      command: node\n  - id: b\n    kind: nope\n');
     const env = { TOOLGATE_TIMING: '1' };
-    const early = await runCli(['check'], { cwd: dir, env });
-    const late = await runCli(['check', '--config=toolgate.yml'], { cwd: dir, env });
+    const [early, late] = await Promise.all([runCli(['check'], { cwd: dir, env }), runCli(['check', '--config=toolgate.yml'], { cwd: dir, env })]);
     const withoutTiming = (s: string) => s.replace(/^toolgate-timing.*\n/gm, '');
     expect(early.code).toBe(2);
     expect(late.code).toBe(2);
@@ -114,13 +138,16 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(up.code, up.stderr).toBe(0);
     commit(dir, 'base');
     mkdirSync(join(dir, 'sub/deep'), { recursive: true });
-    const fromSub = await runCli(['check', '--config', '../../toolgate.yml'], { cwd: join(dir, 'sub/deep') });
+    const elsewhere = workspace();
+    // `check` writes nothing: the three runs at once.
+    const [fromSub, fromOther, withBase] = await Promise.all([
+      runCli(['check', '--config', '../../toolgate.yml'], { cwd: join(dir, 'sub/deep') }),
+      runCli(['check', '--config', join(dir, 'toolgate.yml')], { cwd: elsewhere }),
+      runCli(['check', '--config', '../toolgate.yml', '--base', 'HEAD', '--format', 'json'], { cwd: join(dir, 'sub') }),
+    ]);
     expect(fromSub.code, fromSub.stdout + fromSub.stderr).toBe(0);
     expect(fromSub.stdout).toContain('PASS');
-    const elsewhere = workspace();
-    const fromOther = await runCli(['check', '--config', join(dir, 'toolgate.yml')], { cwd: elsewhere });
     expect(fromOther.code, fromOther.stdout + fromOther.stderr).toBe(0);
-    const withBase = await runCli(['check', '--config', '../toolgate.yml', '--base', 'HEAD', '--format', 'json'], { cwd: join(dir, 'sub') });
     expect(withBase.code, withBase.stdout + withBase.stderr).toBe(0);
     expect(JSON.parse(withBase.stdout).result).toBe('pass');
   });
@@ -147,43 +174,6 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(src.unannotatedToolCount).toBe(0);
     expect(src.server.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(src.tools.map((t: { name: string }) => t.name)).toContain('echo');
-  });
-
-  it('update then check passes; deleting a tool entry from the contract fails with unlisted-tool on that line', async () => {
-    const dir = workspace();
-    writeFileSync(
-      join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}`,
-    );
-    const up = await runCli(['update'], { cwd: dir });
-    expect(up.code, up.stderr).toBe(0);
-    const contractPath = join(dir, '.toolgate/everything.surface.json');
-    expect(up.stderr).toContain('wrote .toolgate/everything.surface.json (13 tools');
-    const clean = await runCli(['check'], { cwd: dir });
-    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
-
-    // Revoke `echo` by hand: remove its entry from the tools array.
-    const contract = JSON.parse(readFileSync(contractPath, 'utf8'));
-    const idx = contract.tools.findIndex((t: { name: string }) => t.name === 'echo');
-    const next = contract.tools[idx + 1].name as string;
-    contract.tools.splice(idx, 1);
-    writeFileSync(contractPath, JSON.stringify(contract, null, 2) + '\n');
-    const nextLine = readFileSync(contractPath, 'utf8')
-      .split('\n')
-      .findIndex((l) => l.includes(`"name": ${JSON.stringify(next)}`));
-
-    const r = await runCli(['check', '--format', 'json'], { cwd: dir });
-    expect(r.code, r.stderr).toBe(1);
-    const findings = JSON.parse(r.stdout).findings as { ruleId: string; tool?: string; location?: { file: string; line: number } }[];
-    const unlisted = findings.find((f) => f.ruleId === 'unlisted-tool');
-    expect(unlisted?.tool).toBe('echo');
-    expect(unlisted?.location?.file).toBe('.toolgate/everything.surface.json');
-    // The entry is missing just before the next tool in name order: its `{` opens a line above its name.
-    expect(unlisted?.location?.line).toBe(nextLine);
-    // contract-stale restates unlisted-tool here (docs/design.md §6): folded, and the verdict says it.
-    const report = JSON.parse(r.stdout) as { verdict: string; folded: { ruleId: string; foldedInto: string }[] };
-    expect(report.folded).toContainEqual(expect.objectContaining({ ruleId: 'contract-stale', foldedInto: 'verdict' }));
-    expect(report.verdict).toContain('the contract is stale: run `toolgate update`');
   });
 
   it('a hand edit that makes a tool contradict itself is a config error naming the line: exit 2, contract untouched', async () => {
@@ -248,25 +238,22 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(r.stdout + r.stderr).toMatch(/definitely-not-a-command-xyz/);
   });
 
-  it('audit --tools-json reads a saved tools/list result and says it is not live', async () => {
+  it("audit --tools-json reads a saved tools/list result and says it is not live; --fail-on sets the level that fails (as the Action's fail-on): warning fails on a warning, never reports only; a bad level is a usage error", async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
-    const r = await runCli(['audit', '--tools-json', 'tools.json'], { cwd: dir });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('(recorded: not live)');
-    expect(r.stdout).toContain('unannotated-tool');
-  });
-
-  it("--fail-on sets the level that fails (as the Action's fail-on): warning fails on a warning, never reports only; a bad level is a usage error", async () => {
-    const dir = workspace();
-    writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
-    expect((await runCli(['audit', '--tools-json', 'tools.json'], { cwd: dir })).code).toBe(0);
-    const warning = await runCli(['audit', '--tools-json', 'tools.json', '--fail-on', 'warning'], { cwd: dir });
-    expect(warning.code).toBe(1);
-    expect(warning.stdout).toContain('(fail-on: warning)');
-    const never = await runCli(['audit', '--tools-json', 'tools.json', '--fail-on', 'never', '--format', 'json'], { cwd: dir });
-    expect([never.code, JSON.parse(never.stdout).failOn]).toEqual([0, 'never']);
-    expect((await runCli(['audit', '--tools-json', 'tools.json', '--fail-on', 'warnings'], { cwd: dir })).code).toBe(2);
+    // `audit` writes nothing: the runs at once.
+    const [plain, warning, never, bad] = await Promise.all(
+      [[], ['--fail-on', 'warning'], ['--fail-on', 'never', '--format', 'json'], ['--fail-on', 'warnings']].map((flags) =>
+        runCli(['audit', '--tools-json', 'tools.json', ...flags], { cwd: dir }),
+      ),
+    );
+    expect(plain!.code).toBe(0);
+    expect(plain!.stdout).toContain('(recorded: not live)');
+    expect(plain!.stdout).toContain('unannotated-tool');
+    expect(warning!.code).toBe(1);
+    expect(warning!.stdout).toContain('(fail-on: warning)');
+    expect([never!.code, JSON.parse(never!.stdout).failOn]).toEqual([0, 'never']);
+    expect(bad!.code).toBe(2);
   });
 
   it('a configuration error quoting hostile file content prints it on one line, without escapes', async () => {
@@ -284,10 +271,13 @@ describe('toolgate CLI (dist/cli.js)', () => {
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }));
     const crash = `command: ${JSON.stringify(process.execPath)}\n      args: ["-e", "process.exit(9)"]`;
     writeFileSync(join(dir, 'toolgate.yml'), `sources:\n  - id: good\n    recorded: tools.json\n  - id: bad\n    mcp:\n      ${crash}\n`);
-    const both = await runCli(['snapshot', '-o', 'out.json'], { cwd: dir });
+    // Neither writes out.json: at once.
+    const [both, bad] = await Promise.all([
+      runCli(['snapshot', '-o', 'out.json'], { cwd: dir }),
+      runCli(['snapshot', '--source', 'bad', '-o', 'out.json'], { cwd: dir }),
+    ]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('snapshot writes one source; 2 were selected (good, bad)');
-    const bad = await runCli(['snapshot', '--source', 'bad', '-o', 'out.json'], { cwd: dir });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('source "bad" failed');
     expect(existsSync(join(dir, 'out.json'))).toBe(false);
@@ -298,8 +288,10 @@ describe('toolgate CLI (dist/cli.js)', () => {
   it('--id must be a source id (it names the contract file): no writing outside .toolgate/', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }));
-    for (const id of ['../../escape', 'a b', 'Upper']) {
-      const r = await runCli(['update', '--id', id, '--tools-json', 'tools.json'], { cwd: dir });
+    const ids = ['../../escape', 'a b', 'Upper'];
+    const runs = await Promise.all(ids.map((id) => runCli(['update', '--id', id, '--tools-json', 'tools.json'], { cwd: dir })));
+    for (const [i, id] of ids.entries()) {
+      const r = runs[i]!;
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`--id ${JSON.stringify(id)} is not a valid source id`);
     }
@@ -345,10 +337,12 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect((await runCli(['update', '--source', 'my-server'], { cwd: dir })).code).toBe(0);
     mkdirSync(join(dir, '.toolgate'), { recursive: true });
     writeFileSync(join(dir, '.toolgate', 'other.surface.json'), readFileSync(join(dir, '.toolgate', 'my-server.surface.json')));
-    const r = await runCli(['check', '--source', 'other'], { cwd: dir });
+    const [r, both] = await Promise.all([
+      runCli(['check', '--source', 'other'], { cwd: dir }),
+      runCli(['audit', '-c', 'toolgate.yml', '--tools-json', 'tools.json'], { cwd: dir }),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\.toolgate\/other\.surface\.json:\d+ \(at \/source\/id\): the contract is for source "my-server", not "other"/);
-    const both = await runCli(['audit', '-c', 'toolgate.yml', '--tools-json', 'tools.json'], { cwd: dir });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--config selects from toolgate.yml, but a source was also given on the command line');
   });
@@ -356,11 +350,11 @@ describe('toolgate CLI (dist/cli.js)', () => {
   it('--format sarif prints a SARIF 2.1.0 log that the official schema accepts, one result per finding', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify({ tools: [{ name: 'send_email', inputSchema: { type: 'object' } }] }));
-    const r = await runCli(['audit', '--tools-json', 'tools.json', '--format', 'sarif'], { cwd: dir });
-    expect(r.code).toBe(0);
-    const log = JSON.parse(r.stdout);
+    const [r, j] = await Promise.all(['sarif', 'json'].map((format) => runCli(['audit', '--tools-json', 'tools.json', '--format', format], { cwd: dir })));
+    expect(r!.code).toBe(0);
+    const log = JSON.parse(r!.stdout);
     expect(validateSarif(log), JSON.stringify(validateSarif.errors)).toBe(true);
-    const json = JSON.parse((await runCli(['audit', '--tools-json', 'tools.json', '--format', 'json'], { cwd: dir })).stdout);
+    const json = JSON.parse(j!.stdout);
     expect(log.runs[0].results.map((x: { ruleId: string }) => x.ruleId).sort()).toEqual(json.findings.map((f: { ruleId: string }) => f.ruleId).sort());
     expect(log.runs[0].results.map((x: { ruleId: string }) => x.ruleId)).toContain('unannotated-tool');
   });
@@ -372,8 +366,13 @@ describe('toolgate CLI (dist/cli.js)', () => {
       join(dir, 'tools.json'),
       JSON.stringify({ tools: [{ name, description: '::stop-commands::x\n##[error]y', inputSchema: { type: 'object' } }] }),
     );
-    for (const format of ['text', 'json', 'markdown', 'sarif']) {
-      const r = await runCli(['audit', '--tools-json', 'tools.json', '--format', format], { cwd: dir });
+    const formats = ['text', 'json', 'markdown', 'sarif'];
+    const [snap, ...runs] = await Promise.all([
+      runCli(['snapshot', '--tools-json', 'tools.json'], { cwd: dir }),
+      ...formats.map((format) => runCli(['audit', '--tools-json', 'tools.json', '--format', format], { cwd: dir })),
+    ]);
+    for (const [i, format] of formats.entries()) {
+      const r = runs[i]!;
       expect(r.code, format).toBe(0);
       expect(r.stdout, format).not.toContain('##[');
       expect(
@@ -383,19 +382,17 @@ describe('toolgate CLI (dist/cli.js)', () => {
       // JSON keeps the exact value: the bracket is a JSON escape, not a different character.
       if (format === 'json') expect(JSON.parse(r.stdout).findings.map((f: { tool?: string }) => f.tool)).toContain(name);
     }
-    const snap = await runCli(['snapshot', '--tools-json', 'tools.json'], { cwd: dir });
-    expect(snap.stdout).not.toContain('##[');
-    expect(JSON.parse(snap.stdout).tools[0].name).toBe(name);
+    expect(snap!.stdout).not.toContain('##[');
+    expect(JSON.parse(snap!.stdout).tools[0].name).toBe(name);
   });
 
   it('a server command needs --; --id/--env without a command-line source is a usage error; --openapi uses the same id as its contract', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: a\n    recorded: tools.json\n');
-    const noDash = await runCli(['check', 'a'], { cwd: dir });
+    const [noDash, stray] = await Promise.all([runCli(['check', 'a'], { cwd: dir }), runCli(['check', '--env', 'API_KEY'], { cwd: dir })]);
     expect(noDash.code).toBe(2);
     expect(noDash.stderr).toContain('unexpected argument "a"');
     expect(noDash.stderr).toContain('--source ID');
-    const stray = await runCli(['check', '--env', 'API_KEY'], { cwd: dir });
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--env applies to a source given on the command line, and none was given');
     mkdirSync(join(dir, 'api'));
@@ -427,8 +424,10 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('--tools-json or --openapi naming a missing file: exit 2, the flag and the path in the message', async () => {
     const dir = workspace();
-    for (const flag of ['--tools-json', '--openapi']) {
-      const r = await runCli(['audit', flag, 'nope.json'], { cwd: dir });
+    const flags = ['--tools-json', '--openapi'];
+    const runs = await Promise.all(flags.map((flag) => runCli(['audit', flag, 'nope.json'], { cwd: dir })));
+    for (const [i, flag] of flags.entries()) {
+      const r = runs[i]!;
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${flag} nope.json: no such file`);
       expect(r.stderr).toContain('relative to the current directory');
@@ -454,7 +453,8 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
     writeFileSync(join(dir, 'toolgate.yml'), policy(['--drift']));
     expect((await runCli(['check'], { cwd: dir })).code).toBe(1);
-    for (const closed of ['stdout', 'stderr'] as const) {
+    // `check` writes nothing: both at once.
+    const closedRun = async (closed: 'stdout' | 'stderr') => {
       // The read end is closed before toolgate writes anything: its progress line (stderr) and
       // its report (stdout) fail with EPIPE, the first one while the run is still going.
       const child = spawn(process.execPath, [CLI, 'check'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -462,6 +462,9 @@ describe('toolgate CLI (dist/cli.js)', () => {
       let other = '';
       child[closed === 'stdout' ? 'stderr' : 'stdout'].on('data', (c: Buffer) => (other += c.toString()));
       const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+      return { closed, code, other };
+    };
+    for (const { closed, code, other } of await Promise.all([closedRun('stdout'), closedRun('stderr')])) {
       expect(code, `${closed} closed: ${other}`).toBe(1);
       expect(other).not.toMatch(/EPIPE|ERR_STREAM/);
     }
@@ -469,13 +472,19 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('snapshot writes the surface; diff of two surfaces reports the change', async () => {
     const dir = workspace();
-    const a = await runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir });
+    const [a, b] = await Promise.all([
+      runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir }),
+      runCli(['snapshot', '-o', 'b.json', '--', process.execPath, NOTES, '--drift'], { cwd: dir }),
+    ]);
     expect(a.code, a.stderr).toBe(0);
-    const b = await runCli(['snapshot', '-o', 'b.json', '--', process.execPath, NOTES, '--drift'], { cwd: dir });
     expect(b.code).toBe(0);
-    const same = await runCli(['diff', 'a.json', 'a.json'], { cwd: dir });
+    // `diff` writes nothing: the three at once.
+    const [same, r, text] = await Promise.all([
+      runCli(['diff', 'a.json', 'a.json'], { cwd: dir }),
+      runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir }),
+      runCli(['diff', 'a.json', 'b.json'], { cwd: dir }),
+    ]);
     expect(same.code).toBe(0);
-    const r = await runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as {
       findings: { ruleId: string; tool?: string; fingerprint: string; message: string }[];
@@ -491,7 +500,6 @@ describe('toolgate CLI (dist/cli.js)', () => {
     expect(report.sources[0]!.changes).toContainEqual(
       expect.objectContaining({ kind: 'tool-added', tool: 'export_notes', after: expect.objectContaining({ safetyClass: 'write' }) }),
     );
-    const text = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
     expect(text.stdout).toContain('~ get_note: readOnlyHint true → not declared (effective false)');
     expect(text.stderr).not.toContain('warning');
     expect(existsSync(join(dir, 'a.json'))).toBe(true);
@@ -499,8 +507,11 @@ describe('toolgate CLI (dist/cli.js)', () => {
 
   it('diff of two unrelated servers says so (different source ids and server names)', async () => {
     const dir = workspace();
-    expect((await runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir })).code).toBe(0);
-    expect((await runCli(['snapshot', '-o', 'b.json', '--', process.execPath, join(REPO, 'test/fixtures/servers/annotated.mjs')], { cwd: dir })).code).toBe(0);
+    const snapshots = await Promise.all([
+      runCli(['snapshot', '-o', 'a.json', '--', process.execPath, NOTES], { cwd: dir }),
+      runCli(['snapshot', '-o', 'b.json', '--', process.execPath, join(REPO, 'test/fixtures/servers/annotated.mjs')], { cwd: dir }),
+    ]);
+    expect(snapshots.map((x) => x.code)).toEqual([0, 0]);
     const r = await runCli(['diff', 'a.json', 'b.json'], { cwd: dir });
     expect(r.stderr).toMatch(/warning: the two surfaces are of different servers \("[^"]+" and "[^"]+"\); tools are compared by name across them/);
   });
@@ -516,8 +527,8 @@ describe('schema classification from the built CLI (its worker is found next to 
     });
     writeFileSync(join(dir, 'a.tools.json'), JSON.stringify({ tools: [tool([{ type: 'string' }, { type: 'number' }])] }));
     writeFileSync(join(dir, 'b.tools.json'), JSON.stringify({ tools: [tool([{ type: 'string' }])] }));
-    expect((await runCli(['snapshot', '--tools-json', 'a.tools.json', '-o', 'a.json'], { cwd: dir })).code).toBe(0);
-    expect((await runCli(['snapshot', '--tools-json', 'b.tools.json', '-o', 'b.json'], { cwd: dir })).code).toBe(0);
+    const snapshots = await Promise.all(['a', 'b'].map((x) => runCli(['snapshot', '--tools-json', `${x}.tools.json`, '-o', `${x}.json`], { cwd: dir })));
+    expect(snapshots.map((x) => x.code)).toEqual([0, 0]);
     const r = await runCli(['diff', 'a.json', 'b.json', '--format', 'json'], { cwd: dir });
     const ids = (JSON.parse(r.stdout).findings as { ruleId: string }[]).map((f) => f.ruleId);
     expect(ids).toContain('schema-narrowed');
@@ -527,9 +538,11 @@ describe('schema classification from the built CLI (its worker is found next to 
 
 describe('the embedded example (README quick start)', () => {
   it('npm run example is clean; npm run example:drift fails with the documented findings', async () => {
-    const ok = await runCli(['check', '--config', 'examples/notes/toolgate.yml'], { cwd: REPO });
+    const [ok, bad] = await Promise.all([
+      runCli(['check', '--config', 'examples/notes/toolgate.yml'], { cwd: REPO }),
+      runCli(['check', '--config', 'examples/notes/toolgate.drift.yml', '--format', 'json'], { cwd: REPO }),
+    ]);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
-    const bad = await runCli(['check', '--config', 'examples/notes/toolgate.drift.yml', '--format', 'json'], { cwd: REPO });
     expect(bad.code).toBe(1);
     const report = JSON.parse(bad.stdout) as { findings: { ruleId: string }[]; folded: { ruleId: string }[] };
     const ids = new Set(report.findings.map((f) => f.ruleId));

@@ -101,7 +101,8 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     writeFileSync(join(dir, 'toolgate.yml'), policy(['move_file', 'write_file']));
     // A contract rewritten by update reminds of the exports (here the contract is unchanged: no reminder).
     expect((await cli(['update'])).stderr).not.toContain('run `toolgate export`');
-    const stale = await cli(['check', '--format', 'json']);
+    // The JSON report and the terminal one of the same state, run at once.
+    const [stale, text] = await Promise.all([cli(['check', '--format', 'json']), cli(['check'])]);
     expect(stale.code).toBe(1);
     const found = staleFindings(stale.stdout);
     expect(found.map((f) => f.location?.file).sort()).toEqual([
@@ -118,7 +119,6 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     const cedar = found.find((f) => f.location?.file === 'deploy/toolhive/fs.authz.yaml');
     expect(cedar?.location?.line).toBeGreaterThan(1);
     // The terminal report names the fix.
-    const text = await cli(['check']);
     expect(text.stdout).toContain('export-stale');
     expect(text.stdout).toContain('toolgate export');
 
@@ -133,10 +133,10 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     const file = join(dir, '.claude/settings.json');
     const before = readFileSync(file, 'utf8');
     writeFileSync(file, before.replace('{\n', '{\n  // mine\n'));
-    const r = await cli(['check', '--format', 'json']);
+    // export refuses before it writes anything: both read the same state, at once.
+    const [r, e] = await Promise.all([cli(['check', '--format', 'json']), cli(['export'])]);
     expect(r.code).toBe(1);
     expect(staleFindings(r.stdout).map((f) => f.message)).toEqual([expect.stringContaining('it is not strict JSON')]);
-    const e = await cli(['export']);
     expect(e.code).toBe(2);
     expect(e.stderr).toContain('not strict JSON');
     writeFileSync(file, before);
@@ -165,9 +165,11 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
     const printed = await cli(['export', '--to', 'docker']);
     expect(printed.code).toBe(0);
     writeFileSync(join(dir, 'tools.yaml'), printed.stdout);
-    const ok = await cli(['check', '--format', 'json', '--export', 'tools.yaml', '--to', 'docker']);
+    const [ok, missing] = await Promise.all([
+      cli(['check', '--format', 'json', '--export', 'tools.yaml', '--to', 'docker']),
+      cli(['check', '--format', 'json', '--export', 'tools.yaml', 'gone.yaml', '--to', 'docker', 'toolhive']),
+    ]);
     expect(ok.code, ok.stdout).toBe(0);
-    const missing = await cli(['check', '--format', 'json', '--export', 'tools.yaml', 'gone.yaml', '--to', 'docker', 'toolhive']);
     expect(missing.code).toBe(1);
     const f = staleFindings(missing.stdout);
     expect(f).toHaveLength(1);
@@ -177,26 +179,29 @@ describe('toolgate export (dist/cli.js, server-filesystem)', () => {
   });
 
   it('usage errors exit 2 and name the fix; nothing is written outside the repository', async () => {
-    const bad = await cli(['export', '--to', 'bogus']);
+    // Each is refused before anything is written: all run at once.
+    const [bad, outside, git, onto, pair, server, help] = await Promise.all([
+      cli(['export', '--to', 'bogus']),
+      cli(['export', '--to', 'docker', '-o', '../escape.yaml']),
+      cli(['export', '--to', 'docker', '-o', '.git/config']),
+      cli(['export', '--to', 'docker', '-o', 'toolgate.yml']),
+      cli(['check', '--export', 'a.yaml']),
+      cli(['export', '--to', 'claude-code', '--server', 'a b']),
+      cli(['export', '--help']),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Use one of: toolgate, toolhive, toolhive-cedar');
-    const outside = await cli(['export', '--to', 'docker', '-o', '../escape.yaml']);
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain('cannot write the export');
     expect(existsSync(join(dir, '../escape.yaml'))).toBe(false);
-    const git = await cli(['export', '--to', 'docker', '-o', '.git/config']);
     expect(git.code).toBe(2);
     expect(git.stderr).toContain('it is inside .git');
     expect(existsSync(join(dir, '.git/config'))).toBe(false);
-    const onto = await cli(['export', '--to', 'docker', '-o', 'toolgate.yml']);
     expect(onto.code).toBe(2);
     expect(readFileSync(join(dir, 'toolgate.yml'), 'utf8')).toContain('exports:');
-    const pair = await cli(['check', '--export', 'a.yaml']);
     expect(pair.code).toBe(2);
     expect(pair.stderr).toContain('--export needs --to TARGET');
-    const server = await cli(['export', '--to', 'claude-code', '--server', 'a b']);
     expect(server.code).toBe(2);
-    const help = await cli(['export', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('what the target cannot enforce');
   });

@@ -2,13 +2,26 @@
  * The gate holds (docs/design.md §7), end to end: the built Action on real git repositories (a base commit
  * and a pull request's head commit that ran `toolgate update`), against a loopback GitHub API
  * whose reviews carry `author_association` and whose collaborator-permission endpoint answers.
+ * The contracts are written in this process by the pipeline `update` runs (updateInProcess), but
+ * in 'a stale approval', whose second contract `toolgate update` writes through the built CLI.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commit, git, prEvent, pullRequestRepo, runAction, update, writeFiles, type ActionRun, type PullRequestRepo } from '../support/action-repo.js';
+import {
+  commit,
+  git,
+  prEvent,
+  pullRequestRepo,
+  runAction,
+  update,
+  updateInProcess,
+  writeFiles,
+  type ActionRun,
+  type PullRequestRepo,
+} from '../support/action-repo.js';
 import { FakeGitHub } from '../support/fake-github.js';
 
 const POLICY = 'sources:\n  - id: widgets\n    recorded: tools.json\n';
@@ -33,7 +46,7 @@ type Pr = PullRequestRepo;
  * write access; the API serves the repository's files at any commit.
  */
 const pullRequest = (base: Record<string, string>, head: Record<string, string>, opts: { updateHead?: boolean } = {}): Promise<Pr> =>
-  pullRequestRepo(cleanups, { base: { 'toolgate.yml': POLICY, ...base }, head }, opts);
+  pullRequestRepo(cleanups, { base: { 'toolgate.yml': POLICY, ...base }, head }, { ...opts, inProcess: true });
 
 /** A pull request that adopts toolgate: the base commit has no toolgate.yml, the head adds `files` and the contract. */
 async function adoption(files: Record<string, string>): Promise<Pr> {
@@ -44,7 +57,7 @@ async function adoption(files: Record<string, string>): Promise<Pr> {
   git(dir, 'init', '-q', '-b', 'main');
   const baseSha = commit(dir, 'before toolgate');
   writeFiles(dir, files);
-  await update(dir);
+  await updateInProcess(dir);
   const headSha = commit(dir, 'adopt toolgate');
   const gh = await FakeGitHub.start();
   cleanups.push(() => gh.close());
@@ -134,7 +147,7 @@ describe('approvals and the base cannot be walked around (found by an attack on 
     approve(pr, 'bob', { commit_id: approved });
     // Commit B: a new destructive tool, written through the symlink.
     writeFiles(pr.dir, { 'tools.json': tools(lookup, remove) });
-    await update(pr.dir);
+    await updateInProcess(pr.dir);
     pr.headSha = commit(pr.dir, 'a new tool after the approval');
     const r = await check(pr);
     expect(r.code, r.stdout).toBe(1);
@@ -167,7 +180,7 @@ describe('approvals and the base cannot be walked around (found by an attack on 
     mkdirSync(join(pr.dir, 'contracts'));
     renameSync(join(pr.dir, '.toolgate/widgets.surface.json'), join(pr.dir, 'contracts/v1.json'));
     writeFiles(pr.dir, { 'tools.json': tools(lookup, remove) });
-    await update(pr.dir); // the contract that serves the new tool
+    await updateInProcess(pr.dir); // the contract that serves the new tool
     renameSync(join(pr.dir, '.toolgate/widgets.surface.json'), join(pr.dir, 'contracts/v2.json'));
     writeFiles(pr.dir, { 'tools.json': tools(lookup) });
     symlinkSync('v1.json', join(pr.dir, 'contracts/current.json'));

@@ -11,7 +11,7 @@
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commit, prEvent, pullRequestRepo, runAction, update, writeFiles, type ActionRun, type PullRequestRepo } from '../support/action-repo.js';
+import { commit, prEvent, pullRequestRepo, runAction, updateInProcess, writeFiles, type ActionRun, type PullRequestRepo } from '../support/action-repo.js';
 import { edit, fixtureText } from '../support/openapi-docs.js';
 import { runCli } from '../support/run-dist.js';
 import { parseContract } from '../../src/contract/store.js';
@@ -36,9 +36,13 @@ afterEach(async () => {
 
 type Pr = PullRequestRepo;
 
-/** A repository whose base commit has `base` and its contract, and alice's pull request with `head` and an updated contract. */
+/**
+ * A repository whose base commit has `base` and its contract, and alice's pull request with `head`
+ * and an updated contract, written in this process by the pipeline `update` runs
+ * (updateInProcess); the upgrade cases below run `toolgate update` through the built CLI.
+ */
 const pullRequest = (base: Record<string, string>, head: Record<string, string>): Promise<Pr> =>
-  pullRequestRepo(cleanups, { base: { 'toolgate.yml': POLICY, ...base }, head }, { prefix: 'tg-openapi-pin-' });
+  pullRequestRepo(cleanups, { base: { 'toolgate.yml': POLICY, ...base }, head }, { prefix: 'tg-openapi-pin-', inProcess: true });
 
 const check = (pr: Pr): Promise<ActionRun> =>
   runAction(pr.dir, {
@@ -122,7 +126,7 @@ describe('an approval covers the files the surface was built from', () => {
         '  - url: https://petstore3.attacker.example/api/v3\n    description: where the pets live\n',
       ),
     });
-    await update(pr.dir);
+    await updateInProcess(pr.dir);
     expect(readFileSync(join(pr.dir, '.toolgate/pets.surface.json'), 'utf8'), 'the contract does not change').toBe(contract);
     pr.headSha = commit(pr.dir, 'only the servers of the document, after the approval');
     const r = await check(pr);
@@ -140,7 +144,7 @@ describe('an approval covers the files the surface was built from', () => {
     const pr = await pullRequest(split, { 'README.md': 'a change nobody reviews\n' });
     // The PR adds a new server, bob approves it…
     writeFiles(pr.dir, { 'api/openapi.yaml': `${split['api/openapi.yaml']}servers:\n  - url: https://items.example.com\n` });
-    await update(pr.dir);
+    await updateInProcess(pr.dir);
     pr.headSha = commit(pr.dir, 'a new server');
     approve(pr);
     expect((await check(pr)).code).toBe(0);
@@ -160,7 +164,7 @@ describe('an approval covers the files the surface was built from', () => {
     });
     rmSync(join(pr.dir, 'api/openapi.yaml'));
     symlinkSync('../specs/petstore.yaml', join(pr.dir, 'api/openapi.yaml'));
-    await update(pr.dir);
+    await updateInProcess(pr.dir);
     pr.headSha = commit(pr.dir, 'the document through a link, with a new server');
     approve(pr);
     expect((await check(pr)).code, 'approved').toBe(0);
@@ -168,7 +172,7 @@ describe('an approval covers the files the surface was built from', () => {
     // After the approval only the link's target changes, in a part the contract does not pin.
     const doc = readFileSync(join(pr.dir, 'specs/petstore.yaml'), 'utf8');
     writeFiles(pr.dir, { 'specs/petstore.yaml': `${doc.trimEnd()}\nx-note: edited after the approval\n` });
-    await update(pr.dir);
+    await updateInProcess(pr.dir);
     pr.headSha = commit(pr.dir, 'edit the target of the link');
     const r = await check(pr);
     expect(r.code, r.stdout).toBe(1);

@@ -7,7 +7,6 @@
  * an `outputSchema`. Each client must show toolgate's reason for each kind of refusal, where the
  * SDK 1.x client used to throw "-32602 Structured content does not match the tool's output schema".
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -15,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransport1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CLI, READ_REPO, REPO, runCli, runProcess, tempWorkspace } from '../support/run-dist.js';
 
 const FILESYSTEM = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const DRIFTING = join(REPO, 'test/fixtures/servers/drifting.mjs');
@@ -59,6 +58,12 @@ function expectShown(r: CallResult, error: string, reason: RegExp, what: string)
   // Every tool of this server declares an outputSchema: a structuredContent of toolgate's own would break SDK 1.x.
   expect(r.structuredContent, what).toBeUndefined();
 }
+
+/**
+ * Runs `command args` from the workspace with the test's environment (as a shell would), bounded;
+ * each Inspector run starts its own proxy and server, so a case starts them all at once.
+ */
+const run = (command: string, args: string[]) => runProcess(command, args, { cwd: ws.dir, env: process.env as Record<string, string>, timeoutMs: 90_000 });
 
 /** The client entry of docs/proxy.md, with `node dist/cli.js` for `npx toolgate`. */
 const CLIENT_ARGS = [CLI, 'proxy', '--config', config, '--source', 'fs'];
@@ -114,9 +119,9 @@ describe('the SDK 2.x client (@modelcontextprotocol/client), after listing the t
 
 describe('the MCP Inspector CLI, as docs/proxy.md runs it', () => {
   /** `npx @modelcontextprotocol/inspector@<pinned> --cli …` with the local binary, `node dist/cli.js` for `npx toolgate`. */
-  const inspect = (args: string[]) => {
-    const r = spawnSync(INSPECTOR, args, { cwd: ws.dir, encoding: 'utf8', timeout: 90_000 });
-    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+  const inspect = async (args: string[]) => {
+    const r = await run(INSPECTOR, args);
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     return JSON.parse(r.stdout) as CallResult & { tools?: { name: string }[] };
   };
   const call = (name: string, args: Record<string, unknown>) => [
@@ -127,38 +132,40 @@ describe('the MCP Inspector CLI, as docs/proxy.md runs it', () => {
     ...Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${String(v)}`]),
   ];
 
-  it("-c for the policy file: lists, and shows toolgate's reason for each refusal", () => {
+  it("-c for the policy file: lists, and shows toolgate's reason for each refusal", async () => {
     const proxy = [process.execPath, CLI, 'proxy', '-c', config, '--source', 'fs'];
-    expect(inspect(['--cli', ...proxy, '--method', 'tools/list']).tools?.map((t) => t.name)).toContain('read_text_file');
     // The Inspector converts arguments by the listed schema: an undeclared one is the invalid call here.
     const cases: [string, Record<string, unknown>, string, RegExp][] = [
       ['read_text_file', { path: join(data, 'a.txt'), mode: 'raw' }, 'invalid_arguments', /unknown argument "mode"/],
       ...REFUSALS.slice(1).map((c): [string, Record<string, unknown>, string, RegExp] => [c.name, c.args, c.error, c.reason]),
     ];
-    for (const [name, args, error, reason] of cases) expectShown(inspect(['--cli', ...proxy, ...call(name, args)]), error, reason, `${error} ${name}`);
+    const [listed, ...refused] = await Promise.all([
+      inspect(['--cli', ...proxy, '--method', 'tools/list']),
+      ...cases.map(([name, args]) => inspect(['--cli', ...proxy, ...call(name, args)])),
+    ]);
+    expect(listed!.tools?.map((t) => t.name)).toContain('read_text_file');
+    cases.forEach(([name, , error, reason], i) => expectShown(refused[i]!, error, reason, `${error} ${name}`));
   }, 300_000);
 
-  it('the -- form: everything after -- goes to the server command, --config included', () => {
-    const r = inspect([
-      '--cli',
-      '--',
-      process.execPath,
-      CLI,
-      'proxy',
-      '--config',
-      config,
-      '--source',
-      'fs',
-      ...call('write_file', { path: join(data, 'c.txt'), content: 'x' }),
+  it('the -- form: everything after -- goes to the server command, --config included', async () => {
+    // Without -- or -c the Inspector takes --config for itself and fails: the reason docs/proxy.md says so.
+    const [r, plain] = await Promise.all([
+      inspect([
+        '--cli',
+        '--',
+        process.execPath,
+        CLI,
+        'proxy',
+        '--config',
+        config,
+        '--source',
+        'fs',
+        ...call('write_file', { path: join(data, 'c.txt'), content: 'x' }),
+      ]),
+      run(INSPECTOR, ['--cli', process.execPath, CLI, 'proxy', '--config', config, '--method', 'tools/list']),
     ]);
     expectShown(r, 'tool_not_allowed', /tool "write_file" is not admitted/, 'write_file');
-    // Without -- or -c the Inspector takes --config for itself and fails: the reason docs/proxy.md says so.
-    const plain = spawnSync(INSPECTOR, ['--cli', process.execPath, CLI, 'proxy', '--config', config, '--method', 'tools/list'], {
-      cwd: ws.dir,
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
-    expect(plain.status).not.toBe(0);
+    expect(plain.code).not.toBe(0);
     expect(plain.stdout + plain.stderr).toContain('Both --config and --server must be provided together');
   }, 120_000);
 });
@@ -195,16 +202,18 @@ describe('the client snippets of docs/proxy.md, run as written on examples/notes
     }
   }, 90_000);
 
-  it('both Inspector command lines', () => {
+  it('both Inspector command lines', async () => {
     const sh = /```sh\n([\s\S]*?)```/.exec(section)![1]!.replaceAll('\\\n', ' ');
     const lines = sh.split('\n').filter((l) => l.trim());
     expect(lines).toHaveLength(2);
-    const outputs = lines.map((line) => {
-      const [command, ...args] = local(line.trim().split(/\s+/));
-      const r = spawnSync(command!, args, { cwd: ws.dir, encoding: 'utf8', timeout: 90_000 });
-      expect(r.status, `${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
-      return JSON.parse(r.stdout) as CallResult & { tools?: { name: string }[] };
-    });
+    const outputs = await Promise.all(
+      lines.map(async (line) => {
+        const [command, ...args] = local(line.trim().split(/\s+/));
+        const r = await run(command!, args);
+        expect(r.code, `${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
+        return JSON.parse(r.stdout) as CallResult & { tools?: { name: string }[] };
+      }),
+    );
     expect(outputs[0]!.tools?.map((t) => t.name)).toContain('get_note');
     expect(outputs[1]!.isError ?? false).toBe(false);
     expect(outputs[1]!.content).toEqual([{ type: 'text', text: '' }]);

@@ -26,15 +26,30 @@ interface ToolResult {
   structuredContent?: Record<string, unknown>;
 }
 
+/** The folders of the SSE, 2026-07-28 and Streamable HTTP cases, pinned with the workspace's own. */
+const folders = { sse: '', modern: '', http: '' };
+// An argument the server ignores, named after this workspace, finds the start command's processes.
+const httpTag = join(ws.dir, 'http', 'http-server-tag');
+
+// Every `update` at once: each pins its own folder and starts its own server.
 beforeAll(async () => {
   mkdirSync(ws.dir, { recursive: true });
   writeFileSync(
     join(ws.dir, 'toolgate.yml'),
     `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}, ${JSON.stringify(tag)}]\n${READ_REPO()}runtime:\n  max-result-bytes: 100000\n`,
   );
-  const up = await runCli(['update'], { cwd: ws.dir });
+  const [up, sse, modern, http] = await Promise.all([
+    runCli(['update'], { cwd: ws.dir }),
+    pinnedWorkspace('sse', httpSource('old', await freePort(), '/sse', 'sse.mjs')),
+    pinnedWorkspace(
+      'modern',
+      `sources:\n  - id: m\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/modern.mjs'))}]\n${READ_REPO()}`,
+    ),
+    pinnedWorkspace('http', httpSource('web', await freePort(), '/mcp', 'http.mjs', httpTag)),
+  ]);
   expect(up.code, up.stderr).toBe(0);
-}, 60_000);
+  Object.assign(folders, { sse, modern, http });
+}, 90_000);
 
 /** An SDK client connected to `toolgate proxy` run in `dir` (default: the workspace), logging to `log`. */
 async function proxied(log: string, dir = ws.dir, options: ConstructorParameters<typeof Client>[1] = { capabilities: {} }): Promise<Client> {
@@ -152,7 +167,7 @@ describe('a flood of list_changed', () => {
 
 describe('a legacy HTTP+SSE server (2024-11-05 era)', () => {
   it('is reached over SSE after Streamable HTTP is answered with a 404, and proxied as the others', async () => {
-    const dir = await pinnedWorkspace('sse', httpSource('old', await freePort(), '/sse', 'sse.mjs'));
+    const dir = folders.sse;
     const pinned = JSON.parse(readFileSync(join(dir, '.toolgate/old.surface.json'), 'utf8')) as { tools: { name: string; safetyClass: string }[] };
     const client = await proxied('sse.jsonl', dir);
     try {
@@ -175,10 +190,7 @@ describe('a legacy HTTP+SSE server (2024-11-05 era)', () => {
 
 describe('a server of the 2026-07-28 era (server/discover, no initialize)', () => {
   it('is proxied as it is: the client negotiates that era, and the listing keeps its result keys (resultType, cache hints)', async () => {
-    const dir = await pinnedWorkspace(
-      'modern',
-      `sources:\n  - id: m\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(join(REPO, 'test/fixtures/servers/modern.mjs'))}]\n${READ_REPO()}`,
-    );
+    const dir = folders.modern;
     const client = await proxied('m.jsonl', dir, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } } });
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
@@ -214,9 +226,7 @@ describe('the proxy killed outright (SIGKILL)', () => {
 
 describe('proxy in front of a Streamable HTTP server started by its `start` command', () => {
   it('lists the admitted tools, forwards an admitted call, refuses the rest, and ends the start command with the client', async () => {
-    // An argument the server ignores, named after this workspace, finds the start command's processes.
-    const httpTag = join(ws.dir, 'http', 'http-server-tag');
-    const dir = await pinnedWorkspace('http', httpSource('web', await freePort(), '/mcp', 'http.mjs', httpTag));
+    const dir = folders.http;
     const client = await proxied('http.jsonl', dir);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['http_read']);
     expect(((await client.callTool({ name: 'http_read', arguments: {} })) as ToolResult).isError ?? false).toBe(false);

@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransport1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CLI, READ_REPO, REPO, runCli, runProcess, tempWorkspace } from '../support/run-dist.js';
 import { SandboxState } from '../../src/sources/launch/state.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -41,6 +41,36 @@ const decisions = (file: string) =>
         JSON.parse(l) as { event: string; tool?: string; decision: string; reason?: string; detail?: string; argumentsSha256?: string; arguments?: unknown },
     );
 
+/** toolgate.yml of server-everything with this runtime block. */
+const everythingPolicy = (runtime: string) =>
+  `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}runtime:\n${runtime}`;
+let everythingPinned: Promise<string> | undefined;
+/**
+ * The contract `toolgate update` writes for server-everything (its text), made once for the file:
+ * the runtime block is not in it, so the cases that differ only there share it.
+ */
+function everythingContract(): Promise<string> {
+  everythingPinned ??= (async () => {
+    const dir = join(ws.dir, 'everything-pin');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'toolgate.yml'), everythingPolicy('  allow: [read]\n'));
+    const u = await runCli(['update'], { cwd: dir });
+    expect(u.code, u.stderr).toBe(0);
+    return readFileSync(join(dir, '.toolgate/everything.surface.json'), 'utf8');
+  })();
+  return everythingPinned;
+}
+
+/** A folder `name` with server-everything's toolgate.yml (this runtime block) and its contract. */
+async function everythingWorkspace(name: string, runtime: string): Promise<string> {
+  const contract = await everythingContract();
+  const dir = join(ws.dir, name);
+  mkdirSync(join(dir, '.toolgate'), { recursive: true });
+  writeFileSync(join(dir, 'toolgate.yml'), everythingPolicy(runtime));
+  writeFileSync(join(dir, '.toolgate/everything.surface.json'), contract);
+  return dir;
+}
+
 describe('proxy in front of @modelcontextprotocol/server-everything, runtime.allow: [read]', () => {
   const dir = join(ws.dir, 'everything');
   const log = join(dir, 'decisions.jsonl');
@@ -49,12 +79,7 @@ describe('proxy in front of @modelcontextprotocol/server-everything, runtime.all
   let pinnedRead: string[];
 
   beforeAll(async () => {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}runtime:\n  allow: [read]\n`,
-    );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    await everythingWorkspace('everything', '  allow: [read]\n');
     const contract = JSON.parse(readFileSync(join(dir, '.toolgate/everything.surface.json'), 'utf8')) as { tools: { name: string; safetyClass: string }[] };
     pinnedRead = contract.tools.filter((t) => t.safetyClass === 'read').map((t) => t.name);
     proxied = await connect(process.execPath, [CLI, 'proxy', '--log', log], dir);
@@ -229,32 +254,36 @@ describe('proxy in front of @modelcontextprotocol/server-memory, which writes it
 describe('the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) through the proxy', () => {
   const dir = join(ws.dir, 'inspector');
   const INSPECTOR = join(REPO, 'node_modules/.bin/mcp-inspector');
-  const inspect = (...args: string[]) => {
-    const r = spawnSync(INSPECTOR, ['--cli', process.execPath, CLI, 'proxy', ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
-    expect(r.status, r.stderr).toBe(0);
+  // Each run starts its own proxy and server: a case starts them all at once.
+  const inspect = async (...args: string[]) => {
+    const r = await runProcess(INSPECTOR, ['--cli', process.execPath, CLI, 'proxy', ...args], {
+      cwd: dir,
+      env: process.env as Record<string, string>,
+      timeoutMs: 60_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
     return JSON.parse(r.stdout) as { tools?: { name: string }[] } & Refused & { content?: { text?: string }[] };
   };
 
-  beforeAll(async () => {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'toolgate.yml'),
-      `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(EVERYTHING)}, stdio]\n${READ_REPO()}runtime:\n  allow: [read]\n  deny: [get-env]\n`,
-    );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
-  }, 60_000);
+  beforeAll(() => everythingWorkspace('inspector', '  allow: [read]\n  deny: [get-env]\n'), 60_000);
 
-  it('lists the admitted tools, calls one, and gets a refusal for an undeclared argument', () => {
-    const names = inspect('--method', 'tools/list').tools!.map((t) => t.name);
+  it('lists the admitted tools, calls one, and gets a refusal for an undeclared argument', async () => {
+    const [listed, echoed, undeclared, denied] = await Promise.all([
+      inspect('--method', 'tools/list'),
+      inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi'),
+      inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi', '--tool-arg', 'notes=x'),
+      inspect('--method', 'tools/call', '--tool-name', 'get-env'),
+    ]);
+    const names = listed.tools!.map((t) => t.name);
     expect(names).toContain('echo');
     expect(names).not.toContain('get-env');
     expect(names).not.toContain('toggle-simulated-logging');
-    expect(inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi').content?.[0]?.text).toBe('Echo: hi');
-    expect(inspect('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi', '--tool-arg', 'notes=x').structuredContent).toMatchObject({
+    expect(echoed.content?.[0]?.text).toBe('Echo: hi');
+    expect(undeclared.structuredContent).toMatchObject({
       ok: false,
       error: 'invalid_arguments',
     });
-    expect(inspect('--method', 'tools/call', '--tool-name', 'get-env').structuredContent).toMatchObject({ ok: false, error: 'tool_not_allowed' });
+    expect(denied.structuredContent).toMatchObject({ ok: false, error: 'tool_not_allowed' });
   }, 120_000);
 });
 

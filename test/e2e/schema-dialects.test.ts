@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commit, git } from '../support/action-repo.js';
 import { CLI, READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
 import type { JsonObject } from '../../src/util/json.js';
@@ -69,10 +69,17 @@ const CASES: { name: string; key: string; base: JsonObject; head: JsonObject }[]
 ];
 
 describe('a draft-07 keyword rewritten in its 2020-12 spelling, in a schema the proxy checks as draft-07 only', () => {
+  /** Each case's repository by key, built at once (the proxy case reads the first case's, after it). */
+  const repos = new Map<string, string>();
+  beforeAll(async () => {
+    const dirs = await Promise.all(CASES.map(({ key, base, head }) => repository(key, removeSchema(base), removeSchema(head))));
+    CASES.forEach(({ key }, i) => repos.set(key, dirs[i]!));
+  }, 120_000);
+
   it.each(CASES)(
     '$name: check --base fails with schema-widened',
-    async ({ key, base, head }) => {
-      const dir = await repository(key, removeSchema(base), removeSchema(head));
+    async ({ key }) => {
+      const dir = repos.get(key)!;
       const check = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
       expect(check.code, check.stdout + check.stderr).toBe(1);
       const findings = (JSON.parse(check.stdout) as { findings: JsonFinding[] }).findings.filter((f) => f.ruleId === 'schema-widened');
@@ -83,7 +90,8 @@ describe('a draft-07 keyword rewritten in its 2020-12 spelling, in a schema the 
   );
 
   it('the proxy refuses {"force": true} without "confirm" under the base contract and forwards it under the head contract', async () => {
-    const dir = await repository('proxy', removeSchema(CASES[0]!.base), removeSchema(CASES[0]!.head));
+    // The first case's repository: its check has run; the checkouts below change its work tree.
+    const dir = repos.get(CASES[0]!.key)!;
     const call = async (): Promise<{ isError?: boolean; structuredContent?: { error?: string } }> => {
       const client = new Client({ name: 'schema-dialects-test', version: '1' }, { capabilities: {} });
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy'], cwd: dir, stderr: 'ignore' }));

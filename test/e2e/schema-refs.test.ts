@@ -67,70 +67,78 @@ async function callThroughProxy(dir: string, cmds: string[]): Promise<CallResult
   }
 }
 
-describe('an enum dropped inside a definition reached by $anchor', () => {
-  it('check --base and diff report schema-widened; the proxy enforces only what is pinned', async () => {
-    const dir = await repository('anchor', tools('#cmd', { $anchor: 'cmd', enum: ['ls', 'pwd'] }));
+// The two repositories are independent: their cases run at once.
+describe.concurrent('schema references end to end', () => {
+  describe('an enum dropped inside a definition reached by $anchor', () => {
+    it('check --base and diff report schema-widened; the proxy enforces only what is pinned', async () => {
+      const dir = await repository('anchor', tools('#cmd', { $anchor: 'cmd', enum: ['ls', 'pwd'] }));
 
-    // Under the base contract the proxy lets `ls` through to the server and refuses `rm`.
-    const [ls, rm] = await callThroughProxy(dir, ['ls', 'rm']);
-    expect(ls?.isError ?? false).toBe(false);
-    expect(ls?.content?.[0]?.text).toBe('ran run {"cmd":"ls"}');
-    expect(rm).toMatchObject({ isError: true, structuredContent: { ok: false, error: 'invalid_arguments' } });
-    expect(rm?.structuredContent?.detail).toContain('/cmd must be equal to one of the allowed values');
+      // Under the base contract the proxy lets `ls` through to the server and refuses `rm`.
+      const [ls, rm] = await callThroughProxy(dir, ['ls', 'rm']);
+      expect(ls?.isError ?? false).toBe(false);
+      expect(ls?.content?.[0]?.text).toBe('ran run {"cmd":"ls"}');
+      expect(rm).toMatchObject({ isError: true, structuredContent: { ok: false, error: 'invalid_arguments' } });
+      expect(rm?.structuredContent?.detail).toContain('/cmd must be equal to one of the allowed values');
 
-    // The pull request: the server's definition loses its enum.
-    writeFileSync(join(dir, 'tools.json'), tools('#cmd', { $anchor: 'cmd' }));
-    // Before `toolgate update` the served tool is not the pinned one: refused, never the new schema.
-    const [drifted] = await callThroughProxy(dir, ['rm']);
-    expect(drifted).toMatchObject({ isError: true, structuredContent: { ok: false, error: 'tool_drifted' } });
+      // The pull request: the server's definition loses its enum.
+      writeFileSync(join(dir, 'tools.json'), tools('#cmd', { $anchor: 'cmd' }));
+      // Before `toolgate update` the served tool is not the pinned one: refused, never the new schema.
+      const [drifted] = await callThroughProxy(dir, ['rm']);
+      expect(drifted).toMatchObject({ isError: true, structuredContent: { ok: false, error: 'tool_drifted' } });
 
-    const u = await runCli(['update'], { cwd: dir });
-    expect(u.code, u.stderr).toBe(0);
-    commit(dir, 'pull request: run takes any command');
+      const u = await runCli(['update'], { cwd: dir });
+      expect(u.code, u.stderr).toBe(0);
+      commit(dir, 'pull request: run takes any command');
 
-    const check = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
-    expect(check.code, check.stderr).toBe(1);
-    const findings = (JSON.parse(check.stdout) as { findings: JsonFinding[] }).findings;
-    const widened = findings.filter((f) => f.ruleId === 'schema-widened');
-    expect(widened).toHaveLength(1);
-    expect(widened[0]).toMatchObject({ tool: 'run', level: 'error' });
-    expect(widened[0]?.message).toMatch(
-      /^tool "run" accepts new inputs: \/properties\/cmd: no longer restricted to the values "ls", "pwd"; it needs an approving review/,
-    );
+      // check --base, diff and the proxy read the pinned state and write nothing the others read: at once.
+      writeFileSync(join(dir, 'base.surface.json'), git(dir, 'show', 'main~1:.toolgate/shell.surface.json'));
+      const [check, diff, [after]] = await Promise.all([
+        runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir }),
+        runCli(['diff', 'base.surface.json', '.toolgate/shell.surface.json', '--format', 'json'], { cwd: dir }),
+        // Once the widened schema is the contract, the proxy enforces it: what the review must see.
+        callThroughProxy(dir, ['rm']),
+      ]);
+      expect(check.code, check.stderr).toBe(1);
+      const findings = (JSON.parse(check.stdout) as { findings: JsonFinding[] }).findings;
+      const widened = findings.filter((f) => f.ruleId === 'schema-widened');
+      expect(widened).toHaveLength(1);
+      expect(widened[0]).toMatchObject({ tool: 'run', level: 'error' });
+      expect(widened[0]?.message).toMatch(
+        /^tool "run" accepts new inputs: \/properties\/cmd: no longer restricted to the values "ls", "pwd"; it needs an approving review/,
+      );
 
-    writeFileSync(join(dir, 'base.surface.json'), git(dir, 'show', 'main~1:.toolgate/shell.surface.json'));
-    const diff = await runCli(['diff', 'base.surface.json', '.toolgate/shell.surface.json', '--format', 'json'], { cwd: dir });
-    expect(diff.code, diff.stderr).toBe(1);
-    expect((JSON.parse(diff.stdout) as { findings: JsonFinding[] }).findings.filter((f) => f.ruleId === 'schema-widened').map((f) => f.tool)).toEqual(['run']);
+      expect(diff.code, diff.stderr).toBe(1);
+      expect((JSON.parse(diff.stdout) as { findings: JsonFinding[] }).findings.filter((f) => f.ruleId === 'schema-widened').map((f) => f.tool)).toEqual([
+        'run',
+      ]);
 
-    // Once the widened schema is the contract, the proxy enforces it: what the review must see.
-    const [after] = await callThroughProxy(dir, ['rm']);
-    expect(after?.content?.[0]?.text).toBe('ran run {"cmd":"rm"}');
-    const log = readFileSync(join(dir, 'decisions.jsonl'), 'utf8');
-    expect(log).toContain('"reason":"invalid_arguments"');
-  }, 120_000);
-});
+      expect(after?.content?.[0]?.text).toBe('ran run {"cmd":"rm"}');
+      const log = readFileSync(join(dir, 'decisions.jsonl'), 'utf8');
+      expect(log).toContain('"reason":"invalid_arguments"');
+    }, 120_000);
+  });
 
-describe('an enum dropped inside a definition reached by a urn: $id', () => {
-  it('check --base reports schema-widened; a description edit beside it is no schema change', async () => {
-    const dir = await repository('urn', tools('urn:example:command', { $id: 'urn:example:command', enum: ['ls', 'pwd'] }));
+  describe('an enum dropped inside a definition reached by a urn: $id', () => {
+    it('check --base reports schema-widened; a description edit beside it is no schema change', async () => {
+      const dir = await repository('urn', tools('urn:example:command', { $id: 'urn:example:command', enum: ['ls', 'pwd'] }));
 
-    writeFileSync(join(dir, 'tools.json'), tools('urn:example:command', { $id: 'urn:example:command', enum: ['ls', 'pwd'], description: 'ls or pwd.' }));
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
-    commit(dir, 'describe the command');
-    const described = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
-    const describedIds = (JSON.parse(described.stdout) as { findings: JsonFinding[] }).findings.map((f) => f.ruleId);
-    expect(describedIds).not.toContain('schema-widened');
-    expect(describedIds).not.toContain('schema-unclassified');
-    expect(describedIds).toContain('description-changed');
+      writeFileSync(join(dir, 'tools.json'), tools('urn:example:command', { $id: 'urn:example:command', enum: ['ls', 'pwd'], description: 'ls or pwd.' }));
+      expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+      commit(dir, 'describe the command');
+      const described = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
+      const describedIds = (JSON.parse(described.stdout) as { findings: JsonFinding[] }).findings.map((f) => f.ruleId);
+      expect(describedIds).not.toContain('schema-widened');
+      expect(describedIds).not.toContain('schema-unclassified');
+      expect(describedIds).toContain('description-changed');
 
-    writeFileSync(join(dir, 'tools.json'), tools('urn:example:command', { $id: 'urn:example:command', description: 'ls or pwd.' }));
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
-    commit(dir, 'run takes any command');
-    const check = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
-    expect(check.code, check.stderr).toBe(1);
-    const widened = (JSON.parse(check.stdout) as { findings: JsonFinding[] }).findings.filter((f) => f.ruleId === 'schema-widened');
-    expect(widened.map((f) => [f.tool, f.level])).toEqual([['run', 'error']]);
-    expect(widened[0]?.message).toContain('tool "run" accepts new inputs: /properties/cmd: no longer restricted to the values "ls", "pwd"');
-  }, 120_000);
+      writeFileSync(join(dir, 'tools.json'), tools('urn:example:command', { $id: 'urn:example:command', description: 'ls or pwd.' }));
+      expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+      commit(dir, 'run takes any command');
+      const check = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
+      expect(check.code, check.stderr).toBe(1);
+      const widened = (JSON.parse(check.stdout) as { findings: JsonFinding[] }).findings.filter((f) => f.ruleId === 'schema-widened');
+      expect(widened.map((f) => [f.tool, f.level])).toEqual([['run', 'error']]);
+      expect(widened[0]?.message).toContain('tool "run" accepts new inputs: /properties/cmd: no longer restricted to the values "ls", "pwd"');
+    }, 120_000);
+  });
 });

@@ -17,6 +17,8 @@ import { snapshotMcp } from '../../src/sources/mcp.js';
 import type { RawSnapshot } from '../../src/sources/types.js';
 import { FIXTURES, NODE, ROOT, freePort, livePidsInGroup, readPids, tempDir, type HttpCfg, type StdioCfg } from '../support/mcp-fixtures.js';
 import { runCli } from '../support/run-dist.js';
+import { commit, git, writeFiles } from '../support/action-repo.js';
+import { createServer } from 'node:http';
 
 const FIXTURE = join(FIXTURES, 'hostile', 'env-report.mjs');
 const SUFFIX = randomBytes(4).toString('hex').toUpperCase();
@@ -146,5 +148,34 @@ describe('through the built CLI, with the secrets in the CLI’s own environment
     const surface = JSON.parse(r.stdout) as { tools: { name: string; description?: string }[] };
     expectOnlyAllowed(seen(surface.tools), process.env.HOME);
     expect(livePidsInGroup(readPids(pidFile)[0]!)).toEqual([]);
+  });
+
+  it('a pull request that points an HTTP source elsewhere: `check --base` exits 2 on the url line, and the header never leaves', async () => {
+    const dir = temp();
+    const requests: string[] = [];
+    const collector = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((done) => collector.listen(0, '127.0.0.1', done));
+    const port = (collector.address() as { port: number }).port;
+    const policy = (url: string) =>
+      `sources:\n  - id: remote\n    mcp:\n      url: ${url}\n      headers:\n        Authorization: { env: ${SECRET}, prefix: "Bearer " }\n`;
+    try {
+      git(dir, 'init', '-q', '-b', 'main');
+      writeFiles(dir, { 'toolgate.yml': policy('https://mcp.example.invalid/mcp') });
+      commit(dir, 'base: the token goes to the service');
+      writeFiles(dir, { 'toolgate.yml': policy(`http://127.0.0.1:${port}/mcp`) });
+      commit(dir, 'head: the token goes to a collector');
+      const r = await runCli(['check', '--base', 'main~1'], { cwd: dir, env: cliEnv, timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `source "remote" sends "${SECRET}" (header "Authorization") to http://127.0.0.1:${port}, where the base branch's policy does not send it`,
+      );
+      expect(r.stderr).toMatch(/toolgate\.yml:4\b/);
+      expect(requests).toEqual([]);
+    } finally {
+      await new Promise((done) => collector.close(done));
+    }
   });
 });

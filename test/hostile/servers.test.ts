@@ -38,6 +38,14 @@ import {
 // SDK-based ones take a second or more to start there); cases about a limit set their own.
 const TIMEOUTS = { startupMs: 10_000, requestMs: 3_000, totalMs: 15_000 };
 const LIMITS = { maxPages: 20, maxBytes: 4 * 1024 * 1024 };
+/**
+ * For a server that never answers in time: nothing it sends can come late, so a start-up timeout
+ * well below {@link TIMEOUTS}' ends the case sooner with the same outcome (wide enough for the
+ * fixture to start and record its pids on a loaded machine).
+ */
+const NEVER_STARTS = { ...TIMEOUTS, startupMs: 4000 };
+/** For a listing that hangs: each outcome is the same whether or not a page comes in time. */
+const HANGS = { ...TIMEOUTS, requestMs: 1500 };
 /** SIGTERM→SIGKILL grace (1 s) plus slack for a busy runner. */
 const SLACK_MS = 1000 + 4000;
 
@@ -189,18 +197,18 @@ describe.concurrent('hostile MCP servers', () => {
   });
 
   it('never answers initialize: startup-timeout within the start-up timeout', async () => {
-    const err = await fails(hostile('no-init.mjs'), 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
-    expect(err.message).toContain(`within ${TIMEOUTS.startupMs} ms`);
+    const err = await fails(hostile('no-init.mjs', [], { timeouts: NEVER_STARTS }), 'startup-timeout', NEVER_STARTS.startupMs + SLACK_MS);
+    expect(err.message).toContain(`within ${NEVER_STARTS.startupMs} ms`);
     expect(err.message).toContain('`startup-timeout-ms`');
     expect(err.message).toContain('no-init.mjs');
   });
 
   it('never answers, ignores SIGTERM and has a grandchild: startup-timeout, whole group killed', async () => {
-    const run = viaShell('silent.mjs', []);
+    const run = viaShell('silent.mjs', [], { timeouts: NEVER_STARTS });
     const children = `${run.pidFile}.children`;
     const args = (run.cfg as StdioCfg).args;
     args[1] = `${args[1]} ${JSON.stringify(children)}`;
-    const err = await fails(run, 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
+    const err = await fails(run, 'startup-timeout', NEVER_STARTS.startupMs + SLACK_MS);
     expect(err.message).toContain('did not complete initialization');
     for (const pid of readPids(children)) expect(pidAlive(pid)).toBe(false);
   });
@@ -233,7 +241,7 @@ describe.concurrent('hostile MCP servers', () => {
   });
 
   it('starts slower than the start-up timeout: startup-timeout', async () => {
-    const err = await fails(hostile('slow-start.mjs', ['25000']), 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
+    const err = await fails(hostile('slow-start.mjs', ['25000'], { timeouts: NEVER_STARTS }), 'startup-timeout', NEVER_STARTS.startupMs + SLACK_MS);
     expect(err.message).toContain('startup-timeout-ms');
   });
 
@@ -259,12 +267,12 @@ describe.concurrent('hostile MCP servers', () => {
 
   // ---- listing ----------------------------------------------------------------------------
   it('answers initialize, then hangs on tools/list: request-timeout', async () => {
-    const err = await fails(hostile('hang-list.mjs'), 'request-timeout', TIMEOUTS.requestMs * 2 + SLACK_MS);
+    const err = await fails(hostile('hang-list.mjs', [], { timeouts: HANGS }), 'request-timeout', HANGS.requestMs * 2 + SLACK_MS);
     expect(err.message).toContain('request-timeout-ms');
   });
 
   it('hangs on the second page: request-timeout', async () => {
-    const err = await fails(hostile('hang-page2.mjs'), 'request-timeout', TIMEOUTS.requestMs * 2 + SLACK_MS);
+    const err = await fails(hostile('hang-page2.mjs', [], { timeouts: HANGS }), 'request-timeout', HANGS.requestMs * 2 + SLACK_MS);
     expect(err.message).toContain('tools/list');
   });
 
@@ -441,8 +449,8 @@ describe.concurrent('hostile MCP servers', () => {
   it('HTTP: start command that never opens its port (and ignores SIGTERM): startup-timeout, killed', async () => {
     const port = await freePort();
     const run = hostile('http-never-listens.mjs');
-    const cfg = httpStarted(run, port);
-    const err = await fails({ cfg, pidFile: run.pidFile }, 'startup-timeout', TIMEOUTS.startupMs + SLACK_MS);
+    const cfg = httpStarted(run, port, NEVER_STARTS);
+    const err = await fails({ cfg, pidFile: run.pidFile }, 'startup-timeout', NEVER_STARTS.startupMs + SLACK_MS);
     expect(err.message).toContain(`http://127.0.0.1:${port}/mcp`);
     expect(err.message).toContain('warming up forever');
   });

@@ -2,7 +2,7 @@
  * export-stale: raised by `check` (run-check → export/verify) for a committed export that no
  * longer matches what `toolgate export` writes from the contract and the head's runtime block.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Policy } from '../../src/config/policy-model.js';
@@ -23,18 +23,22 @@ const yaml = (deny: string) =>
 /** A repository with a contract pinned by `update`, the export as given (or as `toolgate export` writes it), then `check`. */
 async function scenario(deny: string, exportText?: (fresh: string) => string | undefined) {
   const root = mkdtempSync(join(tmpdir(), 'tg-export-stale-'));
-  writeFileSync(join(root, 'tools.json'), TOOLS);
-  const load = (): Policy => parsePolicy(yaml(deny), join(root, 'toolgate.yml'), root);
-  writeFileSync(join(root, 'toolgate.yml'), yaml(deny));
-  const updated = await runCheck({ policy: load(), mode: 'update', root, logger: silentLogger });
-  const policy = load();
-  const contract = updated.sources[0]!.surface!;
-  const fresh = renderExport(targetById('docker')!, exportInput(policy, contract, policy.exports[0]!, '.toolgate/notes.surface.json'));
-  const text = exportText ? exportText(fresh) : fresh;
-  mkdirSync(join(root, 'deploy'));
-  if (text !== undefined) writeFileSync(join(root, 'deploy/tools.yaml'), text);
-  const result = await runCheck({ policy, mode: 'check', root, logger: silentLogger, exports: { policy, entries: policy.exports } });
-  return result.findings;
+  try {
+    writeFileSync(join(root, 'tools.json'), TOOLS);
+    const load = (): Policy => parsePolicy(yaml(deny), join(root, 'toolgate.yml'), root);
+    writeFileSync(join(root, 'toolgate.yml'), yaml(deny));
+    const updated = await runCheck({ policy: load(), mode: 'update', root, logger: silentLogger });
+    const policy = load();
+    const contract = updated.sources[0]!.surface!;
+    const fresh = renderExport(targetById('docker')!, exportInput(policy, contract, policy.exports[0]!, '.toolgate/notes.surface.json'));
+    const text = exportText ? exportText(fresh) : fresh;
+    mkdirSync(join(root, 'deploy'));
+    if (text !== undefined) writeFileSync(join(root, 'deploy/tools.yaml'), text);
+    const result = await runCheck({ policy, mode: 'check', root, logger: silentLogger, exports: { policy, entries: policy.exports } });
+    return result.findings;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 ruleTests('export-stale', {

@@ -2,7 +2,7 @@
  * tool-shadowed: raised by run-check across the sources of one toolgate.yml: a tool name two
  * sources serve, or a tool's text that names another source's tool.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parsePolicy } from '../../src/config/policy.js';
@@ -16,8 +16,12 @@ async function twoSources(a: object[], b: object[]) {
   writeFileSync(join(root, 'a.json'), JSON.stringify({ tools: a }));
   writeFileSync(join(root, 'b.json'), JSON.stringify({ tools: b }));
   const yaml = 'sources:\n  - id: mail\n    recorded: a.json\n  - id: notes\n    recorded: b.json\n';
-  const policy = parsePolicy(yaml, join(root, 'toolgate.yml'), root);
-  return (await runCheck({ policy, mode: 'audit', root, logger: silentLogger })).findings;
+  try {
+    const policy = parsePolicy(yaml, join(root, 'toolgate.yml'), root);
+    return (await runCheck({ policy, mode: 'audit', root, logger: silentLogger })).findings;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 ruleTests('tool-shadowed', {

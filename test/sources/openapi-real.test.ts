@@ -166,8 +166,10 @@ describe('real OpenAPI documents load and become the included tools', () => {
   });
 });
 
-/** Every operation of a document, as `pruneForValidation` takes them. */
-async function allOperations(spec: string) {
+/** Every operation of a document, as `pruneForValidation` takes them; each document loaded once (no case changes it). */
+const loadedOnce = new Map<string, ReturnType<typeof loadOperations>>();
+const allOperations = (spec: string) => loadedOnce.get(spec) ?? loadedOnce.set(spec, loadOperations(spec)).get(spec)!;
+async function loadOperations(spec: string) {
   const loaded = await loadOpenApiDocument(spec, { root: resolve('.') });
   return { doc: loaded.doc, ops: indexOperations(loaded.doc).all };
 }

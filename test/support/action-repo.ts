@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FakeGitHub } from './fake-github.js';
@@ -36,11 +36,68 @@ export async function update(dir: string): Promise<void> {
   if (r.code !== 0) throw new Error(`update failed: ${r.stderr}`);
 }
 
+/**
+ * The contracts `toolgate update` writes, written in this process by the same pipeline (the
+ * policy read as the CLI reads it, runCheck in update mode at the CLI's run root), for fixtures of
+ * recorded listings, where starting the CLI costs more than the case it sets up. Cases about
+ * `update` itself, or whose sources are servers, use {@link update}.
+ */
+export async function updateInProcess(dir: string): Promise<void> {
+  const [{ loadPolicy }, { runRoot }, { checkRunOptions, runCheck }, { silentLogger }] = await Promise.all([
+    import('../../src/config/policy-file.js'),
+    import('../../src/cli/prepare.js'),
+    import('../../src/run-check.js'),
+    import('../../src/util/logger.js'),
+  ]);
+  const policy = await loadPolicy(join(dir, 'toolgate.yml'));
+  const r = await runCheck(checkRunOptions({ policy, mode: 'update', root: runRoot(policy, dir), logger: silentLogger }));
+  const failed = r.sources.find((s) => s.failure);
+  if (failed) throw new Error(`update failed: ${failed.id}: ${failed.failure?.message}`);
+}
+
 /** Commits everything; returns the commit SHA. */
 export function commit(dir: string, message: string): string {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', message);
   return git(dir, 'rev-parse', 'HEAD');
+}
+
+/**
+ * Repositories built once per test file and copied for each case. Building one runs `toolgate
+ * update` through the CLI (and git) once or twice, which costs more than the Action run a case is
+ * about; a copy is the whole directory, `.git` included (the same commits, the same SHAs), in a
+ * workspace of its own, so cases still share nothing they write. `dispose` (in `afterAll`)
+ * removes the originals.
+ */
+export class RepoTemplates {
+  private readonly built = new Map<string, Promise<{ dir: string; meta: object }>>();
+  private readonly parents: string[] = [];
+
+  /**
+   * Copies to `dest` (which must not exist) the repository `build` makes in an empty directory,
+   * built on the first call for `key`; returns what `build` returned, with `dir: dest`.
+   */
+  async copy<T extends object>(key: string, build: (dir: string) => Promise<T>, dest: string): Promise<T & { dir: string }> {
+    let made = this.built.get(key);
+    if (!made) {
+      const parent = mkdtempSync(join(tmpdir(), 'tg-template-'));
+      this.parents.push(parent);
+      const dir = join(parent, 'ws');
+      mkdirSync(dir);
+      made = build(dir).then((meta) => ({ dir, meta }));
+      this.built.set(key, made);
+    }
+    const { dir, meta } = await made;
+    cpSync(dir, dest, { recursive: true, verbatimSymlinks: true });
+    return { ...(meta as T), dir: dest };
+  }
+
+  /** Removes every original. */
+  dispose(): void {
+    for (const p of this.parents) rmSync(p, { recursive: true, force: true });
+    this.parents.length = 0;
+    this.built.clear();
+  }
 }
 
 /** A repository with a base commit and a pull request's head commit, and a loopback GitHub API serving it. */
@@ -54,25 +111,27 @@ export interface PullRequestRepo {
 /**
  * A repository whose base commit has `base` (files) and the contract `toolgate update` writes for
  * it (`atBase` may then change the files before the commit), and a pull request whose head commit
- * has `head` and, unless `updateHead` is false, an updated contract. `bob` has write access; the
- * API serves the repository's files at any commit. Everything is removed by the functions pushed
- * on `cleanups`.
+ * has `head` and, unless `updateHead` is false, an updated contract (written by `toolgate update`
+ * through the built CLI, or with `inProcess` by {@link updateInProcess}). `bob` has write access;
+ * the API serves the repository's files at any commit. Everything is removed by the functions
+ * pushed on `cleanups`.
  */
 export async function pullRequestRepo(
   cleanups: (() => Promise<void> | void)[],
   files: { base: Record<string, string>; head: Record<string, string> },
-  opts: { updateHead?: boolean; atBase?: (dir: string) => void; prefix?: string } = {},
+  opts: { updateHead?: boolean; atBase?: (dir: string) => void; prefix?: string; inProcess?: boolean } = {},
 ): Promise<PullRequestRepo> {
   const parent = mkdtempSync(join(tmpdir(), opts.prefix ?? 'tg-gate-'));
   cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
   const dir = join(parent, 'ws');
   writeFiles(dir, files.base);
   git(dir, 'init', '-q', '-b', 'main');
-  await update(dir);
+  const pin = opts.inProcess ? updateInProcess : update;
+  await pin(dir);
   opts.atBase?.(dir);
   const baseSha = commit(dir, 'base');
   writeFiles(dir, files.head);
-  if (opts.updateHead !== false) await update(dir);
+  if (opts.updateHead !== false) await pin(dir);
   const headSha = commit(dir, 'pull request');
   const gh = await FakeGitHub.start();
   cleanups.push(() => gh.close());

@@ -51,8 +51,12 @@ export async function startProtectedServer(setup: ProtectedSetup = {}): Promise<
   const { port } = http.address() as { port: number };
   state.origin = `http://127.0.0.1:${port}`;
   state.url = `${state.origin}/mcp`;
-  state.close = () => new Promise((r) => http.close(() => r()));
-  http.closeIdleConnections?.();
+  // Connections kept alive by the client would hold `close` for the keep-alive timeout (5 s).
+  state.close = () =>
+    new Promise((r) => {
+      http.close(() => r());
+      http.closeAllConnections();
+    });
   return state;
 }
 

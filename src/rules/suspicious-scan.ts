@@ -279,10 +279,22 @@ const MAX_ANCHORS = 8;
 const VERB_WINDOW = 600;
 
 const GLOBAL = new WeakMap<RegExp, RegExp>();
-/** A global copy of `re`, made once. */
+/**
+ * A subject long enough that V8 compiles a regex it runs on straight to machine code
+ * (`JSRegExp::kTierUpForSubjectLengthValue`, 1,000 characters). On a shorter one V8 first
+ * compiles the regex to bytecode and interprets it, then compiles it again to machine code on its
+ * next run: for the table's large alternations the bytecode step costs three to five times the
+ * machine code (about 16 ms for the conversation's, against 5). Every regex of the table fails
+ * or matches at once on a control character, so the run itself costs next to nothing.
+ */
+const NATIVE_FIRST = '\u0001'.repeat(1000);
+/** A global copy of `re`, made once and compiled to machine code at once ({@link NATIVE_FIRST}). */
 function globalOf(re: RegExp): RegExp {
   let g = GLOBAL.get(re);
-  if (!g) GLOBAL.set(re, (g = new RegExp(re.source, `${re.flags}g`)));
+  if (!g) {
+    GLOBAL.set(re, (g = new RegExp(re.source, `${re.flags}g`)));
+    g.test(NATIVE_FIRST);
+  }
   g.lastIndex = 0;
   return g;
 }

@@ -76,7 +76,8 @@ function sentences(text: string): Sentence[] {
   let start = 0;
   const push = (end: number) => {
     const s = text.slice(start, end).replace(/\s+/g, ' ').trim();
-    if (s) out.push({ text: s, start, end });
+    // Every field present from the start: one added later changes the shape under V8's compiled scan, which is then compiled again.
+    if (s) out.push({ text: s, start, end, others: undefined });
   };
   BOUNDARY.lastIndex = 0;
   for (let m = BOUNDARY.exec(text); m; m = BOUNDARY.exec(text)) {
@@ -520,7 +521,9 @@ function sentenceRowHit(p: SuspiciousPattern, split: readonly Sentence[], f: For
 }
 
 export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousHit[] {
-  const hits: SuspiciousHit[] = [];
+  // Made on the first hit, as a list of objects from the start: an empty list that later takes
+  // one changes its kind under V8's compiled scan, which is then compiled again.
+  let hits: SuspiciousHit[] | undefined;
   const f = formsOf(text, ctx.before);
   let split: Sentence[] | undefined;
   const on = rowsFor(f.read);
@@ -528,7 +531,7 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
     const p = ROWS[i] as SuspiciousPattern;
     if (!rowOn(on, i)) continue;
     if (p.argumentOnly && !ctx.argument) continue;
-    if (p.unlessHit !== undefined && hits.some((h) => h.pattern === p.unlessHit)) continue;
+    if (p.unlessHit !== undefined && hits?.some((h) => h.pattern === p.unlessHit)) continue;
     let hit: SuspiciousHit | undefined;
     // A `text` row tries its gate on each form first (textRowHit).
     if (p.scope === 'text') hit = textRowHit(p, f.variants);
@@ -537,7 +540,10 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
       split ??= sentences(f.read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
       hit = sentenceRowHit(p, split, f, ctx);
     }
-    if (hit) hits.push(hit);
+    if (hit) {
+      if (hits) hits.push(hit);
+      else hits = [hit];
+    }
   }
-  return hits;
+  return hits ?? [];
 }

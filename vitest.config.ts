@@ -1,5 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { FAST_FILES } from './vitest.fast.config.js';
+import { ISOLATED_FILES } from './test/support/isolated-files.js';
+import { SlowFirst } from './test/support/slow-first.js';
 
 export default defineConfig({
   test: {
@@ -9,12 +11,19 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    sequence: { sequencer: SlowFirst },
+    // A worker that is not isolated loads src/ and vitest once for all the files it runs instead of
+    // once per file (about half a second of CPU each). Only files that leave the process as they
+    // found it share one.
     projects: [
-      // The files of `npm run test:fast` start no process and keep no module state: a worker loads
-      // src/ once for all of them (vitest.fast.config.ts). The others set process.env for their
-      // file (test/support/unsandboxed.ts) or mock modules: each runs in its own module graph.
+      // The files of `npm run test:fast`: no process started, no module state kept (vitest.fast.config.ts).
       { extends: true, test: { name: 'units', include: FAST_FILES, isolate: false } },
-      { extends: true, test: { name: 'processes', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FAST_FILES] } },
+      // Files that start processes (servers, git, the built CLI and Action) from an unchanged process.
+      {
+        extends: true,
+        test: { name: 'processes', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FAST_FILES, ...ISOLATED_FILES], isolate: false },
+      },
+      { extends: true, test: { name: 'isolated', include: ISOLATED_FILES } },
     ],
   },
 });

@@ -55,6 +55,8 @@ const VERB_NOUN =
  */
 const SERVER_TOOLS =
   /\b([A-Za-z][\w-]{1,30})\s+(?:mcp\s+)?(?:server|integration|connector|plugin|extension)['’]s\s+(?:[\w-]{1,30}\s+)?(?:tools?|functions?)\b|\b(?:tools?|functions?)\s+(?:of|from)\s+the\s+([A-Za-z][\w-]{1,30})\s+(?:mcp\s+)?(?:server|integration|connector|plugin|extension)\b|\b(?:from|using|via|through|with|by)\s+the\s+([A-Za-z][\w-]{1,30})\s+(?:mcp\s+)?(?:server|integration|connector|plugin|extension)\b/gi;
+/** What every {@link SERVER_TOOLS} match contains: sentences without it skip that regex. */
+const SERVER_WORD = /server|integration|connector|plugin|extension/i;
 /** Words before "server" that say what kind of server, not which one ("the remote server"). */
 const NOT_A_SERVER = new Set(
   'remote local target web http https api proxy upstream backend origin database db mail smtp sql main primary default same this that other own'.split(' '),
@@ -119,10 +121,11 @@ export function toolMentions(sentence: string): ToolMention[] {
     if (g !== 4 || identifierLike(name) || /^(?:the|using|use|call|calling|invoke|run)\s/i.test(m[0])) add(name, at(m, g), group);
   }
   for (const m of sentence.matchAll(VERB_NOUN)) add(m[1], at(m, 1));
-  for (const m of sentence.matchAll(SERVER_TOOLS)) {
-    const g = [1, 2, 3].find((i) => m[i] !== undefined) as number;
-    if (!NOT_A_SERVER.has((m[g] as string).toLowerCase())) add(m[g], at(m, g), true);
-  }
+  if (SERVER_WORD.test(sentence))
+    for (const m of sentence.matchAll(SERVER_TOOLS)) {
+      const g = [1, 2, 3].find((i) => m[i] !== undefined) as number;
+      if (!NOT_A_SERVER.has((m[g] as string).toLowerCase())) add(m[g], at(m, g), true);
+    }
   for (const m of sentence.matchAll(CALLED)) if (identifierLike(m[1] as string)) add(m[1], m.index);
   return [...out.values()];
 }

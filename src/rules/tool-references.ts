@@ -160,7 +160,7 @@ const TOOL_VERBS = new Set(
     'save store generate dump clear show start stop reset dump log notify push pull commit clone deploy install invoke trigger refresh ' +
     'lookup resolve navigate click copy move rename edit insert submit share forward publish tweet pay charge ' +
     'approve grant revoke encrypt decrypt backup restore analyze summarize translate convert extract parse describe inspect monitor track ' +
-    'collect gather harvest grab steal leak ' +
+    'collect gather harvest grab steal leak audit diagnose authorize register capture calculate compute prepare ' +
     // German, Spanish and French, the languages suspicious-text reads: `lese_passwoerter`, `obtener_tokens`.
     'lese lies sende schicke sammle exportiere lade schreibe suche liste erstelle loesche pruefe hole kopiere zeige ' +
     'leer obtener enviar exportar listar buscar crear borrar recopilar subir volcar copiar descargar lire obtenir envoyer exporter lister chercher supprimer collecter copier recuperer'

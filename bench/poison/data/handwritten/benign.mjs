@@ -434,4 +434,11 @@ export default [
       channel: 'Channel',
     }),
   ]),
+  server('prompt-store', [
+    tool('save_prompt', 'Stores a prompt in the workspace library.', { prompt: "The assistant's system prompt to store, as the user wrote it." }),
+  ]),
+  server('security-audit-own', [
+    tool('security_audit', 'Audits the repository for leaked secrets.', { repo: 'Repository' }),
+    tool('audit_summary', 'Summarizes findings. Works only once security_audit has run on the repository.', { repo: 'Repository' }),
+  ]),
 ];

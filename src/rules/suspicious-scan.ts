@@ -76,7 +76,8 @@ function sentences(text: string): Sentence[] {
   let start = 0;
   const push = (end: number) => {
     const s = text.slice(start, end).replace(/\s+/g, ' ').trim();
-    if (s) out.push({ text: s, start, end });
+    // Every field present from the start: one added later changes the shape under V8's compiled scan, which is then compiled again.
+    if (s) out.push({ text: s, start, end, others: undefined });
   };
   BOUNDARY.lastIndex = 0;
   for (let m = BOUNDARY.exec(text); m; m = BOUNDARY.exec(text)) {
@@ -279,10 +280,22 @@ const MAX_ANCHORS = 8;
 const VERB_WINDOW = 600;
 
 const GLOBAL = new WeakMap<RegExp, RegExp>();
-/** A global copy of `re`, made once. */
+/**
+ * A subject long enough that V8 compiles a regex it runs on straight to machine code
+ * (`JSRegExp::kTierUpForSubjectLengthValue`, 1,000 characters). On a shorter one V8 first
+ * compiles the regex to bytecode and interprets it, then compiles it again to machine code on its
+ * next run: for the table's large alternations the bytecode step costs three to five times the
+ * machine code (about 16 ms for the conversation's, against 5). Every regex of the table fails
+ * or matches at once on a control character, so the run itself costs next to nothing.
+ */
+const NATIVE_FIRST = '\u0001'.repeat(1000);
+/** A global copy of `re`, made once and compiled to machine code at once ({@link NATIVE_FIRST}). */
 function globalOf(re: RegExp): RegExp {
   let g = GLOBAL.get(re);
-  if (!g) GLOBAL.set(re, (g = new RegExp(re.source, `${re.flags}g`)));
+  if (!g) {
+    GLOBAL.set(re, (g = new RegExp(re.source, `${re.flags}g`)));
+    g.test(NATIVE_FIRST);
+  }
   g.lastIndex = 0;
   return g;
 }
@@ -444,7 +457,15 @@ const rowOn = (on: number[] | undefined, i: number) => !on || ((on[Math.floor(i 
  * different fields are objects of different shapes, and code reading a field of many shapes is
  * slow to run and, in V8, compiled again and again.
  */
-const ROWS: readonly SuspiciousPattern[] = SUSPICIOUS_PATTERNS.map((p) => ({
+/**
+ * A row as the scan reads it: every field of {@link SuspiciousPattern}, and `parts`, the regexes a
+ * `sentence` row needs somewhere in the text (its `all` and its verb), shortest source first.
+ */
+interface Row extends SuspiciousPattern {
+  parts: readonly RegExp[];
+}
+
+const ROWS: readonly Row[] = SUSPICIOUS_PATTERNS.map((p) => ({
   id: p.id,
   title: p.title,
   scope: p.scope,
@@ -459,6 +480,7 @@ const ROWS: readonly SuspiciousPattern[] = SUSPICIOUS_PATTERNS.map((p) => ({
   unlessHit: p.unlessHit,
   rationale: p.rationale,
   source: p.source,
+  parts: [...p.all, ...(p.verb ? [p.verb.re] : [])].sort((a, b) => a.source.length - b.source.length),
 }));
 
 /** The forms of a text a scan reads, and (when it changed) what the change added to each. */
@@ -486,13 +508,20 @@ function formsOf(text: string, before: string | undefined): Forms {
 
 /**
  * Whether every part of a `sentence` row occurs somewhere in the readable text, before any
- * sentence is looked at: a row about other tools needs a word that can name one; then the anchor
- * (the rarest part), the other parts, the verb.
+ * sentence is looked at: a row about other tools needs a word that can name one; then its parts,
+ * the smallest regex first (the conversation's, the largest, often need not run). `found` holds
+ * what earlier rows learnt of the same text: rows share vocabularies (the conversation, secrets,
+ * the verbs of files), and each runs once a text.
  */
-function mayHit(p: SuspiciousPattern, read: string): boolean {
+function mayHit(p: Row, read: string, found: Map<RegExp, boolean>): boolean {
   if (p.gate && !p.gate.test(read)) return false;
   if (p.needs !== undefined && p.needs !== 'other-group' && !MAY_NAME_A_TOOL.test(read)) return false;
-  return has(p.all[0] as RegExp, read) && p.all.slice(1).every((r) => has(r, read)) && (!p.verb || has(p.verb.re, read));
+  for (const re of p.parts) {
+    let hit = found.get(re);
+    if (hit === undefined) found.set(re, (hit = has(re, read)));
+    if (!hit) return false;
+  }
+  return true;
 }
 
 /** A `sentence` row's hit in the first sentence it hits, with the words a change added there. */
@@ -508,24 +537,30 @@ function sentenceRowHit(p: SuspiciousPattern, split: readonly Sentence[], f: For
 }
 
 export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousHit[] {
-  const hits: SuspiciousHit[] = [];
+  // Made on the first hit, as a list of objects from the start: an empty list that later takes
+  // one changes its kind under V8's compiled scan, which is then compiled again.
+  let hits: SuspiciousHit[] | undefined;
   const f = formsOf(text, ctx.before);
   let split: Sentence[] | undefined;
+  const found = new Map<RegExp, boolean>();
   const on = rowsFor(f.read);
   for (let i = 0; i < ROWS.length; i++) {
-    const p = ROWS[i] as SuspiciousPattern;
+    const p = ROWS[i] as Row;
     if (!rowOn(on, i)) continue;
     if (p.argumentOnly && !ctx.argument) continue;
-    if (p.unlessHit !== undefined && hits.some((h) => h.pattern === p.unlessHit)) continue;
+    if (p.unlessHit !== undefined && hits?.some((h) => h.pattern === p.unlessHit)) continue;
     let hit: SuspiciousHit | undefined;
     // A `text` row tries its gate on each form first (textRowHit).
     if (p.scope === 'text') hit = textRowHit(p, f.variants);
-    else if (mayHit(p, f.read)) {
+    else if (mayHit(p, f.read, found)) {
       const readAdded = f.readAdded;
       split ??= sentences(f.read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
       hit = sentenceRowHit(p, split, f, ctx);
     }
-    if (hit) hits.push(hit);
+    if (hit) {
+      if (hits) hits.push(hit);
+      else hits = [hit];
+    }
   }
-  return hits;
+  return hits ?? [];
 }

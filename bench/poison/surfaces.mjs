@@ -11,6 +11,8 @@ import { MCPSECBENCH_MALICIOUS } from './split.mjs';
 import {
   AFTER_BENIGN,
   AFTER_POISONED,
+  EIGHTH_BENIGN,
+  EIGHTH_POISONED,
   FIFTH_POISONED,
   HANDWRITTEN_BENIGN,
   SEVENTH_BENIGN,
@@ -30,7 +32,9 @@ const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
 // The handwritten set is development material whole: it was written to write patterns against.
 export const split = new Map([
   ...readJson(join(HERE, 'split.json')).cases.map((c) => [c.id, c.set]),
-  ...[...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...AFTER_POISONED, ...FIFTH_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED].map((c) => [c.id, 'dev']),
+  ...[...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...AFTER_POISONED, ...FIFTH_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED, ...EIGHTH_POISONED].map(
+    (c) => [c.id, 'dev'],
+  ),
 ]);
 /** Whether a case is audited: the development set always, the test set only when `test`. */
 export const inScope = (id, test) => split.get(id) === 'dev' || (test && split.get(id) === 'test');
@@ -80,6 +84,7 @@ export function surfaces({ test = false } = {}) {
     [FIFTH_POISONED, [], 'handwritten-5'],
     [SIXTH_POISONED, SIXTH_BENIGN, 'handwritten-6'],
     [SEVENTH_POISONED, SEVENTH_BENIGN, 'handwritten-7'],
+    [EIGHTH_POISONED, EIGHTH_BENIGN, 'handwritten-8'],
   ]) {
     for (const c of poisoned) out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source, category: c.category, tool: c.poisoned }] });
     for (const s of benignServers) out.push({ set: `${source}-benign`, name: s.id, tools: s.tools });

@@ -39,9 +39,9 @@ const AFTER_VERB = new RegExp(
   `(?:^|[\\s("'\\x60])(?:use of|uses of|call to|calls to|call|calls|calling|called|use|uses|using|used|invoke|invokes|invoking|invoked|run|runs|running|execute|executes|executing|executed|trigger|triggering)\\s+(?:the\\s+)?${NAME}`,
   'gi',
 );
-/** `prior to 'Query Documentation'`, `instead of git_push`: a name after an ordering word (a verb may stand between). */
+/** `prior to 'Query Documentation'`, `instead of git_push`, `through brave_web_search`: a name after an ordering word or a route (a verb may stand between). */
 const AFTER_ORDER = new RegExp(
-  `(?:^|[\\s("'\\x60])(?:before|after|prior to|instead of|rather than|in place of|than|over)\\s+(?:(?:using|calling|invoking|running)\\s+)?(?:the\\s+)?${NAME}`,
+  `(?:^|[\\s("'\\x60])(?:before|after|prior to|instead of|rather than|in place of|than|over|through|via)\\s+(?:(?:using|calling|invoking|running)\\s+)?(?:the\\s+)?${NAME}`,
   'gi',
 );
 /** `the check tool`, `using check tool`, `read_file tool`, `'Query Documentation' tool`: a name written as a tool. */
@@ -49,6 +49,18 @@ const AS_TOOL = new RegExp(`(?:\\b(?:the|using|use|call|calling|invoke|run)\\s+)
 /** `execute minus operation`: a verb of use, one word, and what it names. */
 const VERB_NOUN =
   /(?:^|[\s(])(?:call|use|invoke|run|execute|executing|calling|using|running)\s+([A-Za-z][\w-]{0,40})\s+(?:operations?|functions?|tools?|commands?)\b/gi;
+/**
+ * Another server's tools as a group, by the server's name: `the auth server's tools`, `the identity
+ * server's login tool`, `tools of the billing server`, `from the vault server`.
+ */
+const SERVER_TOOLS =
+  /\b([A-Za-z][\w-]{1,30})\s+(?:mcp\s+)?(?:server|integration|connector|plugin|extension)['’]s\s+(?:[\w-]{1,30}\s+)?(?:tools?|functions?)\b|\b(?:tools?|functions?)\s+(?:of|from)\s+the\s+([A-Za-z][\w-]{1,30})\s+(?:mcp\s+)?(?:server|integration|connector|plugin|extension)\b|\b(?:from|using|via|through|with|by)\s+the\s+([A-Za-z][\w-]{1,30})\s+(?:mcp\s+)?(?:server|integration|connector|plugin|extension)\b/gi;
+/** What every {@link SERVER_TOOLS} match contains: sentences without it skip that regex. */
+const SERVER_WORD = /server|integration|connector|plugin|extension/i;
+/** Words before "server" that say what kind of server, not which one ("the remote server"). */
+const NOT_A_SERVER = new Set(
+  'remote local target web http https api proxy upstream backend origin database db mail smtp sql main primary default same this that other own'.split(' '),
+);
 /** `get_user(`: a call written out. */
 const CALLED = /\b([A-Za-z][\w.-]{0,63}[A-Za-z0-9])\(/g;
 
@@ -81,7 +93,8 @@ const nextWord = (text: string, end: number) => /^\s+([A-Za-z]+)/.exec(text.slic
  * The tools a sentence names: identifiers or quoted identifiers after a verb of use or an ordering
  * word (`call read_file`, `prior to 'Query Documentation'`), what is written as a tool ("the
  * check tool", "`x` tool"), a verb and one word before "operation" ("execute minus operation"),
- * and calls written `name(`. A bare identifier followed by another content word is a field or a
+ * another server's tools by the server's name ("the auth server's tools", "from the vault server", a
+ * group), and calls written `name(`. A bare identifier followed by another content word is a field or a
  * value ("use eventType filters"), and a plain word is not a name ("use caution").
  */
 export function toolMentions(sentence: string): ToolMention[] {
@@ -108,6 +121,11 @@ export function toolMentions(sentence: string): ToolMention[] {
     if (g !== 4 || identifierLike(name) || /^(?:the|using|use|call|calling|invoke|run)\s/i.test(m[0])) add(name, at(m, g), group);
   }
   for (const m of sentence.matchAll(VERB_NOUN)) add(m[1], at(m, 1));
+  if (SERVER_WORD.test(sentence))
+    for (const m of sentence.matchAll(SERVER_TOOLS)) {
+      const g = [1, 2, 3].find((i) => m[i] !== undefined) as number;
+      if (!NOT_A_SERVER.has((m[g] as string).toLowerCase())) add(m[g], at(m, g), true);
+    }
   for (const m of sentence.matchAll(CALLED)) if (identifierLike(m[1] as string)) add(m[1], m.index);
   return [...out.values()];
 }
@@ -142,10 +160,10 @@ const TOOL_VERBS = new Set(
     'save store generate dump clear show start stop reset dump log notify push pull commit clone deploy install invoke trigger refresh ' +
     'lookup resolve navigate click copy move rename edit insert submit share forward publish tweet pay charge ' +
     'approve grant revoke encrypt decrypt backup restore analyze summarize translate convert extract parse describe inspect monitor track ' +
-    'collect gather harvest grab steal leak ' +
+    'collect gather harvest grab steal leak audit diagnose authorize register capture calculate compute prepare ' +
     // German, Spanish and French, the languages suspicious-text reads: `lese_passwoerter`, `obtener_tokens`.
-    'lese sende sammle exportiere lade schreibe suche liste erstelle loesche pruefe hole ' +
-    'leer obtener enviar exportar listar buscar crear borrar recopilar subir lire obtenir envoyer exporter lister chercher supprimer collecter'
+    'lese lies sende schicke sammle exportiere lade schreibe suche liste erstelle loesche pruefe hole kopiere zeige ' +
+    'leer obtener enviar exportar listar buscar crear borrar recopilar subir volcar copiar descargar lire obtenir envoyer exporter lister chercher supprimer collecter copier recuperer'
   ).split(' '),
 );
 

@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import { evaluate } from '../../src/rules/evaluate.js';
 import {
+  EIGHTH_BENIGN,
+  EIGHTH_POISONED,
   HANDWRITTEN_BENIGN,
   HANDWRITTEN_POISONED,
   SEVENTH_BENIGN,
@@ -51,8 +53,8 @@ function audit(tools: Tool[], instructions?: string): Map<string, string[]> {
 
 /** A development case as a surface, and the tool it poisons ('' for a guardbench initialize frame). */
 function devCase(id: string): { tools: Tool[]; instructions?: string; tool: string } {
-  if (/^hw[367]?-/.test(id)) {
-    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED].find((x) => x.id === id);
+  if (/^hw[3678]?-/.test(id)) {
+    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED, ...EIGHTH_POISONED].find((x) => x.id === id);
     expect(c, `${id} is a handwritten case`).toBeDefined();
     return { tools: c!.tools, tool: c!.poisoned };
   }
@@ -104,6 +106,9 @@ const FIRES: Record<string, string[]> = {
     'hw6-function-dependency-5',
     'hw7-function-dependency-3',
     'hw7-function-dependency-4',
+    'hw8-function-dependency-5',
+    'hw8-function-dependency-8',
+    'hw8-function-dependency-10',
   ],
   'tool-redirect': [
     'own-tool-redirection-1',
@@ -120,11 +125,30 @@ const FIRES: Record<string, string[]> = {
     'hw3-tool-redirection-16',
     'hw3-tool-redirection-17',
     'hw6-tool-redirection-2',
+    'hw8-tool-redirection-1',
   ],
-  'tool-disparaged': ['hw6-tool-redirection-3', 'hw6-tool-redirection-4', 'hw6-tool-redirection-7', 'hw7-tool-redirection-2', 'hw7-tool-redirection-3'],
+  'tool-disparaged': [
+    'hw6-tool-redirection-3',
+    'hw6-tool-redirection-4',
+    'hw6-tool-redirection-7',
+    'hw7-tool-redirection-2',
+    'hw7-tool-redirection-3',
+    'hw8-tool-redirection-3',
+  ],
   'tool-companion': ['hw-function-dependency-45', 'hw-function-dependency-46', 'hw-function-dependency-47'],
-  'tool-step': ['hw-function-dependency-11', 'hw6-function-dependency-7'],
-  'file-harvest': ['hw-filesystem-43', 'hw-filesystem-45', 'hw-filesystem-46', 'hw6-filesystem-4', 'hw6-filesystem-7', 'hw6-filesystem-8', 'hw7-filesystem-6'],
+  'tool-step': ['hw-function-dependency-11', 'hw6-function-dependency-7', 'hw8-function-dependency-2'],
+  'file-harvest': [
+    'hw-filesystem-43',
+    'hw-filesystem-45',
+    'hw-filesystem-46',
+    'hw6-filesystem-4',
+    'hw6-filesystem-7',
+    'hw6-filesystem-8',
+    'hw7-filesystem-6',
+    'hw8-filesystem-1',
+    'hw8-filesystem-6',
+  ],
+  'secret-file-passed': ['hw8-filesystem-2', 'hw8-filesystem-4'],
   'secret-argument': ['hw-parameter-poisoning-22', 'hw-parameter-poisoning-24'],
   'other-tool-directive': ['hw-function-dependency-9', 'hw-function-dependency-34'],
   'send-to-destination': [
@@ -135,8 +159,14 @@ const FIRES: Record<string, string[]> = {
     'owasp-mcp-1-when-user-asks-poisoning',
   ],
   'data-in-url': ['own-exfiltration-url-1', 'own-exfiltration-url-3'],
-  'conversation-harvest': ['own-exfiltration-parameter-1', 'own-exfiltration-parameter-3', 'hw3-parameter-poisoning-13', 'hw6-parameter-poisoning-1'],
-  'conversation-field': ['hw-parameter-poisoning-13', 'hw6-parameter-poisoning-8', 'hw7-parameter-poisoning-3'],
+  'conversation-harvest': [
+    'own-exfiltration-parameter-1',
+    'own-exfiltration-parameter-3',
+    'hw3-parameter-poisoning-13',
+    'hw6-parameter-poisoning-1',
+    'hw8-parameter-poisoning-6',
+  ],
+  'conversation-field': ['hw-parameter-poisoning-13', 'hw6-parameter-poisoning-8', 'hw7-parameter-poisoning-3', 'hw8-parameter-poisoning-3'],
   'conversation-argument': [
     'own-exfiltration-parameter-4',
     'own-exfiltration-parameter-7',
@@ -148,10 +178,17 @@ const FIRES: Record<string, string[]> = {
     'hw6-parameter-poisoning-6',
     'hw6-parameter-poisoning-7',
     'hw7-parameter-poisoning-6',
+    'hw8-parameter-poisoning-2',
   ],
-  'fixed-destination': ['hw3-parameter-poisoning-6', 'hw6-parameter-poisoning-2'],
+  'fixed-destination': ['hw3-parameter-poisoning-6', 'hw6-parameter-poisoning-2', 'hw8-parameter-poisoning-5'],
   'secret-harvest': ['own-sensitive-path-7', 'deadbugz-post-flip-tool-description-poisoning', 'hw6-parameter-poisoning-4'],
-  'argument-override': ['own-argument-tampering-1', 'own-argument-tampering-3', 'own-argument-tampering-5'],
+  'argument-override': [
+    'own-argument-tampering-1',
+    'own-argument-tampering-3',
+    'own-argument-tampering-5',
+    'hw8-parameter-poisoning-4',
+    'hw8-parameter-poisoning-8',
+  ],
   'shell-command': ['own-command-injection-1', 'own-command-injection-5', 'own-command-injection-6', 'own-command-injection-7'],
   'command-directive': ['own-command-injection-1', 'own-command-injection-6'],
   'encoded-payload': ['own-hidden-text-6'],
@@ -281,8 +318,8 @@ const SILENT: [string, string, string][] = [
   ['guardbench:legitimate-tools-list', 'write_file', 'file-harvest: "creating parent directories as needed", the tool describing itself'],
 ];
 
-describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs, sixth.mjs, seventh.mjs)', () => {
-  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN, ...SIXTH_BENIGN, ...SEVENTH_BENIGN])
+describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs, sixth.mjs, seventh.mjs, eighth.mjs)', () => {
+  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN, ...SIXTH_BENIGN, ...SEVENTH_BENIGN, ...EIGHTH_BENIGN])
     it(server.id, () => {
       expect(Object.fromEntries(audit(server.tools))).toEqual({});
     });

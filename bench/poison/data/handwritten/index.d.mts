@@ -19,3 +19,6 @@ export const SIXTH_BENIGN: { id: string; tools: HandwrittenTool[] }[];
 /** The seventh batch (seventh.mjs), written after the sixth batch's rows and run once: ids `hw7-…`. */
 export const SEVENTH_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
 export const SEVENTH_BENIGN: { id: string; tools: HandwrittenTool[] }[];
+/** The eighth batch (eighth.mjs), written before its round's rows and run once: ids `hw8-…`. */
+export const EIGHTH_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
+export const EIGHTH_BENIGN: { id: string; tools: HandwrittenTool[] }[];

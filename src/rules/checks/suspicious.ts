@@ -90,15 +90,11 @@ function schemaNames(schema: Json | undefined, out: Set<string>, depth = 0): voi
     for (const v of schema) schemaNames(v, out, depth + 1);
     return;
   }
-  for (const k of Object.keys(schema)) {
-    const v = schema[k];
+  for (const [k, v] of Object.entries(schema)) {
     out.add(k.toLowerCase());
-    if (k === 'enum' || k === 'const') {
-      if (typeof v === 'string') out.add(v.toLowerCase());
-      else if (Array.isArray(v)) for (const e of v) if (typeof e === 'string') out.add(e.toLowerCase());
-    }
-    // Only objects and lists hold names: no call for the strings, numbers and booleans.
-    if (v !== null && typeof v === 'object') schemaNames(v, out, depth + 1);
+    if ((k === 'enum' || k === 'const') && (typeof v === 'string' || Array.isArray(v)))
+      for (const e of [v].flat()) if (typeof e === 'string') out.add(e.toLowerCase());
+    schemaNames(v, out, depth + 1);
   }
 }
 

@@ -12,7 +12,7 @@ import { isDialectUri } from '../surface/pinned-schema.js';
 /** Keywords whose value is a map of name → subschema (draft-07 `dependencies` maps to a subschema or a list of names). */
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
 /** Keywords whose value a model may be shown as text besides title and description, compared as JSON text. */
-const TEXT_AS_JSON = new Set(['default', 'examples', 'example', '$comment', 'externalDocs']);
+const TEXT_AS_JSON = ['default', 'examples', 'example', '$comment', 'externalDocs'];
 /** Keywords whose value is one subschema. */
 const SCHEMA_ONE = [
   'contentSchema',
@@ -30,60 +30,41 @@ const SCHEMA_ONE = [
 ];
 /** Keywords whose value is a list of subschemas. */
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
-/** Every keyword whose value holds subschemas. */
-const SUBSCHEMA_KEYS = new Set([...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LISTS]);
 
 /**
  * `description` and `title` strings, and the other text keywords as JSON text, of `schema` and
  * its subschemas, by JSON pointer relative to the schema (e.g. `/properties/id/description`).
  * Pure; walks `maxDepth` (64) levels, below which each subtree is one text at `<pointer>/…`.
- * With `values`, the same walk also puts there the `enum` and `const` strings of the schema and
- * of its arguments (subschemas reached through `properties` and `items` only), one text a
- * keyword joined by newlines (`/properties/x/enum`): the values a model may choose.
  */
-export function schemaTexts(schema: Json | undefined, maxDepth = 64, values?: Map<string, string>): Map<string, string> {
+export function schemaTexts(schema: Json | undefined, maxDepth = 64): Map<string, string> {
   const out = new Map<string, string>();
-  // `argument`: reached from the root through `properties` and `items` only (where `values` come from).
-  const walk = (node: Json | undefined, at: string, depth: number, argument: boolean): void => {
+  const walk = (node: Json | undefined, at: string, depth: number): void => {
     if (!isObj(node)) return;
     // Deeper than the walk goes: the whole subtree is one text, so a change down there still shows.
     if (depth > maxDepth) {
       out.set(`${at}/…`, JSON.stringify(node));
       return;
     }
-    if (typeof node.title === 'string') out.set(`${at}/title`, node.title);
-    if (typeof node.description === 'string') out.set(`${at}/description`, node.description);
+    for (const k of ['title', 'description']) {
+      const v = node[k];
+      if (typeof v === 'string') out.set(`${at}/${k}`, v);
+    }
     // Defaults, examples, comments and vendor keys (`x-…`) reach the model too; compared as JSON text.
-    let parent = false;
     for (const k of Object.keys(node)) {
-      if ((TEXT_AS_JSON.has(k) || k.startsWith('x-')) && node[k] !== undefined) out.set(`${at}/${esc(k)}`, JSON.stringify(node[k]));
-      parent ||= SUBSCHEMA_KEYS.has(k);
+      if ((TEXT_AS_JSON.includes(k) || k.startsWith('x-')) && node[k] !== undefined) out.set(`${at}/${esc(k)}`, JSON.stringify(node[k]));
     }
-    if (values && argument) {
-      valueText(node.enum, `${at}/enum`, values);
-      valueText(node.const, `${at}/const`, values);
-    }
-    // Most subschemas are leaves (`{type, description}`): the keyword lists below are for the rest.
-    if (!parent) return;
     for (const k of SCHEMA_MAPS) {
       const m = node[k];
-      const inner = argument && k === 'properties';
-      if (isObj(m)) for (const [name, sub] of Object.entries(m)) walk(sub, `${at}/${k}/${esc(name)}`, depth + 1, inner);
+      if (isObj(m)) for (const [name, sub] of Object.entries(m)) walk(sub, `${at}/${k}/${esc(name)}`, depth + 1);
     }
-    for (const k of SCHEMA_ONE) if (isObj(node[k])) walk(node[k], `${at}/${k}`, depth + 1, argument && k === 'items');
+    for (const k of SCHEMA_ONE) if (isObj(node[k])) walk(node[k], `${at}/${k}`, depth + 1);
     for (const k of SCHEMA_LISTS) {
       const list = node[k];
-      if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, `${at}/${k}/${i}`, depth + 1, false));
+      if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, `${at}/${k}/${i}`, depth + 1));
     }
   };
-  walk(schema, '', 0, true);
+  walk(schema, '', 0);
   return out;
-}
-
-/** The strings of an `enum` list or a `const`, one a line, into `out` at `at` (none: nothing). */
-function valueText(v: Json | undefined, at: string, out: Map<string, string>): void {
-  const strings = typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  if (strings.length) out.set(at, strings.join('\n'));
 }
 
 /**

@@ -19,31 +19,41 @@ import type { Check, RawFinding } from '../context.js';
 import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS, USER_SUPPLIED } from '../suspicious-patterns.js';
 import { findSuspicious, ownNames, type OwnNames, type SuspiciousHit } from '../suspicious-scan.js';
 
-/**
- * Every text of a tool a model reads, by pointer below the tool (`/description`,
- * `/inputSchema/properties/q/description`); with `values`, the `enum` and `const` strings of its
- * arguments there too, from the same walk of the schema (see {@link schemaTexts}).
- */
-export function toolTexts(t: Pick<SurfaceTool, 'description' | 'title' | 'annotations' | 'inputSchema'>, values?: Map<string, string>): Map<string, string> {
+/** Every text of a tool a model reads, by pointer below the tool (`/description`, `/inputSchema/properties/q/description`). */
+export function toolTexts(t: Pick<SurfaceTool, 'description' | 'title' | 'annotations' | 'inputSchema'>): Map<string, string> {
   const out = new Map<string, string>();
   if (t.title !== undefined) out.set('/title', t.title);
   if (t.description !== undefined) out.set('/description', t.description);
   const at = t.annotations ? getOwn(t.annotations, 'title') : undefined;
   if (typeof at === 'string') out.set('/annotations/title', at);
-  for (const [p, text] of schemaTexts(t.inputSchema, 64, values)) out.set(`/inputSchema${p}`, text);
+  for (const [p, text] of schemaTexts(t.inputSchema)) out.set(`/inputSchema${p}`, text);
+  return out;
+}
+
+/** {@link toolTexts} and the values its arguments may take ({@link enumTexts}): what `suspicious-text` reads. */
+function judgedTexts(t: SurfaceTool): Map<string, string> {
+  const out = toolTexts(t);
+  enumTexts(t.inputSchema, '/inputSchema', out);
   return out;
 }
 
 /**
- * {@link toolTexts} and then the values its arguments may take, one text a list
- * (`/inputSchema/properties/x/enum`): what `suspicious-text` reads. A value can carry an
- * instruction as well as a description can.
+ * The `enum` and `const` strings of a schema's arguments, one text a list (`/inputSchema/properties/x/enum`):
+ * a model reads the values it may choose, and a value can carry an instruction as well as a
+ * description can. 64 levels at most.
  */
-function judgedTexts(t: SurfaceTool): Map<string, string> {
-  const values = new Map<string, string>();
-  const out = toolTexts(t, values);
-  for (const [p, text] of values) out.set(`/inputSchema${p}`, text);
-  return out;
+function enumTexts(schema: Json | undefined, at: string, out: Map<string, string>, depth = 0): void {
+  if (depth > 64 || !isObject(schema)) return;
+  for (const k of ['enum', 'const']) {
+    const v = getOwn(schema, k);
+    const strings = typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    if (strings.length) out.set(`${at}/${k}`, strings.join('\n'));
+  }
+  const props = getOwn(schema, 'properties');
+  if (isObject(props))
+    for (const [name, sub] of Object.entries(props)) enumTexts(sub, `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, out, depth + 1);
+  const items = getOwn(schema, 'items');
+  if (isObject(items)) enumTexts(items, `${at}/items`, out, depth + 1);
 }
 
 /** Where a text is, in a reviewer's words. */

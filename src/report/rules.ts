@@ -1,6 +1,7 @@
 import { RAISED, RULES, SCANNING, type RuleId } from '../rules/catalog.js';
 import type { RuleMeta } from '../rules/types.js';
-import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS } from '../rules/suspicious-patterns.js';
+import { SUSPICIOUS_PATTERNS } from '../rules/suspicious-patterns.js';
+import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT } from '../rules/suspicious-vocabulary.js';
 import { designAnchor, linkDesignCitations } from './design-links.js';
 
 /** The catalog as text (a table), JSON, or Markdown (the body of docs/rules.md). Pure. */

@@ -15,8 +15,6 @@
 
 import { CONVERSATION_TRIGGERS, DISPARAGE, DISPARAGE_TRIGGERS, NAMED_SLOT, PINNED, SECRET_TRIGGERS, STEP } from './suspicious-vocabulary.js';
 
-export { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT } from './suspicious-vocabulary.js';
-
 /** One pattern. */
 export interface SuspiciousPattern {
   /** Stable id, named in findings. */

@@ -16,7 +16,8 @@ import type { Json } from '../../util/json.js';
 import { getOwn, isObject } from '../../util/json.js';
 import { mark } from '../../util/timing.js';
 import type { Check, RawFinding } from '../context.js';
-import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT, SUSPICIOUS_PATTERNS, USER_SUPPLIED } from '../suspicious-patterns.js';
+import { SUSPICIOUS_PATTERNS, USER_SUPPLIED } from '../suspicious-patterns.js';
+import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT } from '../suspicious-vocabulary.js';
 import { findSuspicious, ownNames, type OwnNames, type SuspiciousHit } from '../suspicious-scan.js';
 
 /** Every text of a tool a model reads, by pointer below the tool (`/description`, `/inputSchema/properties/q/description`). */

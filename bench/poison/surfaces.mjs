@@ -29,12 +29,24 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = join(HERE, 'data');
 const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
 
+/**
+ * The handwritten batches, each under its own label: [poisoned cases, benign servers, source]. The
+ * later ones were written after rows and run once before rows were written for them.
+ */
+const BATCHES = [
+  [HANDWRITTEN_POISONED, HANDWRITTEN_BENIGN, 'handwritten'],
+  [VARIED_POISONED, VARIED_BENIGN, 'handwritten-3'],
+  [AFTER_POISONED, AFTER_BENIGN, 'handwritten-4'],
+  [FIFTH_POISONED, [], 'handwritten-5'],
+  [SIXTH_POISONED, SIXTH_BENIGN, 'handwritten-6'],
+  [SEVENTH_POISONED, SEVENTH_BENIGN, 'handwritten-7'],
+  [EIGHTH_POISONED, EIGHTH_BENIGN, 'handwritten-8'],
+];
+
 // The handwritten set is development material whole: it was written to write patterns against.
 export const split = new Map([
   ...readJson(join(HERE, 'split.json')).cases.map((c) => [c.id, c.set]),
-  ...[...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...AFTER_POISONED, ...FIFTH_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED, ...EIGHTH_POISONED].map(
-    (c) => [c.id, 'dev'],
-  ),
+  ...BATCHES.flatMap(([poisoned]) => poisoned.map((c) => [c.id, 'dev'])),
 ]);
 /** Whether a case is audited: the development set always, the test set only when `test`. */
 export const inScope = (id, test) => split.get(id) === 'dev' || (test && split.get(id) === 'test');
@@ -76,16 +88,7 @@ export function surfaces({ test = false } = {}) {
   for (const c of readJson(join(DATA, 'own', 'cases.json')).cases)
     if (inScope(c.id, test))
       out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source: 'own', category: c.category, tool: c.poisoned }] });
-  // Each handwritten batch under its own label: the later ones were written after rows and run once.
-  for (const [poisoned, benignServers, source] of [
-    [HANDWRITTEN_POISONED, HANDWRITTEN_BENIGN, 'handwritten'],
-    [VARIED_POISONED, VARIED_BENIGN, 'handwritten-3'],
-    [AFTER_POISONED, AFTER_BENIGN, 'handwritten-4'],
-    [FIFTH_POISONED, [], 'handwritten-5'],
-    [SIXTH_POISONED, SIXTH_BENIGN, 'handwritten-6'],
-    [SEVENTH_POISONED, SEVENTH_BENIGN, 'handwritten-7'],
-    [EIGHTH_POISONED, EIGHTH_BENIGN, 'handwritten-8'],
-  ]) {
+  for (const [poisoned, benignServers, source] of BATCHES) {
     for (const c of poisoned) out.push({ set: 'poison', name: c.id, tools: c.tools, poisoned: [{ id: c.id, source, category: c.category, tool: c.poisoned }] });
     for (const s of benignServers) out.push({ set: `${source}-benign`, name: s.id, tools: s.tools });
   }

@@ -7,7 +7,7 @@
  * bubblewrap; each reading probe also runs unsandboxed once, to show it can see what the sandbox
  * hides (so the sandboxed cases are not passing for want of trying).
  */
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -157,6 +157,27 @@ describe.skipIf(!AVAILABLE)('a sandboxed server reads only what it needs', () =>
     expect(report!.mountinfo).not.toContain(fakeHome);
     expect(report!.mountinfo).not.toMatch(/ \/var\b| \/run\b| \/root\b/);
   }, 30_000);
+
+  // Root reads files of /sys that carry modes 0400 (firmware tables, serial numbers): as root,
+  // those subtrees are hidden; what runtimes read there (CPUs, cgroup limits) stays.
+  const rootOnlyInSys = ['/sys/firmware/acpi/tables/DSDT', '/sys/firmware/dmi/tables/DMI', '/sys/devices/virtual/dmi/id/product_uuid'];
+  it.skipIf(process.getuid?.() !== 0)(
+    'run as root, the firmware tables and serial numbers in /sys are hidden; CPU facts are not',
+    async () => {
+      const present = rootOnlyInSys.filter((p) => existsSync(p));
+      expect(present.length, 'no root-only file of /sys on this machine to probe').toBeGreaterThan(0);
+      const reads = [...present, '/sys/devices/system/cpu/online'];
+      process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: the control run';
+      const control = await run(repository(), NODE, ['server/reader.mjs'], { reads });
+      delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
+      for (const p of reads) expect(control.report!.read[p], p).toMatch(/^yes/);
+      const { failure, report } = await run(repository(), NODE, ['server/reader.mjs'], { reads });
+      expect(failure?.message).toBeUndefined();
+      for (const p of present) expect(report!.read[p], p).toMatch(/^no \(ENOENT\)/);
+      expect(report!.read['/sys/devices/system/cpu/online']).toMatch(/^yes: \d/);
+    },
+    30_000,
+  );
 
   it('a `readable` path shows that path only; one that leads to the home directory is refused', async () => {
     const repo = repository();

@@ -175,7 +175,7 @@ export class Launcher {
       env: process.env,
       childEnv,
       homes: homeDirectories(process.env),
-      ...(process.getuid?.() === 0 ? { etcHidden: this.sandbox.etcHidden() } : {}),
+      ...(process.getuid?.() === 0 ? { rootOnly: this.sandbox.rootOnly() } : {}),
       ...(untried ? { infoFd: INFO_FD } : {}),
     };
   }

@@ -9,7 +9,7 @@
  * | --- | --- | --- |
  * | `/usr`, and `/bin` `/sbin` `/lib*` | read-only; links where usr is merged | programs and libraries |
  * | `/etc` | read-only; what is not world-readable hidden when toolgate runs as root | name service, TLS roots, time zone, linker cache: world-readable system settings |
- * | `/sys` | read-only | kernel and device facts that runtimes read (cgroup limits, CPUs); no user data |
+ * | `/sys` | read-only; firmware tables, DMI serial numbers and the kernel's debug, tracing and security files hidden when toolgate runs as root | kernel and device facts that runtimes read (cgroup limits, CPUs); no user data |
  * | `/proc`, `/dev` | the sandbox's own | its own processes only; null, zero, random, tty |
  * | `/tmp`, `/dev/shm` | private, empty | scratch |
  * | the command's install directories | read-only | see install-dirs.ts |
@@ -41,8 +41,8 @@ export interface SandboxPlace {
   childEnv: Readonly<Record<string, string>>;
   /** Home directories never shown whole: toolgate's `HOME` and the user's home in the password database. */
   homes: readonly string[];
-  /** Entries of `/etc` to hide (see {@link unreadableInEtc}); none unless toolgate runs as root. */
-  etcHidden?: readonly string[];
+  /** What only root may read, hidden (see {@link rootOnlyPaths}); none unless toolgate runs as root. */
+  rootOnly?: readonly string[];
   /** A file descriptor of the started process where bwrap reports the namespaces it made (`--info-fd`). */
   infoFd?: number;
 }
@@ -146,7 +146,7 @@ function hiddenArgs(trees: readonly string[], place: SandboxPlace): string[] {
   hide(place.env.RUNNER_TEMP);
   for (const name of RUNNER_FILE_VARS) hide(place.env[name]);
   for (const t of trees) hide(join(t, '.git'));
-  for (const p of place.etcHidden ?? []) {
+  for (const p of place.rootOnly ?? []) {
     if (hiddenDirs.some((d) => within(p, d))) continue;
     if (isDirectory(p)) {
       args.push('--tmpfs', p, '--remount-ro', p);
@@ -219,6 +219,23 @@ function isDirectory(path: string): boolean {
   }
 }
 
+/**
+ * Subtrees of `/sys` that root may read and a server has no use for: firmware tables (ACPI, DMI,
+ * EFI variables), the machine's serial numbers and UUID, and the kernel's debug, tracing and
+ * security file systems. Walking all of `/sys` for modes as {@link unreadableInEtc} walks `/etc`
+ * would cost hundreds of milliseconds (`/sys/kernel/slab` alone holds thousands of entries).
+ */
+const SYS_ROOT_ONLY = ['/sys/firmware', '/sys/devices/virtual/dmi', '/sys/kernel/debug', '/sys/kernel/tracing', '/sys/kernel/security'] as const;
+
+/**
+ * What a sandbox hides when toolgate runs as root, for whom file modes hide nothing (the sandbox
+ * keeps the caller's uid): the entries of `/etc` that are not world-readable, and the subtrees of
+ * `/sys` in {@link SYS_ROOT_ONLY} that exist. Absolute paths.
+ */
+export function rootOnlyPaths(): string[] {
+  return [...unreadableInEtc(), ...SYS_ROOT_ONLY.filter(isDirectory)];
+}
+
 /** Most entries of `/etc` looked at by {@link unreadableInEtc}. */
 const ETC_MAX_ENTRIES = 20_000;
 
@@ -227,7 +244,7 @@ const ETC_MAX_ENTRIES = 20_000;
  * `pg_hba.conf`): hidden from a server when toolgate runs as root, for whom file modes hide
  * nothing (the sandbox keeps the caller's uid). ~7 ms on a Debian /etc, so asked once per run.
  */
-export function unreadableInEtc(dir = '/etc'): string[] {
+function unreadableInEtc(dir = '/etc'): string[] {
   const out: string[] = [];
   let seen = 0;
   const walk = (d: string, depth: number) => {

@@ -19,7 +19,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findSystemBinary, probeArgs } from './bwrap.js';
-import { unreadableInEtc } from './mounts.js';
+import { rootOnlyPaths } from './mounts.js';
 
 /** Whether servers can be sandboxed here, and with what. */
 export type SandboxSupport = { available: true; bwrap: string } | { available: false; reason: string; exhausted?: true };
@@ -45,7 +45,7 @@ export const THIS_MACHINE: MachineView = { env: process.env, platform: process.p
 export class SandboxState {
   private verdict: SandboxSupport | undefined;
   private probing: Promise<SandboxSupport> | undefined;
-  private etc: string[] | undefined;
+  private rootOnlyFound: string[] | undefined;
   private readonly read: ProcReader;
 
   constructor(readonly machine: MachineView = THIS_MACHINE) {
@@ -115,9 +115,9 @@ export class SandboxState {
     return { available: true, bwrap: pre.bwrap, untried: true };
   }
 
-  /** Entries of /etc a sandbox hides when toolgate runs as root (mounts.ts), found once per run. */
-  etcHidden(): string[] {
-    return (this.etc ??= unreadableInEtc());
+  /** What a sandbox hides when toolgate runs as root (mounts.ts), found once per run. */
+  rootOnly(): string[] {
+    return (this.rootOnlyFound ??= rootOnlyPaths());
   }
 
   /** What can be told without running bwrap: unavailable (and why), or where bwrap is. */

@@ -1,1 +1,0 @@
-import{d as a,e as b}from"./chunk-H4E56IFH.js";import"./chunk-MXAQPREL.js";import"./chunk-63XSDFEY.js";import"./chunk-LDZMVDU7.js";import"./chunk-YBOL3OX7.js";import"./chunk-RLG55I22.js";export{b as Launcher,a as ROLES};

@@ -26,12 +26,16 @@ function message(e: unknown): string {
 /** How a path resolved against the repository root. */
 export type Located = { kind: 'inside'; real: string } | { kind: 'missing' } | { kind: 'outside'; viaLink: boolean } | { kind: 'loop' };
 
+/** `lstat` as {@link locate} calls it: the real one, or one that remembers its answers for one load. */
+export type Lstat = (path: string) => Promise<Stats>;
+
 /**
  * Resolves `path` inside the repository whose real path is `rootReal` (`rootGiven`: the root as
  * configured, possibly through a symbolic link), following symbolic links component by component
- * without ever touching anything outside the root. See the module comment, steps 1-2.
+ * without ever touching anything outside the root. See the module comment, steps 1-2. `look` is
+ * called only on paths inside the root.
  */
-export async function locate(path: string, rootGiven: string, rootReal: string): Promise<Located> {
+export async function locate(path: string, rootGiven: string, rootReal: string, look: Lstat = lstat): Promise<Located> {
   const lexical = resolve(path);
   let rel: string;
   if (within(lexical, rootReal)) rel = relative(rootReal, lexical);
@@ -59,7 +63,7 @@ export async function locate(path: string, rootGiven: string, rootReal: string):
     }
     let st: Stats;
     try {
-      st = await lstat(next);
+      st = await look(next);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {

@@ -50,7 +50,7 @@
  * dev/inode check still guarantees the bytes come from the file that was checked), hard links
  * (git cannot commit one).
  */
-import { constants, type Stats } from 'node:fs';
+import { constants } from 'node:fs';
 import { lstat, open, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +62,7 @@ import { MAX_JSON_DEPTH } from '../../util/json-file.js';
 import { pointerSegments } from '../../util/json.js';
 import { fetchCapped, RemoteError } from './remote.js';
 import { expandedSize, MAX_EXPANDED_SIZE } from './expanded-size.js';
-import { fileKind, locate, MAX_LINKS, shown, type Located } from './repo-path.js';
+import { fileKind, locateForOneLoad, MAX_LINKS, shown, type Located } from './repo-path.js';
 
 /** Largest file (document or referenced file) toolgate reads: 64 MiB. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -183,24 +183,8 @@ export class RepoFiles {
   private readonly fetched = new Set<string>();
   private rootReal: Promise<string> | undefined;
   private readonly cache = new Map<string, Promise<unknown>>();
-  /**
-   * Where each path asked for leads, and the `lstat` of each component walked, for this load: a
-   * document of thousands of files in a few hundred directories walks the same directories for
-   * every file, and the parser asks again for every file while bundling. The checkout is taken
-   * as unchanging during one load (module comment); the file itself is `lstat`ed afresh and
-   * checked against what is opened (step 3).
-   */
-  private readonly located = new Map<string, Promise<Located>>();
-  private readonly lstats = new Map<string, Promise<Stats>>();
-  private readonly lstatOnce = (p: string): Promise<Stats> => {
-    let st = this.lstats.get(p);
-    if (!st) {
-      st = lstat(p);
-      st.catch(() => undefined); // the walk that asked handles the error; a later ask sees it again
-      this.lstats.set(p, st);
-    }
-    return st;
-  };
+  /** Steps 1-2 for this load, each path and directory walked once (repo-path.ts). */
+  private readonly locate = locateForOneLoad();
   private totalBytes = 0;
   private totalExpanded = 0;
   private files = 0;
@@ -286,13 +270,7 @@ export class RepoFiles {
     const rootReal = await this.realRoot();
     let where: Located;
     try {
-      let pending = this.located.get(path);
-      if (!pending) {
-        pending = locate(path, this.root, rootReal, this.lstatOnce);
-        pending.catch(() => undefined); // handled below, by every caller
-        this.located.set(path, pending);
-      }
-      where = await pending;
+      where = await this.locate(path, this.root, rootReal);
     } catch (e) {
       throw this.unreadable(path, site, e);
     }

@@ -27,7 +27,7 @@ function message(e: unknown): string {
 export type Located = { kind: 'inside'; real: string } | { kind: 'missing' } | { kind: 'outside'; viaLink: boolean } | { kind: 'loop' };
 
 /** `lstat` as {@link locate} calls it: the real one, or one that remembers its answers for one load. */
-export type Lstat = (path: string) => Promise<Stats>;
+type Lstat = (path: string) => Promise<Stats>;
 
 /**
  * Resolves `path` inside the repository whose real path is `rootReal` (`rootGiven`: the root as
@@ -83,6 +83,31 @@ export async function locate(path: string, rootGiven: string, rootReal: string, 
   }
   if (!within(cur, rootReal)) return { kind: 'outside', viaLink: links > 0 };
   return { kind: 'inside', real: cur };
+}
+
+/**
+ * {@link locate} for one load of a document: it remembers where each path leads and the `lstat` of
+ * each component walked. A document of thousands of files in a few hundred directories walks the
+ * same directories for every file, and the parser asks again for every file while bundling. The
+ * checkout is taken as unchanging during one load (repo-files.ts); the file read is `lstat`ed
+ * afresh there and checked against what is opened.
+ */
+export function locateForOneLoad(): typeof locate {
+  const located = new Map<string, Promise<Located>>();
+  const lstats = new Map<string, Promise<Stats>>();
+  const look: Lstat = (p) => remembered(lstats, p, () => lstat(p));
+  return (path, rootGiven, rootReal) => remembered(located, `${rootGiven}\0${rootReal}\0${path}`, () => locate(path, rootGiven, rootReal, look));
+}
+
+/** The promise `map` holds for `key`, made by `make` the first time; its rejection is left to whoever awaits it. */
+function remembered<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  let p = map.get(key);
+  if (!p) {
+    p = make();
+    p.catch(() => undefined);
+    map.set(key, p);
+  }
+  return p;
 }
 
 /**

@@ -74,14 +74,31 @@ const HOSTILE = [
   '? [a, b]\n: c\n',
 ];
 
+/**
+ * Bytes of a file compared: the first 256 KiB, to the end of a line. Every policy-like file is far
+ * smaller; the two vendors' OpenAPI documents (3 and 4 MB, which dist/ reads with `yaml` only to
+ * give a refused `$ref`'s line) take about 10 s of CPU to parse whole in both builds, and their
+ * first 256 KiB hold every construct the rest repeats.
+ */
+const MAX_COMPARED = 256 * 1024;
+
+/** `text` cut after the last line end within {@link MAX_COMPARED} characters (whole when shorter). */
+function comparedPart(text: string): string {
+  return text.length <= MAX_COMPARED ? text : text.slice(0, text.lastIndexOf('\n', MAX_COMPARED) + 1);
+}
+
 describe('yaml: the ESM build in dist/ reads documents as the CommonJS build the tests use', () => {
-  it('every YAML file under test/', () => {
+  it('every YAML file under test/ (its first 256 KiB)', () => {
     const files = yamlFiles(join(REPO, 'test'));
     expect(files.length).toBeGreaterThan(20);
+    let large = 0;
     for (const f of files) {
-      const text = readFileSync(f, 'utf8');
+      const text = comparedPart(readFileSync(f, 'utf8'));
+      if (text.length > MAX_COMPARED / 2) large++;
       expect(reading(esm, text), f).toEqual(reading(cjs, text));
     }
+    // The vendors' documents are compared too, on a part as long as a large policy could be.
+    expect(large).toBeGreaterThanOrEqual(2);
   });
 
   it('hostile texts: aliases, duplicate keys, tags, numbers, syntax errors, deep nesting', () => {

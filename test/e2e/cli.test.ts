@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 import { validateSarif } from '../support/sarif-schema.js';
 import { commit, git } from '../support/action-repo.js';
 
@@ -457,7 +457,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const closedRun = async (closed: 'stdout' | 'stderr') => {
       // The read end is closed before toolgate writes anything: its progress line (stderr) and
       // its report (stdout) fail with EPIPE, the first one while the run is still going.
-      const child = spawn(process.execPath, [CLI, 'check'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, 'check'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...CACHE_ENV } });
       child[closed].destroy();
       let other = '';
       child[closed === 'stdout' ? 'stderr' : 'stdout'].on('data', (c: Buffer) => (other += c.toString()));

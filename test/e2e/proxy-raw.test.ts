@@ -9,7 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 
 const TARGET = join(REPO, 'test/fixtures/servers/proxy-target.mjs');
 const ws = tempWorkspace('tg-proxy-raw-');
@@ -27,7 +27,7 @@ class RawClient {
   private rest = '';
 
   constructor(cwd: string, args: string[]) {
-    this.child = spawn(process.execPath, [CLI, 'proxy', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [CLI, 'proxy', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...CACHE_ENV } });
     this.child.stdout.on('data', (c: Buffer) => {
       const text = this.rest + c.toString();
       const lines = text.split('\n');

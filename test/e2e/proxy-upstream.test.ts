@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxState } from '../../src/sources/launch/state.js';
 import { freePort } from '../support/mcp-fixtures.js';
-import { CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 
 const TARGET = join(REPO, 'test/fixtures/servers/proxy-target.mjs');
 const ws = tempWorkspace('tg-proxy-up-');
@@ -54,7 +54,7 @@ beforeAll(async () => {
 /** An SDK client connected to `toolgate proxy` run in `dir` (default: the workspace), logging to `log`. */
 async function proxied(log: string, dir = ws.dir, options: ConstructorParameters<typeof Client>[1] = { capabilities: {} }): Promise<Client> {
   const client = new Client({ name: 'proxy-test', version: '1' }, options);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', log], cwd: dir, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', log], cwd: dir, env: CACHE_ENV, stderr: 'ignore' }));
   return client;
 }
 
@@ -210,7 +210,7 @@ describe('the proxy killed outright (SIGKILL)', () => {
   it.skipIf(!sandboxed)(
     'takes the sandboxed server with it (bubblewrap --die-with-parent)',
     async () => {
-      const child = spawn(process.execPath, [CLI, 'proxy'], { cwd: ws.dir, stdio: ['pipe', 'pipe', 'ignore'] });
+      const child = spawn(process.execPath, [CLI, 'proxy'], { cwd: ws.dir, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...CACHE_ENV } });
       child.stdin.write(
         `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
       );

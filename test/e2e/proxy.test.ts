@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransport1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, READ_REPO, REPO, runCli, runProcess, tempWorkspace } from '../support/run-dist.js';
+import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, runProcess, tempWorkspace } from '../support/run-dist.js';
 import { SandboxState } from '../../src/sources/launch/state.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -122,7 +122,9 @@ describe('proxy in front of @modelcontextprotocol/server-everything, runtime.all
 
   it("the SDK 1.x client shows toolgate's reason for a tool with an outputSchema (get-structured-content) and one without (echo)", async () => {
     const client = new Client1({ name: 'sdk-1x', version: '1' }, { capabilities: {} });
-    await client.connect(new StdioClientTransport1({ command: process.execPath, args: [CLI, 'proxy', '--log', 'sdk1.jsonl'], cwd: dir, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport1({ command: process.execPath, args: [CLI, 'proxy', '--log', 'sdk1.jsonl'], cwd: dir, env: CACHE_ENV, stderr: 'ignore' }),
+    );
     try {
       const listed = (await client.listTools()).tools;
       expect(listed.find((t) => t.name === 'get-structured-content')?.outputSchema).toBeDefined();
@@ -328,7 +330,7 @@ describe('proxy in front of a server that changed after its contract was reviewe
   }, 60_000);
 
   it('SIGINT ends the proxy and the server: exit 130, no process left', async () => {
-    const child = spawn(process.execPath, [CLI, 'proxy'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'proxy'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...CACHE_ENV } });
     // Initialize so the server is surely up, then interrupt.
     child.stdin.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
@@ -343,7 +345,11 @@ describe('proxy in front of a server that changed after its contract was reviewe
   }, 60_000);
 
   it('SIGTERM right after a call: exit 143, and the decision of the call is in the log (the batched lines are written at exit)', async () => {
-    const child = spawn(process.execPath, [CLI, 'proxy', '--log', 'term.jsonl'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'proxy', '--log', 'term.jsonl'], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...CACHE_ENV },
+    });
     const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
     const answers: { id?: unknown }[] = [];
     let buffered = '';

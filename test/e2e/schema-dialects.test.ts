@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commit, git } from '../support/action-repo.js';
-import { CLI, READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
+import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
 import type { JsonObject } from '../../src/util/json.js';
 
 const SERVER = join(REPO, 'test/fixtures/servers/listed-tools.mjs');
@@ -94,7 +94,7 @@ describe('a draft-07 keyword rewritten in its 2020-12 spelling, in a schema the 
     const dir = repos.get(CASES[0]!.key)!;
     const call = async (): Promise<{ isError?: boolean; structuredContent?: { error?: string } }> => {
       const client = new Client({ name: 'schema-dialects-test', version: '1' }, { capabilities: {} });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy'], cwd: dir, stderr: 'ignore' }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy'], cwd: dir, env: CACHE_ENV, stderr: 'ignore' }));
       try {
         return (await client.callTool({ name: 'remove', arguments: { path: '/', force: true } })) as never;
       } finally {

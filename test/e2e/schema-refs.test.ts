@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commit, git } from '../support/action-repo.js';
-import { CLI, READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
+import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
 
 const SERVER = join(REPO, 'test/fixtures/servers/listed-tools.mjs');
 const ws = tempWorkspace('tg-schema-refs-');
@@ -57,7 +57,9 @@ interface CallResult {
 /** Calls `run` with each `cmd` through `toolgate proxy` in `dir` (SDK 2.x client). */
 async function callThroughProxy(dir: string, cmds: string[]): Promise<CallResult[]> {
   const client = new Client({ name: 'schema-refs-test', version: '1' }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', 'decisions.jsonl'], cwd: dir, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log', 'decisions.jsonl'], cwd: dir, env: CACHE_ENV, stderr: 'ignore' }),
+  );
   try {
     const out: CallResult[] = [];
     for (const cmd of cmds) out.push((await client.callTool({ name: 'run', arguments: { cmd } })) as CallResult);

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseContract } from '../../src/contract/store.js';
-import { CLI, tempWorkspace } from '../support/run-dist.js';
+import { CACHE_ENV, CLI, tempWorkspace } from '../support/run-dist.js';
 
 const RUNS = 10;
 const ws = tempWorkspace('tg-atomic-');
@@ -46,7 +46,7 @@ function update(killAfterMs?: number): Promise<{ code: number | null; signal: No
     const child = spawn(process.execPath, [CLI, 'update'], {
       cwd: ws.dir,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: ws.dir, TOOLGATE_TIMING: 'live' },
+      env: { PATH: process.env.PATH ?? '', HOME: ws.dir, ...CACHE_ENV, TOOLGATE_TIMING: 'live' },
     });
     let stderr = '';
     let timer: NodeJS.Timeout | undefined;

@@ -8,7 +8,7 @@ import { existsSync, openSync, readdirSync, readFileSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseContract } from '../../src/contract/store.js';
-import { CLI, REPO, tempWorkspace } from '../support/run-dist.js';
+import { CACHE_ENV, CLI, REPO, tempWorkspace } from '../support/run-dist.js';
 import { livePidsInGroup } from '../support/mcp-fixtures.js';
 
 const FIXTURE = join(REPO, 'test/fixtures/servers/hostile/hang-with-child.mjs');
@@ -54,7 +54,7 @@ describe('interrupting toolgate', () => {
         join(w.dir, 'toolgate.yml'),
         `sources:\n  - id: hang\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(FIXTURE)}, ${JSON.stringify(info)}]\n      startup-timeout-ms: 60000\n`,
       );
-      const child = spawn(process.execPath, [CLI, 'update'], { cwd: w.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, 'update'], { cwd: w.dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...CACHE_ENV } });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
@@ -78,7 +78,7 @@ describe('interrupting toolgate', () => {
       join(w.dir, 'toolgate.yml'),
       `sources:\n  - id: big\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(BIG_PAGE)}, ${JSON.stringify(pids)}, "100000", ${JSON.stringify(sent)}]\n      startup-timeout-ms: 60000\n      request-timeout-ms: 60000\n      total-timeout-ms: 90000\n      max-bytes: 67108864\n`,
     );
-    const child = spawn(process.execPath, [CLI, 'update'], { cwd: w.dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'update'], { cwd: w.dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...CACHE_ENV } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<{ code: number | null; at: number }>((r) => child.on('close', (code) => r({ code, at: performance.now() })));
@@ -112,7 +112,11 @@ describe('interrupting toolgate', () => {
     writeFileSync(join(w.dir, 'tools.json'), JSON.stringify({ tools }));
     writeFileSync(join(w.dir, 'toolgate.yml'), 'sources:\n  - id: rec\n    recorded: tools.json\n');
     const contract = join(w.dir, '.toolgate/rec.surface.json');
-    const child = spawn(process.execPath, [CLI, 'update'], { cwd: w.dir, stdio: ['ignore', openSync(join(w.dir, 'out.txt'), 'w'), 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'update'], {
+      cwd: w.dir,
+      stdio: ['ignore', openSync(join(w.dir, 'out.txt'), 'w'), 'pipe'],
+      env: { ...process.env, ...CACHE_ENV },
+    });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
@@ -146,7 +150,7 @@ describe('interrupting toolgate', () => {
       const first = spawn(process.execPath, [CLI, 'update'], {
         cwd: w.dir,
         stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...process.env, TOOLGATE_TIMING: 'live' },
+        env: { ...process.env, ...CACHE_ENV, TOOLGATE_TIMING: 'live' },
       });
       let log = '';
       let stopped = false;
@@ -176,7 +180,7 @@ describe('interrupting toolgate', () => {
         const child = spawn(process.execPath, [CLI, command], {
           cwd: w.dir,
           stdio: ['ignore', 'ignore', 'pipe'],
-          env: { ...process.env, TOOLGATE_TIMING: 'live' },
+          env: { ...process.env, ...CACHE_ENV, TOOLGATE_TIMING: 'live' },
         });
         let stderr = '';
         let signalled = 0;

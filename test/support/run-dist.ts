@@ -57,6 +57,12 @@ export function runProcess(command: string, args: string[], opts: { cwd: string;
 const COMPILE_CACHE = process.env.TOOLGATE_TEST_COMPILE_CACHE === '0' ? undefined : join(REPO, 'node_modules', '.cache', 'toolgate-test-compile-cache');
 
 /**
+ * {@link COMPILE_CACHE} as environment entries, for a test that starts a bundle itself (`spawn`,
+ * an SDK client's stdio transport) instead of through {@link runNode}.
+ */
+export const CACHE_ENV: Record<string, string> = COMPILE_CACHE ? { NODE_COMPILE_CACHE: COMPILE_CACHE } : {};
+
+/**
  * Runs a built bundle with Node (the same binary as the tests), bounded by `timeoutMs`.
  * The environment is exactly `env` plus PATH/HOME, so nothing leaks in from the test runner.
  */
@@ -66,7 +72,7 @@ export function runNode(script: string, args: string[], opts: { cwd: string; env
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     ...(process.env.TOOLGATE_SANDBOX_UNAVAILABLE ? { TOOLGATE_SANDBOX_UNAVAILABLE: process.env.TOOLGATE_SANDBOX_UNAVAILABLE } : {}),
-    ...(COMPILE_CACHE ? { NODE_COMPILE_CACHE: COMPILE_CACHE } : {}),
+    ...CACHE_ENV,
     ...opts.env,
   };
   return runProcess(process.execPath, [script, ...args], { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs ?? 60_000 });

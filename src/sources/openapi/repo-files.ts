@@ -62,7 +62,7 @@ import { MAX_JSON_DEPTH } from '../../util/json-file.js';
 import { pointerSegments } from '../../util/json.js';
 import { fetchCapped, RemoteError } from './remote.js';
 import { expandedSize, MAX_EXPANDED_SIZE } from './expanded-size.js';
-import { fileKind, locate, MAX_LINKS, shown, type Located } from './repo-path.js';
+import { fileKind, locateForOneLoad, MAX_LINKS, shown, type Located } from './repo-path.js';
 
 /** Largest file (document or referenced file) toolgate reads: 64 MiB. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -183,6 +183,8 @@ export class RepoFiles {
   private readonly fetched = new Set<string>();
   private rootReal: Promise<string> | undefined;
   private readonly cache = new Map<string, Promise<unknown>>();
+  /** Steps 1-2 for this load, each path and directory walked once (repo-path.ts). */
+  private readonly locate = locateForOneLoad();
   private totalBytes = 0;
   private totalExpanded = 0;
   private files = 0;
@@ -268,7 +270,7 @@ export class RepoFiles {
     const rootReal = await this.realRoot();
     let where: Located;
     try {
-      where = await locate(path, this.root, rootReal);
+      where = await this.locate(path, this.root, rootReal);
     } catch (e) {
       throw this.unreadable(path, site, e);
     }

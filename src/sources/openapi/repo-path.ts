@@ -26,12 +26,16 @@ function message(e: unknown): string {
 /** How a path resolved against the repository root. */
 export type Located = { kind: 'inside'; real: string } | { kind: 'missing' } | { kind: 'outside'; viaLink: boolean } | { kind: 'loop' };
 
+/** `lstat` as {@link locate} calls it: the real one, or one that remembers its answers for one load. */
+type Lstat = (path: string) => Promise<Stats>;
+
 /**
  * Resolves `path` inside the repository whose real path is `rootReal` (`rootGiven`: the root as
  * configured, possibly through a symbolic link), following symbolic links component by component
- * without ever touching anything outside the root. See the module comment, steps 1-2.
+ * without ever touching anything outside the root. See the module comment, steps 1-2. `look` is
+ * called only on paths inside the root.
  */
-export async function locate(path: string, rootGiven: string, rootReal: string): Promise<Located> {
+export async function locate(path: string, rootGiven: string, rootReal: string, look: Lstat = lstat): Promise<Located> {
   const lexical = resolve(path);
   let rel: string;
   if (within(lexical, rootReal)) rel = relative(rootReal, lexical);
@@ -59,7 +63,7 @@ export async function locate(path: string, rootGiven: string, rootReal: string):
     }
     let st: Stats;
     try {
-      st = await lstat(next);
+      st = await look(next);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -79,6 +83,31 @@ export async function locate(path: string, rootGiven: string, rootReal: string):
   }
   if (!within(cur, rootReal)) return { kind: 'outside', viaLink: links > 0 };
   return { kind: 'inside', real: cur };
+}
+
+/**
+ * {@link locate} for one load of a document: it remembers where each path leads and the `lstat` of
+ * each component walked. A document of thousands of files in a few hundred directories walks the
+ * same directories for every file, and the parser asks again for every file while bundling. The
+ * checkout is taken as unchanging during one load (repo-files.ts); the file read is `lstat`ed
+ * afresh there and checked against what is opened.
+ */
+export function locateForOneLoad(): typeof locate {
+  const located = new Map<string, Promise<Located>>();
+  const lstats = new Map<string, Promise<Stats>>();
+  const look: Lstat = (p) => remembered(lstats, p, () => lstat(p));
+  return (path, rootGiven, rootReal) => remembered(located, `${rootGiven}\0${rootReal}\0${path}`, () => locate(path, rootGiven, rootReal, look));
+}
+
+/** The promise `map` holds for `key`, made by `make` the first time; its rejection is left to whoever awaits it. */
+function remembered<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  let p = map.get(key);
+  if (!p) {
+    p = make();
+    p.catch(() => undefined);
+    map.set(key, p);
+  }
+  return p;
 }
 
 /**

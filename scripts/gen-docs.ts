@@ -1,12 +1,10 @@
 // Generates docs/rules.md from the rule catalog, the inputs/outputs block of docs/action.md from
-// action.yml, the table of export targets in docs/exports.md from src/export/targets, and the words
-// suspicious-text's rows need (src/rules/suspicious-words-table.ts) from their regexes.
+// action.yml and the table of export targets in docs/exports.md from src/export/targets.
 // `--check` fails (exit 1) when a committed file differs, instead of writing.
 import { readFile, writeFile } from 'node:fs/promises';
 import { rulesMarkdown } from '../src/report/rules.js';
 import { actionReference, replaceBetweenMarkers } from './docs-lib.js';
 import { exportTargetsMarkdown } from './export-table.js';
-import { neededWordsModule } from '../src/rules/suspicious-words.js';
 
 const check = process.argv.includes('--check');
 const stale: string[] = [];
@@ -26,7 +24,6 @@ async function emitBlock(file: string, name: string, body: string, from: string)
 await emit('docs/rules.md', rulesMarkdown());
 await emitBlock('docs/action.md', 'action-reference', actionReference(await readFile('action.yml', 'utf8')), 'action.yml');
 await emitBlock('docs/exports.md', 'export-targets', exportTargetsMarkdown(), 'src/export/targets');
-await emit('src/rules/suspicious-words-table.ts', neededWordsModule());
 
 if (stale.length) {
   console.error(`stale generated docs: ${stale.join(', ')}; run \`npm run docs\` and commit.`);

@@ -8,7 +8,6 @@ import { remove as removeConfusables } from 'confusables';
 import { INVISIBLE } from './name-fold.js';
 import { addedRanges } from '../diff/added-text.js';
 import { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from './suspicious-patterns.js';
-import { hasNeeded, neededWordsOf, OTHER_SCRIPT } from './suspicious-words.js';
 import { identifierLike, identifierMentions, meant, toolMentions, toolShaped, type ToolMention } from './tool-references.js';
 
 /** A hit: which pattern, where in the text, and the text matched. */
@@ -428,15 +427,18 @@ SUSPICIOUS_PATTERNS.forEach((p, i) => {
     TRIGGER_BITS.set(key, bits);
   }
 });
+/** Letters of scripts other than Latin (Greek and Cyrillic that did not fold, CJK, …): their words are not indexed. */
+const OTHER_SCRIPT = /[\u0370-\u1DBF\u2C00-\u2DFF\u2E80-\uFFEF]/;
 const LATIN_WORD = /[a-z\u00DF-\u024F]+/g;
 
 /**
- * The rows a text may hit: one pass over its words, each word's first four letters (into `seen`)
- * looked up in the rows' trigger words. Text in another script enables every row.
+ * The rows a text may hit: one pass over its words, each word's first four letters looked up in
+ * the rows' trigger words. Text in another script enables every row.
  */
-function rowsFor(text: string, seen: Set<string>): number[] | undefined {
+function rowsFor(text: string): number[] | undefined {
   if (OTHER_SCRIPT.test(text)) return undefined;
   const on = ALWAYS_ON.slice();
+  const seen = new Set<string>();
   for (const word of text.toLowerCase().match(LATIN_WORD) ?? []) {
     const key = word.slice(0, 4);
     if (seen.has(key)) continue;
@@ -509,19 +511,14 @@ function formsOf(text: string, before: string | undefined): Forms {
  * sentence is looked at: a row about other tools needs a word that can name one; then its parts,
  * the smallest regex first (the conversation's, the largest, often need not run). `found` holds
  * what earlier rows learnt of the same text: rows share vocabularies (the conversation, secrets,
- * the verbs of files), and each runs once a text. `words` are the text's words ({@link rowsFor};
- * undefined for text in another script): a regex runs only where they hold the words it needs.
+ * the verbs of files), and each runs once a text.
  */
-function mayHit(p: Row, read: string, found: Map<RegExp, boolean>, words: ReadonlySet<string> | undefined): boolean {
+function mayHit(p: Row, read: string, found: Map<RegExp, boolean>): boolean {
   if (p.gate && !p.gate.test(read)) return false;
   if (p.needs !== undefined && p.needs !== 'other-group' && !MAY_NAME_A_TOOL.test(read)) return false;
   for (const re of p.parts) {
     let hit = found.get(re);
-    if (hit === undefined) {
-      // A text without the words the regex needs is not searched.
-      const needed = words && neededWordsOf(re);
-      found.set(re, (hit = (!needed || hasNeeded(needed, words)) && has(re, read)));
-    }
+    if (hit === undefined) found.set(re, (hit = has(re, read)));
     if (!hit) return false;
   }
   return true;
@@ -546,8 +543,7 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
   const f = formsOf(text, ctx.before);
   let split: Sentence[] | undefined;
   const found = new Map<RegExp, boolean>();
-  const seen = new Set<string>();
-  const on = rowsFor(f.read, seen);
+  const on = rowsFor(f.read);
   for (let i = 0; i < ROWS.length; i++) {
     const p = ROWS[i] as Row;
     if (!rowOn(on, i)) continue;
@@ -556,7 +552,7 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
     let hit: SuspiciousHit | undefined;
     // A `text` row tries its gate on each form first (textRowHit).
     if (p.scope === 'text') hit = textRowHit(p, f.variants);
-    else if (mayHit(p, f.read, found, on && seen)) {
+    else if (mayHit(p, f.read, found)) {
       const readAdded = f.readAdded;
       split ??= sentences(f.read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
       hit = sentenceRowHit(p, split, f, ctx);

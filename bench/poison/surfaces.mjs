@@ -20,6 +20,8 @@ import {
   SIXTH_BENIGN,
   SIXTH_POISONED,
   HANDWRITTEN_POISONED,
+  NINTH_BENIGN,
+  NINTH_POISONED,
   VARIED_BENIGN,
   VARIED_POISONED,
 } from './data/handwritten/index.mjs';
@@ -41,6 +43,7 @@ const BATCHES = [
   [SIXTH_POISONED, SIXTH_BENIGN, 'handwritten-6'],
   [SEVENTH_POISONED, SEVENTH_BENIGN, 'handwritten-7'],
   [EIGHTH_POISONED, EIGHTH_BENIGN, 'handwritten-8'],
+  [NINTH_POISONED, NINTH_BENIGN, 'handwritten-9'],
 ];
 
 // The handwritten set is development material whole: it was written to write patterns against.

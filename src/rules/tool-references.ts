@@ -158,7 +158,7 @@ const TOOL_VERBS = new Set(
     'get list read write send fetch search query run exec execute post put patch delete remove create update upload download set add call ' +
     'open find check validate verify init initialize authenticate auth login logout export import sync transfer sign make browse scan load ' +
     'save store generate dump clear show start stop reset dump log notify push pull commit clone deploy install invoke trigger refresh ' +
-    'lookup resolve navigate click copy move rename edit insert submit share forward publish tweet pay charge ' +
+    'lookup resolve navigate click copy move rename edit insert submit share forward publish tweet pay charge process ' +
     'approve grant revoke encrypt decrypt backup restore analyze summarize translate convert extract parse describe inspect monitor track ' +
     'collect gather harvest grab steal leak audit diagnose authorize register capture calculate compute prepare ' +
     // German, Spanish and French, the languages suspicious-text reads: `lese_passwoerter`, `obtener_tokens`.

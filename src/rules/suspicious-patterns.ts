@@ -446,7 +446,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     negatable: true,
     unlessHit: 'conversation-harvest',
     rationale:
-      'A description naming an argument ("the `trace` field", a parameter list\'s item "- `reporter_identity`: …") with the conversation or the system prompt makes it a slot for them.',
+      'A description naming an argument ("the `trace` field", a parameter list\'s item "- `reporter_identity`: the user\'s …") with the conversation or the system prompt makes it a slot for them.',
     source: FULL_SCHEMA,
   },
   {

@@ -181,8 +181,14 @@ export function toolShaped(name: string, cued = false): boolean {
   // Dotted names are tools under a prefix (`github.push_files`); `outcome.result` is a field. A
   // camelCase or kebab-case word is a tool only where the sentence calls it one (`getAuthToken`).
   if (!name.includes('_')) return cued && /[a-z][A-Z]|-/.test(name) && !name.includes('.') && w.some((x) => TOOL_VERBS.has(x));
-  return w.some((x) => TOOL_VERBS.has(x)) || (cued && w.length > 1 && !FIELD_WORDS.has(w[w.length - 1] as string) && !/\d/.test(name));
+  // `process_payment` is a tool; `process_name`, whose only verb is a noun too, a field.
+  const verbs = w.filter((x) => TOOL_VERBS.has(x));
+  if (verbs.length > 0 && verbs.every((x) => NOUN_VERBS.has(x)) && FIELD_WORDS.has(w[w.length - 1] as string)) return false;
+  return verbs.length > 0 || (cued && w.length > 1 && !FIELD_WORDS.has(w[w.length - 1] as string) && !/\d/.test(name));
 }
+
+/** Verbs of {@link TOOL_VERBS} that are nouns as often (`process_id`): with a field's last word, a name of them alone is a field. */
+const NOUN_VERBS = new Set(['process']);
 
 /** What makes the identifier next to it a tool whatever its words: a verb of calling before it, "tool" or a German verb of calling after it ("`x` ausführen"). */
 const CALL_BEFORE =

@@ -15,6 +15,9 @@ import {
   EIGHTH_POISONED,
   HANDWRITTEN_BENIGN,
   HANDWRITTEN_POISONED,
+  NINTH_BENIGN,
+  NINTH_POISONED,
+  NINTH_ROWS_BENIGN,
   SEVENTH_BENIGN,
   SEVENTH_POISONED,
   SIXTH_BENIGN,
@@ -53,8 +56,10 @@ function audit(tools: Tool[], instructions?: string): Map<string, string[]> {
 
 /** A development case as a surface, and the tool it poisons ('' for a guardbench initialize frame). */
 function devCase(id: string): { tools: Tool[]; instructions?: string; tool: string } {
-  if (/^hw[3678]?-/.test(id)) {
-    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED, ...EIGHTH_POISONED].find((x) => x.id === id);
+  if (/^hw[36789]?-/.test(id)) {
+    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED, ...EIGHTH_POISONED, ...NINTH_POISONED].find(
+      (x) => x.id === id,
+    );
     expect(c, `${id} is a handwritten case`).toBeDefined();
     return { tools: c!.tools, tool: c!.poisoned };
   }
@@ -318,8 +323,8 @@ const SILENT: [string, string, string][] = [
   ['guardbench:legitimate-tools-list', 'write_file', 'file-harvest: "creating parent directories as needed", the tool describing itself'],
 ];
 
-describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs, sixth.mjs, seventh.mjs, eighth.mjs)', () => {
-  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN, ...SIXTH_BENIGN, ...SEVENTH_BENIGN, ...EIGHTH_BENIGN])
+describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs, sixth.mjs, seventh.mjs, eighth.mjs, ninth.mjs)', () => {
+  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN, ...SIXTH_BENIGN, ...SEVENTH_BENIGN, ...EIGHTH_BENIGN, ...NINTH_BENIGN, ...NINTH_ROWS_BENIGN])
     it(server.id, () => {
       expect(Object.fromEntries(audit(server.tools))).toEqual({});
     });

@@ -94,7 +94,7 @@ function re(...alternatives: string[]): RegExp {
 /** Verbs of using a tool. */
 const USE_VERB = String.raw`\b(?:call(?:s|ed|ing)?|us(?:e|es|ed|ing)|invok(?:e|es|ed|ing)|run(?:s|ning)?|ran|execut(?:e|es|ed|ing)|trigger(?:s|ed|ing)?|consult(?:s|ed|ing)?|aufrufen|aufgerufen|ruf(?:e|en)?|nutze[n]?|verwende[n]?|ausf[üu]hren|ausgef[üu]hrt|f[üu]hre|appel(?:ez|er|le)|lance[rz]?|utilis(?:ez|er|e)|ex[ée]cut(?:ez|er)|llam(?:a|ar|e)|us(?:a|ar)|utiliz(?:a|ar)|ejecut(?:a|ar))\b|调用|使用|执行|运行`;
 /** Words that order one call before or after another. */
-const ORDER = String.raw`\b(?:before|after|prior to|first|followed by|following|preced(?:e|es|ed|ing)|until|unless|once|then|next|immediately|beforehand|earlier|afterwards?|whenever|every time|each time|at the (?:start|beginning) of|initiali[sz](?:e|ation)|prerequisite|requires?|required|depends? (?:on|upon)|dependen(?:cy|t on)|precondition|pre-requisite|prereq|reli(?:es|ant) on|rely(?:ing)? on|contingent (?:on|upon)|conditional (?:on|upon)|gated (?:on|behind)|workflow|step\s*(?:\d{1,2}|one|two|three)|recover(?:y|ing)?|retry|try again|chain|already|in advance|up ?front|steps?\s*:\s{0,3}\(?\w|call order|order of calls|(?:call )?sequence|(?:outputs?|results?|responses?) (?:of|from)|obtain(?:ed)?\s+(?:from|with|via|by)|received\s+from|produced\s+by|issued\s+by|zuerst|vorher|zuvor|vorab|bevor|vor der|nach (?:jedem|dem)|Ablauf|Reihenfolge|erfordert|setzt voraus|avant|apr[eè]s|d['’]abord|ensuite|au pr[ée]alable|pr[ée]alablement|n[ée]cessite|antes|primero|despu[eé]s|previamente|requiere|necesita)\b|之前|之后|首先|先调用|然后|完成后|每次|务必|必须先|请先|前先|依赖`;
+const ORDER = String.raw`\b(?:before|after|prior to|first|followed by|following|preced(?:e|es|ed|ing)|until|unless|once|then|next|immediately|beforehand|earlier|afterwards?|whenever|every time|each time|at the (?:start|beginning) of|initiali[sz](?:e|ation)|prerequisite|requires?|required|depends? (?:on|upon)|dependen(?:cy|t on)|precondition|pre-requisite|prereq|reli(?:es|ant) on|rely(?:ing)? on|workflow|step\s*(?:\d{1,2}|one|two|three)|recover(?:y|ing)?|retry|try again|chain|already|in advance|up ?front|steps?\s*:\s{0,3}\(?\w|call order|order of calls|(?:call )?sequence|(?:outputs?|results?|responses?) (?:of|from)|obtain(?:ed)?\s+(?:from|with|via|by)|received\s+from|produced\s+by|issued\s+by|zuerst|vorher|zuvor|vorab|bevor|vor der|nach (?:jedem|dem)|Ablauf|Reihenfolge|erfordert|setzt voraus|avant|apr[eè]s|d['’]abord|ensuite|au pr[ée]alable|pr[ée]alablement|n[ée]cessite|antes|primero|despu[eé]s|previamente|requiere|necesita)\b|之前|之后|首先|先调用|然后|完成后|每次|务必|必须先|请先|前先|依赖`;
 /** Words that tie calls together without ordering them; with a {@link DIRECTIVE}, they bind another tool to this one. */
 const COMPANION = String.raw`\b(?:always|also|when|while|together with|in (?:combination|conjunction) with|along with|alongside|(?:each|every|any|matching) (?:call|use|invocation)|in order for|on its own|whenever|pair(?:s|ed|ing)? (?:it |this |this tool )?with|combin(?:e|es|ed|ing) (?:it |this |this tool )?with)\b`;
 /** What makes a sentence an instruction to the model rather than a description. */
@@ -326,7 +326,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'tool-order',
     triggers:
-      'befo afte prio firs foll prec unti unle once then next imme earl ever each star begi init prer requ depe work reco retr try agai chai zuer vorh bevo vor nach avan aprè abor ensu ante prim desp step alre adva fron upfr orde zuvo vora abla reih erfo setz préa prea néce nece prev when apre sequ outp resu resp obta rece prod issu reli rely cont cond gate',
+      'befo afte prio firs foll prec unti unle once then next imme earl ever each star begi init prer requ depe work reco retr try agai chai zuer vorh bevo vor nach avan aprè abor ensu ante prim desp step alre adva fron upfr orde zuvo vora abla reih erfo setz préa prea néce nece prev when apre sequ outp resu resp obta rece prod issu reli rely',
     title: "a directive to call a tool this server does not serve, or this one, before or after another server's",
     scope: 'sentence',
     gate: /[_.-]\w|[a-z][A-Z]|[`'"(]|\b(?:tools?|functions?|operations?|commands?)\b/,
@@ -351,7 +351,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'tool-step',
-    triggers: 'call invo run exec trig use appe exéc lanc util llam ejec usa rufe führ fuhr ausf aufr star nutz verw tool func acti step uses',
+    triggers: 'call invo run exec trig use appe exéc lanc util llam ejec usa rufe führ fuhr ausf aufr star nutz verw tool func',
     title: 'a step that calls a tool this server does not serve',
     scope: 'sentence',
     // Every step names a snake_case tool.
@@ -491,7 +491,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
 
   {
     id: 'fixed-destination',
-    triggers: 'alwa only do don neve must fixe hard rega leav keep chan over pass diff has have',
+    triggers: 'alwa only do don neve must fixe hard rega leav keep chan over pass diff move swit',
     except: USER_DESTINATION,
     title: 'an argument fixed to a destination the user did not choose',
     scope: 'sentence',

@@ -196,16 +196,16 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'other-tool-directive',
-    triggers: 'befo afte inst prio ahea anot othe diff',
+    triggers: 'befo afte inst prio ahea anot diff',
     title: 'a directive about when to use other tools',
     scope: 'sentence',
     needs: 'other-group',
-    gate: /before|after|instead|prior|ahead|another|other\s+(?:mcp\s+)?server|different\s+(?:mcp\s+)?server/i,
+    gate: /before|after|instead|prior|ahead|(?:another|different)\s+(?:mcp\s+)?server/i,
     all: [
       re(
         String.raw`\b(?:before|after|instead\s+of|prior\s+to|ahead\s+of)\s+(?:(?:using|calling|invoking|running)\s+)?(?:any|every|all|each|the\s+other|other)\b[^.\n]{0,30}?\b(?:tools?|functions?)\b`,
         String.raw`\b(?:always|must)\s+(?:call|use|invoke|run)\s+this\s+tool\s+(?:first|before)\b`,
-        String.raw`\b(?:use|call|invoke|run)\w{0,3}\s+(?:a|any|an?\s+\w{1,20})\s+(?:tool|function)s?\s+(?:from|of|on|in|provided\s+by)\s+(?:another|any\s+other|a\s+different|other)\s+(?:mcp\s+)?(?:server|integration|plugin|connector|extension)s?\b`,
+        String.raw`\b(?:use|call|invoke|run)\w{0,3}\s+(?:a|any|an?\s+\w{1,20})\s+(?:tool|function)s?\s+(?:from|of|on|in|provided\s+by)\s+(?:another|a\s+different)\s+(?:mcp\s+)?server\b`,
       ),
     ],
     rationale:

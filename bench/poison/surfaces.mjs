@@ -20,6 +20,9 @@ import {
   SIXTH_BENIGN,
   SIXTH_POISONED,
   HANDWRITTEN_POISONED,
+  NINTH_BENIGN,
+  NINTH_POISONED,
+  NINTH_ROWS_BENIGN,
   VARIED_BENIGN,
   VARIED_POISONED,
 } from './data/handwritten/index.mjs';
@@ -41,6 +44,8 @@ const BATCHES = [
   [SIXTH_POISONED, SIXTH_BENIGN, 'handwritten-6'],
   [SEVENTH_POISONED, SEVENTH_BENIGN, 'handwritten-7'],
   [EIGHTH_POISONED, EIGHTH_BENIGN, 'handwritten-8'],
+  [NINTH_POISONED, NINTH_BENIGN, 'handwritten-9'],
+  [[], NINTH_ROWS_BENIGN, 'handwritten-9-rows'],
 ];
 
 // The handwritten set is development material whole: it was written to write patterns against.

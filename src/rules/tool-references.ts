@@ -158,7 +158,7 @@ const TOOL_VERBS = new Set(
     'get list read write send fetch search query run exec execute post put patch delete remove create update upload download set add call ' +
     'open find check validate verify init initialize authenticate auth login logout export import sync transfer sign make browse scan load ' +
     'save store generate dump clear show start stop reset dump log notify push pull commit clone deploy install invoke trigger refresh ' +
-    'lookup resolve navigate click copy move rename edit insert submit share forward publish tweet pay charge ' +
+    'lookup resolve navigate click copy move rename edit insert submit share forward publish tweet pay charge process ' +
     'approve grant revoke encrypt decrypt backup restore analyze summarize translate convert extract parse describe inspect monitor track ' +
     'collect gather harvest grab steal leak audit diagnose authorize register capture calculate compute prepare ' +
     // German, Spanish and French, the languages suspicious-text reads: `lese_passwoerter`, `obtener_tokens`.
@@ -181,8 +181,14 @@ export function toolShaped(name: string, cued = false): boolean {
   // Dotted names are tools under a prefix (`github.push_files`); `outcome.result` is a field. A
   // camelCase or kebab-case word is a tool only where the sentence calls it one (`getAuthToken`).
   if (!name.includes('_')) return cued && /[a-z][A-Z]|-/.test(name) && !name.includes('.') && w.some((x) => TOOL_VERBS.has(x));
-  return w.some((x) => TOOL_VERBS.has(x)) || (cued && w.length > 1 && !FIELD_WORDS.has(w[w.length - 1] as string) && !/\d/.test(name));
+  // `process_payment` is a tool; `process_name`, whose only verb is a noun too, a field.
+  const verbs = w.filter((x) => TOOL_VERBS.has(x));
+  if (verbs.length > 0 && verbs.every((x) => NOUN_VERBS.has(x)) && FIELD_WORDS.has(w[w.length - 1] as string)) return false;
+  return verbs.length > 0 || (cued && w.length > 1 && !FIELD_WORDS.has(w[w.length - 1] as string) && !/\d/.test(name));
 }
+
+/** Verbs of {@link TOOL_VERBS} that are nouns as often (`process_id`): with a field's last word, a name of them alone is a field. */
+const NOUN_VERBS = new Set(['process']);
 
 /** What makes the identifier next to it a tool whatever its words: a verb of calling before it, "tool" or a German verb of calling after it ("`x` ausführen"). */
 const CALL_BEFORE =

@@ -15,6 +15,9 @@ import {
   EIGHTH_POISONED,
   HANDWRITTEN_BENIGN,
   HANDWRITTEN_POISONED,
+  NINTH_BENIGN,
+  NINTH_POISONED,
+  NINTH_ROWS_BENIGN,
   SEVENTH_BENIGN,
   SEVENTH_POISONED,
   SIXTH_BENIGN,
@@ -53,8 +56,10 @@ function audit(tools: Tool[], instructions?: string): Map<string, string[]> {
 
 /** A development case as a surface, and the tool it poisons ('' for a guardbench initialize frame). */
 function devCase(id: string): { tools: Tool[]; instructions?: string; tool: string } {
-  if (/^hw[3678]?-/.test(id)) {
-    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED, ...EIGHTH_POISONED].find((x) => x.id === id);
+  if (/^hw[36789]?-/.test(id)) {
+    const c = [...HANDWRITTEN_POISONED, ...VARIED_POISONED, ...SIXTH_POISONED, ...SEVENTH_POISONED, ...EIGHTH_POISONED, ...NINTH_POISONED].find(
+      (x) => x.id === id,
+    );
     expect(c, `${id} is a handwritten case`).toBeDefined();
     return { tools: c!.tools, tool: c!.poisoned };
   }
@@ -109,6 +114,7 @@ const FIRES: Record<string, string[]> = {
     'hw8-function-dependency-5',
     'hw8-function-dependency-8',
     'hw8-function-dependency-10',
+    'hw9-function-dependency-3',
   ],
   'tool-redirect': [
     'own-tool-redirection-1',
@@ -136,7 +142,7 @@ const FIRES: Record<string, string[]> = {
     'hw8-tool-redirection-3',
   ],
   'tool-companion': ['hw-function-dependency-45', 'hw-function-dependency-46', 'hw-function-dependency-47'],
-  'tool-step': ['hw-function-dependency-11', 'hw6-function-dependency-7', 'hw8-function-dependency-2'],
+  'tool-step': ['hw-function-dependency-11', 'hw6-function-dependency-7', 'hw8-function-dependency-2', 'hw9-function-dependency-8'],
   'file-harvest': [
     'hw-filesystem-43',
     'hw-filesystem-45',
@@ -150,7 +156,7 @@ const FIRES: Record<string, string[]> = {
   ],
   'secret-file-passed': ['hw8-filesystem-2', 'hw8-filesystem-4'],
   'secret-argument': ['hw-parameter-poisoning-22', 'hw-parameter-poisoning-24'],
-  'other-tool-directive': ['hw-function-dependency-9', 'hw-function-dependency-34'],
+  'other-tool-directive': ['hw-function-dependency-9', 'hw-function-dependency-34', 'hw9-function-dependency-7'],
   'send-to-destination': [
     'own-exfiltration-url-1',
     'own-exfiltration-url-2',
@@ -160,13 +166,21 @@ const FIRES: Record<string, string[]> = {
   ],
   'data-in-url': ['own-exfiltration-url-1', 'own-exfiltration-url-3'],
   'conversation-harvest': [
+    'hw9-function-dependency-2',
+    'hw9-parameter-poisoning-13',
     'own-exfiltration-parameter-1',
     'own-exfiltration-parameter-3',
     'hw3-parameter-poisoning-13',
     'hw6-parameter-poisoning-1',
     'hw8-parameter-poisoning-6',
   ],
-  'conversation-field': ['hw-parameter-poisoning-13', 'hw6-parameter-poisoning-8', 'hw7-parameter-poisoning-3', 'hw8-parameter-poisoning-3'],
+  'conversation-field': [
+    'hw-parameter-poisoning-13',
+    'hw6-parameter-poisoning-8',
+    'hw7-parameter-poisoning-3',
+    'hw8-parameter-poisoning-3',
+    'hw9-parameter-poisoning-12',
+  ],
   'conversation-argument': [
     'own-exfiltration-parameter-4',
     'own-exfiltration-parameter-7',
@@ -180,7 +194,7 @@ const FIRES: Record<string, string[]> = {
     'hw7-parameter-poisoning-6',
     'hw8-parameter-poisoning-2',
   ],
-  'fixed-destination': ['hw3-parameter-poisoning-6', 'hw6-parameter-poisoning-2', 'hw8-parameter-poisoning-5'],
+  'fixed-destination': ['hw3-parameter-poisoning-6', 'hw6-parameter-poisoning-2', 'hw8-parameter-poisoning-5', 'hw9-parameter-poisoning-9'],
   'secret-harvest': ['own-sensitive-path-7', 'deadbugz-post-flip-tool-description-poisoning', 'hw6-parameter-poisoning-4'],
   'argument-override': [
     'own-argument-tampering-1',
@@ -318,8 +332,8 @@ const SILENT: [string, string, string][] = [
   ['guardbench:legitimate-tools-list', 'write_file', 'file-harvest: "creating parent directories as needed", the tool describing itself'],
 ];
 
-describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs, sixth.mjs, seventh.mjs, eighth.mjs)', () => {
-  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN, ...SIXTH_BENIGN, ...SEVENTH_BENIGN, ...EIGHTH_BENIGN])
+describe('suspicious-text stays silent on the handwritten tricky benign servers (bench/poison/data/handwritten: benign.mjs, varied.mjs, sixth.mjs, seventh.mjs, eighth.mjs, ninth.mjs)', () => {
+  for (const server of [...HANDWRITTEN_BENIGN, ...VARIED_BENIGN, ...SIXTH_BENIGN, ...SEVENTH_BENIGN, ...EIGHTH_BENIGN, ...NINTH_BENIGN, ...NINTH_ROWS_BENIGN])
     it(server.id, () => {
       expect(Object.fromEntries(audit(server.tools))).toEqual({});
     });

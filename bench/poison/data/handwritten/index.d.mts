@@ -22,3 +22,8 @@ export const SEVENTH_BENIGN: { id: string; tools: HandwrittenTool[] }[];
 /** The eighth batch (eighth.mjs), written before its round's rows and run once: ids `hw8-…`. */
 export const EIGHTH_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
 export const EIGHTH_BENIGN: { id: string; tools: HandwrittenTool[] }[];
+/** The ninth batch (ninth.mjs), techniques from public write-ups, written before its round's rows and run once: ids `hw9-…`. */
+export const NINTH_POISONED: { id: string; category: string; poisoned: string; tools: HandwrittenTool[] }[];
+export const NINTH_BENIGN: { id: string; tools: HandwrittenTool[] }[];
+/** Tricky benign servers written beside the ninth batch's rows, after its first run. */
+export const NINTH_ROWS_BENIGN: { id: string; tools: HandwrittenTool[] }[];

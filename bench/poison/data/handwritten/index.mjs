@@ -14,6 +14,7 @@ export { FIFTH_POISONED } from './fifth.mjs';
 export { SIXTH_BENIGN, SIXTH_POISONED } from './sixth.mjs';
 export { SEVENTH_BENIGN, SEVENTH_POISONED } from './seventh.mjs';
 export { EIGHTH_BENIGN, EIGHTH_POISONED } from './eighth.mjs';
+export { NINTH_BENIGN, NINTH_POISONED, NINTH_ROWS_BENIGN } from './ninth.mjs';
 
 /** `{id, category, poisoned, tools}`: `poisoned` names the tool that carries the attack. */
 export const HANDWRITTEN_POISONED = [...functionDependency, ...toolRedirection, ...urlRequest, ...commandInjection, ...parameterPoisoning, ...filesystem];

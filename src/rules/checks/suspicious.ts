@@ -31,11 +31,47 @@ export function toolTexts(t: Pick<SurfaceTool, 'description' | 'title' | 'annota
   return out;
 }
 
-/** {@link toolTexts} and the values its arguments may take ({@link enumTexts}): what `suspicious-text` reads. */
+/** {@link toolTexts}, the values its arguments may take ({@link enumTexts}) and their names ({@link nameTexts}): what `suspicious-text` reads. */
 function judgedTexts(t: SurfaceTool): Map<string, string> {
   const out = toolTexts(t);
   enumTexts(t.inputSchema, '/inputSchema', out);
+  nameTexts(t.inputSchema, '/inputSchema', out);
   return out;
+}
+
+/** An identifier of four words or more (`summary_of_all_previous_messages`, `debugWithFullChatAttached`). */
+const SENTENCE_IDENTIFIER = /^[A-Za-z][a-z0-9]*(?:(?:[_.-]+[A-Za-z0-9]|(?<=[a-z0-9])[A-Z])[a-z0-9]*){3,}[_-]*$/;
+
+/**
+ * The words of an identifier that reads as a phrase (`content_of_aws_credentials_file` →
+ * "content of aws credentials file"), else undefined: a name or a value can carry an instruction
+ * as well as a description can, and the rows read words, not identifiers.
+ */
+function identifierWords(id: string): string | undefined {
+  if (id.length > 200 || !SENTENCE_IDENTIFIER.test(id)) return undefined;
+  return id
+    .replace(/(?<=[a-z0-9])(?=[A-Z])/g, ' ')
+    .replace(/[_.-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * The names of a schema's arguments that read as phrases ({@link identifierWords}), as words, each
+ * at its argument's pointer (`/inputSchema/properties/x`). 64 levels at most.
+ */
+function nameTexts(schema: Json | undefined, at: string, out: Map<string, string>, depth = 0): void {
+  if (depth > 64 || !isObject(schema)) return;
+  const props = getOwn(schema, 'properties');
+  if (isObject(props))
+    for (const [name, sub] of Object.entries(props)) {
+      const pointer = `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const words = identifierWords(name);
+      if (words !== undefined) out.set(pointer, words);
+      nameTexts(sub, pointer, out, depth + 1);
+    }
+  const items = getOwn(schema, 'items');
+  if (isObject(items)) nameTexts(items, `${at}/items`, out, depth + 1);
 }
 
 /**
@@ -48,7 +84,9 @@ function enumTexts(schema: Json | undefined, at: string, out: Map<string, string
   for (const k of ['enum', 'const']) {
     const v = getOwn(schema, k);
     const strings = typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-    if (strings.length) out.set(`${at}/${k}`, strings.join('\n'));
+    // A value shaped as an identifier is read as its words too (`debug_with_full_chat_attached`).
+    const read = strings.flatMap((v) => [v, identifierWords(v) ?? []].flat());
+    if (read.length) out.set(`${at}/${k}`, read.join('\n'));
   }
   const props = getOwn(schema, 'properties');
   if (isObject(props))
@@ -59,6 +97,8 @@ function enumTexts(schema: Json | undefined, at: string, out: Map<string, string
 
 /** Where a text is, in a reviewer's words. */
 function place(pointer: string): string {
+  const name = /\/properties\/([^/]+)$/.exec(pointer)?.[1];
+  if (name !== undefined) return `the name of ${describeSchemaTextPath(`${pointer.slice('/inputSchema'.length)}/description`)}`;
   if (pointer === '/description') return 'description';
   if (pointer === '/title') return 'title';
   if (pointer === '/annotations/title') return 'annotations.title';
@@ -91,8 +131,8 @@ const propertiesOf = (t: SurfaceTool | undefined): string[] => {
   return isObject(props) ? Object.keys(props) : [];
 };
 
-/** An argument's description: there the text says what the model fills in. */
-const isArgumentText = (pointer: string) => /\/properties\/[^/]+\/(?:description|title|default|examples|enum|const)$/.test(pointer);
+/** An argument's name or description: there the text says what the model fills in. */
+const isArgumentText = (pointer: string) => /\/properties\/[^/]+(?:\/(?:description|title|default|examples|enum|const))?$/.test(pointer);
 
 /** Keys and `enum`/`const` strings of a schema, lower case, into `out` (64 levels, 10,000 names at most). */
 function schemaNames(schema: Json | undefined, out: Set<string>, depth = 0): void {

@@ -13,7 +13,7 @@
 import { describeSchemaTextPath, schemaTexts } from '../../diff/schema-text.js';
 import type { SurfaceTool } from '../../surface/model.js';
 import type { Json } from '../../util/json.js';
-import { getOwn, isObject } from '../../util/json.js';
+import { escapePointerToken, getOwn, isObject } from '../../util/json.js';
 import { mark } from '../../util/timing.js';
 import type { Check, RawFinding } from '../context.js';
 import { SUSPICIOUS_PATTERNS, USER_SUPPLIED } from '../suspicious-patterns.js';
@@ -31,11 +31,10 @@ export function toolTexts(t: Pick<SurfaceTool, 'description' | 'title' | 'annota
   return out;
 }
 
-/** {@link toolTexts}, the values its arguments may take ({@link enumTexts}) and their names ({@link nameTexts}): what `suspicious-text` reads. */
+/** {@link toolTexts} and what its arguments are named and may take ({@link argumentTexts}): what `suspicious-text` reads. */
 function judgedTexts(t: SurfaceTool): Map<string, string> {
   const out = toolTexts(t);
-  enumTexts(t.inputSchema, '/inputSchema', out);
-  nameTexts(t.inputSchema, '/inputSchema', out);
+  argumentTexts(t.inputSchema, '/inputSchema', out);
   return out;
 }
 
@@ -57,48 +56,36 @@ function identifierWords(id: string): string | undefined {
 }
 
 /**
- * The names of a schema's arguments that read as phrases ({@link identifierWords}), as words, each
- * at its argument's pointer (`/inputSchema/properties/x`). 64 levels at most.
+ * What a model reads of a schema's arguments besides their descriptions, into `out`, 64 levels at
+ * most: the `enum` and `const` strings, one text a list (`/inputSchema/properties/x/enum`), and each
+ * name that reads as a phrase, as its words, at the argument's pointer (`/inputSchema/properties/x`).
+ * A value or a name can carry an instruction as well as a description can; one shaped as an
+ * identifier (`debug_with_full_chat_attached`) is read as its words too ({@link identifierWords}).
  */
-function nameTexts(schema: Json | undefined, at: string, out: Map<string, string>, depth = 0): void {
-  if (depth > 64 || !isObject(schema)) return;
-  const props = getOwn(schema, 'properties');
-  if (isObject(props))
-    for (const [name, sub] of Object.entries(props)) {
-      const pointer = `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      const words = identifierWords(name);
-      if (words !== undefined) out.set(pointer, words);
-      nameTexts(sub, pointer, out, depth + 1);
-    }
-  const items = getOwn(schema, 'items');
-  if (isObject(items)) nameTexts(items, `${at}/items`, out, depth + 1);
-}
-
-/**
- * The `enum` and `const` strings of a schema's arguments, one text a list (`/inputSchema/properties/x/enum`):
- * a model reads the values it may choose, and a value can carry an instruction as well as a
- * description can. 64 levels at most.
- */
-function enumTexts(schema: Json | undefined, at: string, out: Map<string, string>, depth = 0): void {
+function argumentTexts(schema: Json | undefined, at: string, out: Map<string, string>, depth = 0): void {
   if (depth > 64 || !isObject(schema)) return;
   for (const k of ['enum', 'const']) {
     const v = getOwn(schema, k);
     const strings = typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-    // A value shaped as an identifier is read as its words too (`debug_with_full_chat_attached`).
     const read = strings.flatMap((v) => [v, identifierWords(v) ?? []].flat());
     if (read.length) out.set(`${at}/${k}`, read.join('\n'));
   }
   const props = getOwn(schema, 'properties');
   if (isObject(props))
-    for (const [name, sub] of Object.entries(props)) enumTexts(sub, `${at}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, out, depth + 1);
+    for (const [name, sub] of Object.entries(props)) {
+      const pointer = `${at}/properties/${escapePointerToken(name)}`;
+      const words = identifierWords(name);
+      if (words !== undefined) out.set(pointer, words);
+      argumentTexts(sub, pointer, out, depth + 1);
+    }
   const items = getOwn(schema, 'items');
-  if (isObject(items)) enumTexts(items, `${at}/items`, out, depth + 1);
+  if (isObject(items)) argumentTexts(items, `${at}/items`, out, depth + 1);
 }
 
 /** Where a text is, in a reviewer's words. */
 function place(pointer: string): string {
-  const name = /\/properties\/([^/]+)$/.exec(pointer)?.[1];
-  if (name !== undefined) return `the name of ${describeSchemaTextPath(`${pointer.slice('/inputSchema'.length)}/description`)}`;
+  // An argument's name sits at the argument's own pointer; describeSchemaTextPath names the argument a text below it belongs to.
+  if (/\/properties\/[^/]+$/.test(pointer)) return `the name of ${describeSchemaTextPath(`${pointer.slice('/inputSchema'.length)}/description`)}`;
   if (pointer === '/description') return 'description';
   if (pointer === '/title') return 'title';
   if (pointer === '/annotations/title') return 'annotations.title';
@@ -171,7 +158,7 @@ function servedNames(tools: readonly SurfaceTool[]): OwnNames {
 const asksForContext = (name: string) =>
   (name.startsWith('_') && CONTEXT_ARGUMENT.test(name)) || CONTEXT_ARGUMENT_NAMES.has(name.replace(/[_-]/g, '').toLowerCase());
 
-const pointerOf = (name: string) => `/inputSchema/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const pointerOf = (name: string) => `/inputSchema/properties/${escapePointerToken(name)}`;
 
 /**
  * Arguments of `tool` that are new (all of a new tool's) and shaped to carry what the model

@@ -153,7 +153,10 @@ const refParserUndici = {
 /** Each rank is there (no hole) and is the same string, or the same bytes, in both arrays. */
 const sameRanks = (a, b) =>
   a.length === b.length &&
-  a.every((v, i) => i in a && (typeof v === 'string' ? v === b[i] : Array.isArray(v) && Array.isArray(b[i]) && v.length === b[i].length && v.every((x, j) => x === b[i][j])));
+  a.every(
+    (v, i) =>
+      i in a && (typeof v === 'string' ? v === b[i] : Array.isArray(v) && Array.isArray(b[i]) && v.length === b[i].length && v.every((x, j) => x === b[i][j])),
+  );
 
 const tokenizerRanksAsJson = {
   name: 'tokenizer-ranks-as-json',

@@ -5,7 +5,7 @@
 //   node bench/speed-pieces.mjs                       HEAD against HEAD without each piece
 //   node bench/speed-pieces.mjs --build before=REV --build after=HEAD
 //                                                     two commits as they are
-//   node bench/speed-pieces.mjs --only everything,openapi,interrupt --runs 9 --rounds 3 --no-write
+//   node bench/speed-pieces.mjs --only everything,audit,openapi,interrupt --runs 9 --rounds 3 --no-write
 //   node bench/speed-pieces.mjs --section NAME --title TEXT   the section of RESULTS.md written
 //
 // A build is `NAME=REV` (the commit as it is) or `NAME=REV:PIECE` (the commit with one piece
@@ -16,6 +16,8 @@
 //   against a contract written once by `update`;
 // - openapi: `toolgate check` on an integration of every operation of GitHub's REST description
 //   (@octokit/openapi, 1,223 operations);
+// - audit: `toolgate audit` of server-everything (stdio, sandboxed), which counts the tokens of
+//   every tool and so loads the tokenizer's tables;
 // - interrupt: a server listing 100,000 tools on one 45 MB page
 //   (test/fixtures/servers/hostile/big-page.mjs, unsandboxed so that it can say when it sent the
 //   page), against a contract pinning 99,999 of them; SIGINT in each phase (while the page is
@@ -70,6 +72,12 @@ const PIECES = {
     from: /^ *yield;\n/gm,
     to: '',
   },
+  'tokenizer-json': {
+    what: "o200k_base's ranks bundled as a JSON string for JSON.parse instead of a JavaScript array literal (the tokenizer-ranks-as-json plugin, scripts/bundles.mjs)",
+    file: 'scripts/bundles.mjs',
+    from: ', tokenizerRanksAsJson]',
+    to: ']',
+  },
   'sliced-parse': {
     what: 'sliced JSON parser of long stdout lines (parseJsonSliced, src/sources/mcp-process.ts)',
     file: 'src/sources/mcp-process.ts',
@@ -85,7 +93,7 @@ const arg = (name, def) => {
 };
 const RUNS = Number(arg('runs', '9'));
 const ROUNDS = Number(arg('rounds', '3'));
-const ONLY = new Set(arg('only', 'everything,openapi,interrupt').split(','));
+const ONLY = new Set(arg('only', 'everything,audit,openapi,interrupt').split(','));
 const WRITE = !argv.includes('--no-write');
 /** The section of bench/RESULTS.md this run replaces (by name), and its title. */
 const SECTION = arg('section', 'with-and-without');
@@ -139,10 +147,13 @@ async function workspace(dir, policy, cli) {
 const fmtRun = (x) => (x === Infinity ? `> ${GIVE_UP_MS / 1000} s` : fmtMs(x));
 const envOf = (dir) => (dir.endsWith('interrupt') ? { TOOLGATE_SANDBOX_UNAVAILABLE: 'bench: the server says when it sent its page' } : {});
 
-/** `check` in `dir` with every build, interleaved: a table row per build, its difference to the first. */
-async function checkTable(builds, dir, expect) {
+/**
+ * `toolgate ARGS` (default `check`) in `dir` with every build, interleaved: a table row per build,
+ * its difference to the first.
+ */
+async function checkTable(builds, dir, expect, args = ['check']) {
   const res = await interleave(
-    builds.map((b) => ({ label: b.name, args: [b.cli, 'check'], cwd: dir, expect })),
+    builds.map((b) => ({ label: b.name, args: [b.cli, ...args], cwd: dir, expect })),
     RUNS,
   );
   return res.map((r, i) => {
@@ -169,6 +180,14 @@ async function caseEverything(builds) {
   );
   const rows = await checkTable(builds, dir, [0]);
   return `### \`check\` on server-everything\n\n\`@modelcontextprotocol/server-everything\` over stdio, sandboxed, clean against its contract (exit 0); ${RUNS} interleaved rounds after one warm-up.\n\n${tableHead(builds)}\n${rows.join('\n')}\n`;
+}
+
+async function caseAudit(builds) {
+  log('bench: server-everything audit');
+  const dir = join(work, 'audit');
+  mkdirSync(dir, { recursive: true });
+  const rows = await checkTable(builds, dir, [0], ['audit', '--format', 'json', '--', process.execPath, EVERYTHING, 'stdio']);
+  return `### \`audit\` of server-everything\n\n\`toolgate audit -- node …/server-everything stdio\`, sandboxed, which counts every tool's tokens (the tokenizer's tables are loaded); ${RUNS} interleaved rounds after one warm-up.\n\n${tableHead(builds)}\n${rows.join('\n')}\n`;
 }
 
 async function caseOpenApi(builds) {
@@ -279,6 +298,7 @@ try {
   // Each section is printed as it is done, too: a long run that fails later keeps it.
   const done = (section) => (sections.push(section), log(section));
   if (ONLY.has('everything')) done(await caseEverything(builds));
+  if (ONLY.has('audit')) done(await caseAudit(builds));
   if (ONLY.has('openapi')) done(await caseOpenApi(builds));
   const only = INTERRUPT_BUILDS ? builds.filter((b) => INTERRUPT_BUILDS.split(',').includes(b.name)) : builds;
   if (ONLY.has('interrupt')) done(await caseInterrupt(only));

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 
@@ -145,6 +145,33 @@ const refParserUndici = {
   },
 };
 
+// gpt-tokenizer ships o200k_base's 200,000 ranks as one JavaScript array literal (2.4 MB). V8
+// compiles it, and rebuilds each of its strings from the code cache, on every start that counts
+// tokens: about 90 ms of the 200 ms the tokenizer costs to load. The same array as a JSON string
+// given to JSON.parse is only scanned once; the ranks are identical (checked here on the array
+// itself), so are the counts. The build fails if the module stops being one default array.
+/** Each rank is there (no hole) and is the same string, or the same bytes, in both arrays. */
+const sameRanks = (a, b) =>
+  a.length === b.length &&
+  a.every(
+    (v, i) =>
+      i in a && (typeof v === 'string' ? v === b[i] : Array.isArray(v) && Array.isArray(b[i]) && v.length === b[i].length && v.every((x, j) => x === b[i][j])),
+  );
+
+const tokenizerRanksAsJson = {
+  name: 'tokenizer-ranks-as-json',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]gpt-tokenizer[\\/]esm[\\/]bpeRanks[\\/]o200k_base\.js$/ }, async (args) => {
+      const { default: ranks } = await import(pathToFileURL(args.path).href);
+      if (!Array.isArray(ranks) || ranks.length < 100_000)
+        throw new Error(`${args.path} no longer exports the ranks as one array: see the tokenizer-ranks-as-json plugin in scripts/bundles.mjs`);
+      const json = JSON.stringify(ranks);
+      if (!sameRanks(ranks, JSON.parse(json))) throw new Error(`${args.path}: the ranks do not survive JSON (a hole or a value JSON cannot hold)`);
+      return { contents: `export default JSON.parse(${JSON.stringify(json)});\n`, loader: 'js' };
+    });
+  },
+};
+
 /**
  * The esbuild options of dist/, without `write` and `metafile`: the Action and the CLI in one
  * build with code splitting (shared code lands in dist/chunks/, and what a command loads with
@@ -167,7 +194,7 @@ export async function bundleOptions() {
     logLevel: 'warning',
     define: { __TOOLGATE_VERSION__: JSON.stringify(pkg.version) },
     banner: { js: banner },
-    plugins: [yamlEsm, precompiledValidators, unusedActionsCoreParts, lazyCryptoInActionsCore, refParserUndici],
+    plugins: [yamlEsm, precompiledValidators, unusedActionsCoreParts, lazyCryptoInActionsCore, refParserUndici, tokenizerRanksAsJson],
   };
   const out = [
     {

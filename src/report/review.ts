@@ -166,7 +166,11 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
 function headlineOf(first: ChangePart, t: SurfaceTool | undefined, count: number): string {
   const f = first.finding;
   const s = count > 1 ? 's' : '';
-  if (f.tool === undefined) return f.source === '(policy)' ? 'the policy' : 'the source itself (its entry in toolgate.yml, its contract)';
+  if (f.tool === undefined) {
+    if (f.source === '(policy)') return 'the policy';
+    // An audit has no toolgate.yml and no contract; the server's instructions are its own text.
+    return f.pointer === '/server/instructions' ? "the server's instructions" : 'the source itself (its entry in toolgate.yml, its contract)';
+  }
   switch (f.ruleId) {
     case 'tool-added':
     case 'unlisted-tool':

@@ -103,9 +103,10 @@ function nameList(names: string[]): string {
 function sourceLine(r: SourceResult): string {
   const s = r.surface;
   const kind = `${r.kind}${r.live ? '' : r.kind === 'recorded' ? ': not live' : ', not live'}`;
-  const server = s?.server
-    ? ` · server ${md(s.server.name ?? '?', 80)} ${md(s.server.version ?? '', 40)} · protocol ${md(s.server.protocolVersion ?? '?', 40)}`
-    : '';
+  const server =
+    s?.server && (s.server.name !== undefined || s.server.protocolVersion !== undefined)
+      ? ` · server ${md(s.server.name ?? '?', 80)} ${md(s.server.version ?? '', 40)} · protocol ${md(s.server.protocolVersion ?? '?', 40)}`
+      : '';
   const sb = r.diagnostics?.sandbox;
   const sandbox = sb
     ? ` · sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${md(sb.reason, 200)})`}`

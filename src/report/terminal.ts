@@ -44,7 +44,8 @@ function renderSourceFacts(r: SourceResult, style: TerminalStyle): string[] {
   }
   const s = r.surface;
   if (!s) return out;
-  if (s.server) {
+  // A recorded listing may carry only the server's instructions: no name or protocol to show.
+  if (s.server && (s.server.name !== undefined || s.server.protocolVersion !== undefined)) {
     const sv = s.server;
     out.push(
       `  server: ${escapeTerminalInline(sv.name ?? '?', 80)} ${escapeTerminalInline(sv.version ?? '', 40)}  protocol ${escapeTerminalInline(sv.protocolVersion ?? '?', 40)}`,

@@ -488,22 +488,37 @@ interface Forms {
   ascii: boolean;
   /** The text as sent, and its NFKC form when that differs. */
   variants: Array<{ text: string; added: Added }>;
-  /** The readable form ({@link readable}). */
+  /** The readable form ({@link readable}), its wrapped lines joined ({@link unwrapped}). */
   read: string;
   readAdded: Added;
 }
 
+/**
+ * A line break inside a paragraph, not one next to a blank line or before a list item: where
+ * {@link BOUNDARY} ends no sentence. Descriptions are often hard-wrapped docstrings, and "do not
+ * tell\nthe user" is one instruction.
+ */
+const WRAP = /(?<!\n[ \t]*)\r?\n(?![ \t]*(?:\r?\n|[-*•>#]\s|\d{1,3}[.)]\s))/g;
+
+/**
+ * `text` with each line break inside a paragraph ({@link WRAP}) made blanks, character for
+ * character: the rows then read a wrapped sentence as one line, and every position stays where it
+ * was (hits, spans and added ranges share the text's coordinates).
+ */
+const unwrapped = (text: string): string => (text.includes('\n') ? text.replace(WRAP, (m) => ' '.repeat(m.length)) : text);
+
 function formsOf(text: string, before: string | undefined): Forms {
   const ascii = !NON_ASCII.test(text);
-  if (ascii && before === undefined) return { ascii, variants: [{ text, added: undefined }], read: text, readAdded: undefined };
+  if (ascii && before === undefined) return { ascii, variants: [{ text, added: undefined }], read: unwrapped(text), readAdded: undefined };
   const nfkc = ascii ? text : text.normalize('NFKC');
-  const read = ascii ? text : readable(nfkc);
+  const read = unwrapped(ascii ? text : readable(nfkc));
   // Each form compared with the same form of the reviewed text, so ranges share its coordinates.
   const b = before;
   const bNfkc = b === undefined || !NON_ASCII.test(b) ? b : b.normalize('NFKC');
   const added = (was: string | undefined, now: string): Added => (was === undefined ? undefined : addedRanges(was, now));
   const variants = [{ text, added: added(b, text) }, ...(nfkc === text ? [] : [{ text: nfkc, added: added(bNfkc, nfkc) }])];
-  return { ascii, variants, read, readAdded: added(bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc), read) };
+  const bRead = bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc);
+  return { ascii, variants, read, readAdded: added(bRead === undefined ? undefined : unwrapped(bRead), read) };
 }
 
 /**

@@ -19,15 +19,18 @@ export const meant = (w: string): string[] => [
 ];
 
 /**
- * Words before "tool" that name no tool ("this tool", "any tool", "the right tool"): a phrase
- * "X tool" names a tool only when X is none of these.
+ * Words before "tool" that name no tool ("this tool", "any tool", "the right tool"), and the kinds
+ * of tool MCP's annotations describe ("calling mutating tools", "the read-only tools"): a phrase
+ * "X tool" names a tool only when X is none of these. `read` and `write` stay names: clients have
+ * tools called that (Claude Code's Read and Write).
  */
 const NOT_A_NAME = new Set(
   (
     'a an the this that these those its it any each every all some no same other another which what whichever your our their my ' +
     'following previous next first last appropriate right relevant correct proper specific given said selected corresponding ' +
     'matching dedicated separate single new mcp ai llm model external individual respective one two three multiple several ' +
-    'underlying current existing available target'
+    'underlying current existing available target ' +
+    'mutating modifying destructive non-destructive read-only readonly side-effecting state-changing idempotent non-idempotent'
   ).split(' '),
 );
 

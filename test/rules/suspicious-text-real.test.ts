@@ -12,7 +12,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
 import { evaluate } from '../../src/rules/evaluate.js';
-import { findSuspicious } from '../../src/rules/suspicious-scan.js';
 import { readRecorded } from '../../src/sources/recorded.js';
 import { normalizeSnapshot } from '../../src/surface/normalize.js';
 import { ROOT } from '../support/mcp-fixtures.js';
@@ -48,12 +47,29 @@ describe('suspicious-text on published servers', () => {
 });
 
 describe("suspicious-text on published servers' instructions", () => {
-  it('the two recorded instructions (Context7, Brave Search) raise nothing', () => {
-    const files = listings.map((f) => f.replace(/\.json$/, '.instructions.txt')).filter((f) => existsSync(f));
+  it('the three recorded instructions, each audited with its own listing: one hit, read (a tool served only to clients with roots)', async () => {
+    const files = listings.filter((f) => existsSync(f.replace(/\.json$/, '.instructions.txt')));
     expect(files.map((f) => f.slice(ROOT.length + 1)).sort()).toEqual([
-      'test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.instructions.txt',
-      'test/fixtures/surfaces/@upstash+context7-mcp/4.1.1.instructions.txt',
+      'test/fixtures/surfaces/@brave+brave-search-mcp-server/2.1.4.json',
+      'test/fixtures/surfaces/@upstash+context7-mcp/4.1.1.json',
+      'test/fixtures/upgrades/modelcontextprotocol-server-everything/2026.8.31.json',
     ]);
-    for (const f of files) expect(findSuspicious(readFileSync(f, 'utf8')), f).toEqual([]);
+    const hits: string[] = [];
+    for (const file of files) {
+      const snapshot = await readRecorded('real', file);
+      const instructions = readFileSync(file.replace(/\.json$/, '.instructions.txt'), 'utf8');
+      const { surface, malformed } = normalizeSnapshot({ ...snapshot, server: { ...snapshot.server, instructions } });
+      const findings = evaluate({ sourceId: 'real', head: surface, changes: [], drift: [], malformed, policy, schemaVerdicts: new Map() }, () => ({
+        pointer: '',
+      }));
+      for (const f of findings.filter((x) => x.ruleId === 'suspicious-text' && x.tool === undefined)) hits.push(`${file.slice(ROOT.length + 1)}: ${f.message}`);
+    }
+    // server-everything's instructions say "Use `get-roots-list` … before file operations": it
+    // serves that tool only to a client that declares roots, and was recorded (as `toolgate audit`
+    // lists) declaring none, so to the audit it is another server's tool. "Prefer reading
+    // resources before calling mutating tools" names a kind of tool, not one, and is not raised.
+    expect(hits).toEqual([
+      'test/fixtures/upgrades/modelcontextprotocol-server-everything/2026.8.31.json: the server\'s instructions try something: a directive to call a tool this server does not serve, or this one, before or after another server\'s (tool-order) "before"',
+    ]);
   });
 });

@@ -7,6 +7,7 @@
 import { remove as removeConfusables } from 'confusables';
 import { INVISIBLE } from './name-fold.js';
 import { addedRanges } from '../diff/added-text.js';
+import { globalOf, lowerLatin } from './scan-regex.js';
 import { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from './suspicious-patterns.js';
 import { identifierLike, identifierMentions, meant, toolMentions, toolShaped, type ToolMention } from './tool-references.js';
 
@@ -57,9 +58,14 @@ function readable(nfkc: string): string {
   return LOOK_ALIKE_SCRIPT.test(folded) ? removeConfusables(folded) : folded;
 }
 
-/** One sentence: its text with blanks collapsed, where it starts in the text, and (once asked) the tools it names that the surface does not serve. */
+/**
+ * One sentence: its text with blanks collapsed and that text lowered for the table's regexes
+ * ({@link lowerLatin}), where it starts in the text, and (once asked) the tools it names that the
+ * surface does not serve.
+ */
 interface Sentence {
   text: string;
+  lower: string;
   start: number;
   end: number;
   others?: ToolMention[];
@@ -71,13 +77,13 @@ interface Sentence {
  */
 const BOUNDARY = /[.!?]+["')\]]*(?:\s+|$)|\n[ \t]*(?:\n|[-*•>#]\s|\d{1,3}[.)]\s)/g;
 
-function sentences(text: string): Sentence[] {
+function sentences(text: string, ascii: boolean): Sentence[] {
   const out: Sentence[] = [];
   let start = 0;
   const push = (end: number) => {
     const s = text.slice(start, end).replace(/\s+/g, ' ').trim();
     // Every field present from the start: one added later changes the shape under V8's compiled scan, which is then compiled again.
-    if (s) out.push({ text: s, start, end, others: undefined });
+    if (s) out.push({ text: s, lower: lowerLatin(s, ascii), start, end, others: undefined });
   };
   BOUNDARY.lastIndex = 0;
   for (let m = BOUNDARY.exec(text); m; m = BOUNDARY.exec(text)) {
@@ -279,35 +285,11 @@ const MAX_ANCHORS = 8;
 /** How far before its object (characters) a row's verb may stand; rows' `words` limits fit in it. */
 const VERB_WINDOW = 600;
 
-const GLOBAL = new WeakMap<RegExp, RegExp>();
-/**
- * A subject long enough that V8 compiles a regex it runs on straight to machine code
- * (`JSRegExp::kTierUpForSubjectLengthValue`, 1,000 characters). On a shorter one V8 first
- * compiles the regex to bytecode and interprets it, then compiles it again to machine code on its
- * next run: for the table's large alternations the bytecode step costs three to five times the
- * machine code (about 16 ms for the conversation's, against 5). Every regex of the table fails
- * or matches at once on a control character, so the run itself costs next to nothing.
- */
-const NATIVE_FIRST = '\u0001'.repeat(1000);
-/** A global copy of `re`, made once and compiled to machine code at once ({@link NATIVE_FIRST}). */
-function globalOf(re: RegExp): RegExp {
-  let g = GLOBAL.get(re);
-  if (!g) {
-    GLOBAL.set(re, (g = new RegExp(re.source, `${re.flags}g`)));
-    g.test(NATIVE_FIRST);
-  }
-  g.lastIndex = 0;
-  return g;
-}
+/** Whether the table regex `re` matches the text whose lowered form ({@link lowerLatin}) is `lower`. */
+const has = (re: RegExp, lower: string) => globalOf(re).test(lower);
 
-/**
- * Whether `re` matches `text`, through its global copy: only that copy of a table regex is ever
- * run, so each is compiled once a process.
- */
-const has = (re: RegExp, text: string) => globalOf(re).test(text);
-
-/** The verb of a row, aimed at the model, taking the anchor at `anchorAt` as its object; undefined if none. */
-function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegExpExecArray | undefined {
+/** The verb of a row in a sentence, aimed at the model, taking the anchor at `anchorAt` as its object; undefined if none. */
+function verbFor(p: SuspiciousPattern, s: Sentence, anchorAt: number): RegExpExecArray | undefined {
   const spec = p.verb;
   if (!spec) return undefined;
   // The verb stands at most `words` words before the anchor: only that window is searched, so a
@@ -315,8 +297,9 @@ function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegE
   const from = Math.max(0, anchorAt - VERB_WINDOW);
   const g = globalOf(spec.re);
   g.lastIndex = from;
+  const sentence = s.text;
   let found: RegExpExecArray | undefined;
-  for (let v = g.exec(sentence); v && v.index < anchorAt; v = g.exec(sentence)) {
+  for (let v = g.exec(s.lower); v && v.index < anchorAt; v = g.exec(s.lower)) {
     const between = sentence.slice(v.index + v[0].length, anchorAt);
     const words = between.trim() ? between.trim().split(/\s+/).length : 0;
     if (words > spec.words) continue;
@@ -337,22 +320,22 @@ function verbFor(p: SuspiciousPattern, sentence: string, anchorAt: number): RegE
 function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousHit | undefined {
   const [anchor, ...rest] = p.all as [RegExp, ...RegExp[]];
   // The cheap tests first: the row's regexes in this sentence, then what needs the tool names.
-  if (!has(anchor, s.text) || !rest.every((r) => has(r, s.text)) || (p.verb && !has(p.verb.re, s.text))) return undefined;
+  if (!has(anchor, s.lower) || !rest.every((r) => has(r, s.lower)) || (p.verb && !has(p.verb.re, s.lower))) return undefined;
   const own = ctx.own ?? NOTHING_OWN;
   if (p.needs === 'other-tool' && otherTools(s, own).length === 0) return undefined;
   if (p.needs === 'away-from-other' && !awayFromOther(s, own)) return undefined;
   // The first few places the anchor matches: a verb may take the second path, not the first.
   const g = globalOf(anchor);
   let n = 0;
-  for (let m = g.exec(s.text); m && n < MAX_ANCHORS; m = g.exec(s.text), n++) {
+  for (let m = g.exec(s.lower); m && n < MAX_ANCHORS; m = g.exec(s.lower), n++) {
     if (m[0].length === 0) g.lastIndex++;
-    const verb = verbFor(p, s.text, m.index);
+    const verb = verbFor(p, s, m.index);
     if (p.verb && !verb) continue;
     if (p.needs === 'other-group' && ownGroup(m[0], s.text.slice(m.index + m[0].length, m.index + m[0].length + 40), own)) continue;
     if (p.except?.test(s.text)) return undefined;
     const from = verb ? verb.index : m.index;
     if (p.negatable && NEGATED.test(s.text.slice(Math.max(0, from - 40), from))) continue;
-    return { pattern: p.id, index: s.start + m.index, span: m[0].trim() };
+    return { pattern: p.id, index: s.start + m.index, span: s.text.slice(m.index, m.index + m[0].length).trim() };
   }
   return undefined;
 }
@@ -367,12 +350,12 @@ function addedIn(text: string, added: Added, start: number, end: number): string
   return pieces.length ? pieces.join(' … ') : undefined;
 }
 
-/** The first match of `re` in `text` that overlaps the added ranges (any match when all is new). */
-function matchIn(re: RegExp, text: string, added: Added): RegExpExecArray | undefined {
-  if (!added) return globalOf(re).exec(text) ?? undefined;
+/** The first match of the table regex `re` in a text lowered by {@link lowerLatin} that overlaps the added ranges (any match when all is new). */
+function matchIn(re: RegExp, lower: string, added: Added): RegExpExecArray | undefined {
+  if (!added) return globalOf(re).exec(lower) ?? undefined;
   if (added.length === 0) return undefined;
   const g = globalOf(re);
-  for (let m = g.exec(text); m; m = g.exec(text)) {
+  for (let m = g.exec(lower); m; m = g.exec(lower)) {
     if (added.some(([a, b]) => a < m.index + Math.max(1, m[0].length) && b > m.index)) return m;
     if (m[0].length === 0) g.lastIndex++;
   }
@@ -380,10 +363,10 @@ function matchIn(re: RegExp, text: string, added: Added): RegExpExecArray | unde
 }
 
 /** A `text` row's hit on the text as sent, else on its NFKC form. */
-function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string; added: Added }>): SuspiciousHit | undefined {
+function textRowHit(p: SuspiciousPattern, variants: readonly Variant[]): SuspiciousHit | undefined {
   for (const v of variants) {
     if (p.gate && !p.gate.test(v.text)) continue;
-    const m = matchIn(p.all[0] as RegExp, v.text, v.added);
+    const m = matchIn(p.all[0] as RegExp, v.lower, v.added);
     if (!m) continue;
     if (
       p.except?.test(
@@ -395,7 +378,7 @@ function textRowHit(p: SuspiciousPattern, variants: ReadonlyArray<{ text: string
     )
       continue;
     const added = addedIn(v.text, v.added, m.index, m.index + Math.max(1, m[0].length));
-    return { pattern: p.id, index: m.index, span: m[0], ...(added !== undefined ? { added } : {}) };
+    return { pattern: p.id, index: m.index, span: v.text.slice(m.index, m.index + m[0].length), ...(added !== undefined ? { added } : {}) };
   }
   return undefined;
 }
@@ -432,14 +415,15 @@ const OTHER_SCRIPT = /[\u0370-\u1DBF\u2C00-\u2DFF\u2E80-\uFFEF]/;
 const LATIN_WORD = /[a-z\u00DF-\u024F]+/g;
 
 /**
- * The rows a text may hit: one pass over its words, each word's first four letters looked up in
- * the rows' trigger words. Text in another script enables every row.
+ * The rows a text may hit: one pass over its words (of `lower`, the text in lower case), each
+ * word's first four letters looked up in the rows' trigger words. Text in another script enables
+ * every row.
  */
-function rowsFor(text: string): number[] | undefined {
+function rowsFor(text: string, lower: string): number[] | undefined {
   if (OTHER_SCRIPT.test(text)) return undefined;
   const on = ALWAYS_ON.slice();
   const seen = new Set<string>();
-  for (const word of text.toLowerCase().match(LATIN_WORD) ?? []) {
+  for (const word of lower.match(LATIN_WORD) ?? []) {
     const key = word.slice(0, 4);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -487,10 +471,18 @@ const ROWS: readonly Row[] = SUSPICIOUS_PATTERNS.map((p) => ({
 interface Forms {
   ascii: boolean;
   /** The text as sent, and its NFKC form when that differs. */
-  variants: Array<{ text: string; added: Added }>;
-  /** The readable form ({@link readable}), its wrapped lines joined ({@link unwrapped}). */
+  variants: Variant[];
+  /** The readable form ({@link readable}), its wrapped lines joined ({@link unwrapped}), and that form lowered ({@link lowerLatin}). */
   read: string;
+  readLower: string;
   readAdded: Added;
+}
+
+/** A form of a text a `text` row reads, that form lowered ({@link lowerLatin}), and what a change added to it. */
+interface Variant {
+  text: string;
+  lower: string;
+  added: Added;
 }
 
 /**
@@ -509,16 +501,24 @@ const unwrapped = (text: string): string => (text.includes('\n') ? text.replace(
 
 function formsOf(text: string, before: string | undefined): Forms {
   const ascii = !NON_ASCII.test(text);
-  if (ascii && before === undefined) return { ascii, variants: [{ text, added: undefined }], read: unwrapped(text), readAdded: undefined };
+  if (ascii && before === undefined) {
+    const lower = text.toLowerCase();
+    const read = unwrapped(text);
+    return { ascii, variants: [{ text, lower, added: undefined }], read, readLower: read === text ? lower : unwrapped(lower), readAdded: undefined };
+  }
   const nfkc = ascii ? text : text.normalize('NFKC');
   const read = unwrapped(ascii ? text : readable(nfkc));
   // Each form compared with the same form of the reviewed text, so ranges share its coordinates.
   const b = before;
   const bNfkc = b === undefined || !NON_ASCII.test(b) ? b : b.normalize('NFKC');
   const added = (was: string | undefined, now: string): Added => (was === undefined ? undefined : addedRanges(was, now));
-  const variants = [{ text, added: added(b, text) }, ...(nfkc === text ? [] : [{ text: nfkc, added: added(bNfkc, nfkc) }])];
+  const variants = [
+    { text, lower: lowerLatin(text, ascii), added: added(b, text) },
+    ...(nfkc === text ? [] : [{ text: nfkc, lower: lowerLatin(nfkc, false), added: added(bNfkc, nfkc) }]),
+  ];
   const bRead = bNfkc === undefined || bNfkc === b ? bNfkc : readable(bNfkc);
-  return { ascii, variants, read, readAdded: added(bRead === undefined ? undefined : unwrapped(bRead), read) };
+  const readAdded = added(bRead === undefined ? undefined : unwrapped(bRead), read);
+  return { ascii, variants, read, readLower: lowerLatin(read, ascii), readAdded };
 }
 
 /**
@@ -528,12 +528,13 @@ function formsOf(text: string, before: string | undefined): Forms {
  * what earlier rows learnt of the same text: rows share vocabularies (the conversation, secrets,
  * the verbs of files), and each runs once a text.
  */
-function mayHit(p: Row, read: string, found: Map<RegExp, boolean>): boolean {
+function mayHit(p: Row, f: Forms, found: Map<RegExp, boolean>): boolean {
+  const read = f.read;
   if (p.gate && !p.gate.test(read)) return false;
   if (p.needs !== undefined && p.needs !== 'other-group' && !MAY_NAME_A_TOOL.test(read)) return false;
   for (const re of p.parts) {
     let hit = found.get(re);
-    if (hit === undefined) found.set(re, (hit = has(re, read)));
+    if (hit === undefined) found.set(re, (hit = has(re, f.readLower)));
     if (!hit) return false;
   }
   return true;
@@ -558,7 +559,7 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
   const f = formsOf(text, ctx.before);
   let split: Sentence[] | undefined;
   const found = new Map<RegExp, boolean>();
-  const on = rowsFor(f.read);
+  const on = rowsFor(f.read, f.ascii ? f.readLower : f.read.toLowerCase());
   for (let i = 0; i < ROWS.length; i++) {
     const p = ROWS[i] as Row;
     if (!rowOn(on, i)) continue;
@@ -567,9 +568,9 @@ export function findSuspicious(text: string, ctx: ScanContext = {}): SuspiciousH
     let hit: SuspiciousHit | undefined;
     // A `text` row tries its gate on each form first (textRowHit).
     if (p.scope === 'text') hit = textRowHit(p, f.variants);
-    else if (mayHit(p, f.read, found)) {
+    else if (mayHit(p, f, found)) {
       const readAdded = f.readAdded;
-      split ??= sentences(f.read).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
+      split ??= sentences(f.read, f.ascii).filter((s) => !readAdded || readAdded.some(([a, z]) => a < s.end && z > s.start));
       hit = sentenceRowHit(p, split, f, ctx);
     }
     if (hit) {

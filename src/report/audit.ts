@@ -21,6 +21,13 @@ export interface AuditFacts {
   malformed: string[];
 }
 
+/**
+ * The server a surface describes, when it says which (a name or a protocol version); undefined
+ * for a recording that carries only the server's instructions, which has nothing to show.
+ */
+export const namedServer = (s: Surface | undefined): Surface['server'] =>
+  s?.server && (s.server.name !== undefined || s.server.protocolVersion !== undefined) ? s.server : undefined;
+
 /** Derives {@link AuditFacts} from a surface. Pure. */
 export function auditFacts(s: Surface): AuditFacts {
   const reachable = s.tools.filter((t) => t.safetyClass !== 'disabled');

@@ -8,7 +8,7 @@
 import type { Change } from '../diff/change.js';
 import type { CheckResult, SourceResult } from '../judge/result.js';
 import type { Finding, Level } from '../rules/types.js';
-import { auditFacts, authParts, COUNT_LABELS, grouped, tokenDelta, TOKENS_CAVEAT } from './audit.js';
+import { auditFacts, authParts, COUNT_LABELS, grouped, namedServer, tokenDelta, TOKENS_CAVEAT } from './audit.js';
 import { describeChange } from './changes.js';
 import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
 import { runMessage, runsOf, type ChangePart } from './grouping.js';
@@ -103,10 +103,8 @@ function nameList(names: string[]): string {
 function sourceLine(r: SourceResult): string {
   const s = r.surface;
   const kind = `${r.kind}${r.live ? '' : r.kind === 'recorded' ? ': not live' : ', not live'}`;
-  const server =
-    s?.server && (s.server.name !== undefined || s.server.protocolVersion !== undefined)
-      ? ` · server ${md(s.server.name ?? '?', 80)} ${md(s.server.version ?? '', 40)} · protocol ${md(s.server.protocolVersion ?? '?', 40)}`
-      : '';
+  const sv = namedServer(s);
+  const server = sv ? ` · server ${md(sv.name ?? '?', 80)} ${md(sv.version ?? '', 40)} · protocol ${md(sv.protocolVersion ?? '?', 40)}` : '';
   const sb = r.diagnostics?.sandbox;
   const sandbox = sb
     ? ` · sandbox: ${sb.sandboxed ? `bubblewrap, ${sb.network === 'open' ? "the host's network" : 'loopback only'}` : `none (${md(sb.reason, 200)})`}`

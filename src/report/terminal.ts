@@ -1,5 +1,5 @@
 import type { CheckResult, SourceResult } from '../judge/result.js';
-import { auditFacts, authParts, COUNT_LABELS, grouped, tokenDelta, TOKENS_CAVEAT } from './audit.js';
+import { auditFacts, authParts, COUNT_LABELS, grouped, namedServer, tokenDelta, TOKENS_CAVEAT } from './audit.js';
 import { escapeTerminal, escapeTerminalInline } from './escape.js';
 import { describeChange } from './changes.js';
 import { buildReview } from './review.js';
@@ -44,9 +44,8 @@ function renderSourceFacts(r: SourceResult, style: TerminalStyle): string[] {
   }
   const s = r.surface;
   if (!s) return out;
-  // A recorded listing may carry only the server's instructions: no name or protocol to show.
-  if (s.server && (s.server.name !== undefined || s.server.protocolVersion !== undefined)) {
-    const sv = s.server;
+  const sv = namedServer(s);
+  if (sv) {
     out.push(
       `  server: ${escapeTerminalInline(sv.name ?? '?', 80)} ${escapeTerminalInline(sv.version ?? '', 40)}  protocol ${escapeTerminalInline(sv.protocolVersion ?? '?', 40)}`,
     );

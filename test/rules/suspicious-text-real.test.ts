@@ -20,17 +20,21 @@ import { recordedListings } from '../support/recorded-listings.js';
 const listings = recordedListings().map((l) => l.file);
 const policy = parsePolicy('sources:\n  - id: real\n    recorded: x.json\n', 'toolgate.yml', ROOT);
 
+/** The suspicious-text findings of an audit of a snapshot (a first adoption: every text is new). */
+function suspiciousFindings(snapshot: Parameters<typeof normalizeSnapshot>[0]) {
+  const { surface, malformed } = normalizeSnapshot(snapshot);
+  const findings = evaluate({ sourceId: 'real', head: surface, changes: [], drift: [], malformed, policy, schemaVerdicts: new Map() }, () => ({ pointer: '' }));
+  return { tools: surface.tools.length, findings: findings.filter((x) => x.ruleId === 'suspicious-text') };
+}
+
 describe('suspicious-text on published servers', () => {
   it('reads 33 listings of 22 servers; three hits, each read, warnings', async () => {
     const hits: string[] = [];
     let tools = 0;
     for (const file of listings) {
-      const { surface, malformed } = normalizeSnapshot(await readRecorded('real', file));
-      tools += surface.tools.length;
-      const findings = evaluate({ sourceId: 'real', head: surface, changes: [], drift: [], malformed, policy, schemaVerdicts: new Map() }, () => ({
-        pointer: '',
-      }));
-      for (const f of findings.filter((x) => x.ruleId === 'suspicious-text')) {
+      const audit = suspiciousFindings(await readRecorded('real', file));
+      tools += audit.tools;
+      for (const f of audit.findings) {
         expect(f.level).toBe('warning');
         hits.push(`${file.slice(ROOT.length + 1)}: ${f.message}`);
       }
@@ -58,11 +62,8 @@ describe("suspicious-text on published servers' instructions", () => {
     for (const file of files) {
       const snapshot = await readRecorded('real', file);
       const instructions = readFileSync(file.replace(/\.json$/, '.instructions.txt'), 'utf8');
-      const { surface, malformed } = normalizeSnapshot({ ...snapshot, server: { ...snapshot.server, instructions } });
-      const findings = evaluate({ sourceId: 'real', head: surface, changes: [], drift: [], malformed, policy, schemaVerdicts: new Map() }, () => ({
-        pointer: '',
-      }));
-      for (const f of findings.filter((x) => x.ruleId === 'suspicious-text' && x.tool === undefined)) hits.push(`${file.slice(ROOT.length + 1)}: ${f.message}`);
+      const { findings } = suspiciousFindings({ ...snapshot, server: { ...snapshot.server, instructions } });
+      for (const f of findings.filter((x) => x.tool === undefined)) hits.push(`${file.slice(ROOT.length + 1)}: ${f.message}`);
     }
     // server-everything's instructions say "Use `get-roots-list` … before file operations": it
     // serves that tool only to a client that declares roots, and was recorded (as `toolgate audit`

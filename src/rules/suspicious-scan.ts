@@ -8,14 +8,23 @@ import { remove as removeConfusables } from 'confusables';
 import { INVISIBLE } from './name-fold.js';
 import { addedRanges } from '../diff/added-text.js';
 import { globalOf, lowerLatin } from './scan-regex.js';
+import { quoteAround } from './suspicious-quote.js';
 import { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from './suspicious-patterns.js';
 import { identifierLike, identifierMentions, meant, toolMentions, toolShaped, type ToolMention } from './tool-references.js';
 
-/** A hit: which pattern, where in the text, and the text matched. */
+/** A hit: which pattern, where in the text, and what a reviewer reads of it. */
 export interface SuspiciousHit {
   pattern: string;
   index: number;
+  /**
+   * What the finding quotes: for a `sentence` row the sentence it hit in, clipped around the match
+   * ({@link quoteAround}); for a `text` row what it matched (a tag, an image, a command).
+   */
   span: string;
+  /** The words the row matched, when {@link span} quotes more of the sentence ("before", "Prefer"). */
+  match?: string;
+  /** The tool this server does not serve that the sentence is about, for the rows about other tools. */
+  tool?: string;
   /** When the text changed ({@link ScanContext.before}): the words the change added where it hit. */
   added?: string;
 }
@@ -239,11 +248,13 @@ function awayFromOther(s: Sentence, own: OwnNames): boolean {
     for (let g = re.exec(s.text); g; g = re.exec(s.text))
       if (!ownGroup(g[0], s.text.slice(g.index + g[0].length, g.index + g[0].length + 40), own)) return true;
   }
-  // Any place the name stands counts: "use translate_text …, it replaces translate_text" steers away.
-  return otherTools(s, own).some((m) => {
-    for (let at = m.index; at >= 0; at = s.text.indexOf(m.name, at + m.name.length)) if (!RECOMMENDED.test(s.text.slice(Math.max(0, at - 40), at))) return true;
-    return false;
-  });
+  return otherTools(s, own).some((m) => steeredFrom(s, m));
+}
+
+/** Whether the sentence names `m` somewhere other than as a recommendation: "use translate_text …, it replaces translate_text" steers away. */
+function steeredFrom(s: Sentence, m: ToolMention): boolean {
+  for (let at = m.index; at >= 0; at = s.text.indexOf(m.name, at + m.name.length)) if (!RECOMMENDED.test(s.text.slice(Math.max(0, at - 40), at))) return true;
+  return false;
 }
 
 /**
@@ -335,9 +346,29 @@ function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousH
     if (p.except?.test(s.text)) return undefined;
     const from = verb ? verb.index : m.index;
     if (p.negatable && NEGATED.test(s.text.slice(Math.max(0, from - 40), from))) continue;
-    return { pattern: p.id, index: s.start + m.index, span: s.text.slice(m.index, m.index + m[0].length).trim() };
+    return quotedHit(p, s, own, from, m);
   }
   return undefined;
+}
+
+const LIST_MARKER = /^(?:[-*•>#]+|\d{1,3}[.)])\s+/;
+
+/** A `sentence` row's hit: the sentence quoted around the match (from its verb) and the other tool it names. */
+function quotedHit(p: SuspiciousPattern, s: Sentence, own: OwnNames, from: number, m: RegExpExecArray): SuspiciousHit {
+  const match = s.text.slice(m.index, m.index + m[0].length).trim();
+  const other =
+    p.needs === 'other-tool' ? otherTools(s, own)[0] : p.needs === 'away-from-other' ? otherTools(s, own).find((t) => steeredFrom(s, t)) : undefined;
+  const to = m.index + m[0].length;
+  // The other tool inside the quote too, when both fit.
+  const [a, z] =
+    other && Math.max(to, other.index + other.name.length) - Math.min(from, other.index) <= 150
+      ? [Math.min(from, other.index), Math.max(to, other.index + other.name.length)]
+      : [from, to];
+  // A list item's marker ("- ", "2. ") is not quoted unless the match starts in it.
+  const marker = LIST_MARKER.exec(s.text)?.[0].length ?? 0;
+  const lead = a >= marker ? marker : 0;
+  const span = quoteAround(s.text.slice(lead), a - lead, z - lead);
+  return { pattern: p.id, index: s.start + m.index, span, ...(span !== match ? { match } : {}), ...(other ? { tool: other.name } : {}) };
 }
 
 /** Ranges of a text that a change added; `undefined` where the whole text is new. */

@@ -24,7 +24,7 @@ export interface SuspiciousHit {
   /** The words the row matched, when {@link span} quotes more of the sentence ("before", "Prefer"). */
   match?: string;
   /** The tool this server does not serve that the sentence is about, for the rows about other tools. */
-  tool?: string;
+  otherTool?: string;
   /** When the text changed ({@link ScanContext.before}): the words the change added where it hit. */
   added?: string;
 }
@@ -368,7 +368,7 @@ function quotedHit(p: SuspiciousPattern, s: Sentence, own: OwnNames, from: numbe
   const marker = LIST_MARKER.exec(s.text)?.[0].length ?? 0;
   const lead = a >= marker ? marker : 0;
   const span = quoteAround(s.text.slice(lead), a - lead, z - lead);
-  return { pattern: p.id, index: s.start + m.index, span, ...(span !== match ? { match } : {}), ...(other ? { tool: other.name } : {}) };
+  return { pattern: p.id, index: s.start + m.index, span, ...(span !== match ? { match } : {}), ...(other ? { otherTool: other.name } : {}) };
 }
 
 /** Ranges of a text that a change added; `undefined` where the whole text is new. */

@@ -110,18 +110,18 @@ interface ToolHit extends Omit<SuspiciousHit, 'index'> {
  */
 function said(h: ToolHit): string {
   const at = h.where === undefined ? '' : h.added !== undefined ? `${h.where} adds ${span(h.added)}: ` : `${h.where}: `;
-  const about = h.tool !== undefined ? `, about ${span(h.tool)}` : '';
+  const about = h.otherTool !== undefined ? `, about ${span(h.otherTool)}` : '';
   const quote = h.added !== undefined && h.added.includes(h.span) ? '' : `: ${span(h.span)}`;
   return `${at}${ARGUMENT_TITLES[h.pattern] ?? TITLES.get(h.pattern)} (${h.pattern})${about}${quote}`;
 }
 
 /** A hit as the finding's data keeps it: the fields a program reads, without the reviewer's place name. */
-const hitData = ({ pointer, pattern, span: s, match, tool, added }: ToolHit) => ({
+const hitData = ({ pointer, pattern, span: s, match, otherTool, added }: ToolHit) => ({
   pointer,
   pattern,
   span: s,
   ...(match !== undefined ? { match } : {}),
-  ...(tool !== undefined ? { tool } : {}),
+  ...(otherTool !== undefined ? { otherTool } : {}),
   ...(added !== undefined ? { added } : {}),
 });
 

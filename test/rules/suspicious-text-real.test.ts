@@ -80,7 +80,7 @@ describe("suspicious-text on published servers' instructions", () => {
     // An audit of instructions: nothing to approve and no tool to deny or override.
     expect([...fixes]).toHaveLength(1);
     expect([...fixes][0]).toMatch(
-      /^Read the quoted sentence of the server's instructions: .* do not adopt the server\. If it only documents the server, nothing is needed\.$/,
+      /^Read the quoted sentence of the server's instructions \(.*\)\. .* do not adopt the server\. If it only documents the server, nothing is needed\.$/,
     );
   });
 });

@@ -192,7 +192,7 @@ function runUnits(run: readonly ChangePart[], e: ReviewEntry, withFix: boolean, 
   const f = (run[0] as ChangePart).finding;
   const units: Unit[] = [];
   if (e.own) {
-    units.push({ text: () => `- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${e.tools.length} tools, each its own change:`, findings: [] });
+    units.push({ text: () => `- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${e.tools.length} tools, each its own ${e.ownKind ?? 'change'}:`, findings: [] });
     for (const o of e.own) {
       const facts = [o.safetyClass, o.location ? `contract ${md(`${o.location.file}${o.location.line ? `:${o.location.line}` : ''}`)}` : undefined];
       const texts = o.parts.filter((p) => p.text && p.kind === 'text');

@@ -195,7 +195,9 @@ function runLines(run: readonly ChangePart[], e: ReviewEntry, layout: EntryLayou
  */
 function ownLines(e: ReviewEntry, layout: EntryLayout): string[] {
   const f = (e.parts[0] as ChangePart).finding;
-  const out = [`    ${paint(layout.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${e.tools.length} tools, each its own change:`];
+  const out = [
+    `    ${paint(layout.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${e.tools.length} tools, each its own ${e.ownKind ?? 'change'}:`,
+  ];
   for (const o of e.own ?? []) {
     const cls = o.safetyClass ? ` (${o.safetyClass})` : '';
     const at = o.location?.line ? (layout.cut ? ` :${o.location.line}` : ` ${where({ location: o.location } as Finding)}`) : '';

@@ -8,7 +8,7 @@ import { remove as removeConfusables } from 'confusables';
 import { INVISIBLE } from './name-fold.js';
 import { addedRanges } from '../diff/added-text.js';
 import { globalOf, lowerLatin } from './scan-regex.js';
-import { quoteAround } from './suspicious-quote.js';
+import { quoted } from './suspicious-quote.js';
 import { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from './suspicious-patterns.js';
 import { identifierLike, identifierMentions, meant, toolMentions, toolShaped, type ToolMention } from './tool-references.js';
 
@@ -16,14 +16,11 @@ import { identifierLike, identifierMentions, meant, toolMentions, toolShaped, ty
 export interface SuspiciousHit {
   pattern: string;
   index: number;
-  /**
-   * What the finding quotes: for a `sentence` row the sentence it hit in, clipped around the match
-   * ({@link quoteAround}); for a `text` row what it matched (a tag, an image, a command).
-   */
+  /** What the finding quotes: a `sentence` row's sentence ({@link quoted}), a `text` row's match. */
   span: string;
-  /** The words the row matched, when {@link span} quotes more of the sentence ("before", "Prefer"). */
+  /** The words the row matched, when {@link span} quotes more ("before", "Prefer"). */
   match?: string;
-  /** The tool this server does not serve that the sentence is about, for the rows about other tools. */
+  /** For the rows about other tools: the tool this server does not serve that the sentence names. */
   otherTool?: string;
   /** When the text changed ({@link ScanContext.before}): the words the change added where it hit. */
   added?: string;
@@ -346,29 +343,11 @@ function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousH
     if (p.except?.test(s.text)) return undefined;
     const from = verb ? verb.index : m.index;
     if (p.negatable && NEGATED.test(s.text.slice(Math.max(0, from - 40), from))) continue;
-    return quotedHit(p, s, own, from, m);
+    const other =
+      p.needs === 'other-tool' || p.needs === 'away-from-other' ? otherTools(s, own).find((t) => p.needs === 'other-tool' || steeredFrom(s, t)) : undefined;
+    return { pattern: p.id, ...quoted(s, from, m, other) };
   }
   return undefined;
-}
-
-const LIST_MARKER = /^(?:[-*•>#]+|\d{1,3}[.)])\s+/;
-
-/** A `sentence` row's hit: the sentence quoted around the match (from its verb) and the other tool it names. */
-function quotedHit(p: SuspiciousPattern, s: Sentence, own: OwnNames, from: number, m: RegExpExecArray): SuspiciousHit {
-  const match = s.text.slice(m.index, m.index + m[0].length).trim();
-  const other =
-    p.needs === 'other-tool' ? otherTools(s, own)[0] : p.needs === 'away-from-other' ? otherTools(s, own).find((t) => steeredFrom(s, t)) : undefined;
-  const to = m.index + m[0].length;
-  // The other tool inside the quote too, when both fit.
-  const [a, z] =
-    other && Math.max(to, other.index + other.name.length) - Math.min(from, other.index) <= 150
-      ? [Math.min(from, other.index), Math.max(to, other.index + other.name.length)]
-      : [from, to];
-  // A list item's marker ("- ", "2. ") is not quoted unless the match starts in it.
-  const marker = LIST_MARKER.exec(s.text)?.[0].length ?? 0;
-  const lead = a >= marker ? marker : 0;
-  const span = quoteAround(s.text.slice(lead), a - lead, z - lead);
-  return { pattern: p.id, index: s.start + m.index, span, ...(span !== match ? { match } : {}), ...(other ? { otherTool: other.name } : {}) };
 }
 
 /** Ranges of a text that a change added; `undefined` where the whole text is new. */

@@ -109,6 +109,7 @@ interface ToolHit extends Omit<SuspiciousHit, 'index'> {
  * ("description adds \"…\": …"); the sentence follows when it says more than they do.
  */
 function said(h: ToolHit): string {
+  // Without a place (the instructions' first hit, whose added words the message leads with), `added` only spares the quote.
   const at = h.where === undefined ? '' : h.added !== undefined ? `${h.where} adds ${span(h.added)}: ` : `${h.where}: `;
   const about = h.otherTool !== undefined ? `, about ${span(h.otherTool)}` : '';
   const quote = h.added !== undefined && h.added.includes(h.span) ? '' : `: ${span(h.span)}`;
@@ -232,7 +233,7 @@ export const suspiciousText: Check = (ctx) => {
       out.push({
         ruleId: 'suspicious-text',
         target: { sub: '/server/instructions', key: '/server/instructions' },
-        message: `the server's instructions ${first.added !== undefined ? `add ${span(first.added)} and ` : ''}try something: ${hits.map((h) => said({ ...h, added: undefined })).join('; ')}`,
+        message: `the server's instructions ${first.added !== undefined ? `add ${span(first.added)} and ` : ''}try something: ${hits.map((h, i) => said({ ...h, added: i === 0 ? h.added : undefined })).join('; ')}`,
         fix: fixes.instructions,
         data: { hits: hits.map(hitData) as unknown as Json },
       });

@@ -31,8 +31,8 @@ const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
 
 if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
 
-/** Pattern ids a finding's message names, in order: `(pattern-id)`. */
-const patternsOf = (f) => [...f.message.matchAll(/\(([a-z]+(?:-[a-z]+)*)\) "/g)].map((m) => m[1]);
+/** Pattern ids of a finding's hits, in order. */
+const patternsOf = (f) => (f.data?.hits ?? []).map((h) => h.pattern);
 
 /** Recall of the poisoned cases, by set, source and category; and each case's verdict. */
 function recall(list, findings) {

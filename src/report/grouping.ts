@@ -58,6 +58,8 @@ export interface ReviewEntry {
   byTool?: boolean;
   /** With `byTool`: each tool's parts, by tool name, with its class and contract line. */
   own?: OwnChange[];
+  /** With `byTool`: what each tool has of its own, "change" ("finding" in an audit, which compares nothing). */
+  ownKind?: 'change' | 'finding';
   /** Its parts, riskiest rule first, in the order their findings came. */
   parts: ChangePart[];
   /** The findings it shows parts of, in that order. */
@@ -217,6 +219,8 @@ export interface EntryFacts {
   rank(p: ChangePart, t: SurfaceTool | undefined): number;
   /** An entry's headline from its riskiest part, and how many tools it has. */
   headline(first: ChangePart, tool: SurfaceTool | undefined, tools: number): string;
+  /** What a tool of a `byTool` entry has of its own: "change", or "finding" in an audit. */
+  ownKind?: 'change' | 'finding';
 }
 
 /** Parts that say what a tool is (a new tool, a flip): they group only with tools of the same class and hints. */
@@ -324,14 +328,18 @@ function finish(e: ReviewEntry, facts: EntryFacts): void {
   e.rank = e.parts.reduce((r, p) => Math.min(r, rankOf(p)), Number.MAX_SAFE_INTEGER);
   const first = e.parts[0] as ChangePart;
   const tool = facts.tool(first.finding);
-  e.headline = facts.headline(first, tool, e.tools.length) + (e.byTool ? ' (each tool its own change)' : '');
+  const ownKind = facts.ownKind ?? 'change';
+  e.headline = facts.headline(first, tool, e.tools.length) + (e.byTool ? ` (each tool its own ${ownKind})` : '');
   const hints = new Set(e.findings.map((f) => facts.tool(f)).map((t) => (t ? facts.hints(t) : '')));
   const [only] = hints;
   if (hints.size === 1 && only) e.hints = only;
   // An unlisted tool has no contract line of its own (its finding says where the entry is missing).
   const located = e.tools.length === 1 ? e.findings.find((f) => f.location && f.ruleId !== 'unlisted-tool') : undefined;
   if (located?.location) e.location = located.location;
-  if (e.byTool) e.own = ownChanges(e.parts, facts);
+  if (e.byTool) {
+    e.own = ownChanges(e.parts, facts);
+    e.ownKind = ownKind;
+  }
 }
 
 /** The parts of an entry of changes of their own, per tool in name order. */

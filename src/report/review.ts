@@ -125,6 +125,7 @@ export function buildReview(result: CheckResult, opts: ReviewOptions = {}): Revi
     // What a schema change also narrows needs no review of its own: after what does.
     rank: (p, t) => (p.kind === 'narrowed' ? OTHER_RANK : rankOf(p.finding, t)),
     headline: headlineOf,
+    ownKind: result.mode === 'audit' ? 'finding' : 'change',
   };
 
   const attention: Finding[] = [];

@@ -61,7 +61,7 @@ export function rulesMarkdown(): string {
     '',
     '<!-- Generated from src/rules/suspicious-patterns.ts. -->',
     '',
-    'Each hit names its pattern and quotes the span it matched.',
+    "Each hit names its pattern and quotes the sentence it fired in (160 characters at most, around the words the pattern matched, which the JSON report keeps as `match`); a hit about another server's tool names that tool (`otherTool`). Rows of scope `text` (tags, override phrases, characters, markup, images, links, commands) quote what they matched.",
     '',
     '| pattern | what | why | source |',
     '|---|---|---|---|',

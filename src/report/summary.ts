@@ -192,7 +192,7 @@ function runUnits(run: readonly ChangePart[], e: ReviewEntry, withFix: boolean, 
   const f = (run[0] as ChangePart).finding;
   const units: Unit[] = [];
   if (e.own) {
-    units.push({ text: () => `- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${e.tools.length} tools, each its own change:`, findings: [] });
+    units.push({ text: () => `- ${LEVEL_ICON[f.level]} **\`${f.ruleId}\`** ${e.tools.length} tools, each its own ${e.ownKind ?? 'change'}:`, findings: [] });
     for (const o of e.own) {
       const facts = [o.safetyClass, o.location ? `contract ${md(`${o.location.file}${o.location.line ? `:${o.location.line}` : ''}`)}` : undefined];
       const texts = o.parts.filter((p) => p.text && p.kind === 'text');
@@ -235,7 +235,7 @@ function entryHeading(e: ReviewEntry, level: string): string {
  * One entry: heading, the tools of a shared change, class and hints, contract line (one unit),
  * then the units of each rule's parts ({@link runUnits}); a blank line ends it.
  */
-function entryUnits(e: ReviewEntry, level: string, fixed: Set<string>, clause: string | undefined, diff: Differ): Unit[] {
+function entryUnits(e: ReviewEntry, level: string, fixOnce: (f: Finding) => boolean, clause: string | undefined, diff: Differ): Unit[] {
   const facts = [
     e.hints ? md(e.hints, 300) : undefined,
     e.location ? `contract ${md(`${e.location.file}${e.location.line ? `:${e.location.line}` : ''}`)}` : undefined,
@@ -244,12 +244,7 @@ function entryUnits(e: ReviewEntry, level: string, fixed: Set<string>, clause: s
     .join(' · ');
   const named = e.tools.length > 1 && !e.own && !e.parts.every((p) => p.kind === 'new-tool') ? [`Tools: ${toolList(e.tools)}`, ''] : [];
   const head: Unit = { text: () => [entryHeading(e, level), '', ...named, ...(facts ? [facts, ''] : [])].join('\n'), findings: [] };
-  const runs = (e.own ? [e.parts] : runsOf(e.parts)).flatMap((run) => {
-    const rule = (run[0] as ChangePart).finding.ruleId;
-    const withFix = !fixed.has(rule);
-    fixed.add(rule);
-    return runUnits(run, e, withFix, clause, diff);
-  });
+  const runs = (e.own ? [e.parts] : runsOf(e.parts)).flatMap((run) => runUnits(run, e, fixOnce((run[0] as ChangePart).finding), clause, diff));
   return [head, ...runs, { text: () => '', findings: [] }];
 }
 
@@ -309,21 +304,23 @@ export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): s
   const newFindings = (findings: readonly Finding[]) => findings.filter((f) => !counted.has(f) && counted.add(f) !== undefined).length;
   const out = new Bounded(opts.maxBytes ?? COMMENT_MAX_BYTES);
   const diff = reportDiffer();
+  // Each fix once (a rule may have one per place, as suspicious-text does): the same words under every entry bury the entries.
+  const fixed = new Set<string>();
+  const fixOnce = (f: Finding) => !!f.fix && !fixed.has(`${f.ruleId}\u0000${f.fix}`) && fixed.add(`${f.ruleId}\u0000${f.fix}`) !== undefined;
   out.add(`## ${md(opts.title ?? 'toolgate')}: ${VERDICT_ICON[review.verdict.outcome]} ${md(review.verdict.text, 1000)}\n`);
   out.add(result.sources.map(sourceLine).join('\n') + '\n');
   const sandbox = sandboxLine(result);
   if (sandbox) out.add(`${sandbox}\n`);
   if (review.attention.length) {
     out.add(`### Needs your attention (${review.attention.length})\n`);
-    // Each rule's fix once: the same words under every entry bury the entries.
-    const fixed = new Set<string>();
-    for (const e of review.attention) for (const u of entryUnits(e, '####', fixed, review.clause, diff)) out.add(u.text, newFindings(u.findings));
+    for (const e of review.attention) for (const u of entryUnits(e, '####', fixOnce, review.clause, diff)) out.add(u.text, newFindings(u.findings));
   }
   if (review.rest.length) {
     const n = new Set(review.rest.flatMap((e) => e.findings)).size;
     out.add(`<details><summary>Everything else: ${n} finding${n === 1 ? '' : 's'}, by tool</summary>\n`, 0, 'open');
-    const all = new Set(review.rest.flatMap((e) => e.findings.map((f) => f.ruleId)));
-    for (const e of review.rest) for (const u of entryUnits(e, '#####', all, review.clause, diff)) out.add(u.text, newFindings(u.findings));
+    // A warning says what to do too; a notice, for information, does not.
+    const warningFix = (f: Finding) => f.level === 'warning' && fixOnce(f);
+    for (const e of review.rest) for (const u of entryUnits(e, '#####', warningFix, review.clause, diff)) out.add(u.text, newFindings(u.findings));
     out.add('</details>\n', 0, 'close');
   }
   if (review.notices.length) {

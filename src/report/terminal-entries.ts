@@ -195,7 +195,9 @@ function runLines(run: readonly ChangePart[], e: ReviewEntry, layout: EntryLayou
  */
 function ownLines(e: ReviewEntry, layout: EntryLayout): string[] {
   const f = (e.parts[0] as ChangePart).finding;
-  const out = [`    ${paint(layout.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${e.tools.length} tools, each its own change:`];
+  const out = [
+    `    ${paint(layout.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  ${e.tools.length} tools, each its own ${e.ownKind ?? 'change'}:`,
+  ];
   for (const o of e.own ?? []) {
     const cls = o.safetyClass ? ` (${o.safetyClass})` : '';
     const at = o.location?.line ? (layout.cut ? ` :${o.location.line}` : ` ${where({ location: o.location } as Finding)}`) : '';
@@ -278,9 +280,20 @@ export function renderCutTexts(cut: readonly CutText[], layout: Pick<EntryLayout
   });
 }
 
-/** "What to do": each rule of the entries once, with its fix, in the order the entries show them. */
-export function renderFixes(entries: readonly ReviewEntry[]): string[] {
-  const fixes = new Map<string, string>();
-  for (const e of entries) for (const f of e.findings) if (!fixes.has(f.ruleId)) fixes.set(f.ruleId, f.fix);
-  return [...fixes].map(([rule, fix]) => `  ${rule}: ${fix}`);
+/**
+ * "What to do": each fix of the entries' findings once (a rule whose fix depends on where the
+ * finding is, such as suspicious-text on a tool or on the server's instructions, has several), in
+ * the order the entries show them. `which` picks the findings (outside attention: the warnings);
+ * `shown` holds the fixes said already, and takes these.
+ */
+export function renderFixes(entries: readonly ReviewEntry[], which: (f: Finding) => boolean = () => true, shown = new Set<string>()): string[] {
+  const out: string[] = [];
+  for (const e of entries)
+    for (const f of e.findings) {
+      const key = `${f.ruleId}\u0000${f.fix}`;
+      if (!which(f) || !f.fix || shown.has(key)) continue;
+      shown.add(key);
+      out.push(`  ${f.ruleId}: ${f.fix}`);
+    }
+  return out;
 }

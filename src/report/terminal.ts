@@ -130,6 +130,8 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
       if (r.changes?.length) out.push('', ...renderChanges(`[${r.id}] what a reviewer will be asked to approve: contract changes`, r.changes));
   }
   const layout = { color: style.color, width: style.width ?? DEFAULT_WIDTH, clause: review.clause, diff, previous: {} };
+  // Each fix said once in the report, under attention or the warnings.
+  const fixed = new Set<string>();
   if (review.attention.length) {
     const n = review.attention.length;
     const files = [...new Set(review.attention.flatMap((e) => (e.location ? [`[${escapeTerminalInline(e.source, 80)}] ${e.location.file}`] : [])))];
@@ -137,13 +139,16 @@ export function renderTerminal(result: CheckResult, style: TerminalStyle): strin
     out.push('', paint(style.color, '1', `Needs your attention: ${n} ${n === 1 ? 'entry' : 'entries'}, riskiest first`) + contracts);
     const cut: CutText[] = [];
     for (const e of review.attention) out.push(...renderEntry(e, { ...layout, cut }));
-    out.push('', paint(style.color, '1', 'What to do'), ...renderFixes(review.attention));
+    out.push('', paint(style.color, '1', 'What to do'), ...renderFixes(review.attention, undefined, fixed));
     if (cut.length) out.push('', paint(style.color, '1', 'Texts in full (cut above)'), ...renderCutTexts(cut, layout));
   }
   if (review.rest.length) {
     out.push('', paint(style.color, '1', 'Everything else, by tool'));
     const rest = { ...layout, previous: {} };
     for (const e of review.rest) out.push(...renderEntry(e, rest));
+    // A warning says what to do too (a notice, for information, does not); each fix once.
+    const fixes = renderFixes(review.rest, (f) => f.level === 'warning', fixed);
+    if (fixes.length) out.push('', paint(style.color, '1', 'What to do about the warnings'), ...fixes);
   }
   if (review.notices.length) {
     out.push('', paint(style.color, '1', 'Notices, one line per rule (--verbose lists each)'));

@@ -44,11 +44,13 @@ export interface Target {
   key?: string;
 }
 
-/** A check's result: evaluate adds level, fix, location and fingerprint. */
+/** A check's result: evaluate adds level, fix (unless given), location and fingerprint. */
 export interface RawFinding {
   ruleId: RuleId;
   target: Target;
   message: string;
+  /** What to do, when it depends on where the finding is (else the catalog's `fix`). */
+  fix?: string;
   data?: Record<string, unknown>;
 }
 

@@ -81,7 +81,7 @@ function* finalizeSteps(raw: readonly RawFinding[], ctx: Pick<CheckContext, 'sou
       level,
       source: ctx.sourceId,
       message,
-      fix: meta?.fix ?? '',
+      fix: r.fix ?? meta?.fix ?? '',
       pointer,
       // Keyed on the field within the tool, never on where the tool sits in the contract: adding
       // an unrelated tool must not re-open every code-scanning alert.

@@ -142,7 +142,7 @@ export const USER_SUPPLIED = re(
 export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'hidden-instruction-tag',
-    title: 'a tag that marks instructions for the model',
+    title: 'a tag that marks text as instructions for the model',
     scope: 'text',
     gate: /[<＜]/,
     all: [/<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|critical|system[-_ ]?prompt)\b[^>]{0,40}>/i],
@@ -154,7 +154,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'concealment',
     triggers: 'not don doe sho mus sha wil nee may won dont neve with no sile secr cove quie stea surr disc hid hide hidi keep act pret',
     except: QUOTING,
-    title: 'an instruction to keep something from the user',
+    title: 'tells the model to keep something from the user',
     scope: 'sentence',
     gate: /not|n['’]t|dont|never|without|no need|silent|secret|covert|quiet|stealth|surreptitious|discreet|hid|keep|act as|pretend/i,
     all: [
@@ -179,7 +179,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'instruction-override',
     triggers: 'igno disr forg over you new upda real actu true hidd syst bypa disa turn',
     except: QUOTING,
-    title: 'an instruction to ignore earlier instructions',
+    title: 'tells the model to ignore its earlier instructions',
     scope: 'text',
     gate: /ignor|disregard|forget|overrid|you are now|instruction|directive|bypass|disable|turn off/i,
     all: [
@@ -197,7 +197,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'other-tool-directive',
     triggers: 'befo afte inst prio ahea anot diff',
-    title: 'a directive about when to use other tools',
+    title: 'tells the model when to use the tools of other servers',
     scope: 'sentence',
     needs: 'other-group',
     gate: /before|after|instead|prior|ahead|(?:another|different)\s+(?:mcp\s+)?server/i,
@@ -217,7 +217,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     triggers:
       'ssh id rsa dsa ecds ed aws git netr npmr pypi pgpa kube etc env mcp cred conf dock gnup bash zsh proc wall appl azur pass vaul terr htpa clau prof auth host cron laun chro fire edge brav logi key zpro',
     except: QUOTING,
-    title: 'a path to secrets or credentials',
+    title: 'asks the model to read, use or change a file that holds secrets',
     scope: 'sentence',
     all: [re(SECRET_PATH)],
     verb: { re: re(FILE_VERB), words: 8 },
@@ -231,7 +231,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     triggers:
       'ssh id rsa dsa ecds ed aws git netr npmr pypi pgpa kube etc env mcp cred conf dock gnup bash zsh proc wall appl azur pass vaul terr htpa clau prof auth host cron laun chro fire edge brav logi key zpro',
     except: QUOTING,
-    title: 'a path to secrets whose contents the text asks to be passed on',
+    title: 'asks the model to pass on the contents of a file that holds secrets',
     scope: 'sentence',
     all: [re(CONTENTS_GIVEN), re(SECRET_PATH)],
     negatable: true,
@@ -243,7 +243,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'file-harvest',
     gate: /[~/\\%$]|home|entire|whole|\ball\b|\bevery\b|documents|desktop|downloads|pictures|photos|music|videos|carpeta|dossier|ordner|verzeichnis|r[ée]pertoire|\.git|keychain|hidden|dotfiles|parent|outside|桌面|下载|文档|主目录|用户目录/i,
-    title: "an instruction to read, copy, send or delete the user's files",
+    title: "asks the model to read, copy, send or delete the user's own files",
     scope: 'sentence',
     all: [re(PRIVATE_PLACE)],
     verb: { re: re(FILE_VERB), words: 8 },
@@ -256,7 +256,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'invisible-character',
-    title: 'an invisible or direction-changing character',
+    title: "an invisible character, or one that reverses the text's direction",
     scope: 'text',
     // A class of single code points on purpose (U+034F and the selectors are matched alone).
     all: [
@@ -269,7 +269,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'image',
-    title: 'an image in text a model reads',
+    title: 'an image, whose URL a client fetches to show it',
     scope: 'text',
     gate: /!\[|<\s*img/i,
     all: [/!\[[^\]\n]{0,200}\]\([^)\s]{1,500}\)|<\s*img\b[^>]{0,500}>/i],
@@ -278,7 +278,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'link',
-    title: 'a link that carries data out',
+    title: 'a link whose URL carries data out',
     scope: 'text',
     gate: /\]\(|<\s*a\s/i,
     all: [/\[[^\]\n]{1,200}\]\(\s{0,20}[a-z][a-z0-9+.-]{0,30}:[^)\s]{0,500}(?:[{}$<>]|\?[^)\s]{0,500}=)[^)\s]{0,500}\)|<\s*a\s[^>]{0,500}href\s*=/i],
@@ -298,7 +298,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'hidden-markup',
-    title: 'a comment or hidden markup',
+    title: 'a comment or markup that a reader does not see',
     scope: 'text',
     gate: /<!--|\[\/\/\]|\[comment\]|style/i,
     all: [
@@ -327,7 +327,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'tool-order',
     triggers:
       'befo afte prio firs foll prec unti unle once then next imme earl ever each star begi init prer requ depe work reco retr try agai chai zuer vorh bevo vor nach avan aprè abor ensu ante prim desp step alre adva fron upfr orde zuvo vora abla reih erfo setz préa prea néce nece prev when apre sequ outp resu resp obta rece prod issu reli rely',
-    title: "a directive to call a tool this server does not serve, or this one, before or after another server's",
+    title: 'tells the model in what order to call a tool this server does not serve',
     scope: 'sentence',
     gate: /[_.-]\w|[a-z][A-Z]|[`'"(]|\b(?:tools?|functions?|operations?|commands?)\b/,
     all: [re(ORDER)],
@@ -340,7 +340,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'tool-companion',
     triggers:
       'must alwa need requ mand make ensu sure reme plea shou shal have has ever each when only cann can nece esse best reco kind help sugg advi idea expe tip bett',
-    title: 'a directive to call a tool this server does not serve whenever this one is used',
+    title: 'tells the model to also call a tool this server does not serve whenever it uses this one',
     scope: 'sentence',
     all: [re(COMPANION, USE_VERB), re(DIRECTIVE)],
     needs: 'other-tool',
@@ -352,7 +352,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'tool-step',
     triggers: 'call invo run exec trig use appe exéc lanc util llam ejec usa rufe führ fuhr ausf aufr star nutz verw tool func',
-    title: 'a step that calls a tool this server does not serve',
+    title: 'a step of a workflow that calls a tool this server does not serve',
     scope: 'sentence',
     // Every step names a snake_case tool.
     gate: /_/,
@@ -366,7 +366,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'tool-redirect',
     triggers:
       'inst rath plac repl supe depr obso lega reti pref do don neve avoi stop must shou may can not go goes rout swit unre outd brok malf unsa inse vuln comp phis disa bloc bugg no inac untr trus down unav suns migr impr more safe upgr excl only know leak vera erse stat anst nich obso au lieu remp luga reem slow slowe time time flak unst erro inco unof corr memo data bett fast supe chos over fall fall tool one plut util ne',
-    title: 'a directive to use this tool instead of another server’s',
+    title: 'steers the model away from a tool this server does not serve',
     scope: 'sentence',
     all: [re(REDIRECT)],
     needs: 'away-from-other',
@@ -377,7 +377,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'tool-disparaged',
     triggers: DISPARAGE_TRIGGERS,
-    title: 'another server’s tool run down so that the model uses this one',
+    title: 'runs down a tool this server does not serve, so that the model uses this one',
     scope: 'sentence',
     all: [re(DISPARAGE)],
     needs: 'away-from-other',
@@ -389,7 +389,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'send-to-destination',
     except: USER_DESTINATION,
-    title: 'an instruction to send data to a URL, address or host',
+    title: 'tells the model to send data to a URL, address or host',
     scope: 'sentence',
     all: [re(DESTINATION)],
     gate: /:\/\/|@|webhook|\+\d|\d\.\d|\b[a-z]{2}\d{2}[a-z0-9]{11}|\b0x[a-f0-9]{40}|\.(?:com|net|org|io|dev|sh|co|xyz|app|ai|cloud|site|info|biz|me|ru|cn|tk|top|link|click|online|to|cc|pw|ws)\b/i,
@@ -401,7 +401,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   },
   {
     id: 'data-in-url',
-    title: 'a URL with a placeholder for data',
+    title: 'a URL with a slot the model is to fill with data',
     scope: 'sentence',
     gate: /https?:\/\//i,
     all: [re(String.raw`(?:^|[^(\w])https?://[^\s"'<>]{0,200}[?&][\w.\[\]-]{1,40}=(?:\{|<|\$|\[|%7[bB]|\s|$)`)],
@@ -413,7 +413,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'conversation-harvest',
     triggers: CONVERSATION_TRIGGERS,
     except: USER_SUPPLIED,
-    title: 'an instruction to pass on the conversation, the instructions or what the user said',
+    title: 'asks the model to pass on the conversation, its instructions or what the user said',
     scope: 'sentence',
     all: [re(CONVERSATION)],
     verb: { re: re(GIVE_VERB), words: 14 },
@@ -426,7 +426,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'conversation-argument',
     triggers: CONVERSATION_TRIGGERS,
     except: USER_SUPPLIED,
-    title: 'an argument that asks for the conversation, the instructions or what the user said',
+    title: "an argument that asks for the conversation, the model's instructions or what the user said",
     scope: 'sentence',
     all: [re(CONVERSATION)],
     argumentOnly: true,
@@ -439,7 +439,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'conversation-field',
     except: USER_SUPPLIED,
-    title: 'an argument the description fills with the conversation, the instructions or what the user said',
+    title: 'asks the model to fill an argument with the conversation, its instructions or what the user said',
     scope: 'sentence',
     all: [re(CONVERSATION), re(NAMED_SLOT)],
     gate: /\b(?:field|argument|param)|[\x60'"]\s{0,3}:|[a-z0-9]_[a-z0-9]{1,30}\s{0,3}:/i,
@@ -452,7 +452,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'secret-harvest',
     triggers: SECRET_TRIGGERS,
-    title: 'an instruction to read, collect or pass on secrets',
+    title: 'asks the model to read, collect or pass on secrets',
     scope: 'sentence',
     all: [re(SECRET)],
     verb: { re: re(TAKE_VERB), words: 8, direct: true },
@@ -464,7 +464,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'secret-from-elsewhere',
     triggers: SECRET_TRIGGERS,
-    title: 'a secret the text asks for from somewhere the user did not give it',
+    title: 'asks for a secret the user did not give for this call (from the conversation, another tool, earlier)',
     scope: 'sentence',
     all: [re(SECRET), re(PROVENANCE)],
     verb: { re: re(TAKE_VERB), words: 20 },
@@ -477,7 +477,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'secret-argument',
     triggers: SECRET_TRIGGERS,
-    title: 'an argument that asks for a secret from somewhere the user did not give it',
+    title: 'an argument that asks for a secret the user did not give for this call',
     scope: 'sentence',
     all: [re(SECRET), re(PROVENANCE)],
     argumentOnly: true,
@@ -493,7 +493,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'fixed-destination',
     triggers: 'alwa only do don neve must fixe hard rega leav keep chan over pass diff move swit',
     except: USER_DESTINATION,
-    title: 'an argument fixed to a destination the user did not choose',
+    title: 'an argument fixed to an address or URL the user did not choose',
     scope: 'sentence',
     all: [re(DESTINATION), re(PINNED)],
     gate: /:\/\/|@|\d\.\d|\b[a-z]{2}\d{2}[a-z0-9]{11}|\b0x[a-f0-9]{40}|\.(?:com|net|org|io|dev|sh|co|xyz|app|ai|cloud|site|info|biz|me|ru|cn|tk|top|link|click|online|to|cc|pw|ws)\b/i,
@@ -506,7 +506,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
     id: 'argument-override',
     triggers:
       'chan set repl swit redi poin over rewr modi upda rega what matt even irre conf appr cons dry forc safe neve alwa must shou also sile auto para argu fiel amou valu igno disc drop subs auch selb egal unab même meme quoi peu indé inde aunq sin',
-    title: "an instruction that fixes or changes another call's arguments",
+    title: "tells the model to set or change a call's arguments against what the user asked",
     scope: 'sentence',
     all: [
       re(
@@ -572,7 +572,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'command-directive',
     except: QUOTING,
-    title: 'an instruction to run a command in a shell',
+    title: 'tells the model to run a command in a shell',
     scope: 'sentence',
     gate: /terminal|shell|command|console|bash|script|code|one-liner|`/i,
     all: [
@@ -588,7 +588,7 @@ export const SUSPICIOUS_PATTERNS: readonly SuspiciousPattern[] = [
   {
     id: 'encoded-payload',
     triggers: 'deco base atob rot',
-    title: 'an encoded blob to decode',
+    title: 'an encoded blob the model is told to decode',
     scope: 'sentence',
     all: [re(String.raw`(?:^|[^A-Za-z0-9+/=])[A-Za-z0-9+/]{32,}={0,2}`), re(String.raw`\b(?:decode|decoded|base64|b64|atob|rot13)\b`)],
     rationale: 'An instruction hidden in base64 passes every word list and every human skim; telling the model to decode it is the tell.',

@@ -8,14 +8,20 @@ import { remove as removeConfusables } from 'confusables';
 import { INVISIBLE } from './name-fold.js';
 import { addedRanges } from '../diff/added-text.js';
 import { globalOf, lowerLatin } from './scan-regex.js';
+import { quoted } from './suspicious-quote.js';
 import { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from './suspicious-patterns.js';
 import { identifierLike, identifierMentions, meant, toolMentions, toolShaped, type ToolMention } from './tool-references.js';
 
-/** A hit: which pattern, where in the text, and the text matched. */
+/** A hit: which pattern, where in the text, and what a reviewer reads of it. */
 export interface SuspiciousHit {
   pattern: string;
   index: number;
+  /** What the finding quotes: a `sentence` row's sentence ({@link quoted}), a `text` row's match. */
   span: string;
+  /** The words the row matched, when {@link span} quotes more ("before", "Prefer"). */
+  match?: string;
+  /** For the rows about other tools: the tool this server does not serve that the sentence names. */
+  otherTool?: string;
   /** When the text changed ({@link ScanContext.before}): the words the change added where it hit. */
   added?: string;
 }
@@ -239,11 +245,13 @@ function awayFromOther(s: Sentence, own: OwnNames): boolean {
     for (let g = re.exec(s.text); g; g = re.exec(s.text))
       if (!ownGroup(g[0], s.text.slice(g.index + g[0].length, g.index + g[0].length + 40), own)) return true;
   }
-  // Any place the name stands counts: "use translate_text …, it replaces translate_text" steers away.
-  return otherTools(s, own).some((m) => {
-    for (let at = m.index; at >= 0; at = s.text.indexOf(m.name, at + m.name.length)) if (!RECOMMENDED.test(s.text.slice(Math.max(0, at - 40), at))) return true;
-    return false;
-  });
+  return otherTools(s, own).some((m) => steeredFrom(s, m));
+}
+
+/** Whether the sentence names `m` somewhere other than as a recommendation: "use translate_text …, it replaces translate_text" steers away. */
+function steeredFrom(s: Sentence, m: ToolMention): boolean {
+  for (let at = m.index; at >= 0; at = s.text.indexOf(m.name, at + m.name.length)) if (!RECOMMENDED.test(s.text.slice(Math.max(0, at - 40), at))) return true;
+  return false;
 }
 
 /**
@@ -335,7 +343,9 @@ function hitIn(p: SuspiciousPattern, s: Sentence, ctx: ScanContext): SuspiciousH
     if (p.except?.test(s.text)) return undefined;
     const from = verb ? verb.index : m.index;
     if (p.negatable && NEGATED.test(s.text.slice(Math.max(0, from - 40), from))) continue;
-    return { pattern: p.id, index: s.start + m.index, span: s.text.slice(m.index, m.index + m[0].length).trim() };
+    const other =
+      p.needs === 'other-tool' || p.needs === 'away-from-other' ? otherTools(s, own).find((t) => p.needs === 'other-tool' || steeredFrom(s, t)) : undefined;
+    return { pattern: p.id, ...quoted(s, from, m, other) };
   }
   return undefined;
 }

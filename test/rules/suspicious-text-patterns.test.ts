@@ -50,7 +50,7 @@ function audit(tools: Tool[], instructions?: string): Map<string, string[]> {
   const findings = evaluate({ sourceId: 'real', head: surface, changes: [], drift: [], malformed, policy, schemaVerdicts: new Map() }, () => ({ pointer: '' }));
   const out = new Map<string, string[]>();
   for (const f of findings.filter((x) => x.ruleId === 'suspicious-text'))
-    out.set(f.tool ?? '', [...(out.get(f.tool ?? '') ?? []), ...[...f.message.matchAll(/\(([a-z]+(?:-[a-z]+)*)\) "/g)].map((m) => m[1] as string)]);
+    out.set(f.tool ?? '', [...(out.get(f.tool ?? '') ?? []), ...(f.data as { hits: { pattern: string }[] }).hits.map((h) => h.pattern)]);
   return out;
 }
 

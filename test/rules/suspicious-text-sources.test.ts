@@ -28,10 +28,11 @@ describe('sources the user did not give, and Spanish calling', () => {
     ['hw4-parameter-poisoning-4', 'token', 'conversation-argument', 'token available in the environment'],
     ['hw4-parameter-poisoning-5', 'prior_results', 'conversation-argument', 'Results returned by the other tools'],
     ['hw4-function-dependency-6', 'description', 'tool-order', 'primero'],
-  ])('%s (%s) raises %s at %j', (id, path, pattern, span) => {
+  ])('%s (%s) raises %s at %j, quoting the sentence around it', (id, path, pattern, match) => {
     const { text, names } = caseText(id, path);
     const hits = findSuspicious(text, { own: ownNames(names, names.length), argument: path !== 'description' });
-    expect(hits.map((h) => [h.pattern, h.span])).toContainEqual([pattern, span]);
+    expect(hits.map((h) => [h.pattern, h.match ?? h.span])).toContainEqual([pattern, match]);
+    expect(hits.find((h) => h.pattern === pattern)?.span).toContain(match);
   });
 
   it('the benign servers beside them (a meeting summary, a Spanish own workflow, CI secrets) raise nothing', () => {

@@ -180,6 +180,8 @@ export interface Expected {
   data?: Record<string, unknown>;
   /** Substring or pattern of the message. */
   message?: string | RegExp;
+  /** Pattern of the fix (what the reports print under "What to do"). */
+  fix?: RegExp;
   /** Compared with `toMatchObject` (e.g. `{file, line}` of a ConfigError). */
   location?: Record<string, unknown>;
 }
@@ -300,7 +302,7 @@ export function configErrorAsFinding(e: unknown): Pick<Finding, 'ruleId' | 'mess
   return { ruleId: e.ruleId ?? '(no rule id)', message: e.message, location: e.location, ...(e.fix ? { fix: e.fix } : {}) };
 }
 
-type Actual = Pick<Finding, 'ruleId'> & Partial<Pick<Finding, 'tool' | 'level' | 'data' | 'message'>> & { location?: unknown };
+type Actual = Pick<Finding, 'ruleId'> & Partial<Pick<Finding, 'tool' | 'level' | 'data' | 'message' | 'fix'>> & { location?: unknown };
 
 function compare(ruleId: string, watch: string[] | undefined, actual: Actual[], expected: Expected[]): void {
   const ids = new Set([ruleId, ...(watch ?? [])]);
@@ -323,6 +325,7 @@ function compare(ruleId: string, watch: string[] | undefined, actual: Actual[], 
         if (w.location !== undefined) expect(g.location ?? {}, `location of ${w.ruleId}`).toMatchObject(w.location);
         if (typeof w.message === 'string') expect(g.message, `message of ${w.ruleId}`).toContain(w.message);
         else if (w.message) expect(g.message, `message of ${w.ruleId}`).toMatch(w.message);
+        if (w.fix) expect(g.fix, `fix of ${w.ruleId}`).toMatch(w.fix);
         return true;
       } catch (e) {
         failures.push((e as Error).message);

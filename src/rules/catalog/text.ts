@@ -7,6 +7,21 @@
  */
 import type { RuleMeta } from '../types.js';
 
+/** What a `suspicious-text` hit asks of the reader: the same test wherever it is. */
+const POISON_TEST = "If it tells the model to call another server's tool, send data out, read secrets or hide something from the user";
+
+/**
+ * What to do about a `suspicious-text` hit, by where it is (a tool's text, the server's
+ * instructions) and what the run is (an audit: a server not yet adopted, nothing to approve; a
+ * check: a change to approve). The check picks one (checks/suspicious.ts); docs/rules.md shows all.
+ */
+export const SUSPICIOUS_TEXT_FIXES = {
+  auditTool: `Read the quoted sentence. ${POISON_TEST}, do not adopt the server, or deny the tool (\`deny:\` in toolgate.yml). If it only documents the tool, nothing is needed (\`overrides:\` can turn the rule off for the tool, \`rules:\` make it an error).`,
+  checkTool: `Read the quoted sentence this change brings. ${POISON_TEST}, do not approve: have it removed, or deny the tool (\`deny:\` in toolgate.yml). If it only documents the tool, the review the change needs covers it.`,
+  auditInstructions: `Read the quoted sentence of the server's instructions (the model reads them on every turn; denying tools does not remove them). ${POISON_TEST}, do not adopt the server. If it only documents the server, nothing is needed.`,
+  checkInstructions: `Read the quoted sentence this change brings to the server's instructions (the model reads them on every turn; denying tools does not remove them). ${POISON_TEST}, do not approve: keep the server at its reviewed version. If it only documents the server, approving \`instructions-changed\` covers it.`,
+} as const;
+
 /** The rows of this family, in id order. */
 export const TEXT_RULES = [
   {
@@ -45,10 +60,10 @@ export const TEXT_RULES = [
     title:
       "Text a model reads tries something: an instruction aimed at the model about other servers' tools (call X first, use this instead of X), about data leaving (send to a URL, put it in a URL or an argument), secrecy, rewritten arguments, secrets and their files, shell commands, hidden text; or an argument shaped to carry what the model knows",
     rationale:
-      'Tool-poisoning payloads live in text the model reads and a reviewer skims. The patterns look for structure more than words: a verb aimed at the model and its object (read ~/.ssh/id_rsa, send … to https://…, pass the conversation), an ordering or redirecting word with a tool this server does not serve, an argument named _system_prompt_. Each hit quotes the span and names the pattern (docs/rules.md, "Patterns of suspicious-text"), so a person can judge it in seconds. Only new text is judged: all of it in an audit, in a check what a change adds to a text (quoted first), so a reviewed text is not raised on every run and a changed one rides on the approval description-changed already needs. Measured in bench/poison/RESULTS.md.',
+      'Tool-poisoning payloads live in text the model reads and a reviewer skims. The patterns look for structure more than words: a verb aimed at the model and its object (read ~/.ssh/id_rsa, send … to https://…, pass the conversation), an ordering or redirecting word with a tool this server does not serve, an argument named _system_prompt_. Each hit quotes the sentence it fired in, names the pattern (docs/rules.md, "Patterns of suspicious-text") and the tool of another server the sentence is about, so a person can judge it in seconds. Only new text is judged: all of it in an audit, in a check what a change adds to a text (quoted first), so a reviewed text is not raised on every run and a changed one rides on the approval description-changed already needs. Measured in bench/poison/RESULTS.md.',
     source:
       'Invariant Labs, "MCP tool poisoning" (2025) and "WhatsApp MCP exploited" (2025); Trail of Bits, "Jumping the line" (2025); CyberArk, full-schema poisoning (2025); OWASP LLM01; Unicode TR36; the pattern table in src/rules/suspicious-patterns.ts',
-    fix: 'Read the quoted text: if it tells the model what to hide, what to read, where to send or what to call, remove it from the server (or deny the tool); if it is benign documentation, approve the change or turn the rule off for this tool with an `overrides:` entry.',
+    fix: `In an audit, on a tool: ${SUSPICIOUS_TEXT_FIXES.auditTool} On the server's instructions: ${SUSPICIOUS_TEXT_FIXES.auditInstructions} In a check, on a tool: ${SUSPICIOUS_TEXT_FIXES.checkTool} On the instructions: ${SUSPICIOUS_TEXT_FIXES.checkInstructions}`,
   },
   {
     id: 'tool-shadowed',

@@ -16,7 +16,9 @@ import type { Json } from '../../util/json.js';
 import { escapePointerToken, getOwn, isObject } from '../../util/json.js';
 import { mark } from '../../util/timing.js';
 import type { Check, RawFinding } from '../context.js';
+import { SUSPICIOUS_TEXT_FIXES } from '../catalog/text.js';
 import { SUSPICIOUS_PATTERNS, USER_SUPPLIED } from '../suspicious-patterns.js';
+import { MAX_QUOTE } from '../suspicious-quote.js';
 import { CONTEXT_ARGUMENT, CONTEXT_ARGUMENT_NAMES, EXFILTRATION_ARGUMENT } from '../suspicious-vocabulary.js';
 import { findSuspicious, ownNames, type OwnNames, type SuspiciousHit } from '../suspicious-scan.js';
 
@@ -93,25 +95,36 @@ function place(pointer: string): string {
 }
 
 const TITLES = new Map(SUSPICIOUS_PATTERNS.map((p) => [p.id, p.title]));
-const MAX_SPAN = 80;
-const span = (s: string) => JSON.stringify(s.length > MAX_SPAN ? `${s.slice(0, MAX_SPAN)}…` : s);
+const span = (s: string) => JSON.stringify(s.length > MAX_QUOTE ? `${s.slice(0, MAX_QUOTE - 1)}…` : s);
 
-/** One hit of a tool: where, which pattern, what it matched. */
-interface ToolHit {
+/** One hit of a tool: where, and the scan's hit (pattern, quote, match, other tool, added words). */
+interface ToolHit extends Omit<SuspiciousHit, 'index'> {
   pointer: string;
-  where: string;
-  pattern: string;
-  span: string;
-  /** The words a change added there, when the text changed. */
-  added?: string;
+  where?: string;
 }
 
 /**
- * One hit in a reviewer's words. For a changed text the words the change added lead: that is
- * what is new to read ("description adds \"…\": …").
+ * One hit in a reviewer's words: where, what the pattern is, the other tool it is about, and the
+ * sentence. For a changed text the words the change added lead, as what is new to read
+ * ("description adds \"…\": …"); the sentence follows when it says more than they do.
  */
-const said = (h: Pick<ToolHit, 'pattern' | 'span' | 'added'>, where?: string) =>
-  `${where === undefined ? '' : h.added !== undefined ? `${where} adds ${span(h.added)}: ` : `${where}: `}${ARGUMENT_TITLES[h.pattern] ?? TITLES.get(h.pattern)} (${h.pattern}) ${span(h.span)}`;
+function said(h: ToolHit): string {
+  // Without a place (the instructions' first hit, whose added words the message leads with), `added` only spares the quote.
+  const at = h.where === undefined ? '' : h.added !== undefined ? `${h.where} adds ${span(h.added)}: ` : `${h.where}: `;
+  const about = h.otherTool !== undefined ? `, about ${span(h.otherTool)}` : '';
+  const quote = h.added !== undefined && h.added.includes(h.span) ? '' : `: ${span(h.span)}`;
+  return `${at}${ARGUMENT_TITLES[h.pattern] ?? TITLES.get(h.pattern)} (${h.pattern})${about}${quote}`;
+}
+
+/** A hit as the finding's data keeps it: the fields a program reads, without the reviewer's place name. */
+const hitData = ({ pointer, pattern, span: s, match, otherTool, added }: ToolHit) => ({
+  pointer,
+  pattern,
+  span: s,
+  ...(match !== undefined ? { match } : {}),
+  ...(otherTool !== undefined ? { otherTool } : {}),
+  ...(added !== undefined ? { added } : {}),
+});
 
 const propertiesOf = (t: SurfaceTool | undefined): string[] => {
   const props = t?.inputSchema ? getOwn(t.inputSchema, 'properties') : undefined;
@@ -203,25 +216,26 @@ export const suspiciousText: Check = (ctx) => {
     return hits;
   };
   const out: RawFinding[] = [];
+  // An audit (no base) has no change to approve: its fixes say whether to adopt the server.
+  const fixes = ctx.base
+    ? { tool: SUSPICIOUS_TEXT_FIXES.checkTool, instructions: SUSPICIOUS_TEXT_FIXES.checkInstructions }
+    : { tool: SUSPICIOUS_TEXT_FIXES.auditTool, instructions: SUSPICIOUS_TEXT_FIXES.auditInstructions };
   // The server's instructions, when they are new: text every turn of the model reads.
   const instructions = ctx.head.server?.instructions;
   const reviewed = ctx.base?.server?.instructions;
   if (instructions !== undefined && instructions !== reviewed) {
-    const hits = findSuspicious(instructions, { own, ...(reviewed !== undefined ? { before: reviewed } : {}) });
+    const hits = findSuspicious(instructions, { own, ...(reviewed !== undefined ? { before: reviewed } : {}) }).map(({ index: _, ...h }) => ({
+      pointer: '/server/instructions',
+      ...h,
+    }));
     if (hits.length) {
-      const first = hits[0] as SuspiciousHit;
+      const first = hits[0] as ToolHit;
       out.push({
         ruleId: 'suspicious-text',
         target: { sub: '/server/instructions', key: '/server/instructions' },
-        message: `the server's instructions ${first.added !== undefined ? `add ${span(first.added)} and ` : ''}try something: ${hits.map((h) => said(h)).join('; ')}`,
-        data: {
-          hits: hits.map((h) => ({
-            pointer: '/server/instructions',
-            pattern: h.pattern,
-            span: h.span,
-            ...(h.added !== undefined ? { added: h.added } : {}),
-          })) as unknown as Json,
-        },
+        message: `the server's instructions ${first.added !== undefined ? `add ${span(first.added)} and ` : ''}try something: ${hits.map((h, i) => said({ ...h, added: i === 0 ? h.added : undefined })).join('; ')}`,
+        fix: fixes.instructions,
+        data: { hits: hits.map(hitData) as unknown as Json },
       });
     }
   }
@@ -241,18 +255,16 @@ export const suspiciousText: Check = (ctx) => {
         was === undefined
           ? scan(text, isArgumentText(pointer), tool.name)
           : findSuspicious(text, { own, argument: isArgumentText(pointer), self: tool.name, before: was });
-      for (const h of found)
-        hits.push({ pointer, where: place(pointer), pattern: h.pattern, span: h.span, ...(h.added !== undefined ? { added: h.added } : {}) });
+      for (const { index: _, ...h } of found) hits.push({ pointer, where: place(pointer), ...h });
     }
     hits.push(...argumentHits(tool, before));
     if (hits.length === 0) continue;
     out.push({
       ruleId: 'suspicious-text',
       target: { tool: tool.name, sub: (hits[0] as ToolHit).pointer, key: '/suspicious' },
-      message: `text of tool "${tool.name}" tries something: ${hits.map((h) => said(h, h.where)).join('; ')}`,
-      data: {
-        hits: hits.map(({ pointer, pattern, span: s, added }) => ({ pointer, pattern, span: s, ...(added !== undefined ? { added } : {}) })) as unknown as Json,
-      },
+      message: `text of tool "${tool.name}" tries something: ${hits.map(said).join('; ')}`,
+      fix: fixes.tool,
+      data: { hits: hits.map(hitData) as unknown as Json },
     });
   }
   mark('suspicious-text done');

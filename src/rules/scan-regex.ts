@@ -67,10 +67,20 @@ const BEYOND_LATIN = /[\u0100-\uFFFF]/;
  * form even when every character fits in one byte; decoding it as Latin-1 makes a one-byte string.
  */
 function oneByte(text: string): string {
-  if (!BEYOND_LATIN.test(text) && !text.includes(APOSTROPHE_STAND_IN)) return Buffer.from(text, 'latin1').toString('latin1');
+  if (!BEYOND_LATIN.test(text) && !text.includes(APOSTROPHE_STAND_IN)) return latin1(text);
   const mapped = text.replace(WIDE, (c) => (c === APOSTROPHE ? APOSTROPHE_STAND_IN : c.length === 1 && !KEPT.test(c) ? STAND_IN : c));
-  return BEYOND_LATIN.test(mapped) ? mapped : Buffer.from(mapped, 'latin1').toString('latin1');
+  return BEYOND_LATIN.test(mapped) ? mapped : latin1(mapped);
 }
+
+/** A string of one byte a character holding `text`, all of whose characters are Latin-1. */
+const latin1 = (text: string): string => Buffer.from(text, 'latin1').toString('latin1');
+
+/**
+ * `text` itself, as a string of one byte a character when all its characters fit: a sentence cut
+ * from a description with an em dash elsewhere, which the scan's own regexes (the names of tools it
+ * mentions) then read without compiling a second time.
+ */
+export const sameText = (text: string): string => (BEYOND_LATIN.test(text) ? text : latin1(text));
 
 /**
  * What {@link lowerCased} looks at: an escaped backslash (kept, so the letter after it is one), an

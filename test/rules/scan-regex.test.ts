@@ -8,7 +8,7 @@ import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { surfaces } from '../../bench/poison/surfaces.mjs';
 import { SUSPICIOUS_PATTERNS } from '../../src/rules/suspicious-patterns.js';
-import { lowerCased, lowerLatin, scanForm } from '../../src/rules/scan-regex.js';
+import { lowerCased, lowerLatin, sameText, scanForm } from '../../src/rules/scan-regex.js';
 
 /** Every string in a JSON value (descriptions, titles, enum values, names of keys too). */
 function strings(v: unknown, out: string[]): void {
@@ -118,6 +118,12 @@ describe('lowerLatin', () => {
     expect(oneByte(cut)).toBe(false);
     expect(oneByte(lowerLatin(cut, false))).toBe(true);
     expect(oneByte(lowerLatin('调用 tool', false))).toBe(false);
+  });
+  it('sameText keeps the characters and gives one byte a character where they all fit', () => {
+    const cut = 'a café of many more words — x'.slice(0, 20);
+    expect(sameText(cut)).toBe(cut);
+    expect(oneByte(sameText(cut))).toBe(true);
+    expect(sameText('a — b')).toBe('a — b');
   });
 });
 

@@ -24,8 +24,63 @@ const UPPER_LATIN = /[A-Z\u00C0-\u00D6\u00D8-\u00DE]+/g;
  * @param ascii whether `text` is all ASCII (then `toLowerCase` is the same, and faster).
  */
 export function lowerLatin(text: string, ascii: boolean): string {
-  return ascii ? text.toLowerCase() : text.replace(UPPER_LATIN, (m) => m.toLowerCase());
+  return ascii ? text.toLowerCase() : oneByte(text.replace(UPPER_LATIN, (m) => m.toLowerCase()));
 }
+
+/**
+ * What the scan reads in place of a character that no table regex tells from another: `¶`, which
+ * none names either. Like the em dash, the arrows and the halves of emoji it stands for, it is no
+ * letter, digit, blank or line end to any regex (test/rules/scan-regex.test.ts checks each source).
+ */
+export const STAND_IN = '\u00B6';
+/**
+ * The table's one named character past Latin-1 that real descriptions use: the typographic
+ * apostrophe (`don’t`, `user’s`). The scan reads it as {@link APOSTROPHE_STAND_IN} and compiles the
+ * table with that character in its place ({@link scanForm}).
+ */
+const APOSTROPHE = '\u2019';
+/** `´`: named by no table regex; in a text it is read as {@link STAND_IN}, so that only `’` reads as it. */
+const APOSTROPHE_STAND_IN = '\u00B4';
+/**
+ * Characters past Latin-1 that the table's regexes tell apart and the scan keeps as they are:
+ * blanks and line ends past Latin-1 (`\s`, and `.` stops at U+2028/U+2029), the bullet `•` that
+ * starts a list item, the invisible and direction characters and the selectors the
+ * `invisible-character` row names (with the tag characters of plane 14, as whole surrogate pairs),
+ * `＜`, and the scripts whose words the table holds (CJK, full-width forms). A text with one stays
+ * of two bytes a character.
+ */
+// Single code units on purpose: the scan reads a text one code unit at a time.
+/* eslint-disable no-misleading-character-class */
+const KEPT =
+  /\uDB40[\uDC00-\uDFFF]|[\u00AD\u034F\u061C\u115F\u1160\u1680\u17B4\u17B5\u180E\u2000-\u200F\u2022\u2028-\u202F\u205F-\u206F\u2E80-\u9FFF\uF900-\uFAFF\uFE00-\uFE0F\uFE30-\uFE4F\uFEFF\uFF00-\uFFEF]/;
+/** A character past Latin-1 (a whole pair where it is a tag character, kept), the apostrophe, or `´`. */
+const WIDE = new RegExp(`${KEPT.source}|[\\u0100-\\uFFFF]|\u00B4`, 'g');
+/* eslint-enable no-misleading-character-class */
+const BEYOND_LATIN = /[\u0100-\uFFFF]/;
+
+/**
+ * `text` as the table's regexes read it, of one byte a character where they can: `’` as
+ * {@link APOSTROPHE_STAND_IN}, characters they do not tell apart (and `´`) as {@link STAND_IN},
+ * each one code unit for one, so places stay. V8 compiles a regex once for each of its two
+ * representations of strings: a description with one em dash or emoji would otherwise make every
+ * table regex it reaches compile a second time. A string built from a two-byte one keeps that
+ * form even when every character fits in one byte; decoding it as Latin-1 makes a one-byte string.
+ */
+function oneByte(text: string): string {
+  if (!BEYOND_LATIN.test(text) && !text.includes(APOSTROPHE_STAND_IN)) return latin1(text);
+  const mapped = text.replace(WIDE, (c) => (c === APOSTROPHE ? APOSTROPHE_STAND_IN : c.length === 1 && !KEPT.test(c) ? STAND_IN : c));
+  return BEYOND_LATIN.test(mapped) ? mapped : latin1(mapped);
+}
+
+/** A string of one byte a character holding `text`, all of whose characters are Latin-1. */
+const latin1 = (text: string): string => Buffer.from(text, 'latin1').toString('latin1');
+
+/**
+ * `text` itself, as a string of one byte a character when all its characters fit: a sentence cut
+ * from a description with an em dash elsewhere, which the scan's own regexes (the names of tools it
+ * mentions) then read without compiling a second time.
+ */
+export const sameText = (text: string): string => (BEYOND_LATIN.test(text) ? text : latin1(text));
 
 /**
  * What {@link lowerCased} looks at: an escaped backslash (kept, so the letter after it is one), an
@@ -77,7 +132,7 @@ export function scanForm(re: RegExp): RegExp {
   if (insensitive && (re.flags.includes('u') || re.flags.includes('v')))
     throw new Error(`${re.source.slice(0, 60)}: case-insensitive with Unicode case folding`);
   if (!insensitive && hasLetter(re.source)) throw new Error(`${re.source.slice(0, 60)}: a table regex with letters must be case-insensitive`);
-  const source = insensitive ? lowerCased(re.source) : re.source;
+  const source = (insensitive ? lowerCased(re.source) : re.source).replaceAll(APOSTROPHE, APOSTROPHE_STAND_IN);
   return new RegExp(source, `${re.flags.replace('i', '')}g`);
 }
 

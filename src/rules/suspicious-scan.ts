@@ -7,7 +7,7 @@
 import { remove as removeConfusables } from 'confusables';
 import { INVISIBLE } from './name-fold.js';
 import { addedRanges } from '../diff/added-text.js';
-import { globalOf, lowerLatin } from './scan-regex.js';
+import { globalOf, lowerLatin, sameText } from './scan-regex.js';
 import { quoted } from './suspicious-quote.js';
 import { SUSPICIOUS_PATTERNS, type SuspiciousPattern } from './suspicious-patterns.js';
 import { identifierLike, identifierMentions, meant, toolMentions, toolShaped, type ToolMention } from './tool-references.js';
@@ -87,7 +87,8 @@ function sentences(text: string, ascii: boolean): Sentence[] {
   const out: Sentence[] = [];
   let start = 0;
   const push = (end: number) => {
-    const s = text.slice(start, end).replace(/\s+/g, ' ').trim();
+    const cut = text.slice(start, end).replace(/\s+/g, ' ').trim();
+    const s = ascii ? cut : sameText(cut);
     // Every field present from the start: one added later changes the shape under V8's compiled scan, which is then compiled again.
     if (s) out.push({ text: s, lower: lowerLatin(s, ascii), start, end, others: undefined });
   };

@@ -1,0 +1,1 @@
+import{a,b,c,d}from"./chunk-6DM27IAS.js";import"./chunk-ZHRU5JXR.js";import"./chunk-H5Y6RVGH.js";import"./chunk-K7ZSRZWC.js";import"./chunk-QIINOQUB.js";import"./chunk-JE22KJ7I.js";import"./chunk-MVBPBZQZ.js";import"./chunk-YBOL3OX7.js";import"./chunk-RLG55I22.js";export{a as DEFAULT_RUNTIME,b as POLICY_FIX,d as adHocPolicy,c as resolvePolicy};

@@ -1,1 +1,0 @@
-import{a,b,c,d}from"./chunk-3OKYSL7L.js";import"./chunk-ZHRU5JXR.js";import"./chunk-H5Y6RVGH.js";import"./chunk-K7ZSRZWC.js";import"./chunk-QIINOQUB.js";import"./chunk-R2453BGA.js";import"./chunk-MVBPBZQZ.js";import"./chunk-YBOL3OX7.js";import"./chunk-RLG55I22.js";export{a as DEFAULT_RUNTIME,b as POLICY_FIX,d as adHocPolicy,c as resolvePolicy};

@@ -1,0 +1,1 @@
+import{a,b,c,d,e,f}from"./chunk-74YX6SAQ.js";import"./chunk-SHVPGXJI.js";import"./chunk-A25XUDJH.js";import"./chunk-JE22KJ7I.js";import"./chunk-RLG55I22.js";export{a as DEFAULT_INFORMATION_URI,c as FINGERPRINT_KEY,b as SARIF_SCHEMA_URI,e as buildSarifLog,d as sarifLevel,f as toRelativeUri};

@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f}from"./chunk-EX3BSDZW.js";import"./chunk-SHVPGXJI.js";import"./chunk-A25XUDJH.js";import"./chunk-R2453BGA.js";import"./chunk-RLG55I22.js";export{a as DEFAULT_INFORMATION_URI,c as FINGERPRINT_KEY,b as SARIF_SCHEMA_URI,e as buildSarifLog,d as sarifLevel,f as toRelativeUri};

@@ -1,1 +1,0 @@
-import{a,b,c,d,e}from"./chunk-QBZLCX7E.js";import"./chunk-73HPX5BO.js";import"./chunk-ZHRU5JXR.js";import"./chunk-K7ZSRZWC.js";import"./chunk-QIINOQUB.js";import"./chunk-R2453BGA.js";import"./chunk-MVBPBZQZ.js";import"./chunk-YBOL3OX7.js";import"./chunk-RLG55I22.js";export{c as assertSandboxAsRequired,d as readySources,a as selectSources,e as startFirstServer,b as startsCommand};

@@ -418,11 +418,15 @@ export function unpinnableMessage(unpinnable: readonly MalformedTool[], listed: 
 }
 
 /**
- * The base of a pull request that adds the contract: no tools, so every tool is new and its read
- * class or promotion is judged; counts equal to the head's, since there were none to pin.
+ * The base of a pull request that adds the contract: no tools and no instructions, so every tool
+ * is new and its read class or promotion is judged, and the server's instructions are new text
+ * (`instructions-changed`, `suspicious-text`); counts and the server's name equal to the head's,
+ * since there were none to pin.
  */
 function firstAdoptionBase(head: Surface): Surface {
-  return { ...head, tools: [], digest: '' };
+  if (!head.server) return { ...head, tools: [], digest: '' };
+  const { instructions: _, ...server } = head.server;
+  return { ...head, tools: [], digest: '', server };
 }
 
 /** The same error with absolute file paths shown relative to the workspace, its `others` (further problems of the file) included. */

@@ -182,10 +182,14 @@ export function assertNoRunnerSecrets(policy: Policy, allowed: readonly string[]
  * holds; the URL it goes to is one line of `toolgate.yml`, which a pull request can point at any
  * host. Judged by origin (scheme, host, port: the party that receives it) and variable, across
  * all of the base's sources: a renamed source or a changed path still sends it where it went.
+ * A base without a policy (`null`: the pull request adopts toolgate) sends nothing anywhere.
  */
-export function headersSentOutsideBase(head: Policy, base: Policy): { sourceId: string; env: string; header: string; origin: string; pointer: string }[] {
+export function headersSentOutsideBase(
+  head: Policy,
+  base: Policy | null,
+): { sourceId: string; env: string; header: string; origin: string; pointer: string }[] {
   const sent = new Set<string>();
-  for (const s of base.sources) {
+  for (const s of base?.sources ?? []) {
     if (s.kind !== 'mcp' || s.mcp.transport !== 'http') continue;
     const origin = originOf(s.mcp.url);
     for (const h of s.mcp.headers) sent.add(`${origin} ${h.env}`);
@@ -211,17 +215,21 @@ function originOf(url: string): string {
 /**
  * Refuses a pull request whose policy sends a header's secret somewhere the base branch does not
  * ({@link headersSentOutsideBase}), before anything connects: no approval can be read before the
- * request would already have left.
+ * request would already have left. On first adoption (`base` null) the base sends nothing, so
+ * every header is refused: the pull request's own policy would name where its secret goes.
  * @throws ConfigError at the first such source's `url`.
  */
-export function assertHeadersStayWithBase(head: Policy, base: Policy): void {
+export function assertHeadersStayWithBase(head: Policy, base: Policy | null): void {
   const found = headersSentOutsideBase(head, base);
   const first = found[0];
   if (!first) return;
+  const where = base ? "where the base branch's policy does not send it" : 'and the base branch has no toolgate.yml (first adoption) to send it anywhere';
   throw new ConfigError(
-    `source "${first.sourceId}" sends ${JSON.stringify(first.env)} (header ${JSON.stringify(first.header)}) to ${first.origin}, where the base branch's policy does not send it${found.length > 1 ? ` (and ${found.length - 1} more such header${found.length === 2 ? '' : 's'})` : ''}`,
+    `source "${first.sourceId}" sends ${JSON.stringify(first.env)} (header ${JSON.stringify(first.header)}) to ${first.origin}, ${where}${found.length > 1 ? ` (and ${found.length - 1} more such header${found.length === 2 ? '' : 's'})` : ''}`,
     head.file ? { file: head.file, line: head.lineOf(first.pointer), pointer: first.pointer } : undefined,
-    "A pull request cannot send a secret somewhere new: a header's variable goes only to an origin the base branch's policy already sends it to. Make this change on the base branch itself (a push is checked with that branch's own policy); this pull request then passes.",
+    base
+      ? "A pull request cannot send a secret somewhere new: a header's variable goes only to an origin the base branch's policy already sends it to. Make this change on the base branch itself (a push is checked with that branch's own policy); this pull request then passes."
+      : "A pull request cannot send a secret somewhere new: a header's variable goes only to an origin the base branch's policy already sends it to. Commit toolgate.yml with this source on the base branch itself (a push is checked with that branch's own policy), or adopt toolgate without the header and add it there; this pull request then passes.",
   );
 }
 

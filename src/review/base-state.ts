@@ -50,14 +50,14 @@ export interface BaseState {
  * @throws ConfigError when a base file is malformed, or the head passes a runner secret
  *   (`GITHUB_TOKEN`, `ACTIONS_*`, `INPUT_*`, `RUNNER_*`) to a server that the base policy's
  *   `allow-runner-env` does not name, or sends a header's variable to an origin the base does not
- *   send it to.
+ *   send it to (on first adoption, any header's variable).
  */
 export async function readBaseState(head: Policy, root: string, read: BaseFileReader, label: string): Promise<BaseState> {
   const policyPath = displayPath(root, policyFilePath(head));
   const baseText = await read(policyPath);
   const basePolicy = baseText === undefined ? null : parsePolicy(baseText, `${policyPath} at ${label}`, head.root);
   assertNoRunnerSecrets(head, basePolicy?.allowRunnerEnv ?? []);
-  if (basePolicy) assertHeadersStayWithBase(head, basePolicy);
+  assertHeadersStayWithBase(head, basePolicy);
   const policy = basePolicy ? judgingPolicy(basePolicy, head) : withGateClosed(head);
   const policyChanges: PolicyChange[] = basePolicy
     ? diffPolicies(basePolicy, head)

@@ -11,6 +11,7 @@ import {
   runnerSecretsInEnv,
 } from '../../src/config/policy-diff.js';
 import { ConfigError } from '../../src/util/errors.js';
+import { readBaseState } from '../../src/review/base-state.js';
 import { ruleById } from '../../src/rules/catalog.js';
 
 const BASE = `# toolgate policy
@@ -606,6 +607,31 @@ describe("a header's secret goes only where the base sends it", () => {
       ['leak', 'API_BASE', 'https://collector.example'],
     ]);
     expect(() => assertHeadersStayWithBase(parse(added), base)).toThrow(/and 1 more such header/);
+  });
+
+  it('on first adoption (no policy at the base) every header is refused: the base sends nothing anywhere', async () => {
+    const head = parse(BASE);
+    expect(headersSentOutsideBase(head, null)).toEqual([
+      { sourceId: 'remote', env: 'REMOTE_TOKEN', header: 'Authorization', origin: 'http://127.0.0.1:3000', pointer: '/sources/1/mcp/url' },
+    ]);
+    let error: unknown;
+    try {
+      assertHeadersStayWithBase(head, null);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const e = error as ConfigError;
+    expect(e.message).toBe(
+      'source "remote" sends "REMOTE_TOKEN" (header "Authorization") to http://127.0.0.1:3000, and the base branch has no toolgate.yml (first adoption) to send it anywhere',
+    );
+    expect(e.location).toMatchObject({ file: 'toolgate.yml', line: lineWith(BASE, url), pointer: '/sources/1/mcp/url' });
+    expect(e.fix).toMatch(/without the header/);
+    // The pull request's base state is read so: a base without toolgate.yml is a first adoption.
+    await expect(readBaseState(head, '/repo', () => Promise.resolve(undefined), 'main')).rejects.toThrow(/first adoption/);
+    // A policy without headers adopts as before.
+    const noHeaders = parse(edit(BASE, ['      headers:\n        Authorization: { env: REMOTE_TOKEN, prefix: "Bearer " }\n', '']));
+    expect(() => assertHeadersStayWithBase(noHeaders, null)).not.toThrow();
   });
 });
 

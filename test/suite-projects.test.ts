@@ -10,9 +10,11 @@ import { FAST_FILES } from '../vitest.fast.config.js';
 import { ISOLATED_FILES } from './support/isolated-files.js';
 import { REPO } from './support/run-dist.js';
 
-/** What makes a file change its worker: an import, vi's module and global stubs, process state. */
+/**
+ * What makes a file change its worker: vi's module and global stubs, process state. The sandbox
+ * switches of test/support/sandbox-mode.ts take their setting back (after the test, after the file).
+ */
 const CHANGES_THE_PROCESS: [what: string, pattern: RegExp][] = [
-  ['imports test/support/unsandboxed.ts', /from '(\.\.\/)+support\/unsandboxed\.js'|import '(\.\.\/)+support\/unsandboxed\.js'/],
   ['mocks or stubs with vi', /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\(/],
   ['writes process.env', /process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|Object\.assign\(process\.env/],
   ['installs process handlers or moves the working directory', /process\.(on|once|chdir)\(/],

@@ -7,11 +7,11 @@
  * environment. (Unit tests of the allowlist itself are in test/sources/mcp-env.test.ts.)
  */
 import { MARKER_NAME } from '../../src/sources/launch/escape-scan.js';
-import '../support/unsandboxed.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withoutSandboxForThisFile } from '../support/sandbox-mode.js';
 import { DEFAULT_CHILD_ENV_NAMES } from '../../src/sources/launch/env.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import type { RawSnapshot } from '../../src/sources/types.js';
@@ -19,6 +19,8 @@ import { FIXTURES, NODE, ROOT, freePort, livePidsInGroup, readPids, tempDir, typ
 import { runCli } from '../support/run-dist.js';
 import { commit, git, writeFiles } from '../support/action-repo.js';
 import { createServer } from 'node:http';
+
+withoutSandboxForThisFile();
 
 const FIXTURE = join(FIXTURES, 'hostile', 'env-report.mjs');
 const SUFFIX = randomBytes(4).toString('hex').toUpperCase();

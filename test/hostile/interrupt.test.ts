@@ -2,14 +2,16 @@
  * A cancelled run (SIGINT, SIGTERM: what a cancelled GitHub job sends) leaves nothing behind, ends
  * promptly whatever it is doing, and exits with the signal's code.
  */
-import '../support/unsandboxed.js';
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { withoutSandboxForThisFile } from '../support/sandbox-mode.js';
 import { parseContract } from '../../src/contract/store.js';
 import { CACHE_ENV, CLI, REPO, tempWorkspace } from '../support/run-dist.js';
 import { livePidsInGroup } from '../support/mcp-fixtures.js';
+
+withoutSandboxForThisFile();
 
 const FIXTURE = join(REPO, 'test/fixtures/servers/hostile/hang-with-child.mjs');
 const BIG_PAGE = join(REPO, 'test/fixtures/servers/hostile/big-page.mjs');

@@ -13,7 +13,6 @@ export const ISOLATED_FILES = [
   'test/hostile/repo-paths.test.ts',
   'test/hostile/sandbox-npx.test.ts',
   'test/hostile/sandbox-reads.test.ts',
-  'test/hostile/sandbox.test.ts',
   'test/runtime/decision-log.test.ts',
   'test/sources/sandbox-untried.test.ts',
 ];

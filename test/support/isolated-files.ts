@@ -10,7 +10,6 @@ export const ISOLATED_FILES = [
   'test/contract/store-atomic.test.ts',
   'test/contract/store-paths.test.ts',
   'test/hostile/repo-paths.test.ts',
-  'test/hostile/sandbox-npx.test.ts',
   'test/runtime/decision-log.test.ts',
   'test/sources/sandbox-untried.test.ts',
 ];

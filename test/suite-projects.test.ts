@@ -10,13 +10,23 @@ import { FAST_FILES } from '../vitest.fast.config.js';
 import { ISOLATED_FILES } from './support/isolated-files.js';
 import { REPO } from './support/run-dist.js';
 
-/** What makes a file change its worker: an import, vi's module and global stubs, process state. */
-const CHANGES_THE_PROCESS: [what: string, pattern: RegExp][] = [
-  ['imports test/support/unsandboxed.ts', /from '(\.\.\/)+support\/unsandboxed\.js'|import '(\.\.\/)+support\/unsandboxed\.js'/],
-  ['mocks or stubs with vi', /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\(/],
+/**
+ * What makes a file change its worker: vi's module and global stubs, process state; an env stub or
+ * a spy counts unless the file also takes them all back (`vi.unstubAllEnvs()`,
+ * `vi.restoreAllMocks()`, in its afterEach or afterAll). The sandbox switches of
+ * test/support/sandbox-mode.ts take their setting back (after the test, after the file).
+ */
+const CHANGES_THE_PROCESS: [what: string, pattern: RegExp, undoneBy?: RegExp][] = [
+  ['mocks modules or stubs globals or timers with vi', /\bvi\.(mock|doMock|stubGlobal|useFakeTimers)\(/],
+  ['stubs process.env with vi and never calls vi.unstubAllEnvs()', /\bvi\.stubEnv\(/, /\bvi\.unstubAllEnvs\(\)/],
+  ['spies with vi and never calls vi.restoreAllMocks()', /\bvi\.spyOn\(/, /\bvi\.restoreAllMocks\(\)/],
   ['writes process.env', /process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|Object\.assign\(process\.env/],
   ['installs process handlers or moves the working directory', /process\.(on|once|chdir)\(/],
 ];
+
+/** Why `text` changes the process it runs in (empty when it does not). */
+const changes = (text: string): string[] =>
+  CHANGES_THE_PROCESS.filter(([, pattern, undoneBy]) => pattern.test(text) && !undoneBy?.test(text)).map(([what]) => what);
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -30,9 +40,7 @@ describe('test projects', () => {
   const files = testFiles(join(REPO, 'test'));
 
   it('every file that changes the process it runs in is isolated, and only those', () => {
-    const changing = files
-      .map((f) => ({ f, why: CHANGES_THE_PROCESS.filter(([, p]) => p.test(readFileSync(join(REPO, f), 'utf8'))).map(([w]) => w) }))
-      .filter((x) => x.why.length > 0);
+    const changing = files.map((f) => ({ f, why: changes(readFileSync(join(REPO, f), 'utf8')) })).filter((x) => x.why.length > 0);
     const missing = changing.filter((x) => !ISOLATED_FILES.includes(x.f)).map((x) => `${x.f} (${x.why.join(', ')}): add it to ISOLATED_FILES`);
     expect(missing).toEqual([]);
     const needless = ISOLATED_FILES.filter((f) => !changing.some((x) => x.f === f));

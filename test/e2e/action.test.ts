@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { commit, git, prEvent, RepoTemplates, runAction, update, updateInProcess, writeFiles } from '../support/action-repo.js';
+import { commit, git, prEvent, RepoTemplates, runAction, updateInProcess, writeFiles } from '../support/action-repo.js';
 import { FakeGitHub, failures } from '../support/fake-github.js';
 import { validateSarif } from '../support/sarif-schema.js';
 import { CLI, READ_REPO, runNode } from '../support/run-dist.js';
@@ -49,11 +49,10 @@ async function fakeGitHub(repoDir?: string): Promise<FakeGitHub> {
   return gh;
 }
 
-// The repositories several cases start from are built once and copied for each case. Fixtures of
-// recorded listings are pinned in this process by the pipeline `update` runs (updateInProcess, at
-// the CLI's run root: a folder of a repository pins at the repository's root too); the cases whose
-// sources are servers (server-everything, the sandbox summary) run `toolgate update` through the
-// built CLI.
+// The repositories several cases start from are built once and copied for each case. Every contract
+// is pinned in this process by the pipeline `update` runs (updateInProcess, at the CLI's run root: a
+// folder of a repository pins at the repository's root too), servers' too (server-everything, the
+// sandbox summary): `toolgate update` through the built CLI is test/e2e/cli.test.ts's.
 const templates = new RepoTemplates();
 afterAll(() => templates.dispose());
 
@@ -132,7 +131,7 @@ describe('the Action (dist/index.js) on a workspace', () => {
       'toolgate.yml': `sources:\n  - id: everything\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(everything)}, stdio]\n${READ_REPO()}`,
     });
     git(dir, 'init', '-q', '-b', 'main');
-    await update(dir);
+    await updateInProcess(dir);
     const baseSha = commit(dir, 'base');
     const marksOf = (stderr: string) => JSON.parse(/^toolgate-timing-json (\{.*\})$/m.exec(stderr)![1]!) as Record<string, number>;
     const push = await runAction(dir, { env: { TOOLGATE_TIMING: '1' } });
@@ -240,7 +239,7 @@ describe('the Action on runners as they are (GHES, act, Gitea/Forgejo) and when 
     writeFiles(dir, {
       'toolgate.yml': `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(annotated)}]\n${READ_REPO()}`,
     });
-    await update(dir);
+    await updateInProcess(dir);
     // The two runs are independent: each in a workspace of its own, at the same time.
     const other = workspace();
     cpSync(dir, other, { recursive: true });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 import { validateSarif } from '../support/sarif-schema.js';
-import { commit, git } from '../support/action-repo.js';
+import { commit, git, updateInProcess } from '../support/action-repo.js';
 
 const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const NOTES = join(REPO, 'examples/notes/server.mjs');
@@ -134,8 +134,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
       `sources:\n  - id: annotated\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(server)}]\n${READ_REPO()}`,
     );
     git(dir, 'init', '-q', '-b', 'main');
-    const up = await runCli(['update'], { cwd: dir });
-    expect(up.code, up.stderr).toBe(0);
+    await updateInProcess(dir);
     commit(dir, 'base');
     mkdirSync(join(dir, 'sub/deep'), { recursive: true });
     const elsewhere = workspace();
@@ -183,7 +182,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
       join(dir, 'toolgate.yml'),
       `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}]\n${READ_REPO()}`,
     );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    await updateInProcess(dir);
     const file = join(dir, '.toolgate/notes.surface.json');
     const text = readFileSync(file, 'utf8');
     // Flip get_note's effective readOnlyHint without touching its annotations.
@@ -474,7 +473,7 @@ describe('toolgate CLI (dist/cli.js)', () => {
     const policy = (args: string[]) =>
       `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${JSON.stringify([NOTES, ...args])}\n${READ_REPO()}`;
     writeFileSync(join(dir, 'toolgate.yml'), policy([]));
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    await updateInProcess(dir);
     writeFileSync(join(dir, 'toolgate.yml'), policy(['--drift']));
     expect((await runCli(['check'], { cwd: dir })).code).toBe(1);
     // `check` writes nothing: both at once.

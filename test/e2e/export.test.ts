@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateInProcess } from '../support/action-repo.js';
 import { READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
 
 const FILESYSTEM = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -50,8 +51,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'toolgate.yml'), policy(['move_file']));
   writeFileSync(join(dir, '.claude/settings.json'), USER_CLAUDE);
   writeFileSync(join(dir, '.codex/config.toml'), USER_CODEX);
-  const u = await cli(['update']);
-  expect(u.code, u.stderr).toBe(0);
+  // The first contract, written in this process by the pipeline `update` runs.
+  await updateInProcess(dir);
 }, 120_000);
 afterAll(() => cleanup());
 

@@ -6,8 +6,9 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, tempWorkspace } from '../support/run-dist.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { RepoTemplates } from '../support/action-repo.js';
+import { runCli, tempWorkspace, type RunResult } from '../support/run-dist.js';
 
 const REAL = resolve('test/fixtures/openapi/real');
 const TIMEOUT = 120_000;
@@ -18,22 +19,36 @@ afterEach(() => {
   cleanups = [];
 });
 
-/** A repository with Stripe's document, its integration and a toolgate.yml naming it. */
-function stripeRepo(): string {
+/** A repository with Stripe's document, its integration and a toolgate.yml naming it, at `dir`. */
+function stripeRepo(dir: string): void {
+  mkdirSync(join(dir, '.git'));
+  mkdirSync(join(dir, 'api'));
+  copyFileSync(join(REAL, 'stripe/spec3.yaml'), join(dir, 'api/spec3.yaml'));
+  copyFileSync(join(REAL, 'stripe/integration.json'), join(dir, 'api/integration.json'));
+  writeFileSync(join(dir, 'toolgate.yml'), 'sources:\n  - id: stripe\n    openapi: api/integration.json\n');
+}
+
+// `toolgate update` of Stripe runs once for the file: each case gets a copy of the repository it wrote.
+const templates = new RepoTemplates();
+afterAll(() => templates.dispose());
+
+/** A copy of the Stripe repository after `toolgate update` (the built CLI) ran in it, and that run. */
+function updatedStripeRepo(): Promise<{ dir: string; up: RunResult }> {
   const w = tempWorkspace('tg-openapi-real-');
   cleanups.push(w.cleanup);
-  mkdirSync(join(w.dir, '.git'));
-  mkdirSync(join(w.dir, 'api'));
-  copyFileSync(join(REAL, 'stripe/spec3.yaml'), join(w.dir, 'api/spec3.yaml'));
-  copyFileSync(join(REAL, 'stripe/integration.json'), join(w.dir, 'api/integration.json'));
-  writeFileSync(join(w.dir, 'toolgate.yml'), 'sources:\n  - id: stripe\n    openapi: api/integration.json\n');
-  return w.dir;
+  return templates.copy(
+    'stripe',
+    async (dir) => {
+      stripeRepo(dir);
+      return { up: await runCli(['update'], { cwd: dir, timeoutMs: TIMEOUT }) };
+    },
+    join(w.dir, 'repo'),
+  );
 }
 
 describe('Stripe through the CLI', () => {
   it('update writes the contract of the 18 included operations; check passes on it', { timeout: TIMEOUT }, async () => {
-    const dir = stripeRepo();
-    const up = await runCli(['update'], { cwd: dir, timeoutMs: TIMEOUT });
+    const { dir, up } = await updatedStripeRepo();
     expect(up.code, up.stderr).toBe(0);
     // The count is of the tools an agent can reach: the 11 reads (the 7 writes stay disabled).
     expect(up.stderr).toContain('wrote .toolgate/stripe.surface.json (11 tools');
@@ -53,8 +68,8 @@ describe('Stripe through the CLI', () => {
   });
 
   it('a document edited into a reference bomb fails the check (exit 2), naming the $ref', { timeout: TIMEOUT }, async () => {
-    const dir = stripeRepo();
-    expect((await runCli(['update'], { cwd: dir, timeoutMs: TIMEOUT })).code).toBe(0);
+    const { dir, up } = await updatedStripeRepo();
+    expect(up.code, up.stderr).toBe(0);
     // The balance schema, which GetBalance answers with, now holds a chain of ten levels ten wide.
     const levels = Array.from({ length: 11 }, (_, i) =>
       i === 0

@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commit, git } from '../support/action-repo.js';
+import { commit, git, RepoTemplates, updateInProcess } from '../support/action-repo.js';
 import { REPO, runCli, type JsonFinding } from '../support/run-dist.js';
 
 const TOOLS = join(REPO, 'test/fixtures/upgrades/firecrawl-mcp/3.26.0.json');
@@ -26,15 +26,25 @@ overrides:
 const parent = mkdtempSync(join(tmpdir(), 'tg-policy-keys-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
+// Every case starts from the same base commit: built once (its contract written in this process by
+// the pipeline `update` runs) and copied.
+const templates = new RepoTemplates();
+afterAll(() => templates.dispose());
+
 /** A repository whose base commit has BASE and its contract, and whose head commit has `head` as toolgate.yml. */
 async function pullRequest(name: string, head: string): Promise<string> {
-  const dir = join(parent, name);
-  git(parent, 'init', '-q', '-b', 'main', dir);
-  writeFileSync(join(dir, 'toolgate.yml'), BASE);
-  copyFileSync(TOOLS, join(dir, 'tools.json'));
-  const u = await runCli(['update'], { cwd: dir });
-  expect(u.code, u.stderr).toBe(0);
-  commit(dir, 'base');
+  const { dir } = await templates.copy(
+    'base',
+    async (d) => {
+      git(d, 'init', '-q', '-b', 'main');
+      writeFileSync(join(d, 'toolgate.yml'), BASE);
+      copyFileSync(TOOLS, join(d, 'tools.json'));
+      await updateInProcess(d);
+      commit(d, 'base');
+      return {};
+    },
+    join(parent, name),
+  );
   writeFileSync(join(dir, 'toolgate.yml'), head);
   commit(dir, 'pull request');
   return dir;

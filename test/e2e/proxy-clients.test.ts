@@ -16,7 +16,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransport1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, READ_REPO, REPO, runCli, runProcess, tempWorkspace } from '../support/run-dist.js';
+import { updateInProcess } from '../support/action-repo.js';
+import { CLI, READ_REPO, REPO, runProcess, tempWorkspace } from '../support/run-dist.js';
 
 const FILESYSTEM = join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const DRIFTING = join(REPO, 'test/fixtures/servers/drifting.mjs');
@@ -77,8 +78,8 @@ beforeAll(async () => {
   const yml = (args: string[]) =>
     `sources:\n  - id: fs\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${JSON.stringify(args)}\n${READ_REPO()}runtime:\n  allow: [read]\n  max-result-bytes: 4096\n`;
   writeFileSync(config, yml([FILESYSTEM, data]));
-  const up = await runCli(['update'], { cwd: repo });
-  expect(up.code, up.stderr).toBe(0);
+  // The contract, written in this process by the pipeline `update` runs.
+  await updateInProcess(repo);
   // After the review the server changed: list_directory's description has a sentence more.
   writeFileSync(config, yml([DRIFTING, 'list_directory', '--', process.execPath, FILESYSTEM, data]));
 }, 90_000);

@@ -9,6 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RepoTemplates, updateInProcess } from '../support/action-repo.js';
 import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
 
 const TARGET = join(REPO, 'test/fixtures/servers/proxy-target.mjs');
@@ -92,15 +93,27 @@ const logLines = (file: string) =>
 
 const refusalOf = (m: Msg) => (m.result?._meta as Record<string, { error: string; detail: string }> | undefined)?.['io.github.toolgate/refusal'];
 
+const policy = (runtime: string) =>
+  `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}]\n${READ_REPO()}runtime:\n  allow: [read]\n${runtime}`;
+
+// The runtime block is not in the contract: the target's contract is written once for the file (in
+// this process, by the pipeline `update` runs) and copied into each case's folder.
+const templates = new RepoTemplates();
+afterAll(() => templates.dispose());
+
+/** A folder `name` with the target's toolgate.yml (this runtime block) and its contract. */
 async function workspace(name: string, runtime: string): Promise<string> {
   const dir = join(ws.dir, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'toolgate.yml'),
-    `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}]\n${READ_REPO()}runtime:\n  allow: [read]\n${runtime}`,
+  await templates.copy(
+    'target',
+    async (d) => {
+      writeFileSync(join(d, 'toolgate.yml'), policy(''));
+      await updateInProcess(d);
+      return {};
+    },
+    dir,
   );
-  const up = await runCli(['update'], { cwd: dir });
-  expect(up.code, up.stderr).toBe(0);
+  writeFileSync(join(dir, 'toolgate.yml'), policy(runtime));
   return dir;
 }
 
@@ -272,7 +285,8 @@ describe('runtime.pass-methods', () => {
       join(dir, 'toolgate.yml'),
       `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}]\n${READ_REPO()}runtime:\n  pass-methods:\n    - vendor/ok\n    - "TOOLS/CALL"\n`,
     );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    // `update` takes this toolgate.yml (only the proxy refuses it).
+    await updateInProcess(dir);
     const r = await runCli(['proxy'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('runtime.pass-methods names "TOOLS/CALL", which reads as tools/call');

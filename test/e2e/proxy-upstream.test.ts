@@ -10,7 +10,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxState } from '../../src/sources/launch/state.js';
 import { freePort } from '../support/mcp-fixtures.js';
-import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace } from '../support/run-dist.js';
+import { updateInProcess } from '../support/action-repo.js';
+import { CACHE_ENV, CLI, READ_REPO, REPO, tempWorkspace } from '../support/run-dist.js';
 
 const TARGET = join(REPO, 'test/fixtures/servers/proxy-target.mjs');
 const ws = tempWorkspace('tg-proxy-up-');
@@ -31,15 +32,16 @@ const folders = { sse: '', modern: '', http: '' };
 // An argument the server ignores, named after this workspace, finds the start command's processes.
 const httpTag = join(ws.dir, 'http', 'http-server-tag');
 
-// Every `update` at once: each pins its own folder and starts its own server.
+// Every contract at once, written in this process by the pipeline `update` runs: each pins its own
+// folder and starts its own server.
 beforeAll(async () => {
   mkdirSync(ws.dir, { recursive: true });
   writeFileSync(
     join(ws.dir, 'toolgate.yml'),
     `sources:\n  - id: target\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(TARGET)}, ${JSON.stringify(tag)}]\n${READ_REPO()}runtime:\n  max-result-bytes: 100000\n`,
   );
-  const [up, sse, modern, http] = await Promise.all([
-    runCli(['update'], { cwd: ws.dir }),
+  const [, sse, modern, http] = await Promise.all([
+    updateInProcess(ws.dir),
     pinnedWorkspace('sse', httpSource('old', await freePort(), '/sse', 'sse.mjs')),
     pinnedWorkspace(
       'modern',
@@ -47,7 +49,6 @@ beforeAll(async () => {
     ),
     pinnedWorkspace('http', httpSource('web', await freePort(), '/mcp', 'http.mjs', httpTag)),
   ]);
-  expect(up.code, up.stderr).toBe(0);
   Object.assign(folders, { sse, modern, http });
 }, 90_000);
 
@@ -58,13 +59,12 @@ async function proxied(log: string, dir = ws.dir, options: ConstructorParameters
   return client;
 }
 
-/** A folder `name` in the workspace with this toolgate.yml, its contract written by `update`. */
+/** A folder `name` in the workspace with this toolgate.yml and its contract. */
 async function pinnedWorkspace(name: string, yml: string): Promise<string> {
   const dir = join(ws.dir, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'toolgate.yml'), yml);
-  const up = await runCli(['update'], { cwd: dir });
-  expect(up.code, up.stderr).toBe(0);
+  await updateInProcess(dir);
   return dir;
 }
 

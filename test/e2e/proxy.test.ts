@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransport1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateInProcess } from '../support/action-repo.js';
 import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, runProcess, tempWorkspace } from '../support/run-dist.js';
 import { SandboxState } from '../../src/sources/launch/state.js';
 
@@ -47,15 +48,15 @@ const everythingPolicy = (runtime: string) =>
 let everythingPinned: Promise<string> | undefined;
 /**
  * The contract `toolgate update` writes for server-everything (its text), made once for the file:
- * the runtime block is not in it, so the cases that differ only there share it.
+ * the runtime block is not in it, so the cases that differ only there share it. The contracts of
+ * this file are written in this process by the pipeline `update` runs (updateInProcess).
  */
 function everythingContract(): Promise<string> {
   everythingPinned ??= (async () => {
     const dir = join(ws.dir, 'everything-pin');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'toolgate.yml'), everythingPolicy('  allow: [read]\n'));
-    const u = await runCli(['update'], { cwd: dir });
-    expect(u.code, u.stderr).toBe(0);
+    await updateInProcess(dir);
     return readFileSync(join(dir, '.toolgate/everything.surface.json'), 'utf8');
   })();
   return everythingPinned;
@@ -184,7 +185,7 @@ describe('proxy in front of @modelcontextprotocol/server-filesystem, runtime.all
       join(dir, 'toolgate.yml'),
       `sources:\n  - id: fs\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: ${args}\n${READ_REPO()}runtime:\n  allow: [read]\n`,
     );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    await updateInProcess(dir);
     const proxied = await connect(process.execPath, [CLI, 'proxy', '--log', 'fs.jsonl'], dir);
     const direct = await connect(process.execPath, [FILESYSTEM, join(dir, 'data')], dir);
     try {
@@ -225,7 +226,7 @@ describe('proxy in front of @modelcontextprotocol/server-memory, which writes it
         join(dir, 'toolgate.yml'),
         `sources:\n  - id: memory\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(MEMORY)}]\n${READ_REPO()}`,
       );
-      expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+      await updateInProcess(dir);
       const proxied = await connect(process.execPath, [CLI, 'proxy', '--log', 'memory.jsonl'], dir);
       try {
         const r = (await proxied.callTool({ name: 'create_entities', arguments: { entities: [{ name: 'a', entityType: 'b', observations: [] }] } })) as {
@@ -301,7 +302,7 @@ describe('proxy in front of a server that changed after its contract was reviewe
       join(dir, 'toolgate.yml'),
       `sources:\n  - id: notes\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(NOTES)}, ${JSON.stringify(tag)}]\n${READ_REPO()}`,
     );
-    expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+    await updateInProcess(dir);
   }, 60_000);
 
   const serverProcesses = () => spawnSync('pgrep', ['-f', tag], { encoding: 'utf8' }).stdout.trim();

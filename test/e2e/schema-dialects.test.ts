@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commit, git } from '../support/action-repo.js';
+import { commit, git, updateInProcess } from '../support/action-repo.js';
 import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
 import type { JsonObject } from '../../src/util/json.js';
 
@@ -33,7 +33,10 @@ const removeSchema = (extra: JsonObject): JsonObject => ({
   ...extra,
 });
 
-/** A repository whose base commit pins `base` and whose head commit pins `head`; returns its directory. */
+/**
+ * A repository whose base commit pins `base` and whose head commit pins `head` (contracts written in
+ * this process by the pipeline `update` runs); returns its directory.
+ */
 async function repository(name: string, base: JsonObject, head: JsonObject): Promise<string> {
   const dir = join(ws.dir, name);
   git(ws.dir, 'init', '-q', '-b', 'main', dir);
@@ -46,8 +49,7 @@ async function repository(name: string, base: JsonObject, head: JsonObject): Pro
     [head, 'pull request'],
   ] as const) {
     writeFileSync(join(dir, 'tools.json'), listing(schema));
-    const u = await runCli(['update'], { cwd: dir });
-    expect(u.code, u.stderr).toBe(0);
+    await updateInProcess(dir);
     commit(dir, message);
   }
   return dir;

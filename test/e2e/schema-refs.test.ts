@@ -2,7 +2,8 @@
  * A tool whose argument is limited through a schema reference (`$anchor`, a `urn:` `$id`), end to
  * end through the built CLI: a real git repository whose server (test/fixtures/servers/listed-tools.mjs,
  * SDK 1.x) serves `run` with `cmd` reached by `"$ref": "#cmd"` and limited to `["ls", "pwd"]`;
- * the pull request's commit drops the enum inside the anchored definition and runs `toolgate update`.
+ * the pull request's commit drops the enum inside the anchored definition and updates its contract
+ * (each contract written in this process by the pipeline `update` runs: updateInProcess).
  * `check --base` must call it a widening, `diff` of the two contracts too, and `toolgate proxy` must
  * enforce exactly the pinned schema: `cmd: "rm"` refused under the base contract, the drifted
  * server's tool refused before the update, the widened schema enforced only once it is the contract.
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commit, git } from '../support/action-repo.js';
+import { commit, git, updateInProcess } from '../support/action-repo.js';
 import { CACHE_ENV, CLI, READ_REPO, REPO, runCli, tempWorkspace, type JsonFinding } from '../support/run-dist.js';
 
 const SERVER = join(REPO, 'test/fixtures/servers/listed-tools.mjs');
@@ -42,8 +43,7 @@ async function repository(name: string, listing: string): Promise<string> {
     `sources:\n  - id: shell\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}, tools.json]\n${READ_REPO()}`,
   );
   writeFileSync(join(dir, 'tools.json'), listing);
-  const u = await runCli(['update'], { cwd: dir });
-  expect(u.code, u.stderr).toBe(0);
+  await updateInProcess(dir);
   commit(dir, 'base: run limited to ls and pwd');
   return dir;
 }
@@ -88,8 +88,7 @@ describe.concurrent('schema references end to end', () => {
       const [drifted] = await callThroughProxy(dir, ['rm']);
       expect(drifted).toMatchObject({ isError: true, structuredContent: { ok: false, error: 'tool_drifted' } });
 
-      const u = await runCli(['update'], { cwd: dir });
-      expect(u.code, u.stderr).toBe(0);
+      await updateInProcess(dir);
       commit(dir, 'pull request: run takes any command');
 
       // check --base, diff and the proxy read the pinned state and write nothing the others read: at once.
@@ -125,7 +124,7 @@ describe.concurrent('schema references end to end', () => {
       const dir = await repository('urn', tools('urn:example:command', { $id: 'urn:example:command', enum: ['ls', 'pwd'] }));
 
       writeFileSync(join(dir, 'tools.json'), tools('urn:example:command', { $id: 'urn:example:command', enum: ['ls', 'pwd'], description: 'ls or pwd.' }));
-      expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+      await updateInProcess(dir);
       commit(dir, 'describe the command');
       const described = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
       const describedIds = (JSON.parse(described.stdout) as { findings: JsonFinding[] }).findings.map((f) => f.ruleId);
@@ -134,7 +133,7 @@ describe.concurrent('schema references end to end', () => {
       expect(describedIds).toContain('description-changed');
 
       writeFileSync(join(dir, 'tools.json'), tools('urn:example:command', { $id: 'urn:example:command', description: 'ls or pwd.' }));
-      expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+      await updateInProcess(dir);
       commit(dir, 'run takes any command');
       const check = await runCli(['check', '--base', 'main~1', '--format', 'json'], { cwd: dir });
       expect(check.code, check.stderr).toBe(1);

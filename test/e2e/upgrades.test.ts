@@ -10,7 +10,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commit, git } from '../support/action-repo.js';
+import { commit, git, updateInProcess } from '../support/action-repo.js';
 import { runCli, type JsonFinding } from '../support/run-dist.js';
 import { expectUpgradeFindings, recording, UPGRADE_POLICY, UPGRADES, type Upgrade } from '../support/upgrades.js';
 
@@ -19,16 +19,19 @@ const u = UPGRADES[SLUG] as Upgrade;
 const parent = mkdtempSync(join(tmpdir(), 'tg-upgrades-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
-/** base commit: the old recording and its contract; head commit: the new one, contract updated. */
+/**
+ * base commit: the old recording and its contract; head commit: the new one, contract updated (each
+ * written in this process by the pipeline `update` runs).
+ */
 async function upgradeRepo(): Promise<string> {
   const dir = join(parent, SLUG);
   git(parent, 'init', '-q', '-b', 'main', dir);
   writeFileSync(join(dir, 'toolgate.yml'), UPGRADE_POLICY);
   copyFileSync(recording(SLUG, u.base), join(dir, 'tools.json'));
-  expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+  await updateInProcess(dir);
   commit(dir, `${u.package}@${u.base}`);
   copyFileSync(recording(SLUG, u.head), join(dir, 'tools.json'));
-  expect((await runCli(['update'], { cwd: dir })).code).toBe(0);
+  await updateInProcess(dir);
   commit(dir, `${u.package}@${u.head}`);
   return dir;
 }

@@ -7,11 +7,11 @@
  * environment. (Unit tests of the allowlist itself are in test/sources/mcp-env.test.ts.)
  */
 import { MARKER_NAME } from '../../src/sources/launch/escape-scan.js';
-import '../support/unsandboxed.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { withoutSandboxForThisFile } from '../support/sandbox-mode.js';
 import { DEFAULT_CHILD_ENV_NAMES } from '../../src/sources/launch/env.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import type { RawSnapshot } from '../../src/sources/types.js';
@@ -19,6 +19,8 @@ import { FIXTURES, NODE, ROOT, freePort, livePidsInGroup, readPids, tempDir, typ
 import { runCli } from '../support/run-dist.js';
 import { commit, git, writeFiles } from '../support/action-repo.js';
 import { createServer } from 'node:http';
+
+withoutSandboxForThisFile();
 
 const FIXTURE = join(FIXTURES, 'hostile', 'env-report.mjs');
 const SUFFIX = randomBytes(4).toString('hex').toUpperCase();
@@ -71,11 +73,12 @@ function expectOnlyAllowed(report: { names: string[]; home: string }, realHome: 
 const toolsOf = (snap: RawSnapshot) => snap.tools.map((t) => t.tool as { name: string; description?: string });
 
 describe('in process: toolgate environment holds secrets', () => {
-  const saved = { ...process.env };
-  beforeEach(() => Object.assign(process.env, HOSTILE_ENV));
+  const realHome = process.env.HOME;
+  beforeEach(() => {
+    for (const [k, v] of Object.entries(HOSTILE_ENV)) vi.stubEnv(k, v);
+  });
   afterEach(() => {
-    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-    Object.assign(process.env, saved);
+    vi.unstubAllEnvs();
   });
 
   it('a stdio server sees only the defaults, the named variable and a scratch HOME (deleted after)', async () => {
@@ -91,7 +94,7 @@ describe('in process: toolgate environment holds secrets', () => {
       limits: LIMITS,
     };
     const snap = await snapshotMcp('env', cfg);
-    expectOnlyAllowed(seen(toolsOf(snap)), saved.HOME);
+    expectOnlyAllowed(seen(toolsOf(snap)), realHome);
     expect(livePidsInGroup(readPids(pidFile)[0]!)).toEqual([]);
   });
 
@@ -109,7 +112,7 @@ describe('in process: toolgate environment holds secrets', () => {
     };
     const snap = await snapshotMcp('env-http', cfg);
     expect(snap.source.transport).toBe('streamable-http');
-    expectOnlyAllowed(seen(toolsOf(snap)), saved.HOME);
+    expectOnlyAllowed(seen(toolsOf(snap)), realHome);
     expect(livePidsInGroup(readPids(pidFile)[0]!)).toEqual([]);
   });
 });

@@ -2,14 +2,16 @@
  * A cancelled run (SIGINT, SIGTERM: what a cancelled GitHub job sends) leaves nothing behind, ends
  * promptly whatever it is doing, and exits with the signal's code.
  */
-import '../support/unsandboxed.js';
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { withoutSandboxForThisFile } from '../support/sandbox-mode.js';
 import { parseContract } from '../../src/contract/store.js';
 import { CACHE_ENV, CLI, REPO, tempWorkspace } from '../support/run-dist.js';
 import { livePidsInGroup } from '../support/mcp-fixtures.js';
+
+withoutSandboxForThisFile();
 
 const FIXTURE = join(REPO, 'test/fixtures/servers/hostile/hang-with-child.mjs');
 const BIG_PAGE = join(REPO, 'test/fixtures/servers/hostile/big-page.mjs');
@@ -140,13 +142,13 @@ describe('interrupting toolgate', () => {
     const contract = () => join(w.dir, '.toolgate/big.surface.json');
     beforeAll(async () => {
       w = tempWorkspace();
-      writeFileSync(
-        join(w.dir, 'toolgate.yml'),
-        `sources:\n  - id: big\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(BIG_PAGE)}, ${JSON.stringify(join(w.dir, 'pid'))}, "50000"]\n      startup-timeout-ms: 60000\n      request-timeout-ms: 60000\n      total-timeout-ms: 90000\n      max-bytes: 67108864\n`,
-      );
-      // A contract pinning 49,999 of the tools: `update` has one to read and a different one to write.
-      // The contract is complete once renamed into place (the SIGTERM case above): the run is
-      // stopped there, without the rules and the report over 50,000 tools that follow.
+      const policy = (tools: number) =>
+        `sources:\n  - id: big\n    mcp:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(BIG_PAGE)}, ${JSON.stringify(join(w.dir, 'pid'))}, "${tools}"]\n      startup-timeout-ms: 60000\n      request-timeout-ms: 60000\n      total-timeout-ms: 90000\n      max-bytes: 67108864\n`;
+      // A contract pinning 49,999 of the tools (the server serving one fewer: the source's entry in
+      // the contract does not name its arguments): `update` has one to read and a different one to
+      // write. The contract is complete once renamed into place (the SIGTERM case above): the run is
+      // stopped there, without the rules and the report over the tools that follow.
+      writeFileSync(join(w.dir, 'toolgate.yml'), policy(49_999));
       const first = spawn(process.execPath, [CLI, 'update'], {
         cwd: w.dir,
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -161,17 +163,16 @@ describe('interrupting toolgate', () => {
       const code = await new Promise((r) => first.on('close', r));
       expect(log, log.slice(-2000)).toContain('toolgate-mark big: contract written\n');
       expect([0, 143]).toContain(code);
-      const doc = JSON.parse(readFileSync(contract(), 'utf8')) as { tools: unknown[] };
-      doc.tools.pop();
-      pinned = JSON.stringify(doc, null, 2) + '\n';
-      writeFileSync(contract(), pinned);
+      pinned = readFileSync(contract(), 'utf8');
+      writeFileSync(join(w.dir, 'toolgate.yml'), policy(50_000));
     }, 120_000);
     afterAll(() => w?.cleanup());
 
     const cases: [command: string, mark: string, phase: string][] = [
       ['update', 'big: snapshot done', 'normalizing'],
       ['update', 'big: normalized', 'reading the old contract and serializing the new one'],
-      ['check', 'big: diffed (1 changes)', 'evaluating rules, indexing the contract lines, locating findings'],
+      // The diff: the tool added, and the tool count and idempotent count it raises.
+      ['check', 'big: diffed (3 changes)', 'evaluating rules, indexing the contract lines, locating findings'],
       ['check', 'big: snapshot done', 'normalizing and verifying the contract read after the listing'],
     ];
     it.each(cases)(

@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { judgingPolicy } from '../../src/config/policy-diff.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../../src/config/source-config.js';
@@ -31,7 +31,6 @@ const PKG = 'toolgate-reader-server';
 const VERSION = '1.0.0';
 const MARKER = `TOOLGATE-NPMRC-${process.pid}`;
 const cleanups: (() => void)[] = [];
-const saved = { ...process.env };
 let registry: LocalRegistry;
 let fakeHome = '';
 
@@ -50,14 +49,18 @@ beforeAll(async () => {
   fakeHome = join(work.path, 'home');
   mkdirSync(fakeHome);
   writeFileSync(join(fakeHome, '.npmrc'), `//registry.npmjs.org/:_authToken=${MARKER}\n`);
-  process.env.HOME = fakeHome;
+  vi.stubEnv('HOME', fakeHome);
 }, 120_000);
 afterAll(async () => {
-  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-  Object.assign(process.env, saved);
+  vi.unstubAllEnvs();
   await registry?.close();
   cleanups.splice(0).forEach((c) => c());
 });
+
+/** npm as the README's cache recipe sets it: offline, from `cache`, `registry` named (taken back in afterAll). */
+function stubNpm(cache: string, registry: string): void {
+  for (const [k, v] of Object.entries({ npm_config_cache: cache, npm_config_offline: 'true', npm_config_registry: registry })) vi.stubEnv(k, v);
+}
 
 /** This process's environment as strings (what `runProcess` takes). */
 function cleanEnv(): Record<string, string> {
@@ -104,7 +107,7 @@ describe.skipIf(!AVAILABLE || !NPX)("npx in the sandbox, with the README's cache
     });
     expect(fill.code, fill.stderr).toBe(0);
     const before = registry.requests();
-    Object.assign(process.env, { npm_config_cache: cache, npm_config_offline: 'true', npm_config_registry: registry.url });
+    stubNpm(cache, registry.url);
     const r = await runCheck({ policy, mode: 'audit', root: repo, logger: silentLogger });
     const src = r.sources[0]!;
     expect(src.failure?.message).toBeUndefined();
@@ -116,7 +119,7 @@ describe.skipIf(!AVAILABLE || !NPX)("npx in the sandbox, with the README's cache
   }, 180_000);
   it('without a cache the install is blocked: a headline naming the registry and the recipe, no path of the deleted HOME', async () => {
     const { repo, policy } = npxRepository({ writable: ['.npm-cache'] });
-    for (const k of ['npm_config_cache', 'npm_config_offline', 'npm_config_registry']) delete process.env[k];
+    for (const k of ['npm_config_cache', 'npm_config_offline', 'npm_config_registry']) vi.stubEnv(k, undefined);
     const started = performance.now();
     const r = await runCheck({ policy, mode: 'audit', root: repo, logger: silentLogger });
     console.log(`sandbox-npx: a blocked npx install failed in ${Math.round(performance.now() - started)} ms`);
@@ -141,7 +144,7 @@ describe.skipIf(!AVAILABLE || !NPX)("npx in the sandbox, with the README's cache
       timeoutMs: 120_000,
     });
     expect(fill.code, fill.stderr).toBe(0);
-    Object.assign(process.env, { npm_config_cache: cache, npm_config_offline: 'true', npm_config_registry: registry.url });
+    stubNpm(cache, registry.url);
     // The head's source judged as the base contains it (no writable path yet): what a pull request runs.
     const judged = judgingPolicy({ ...base.policy, root: head.repo }, head.policy);
     const r = await runCheck({ policy: judged, mode: 'audit', root: head.repo, logger: silentLogger });

@@ -10,7 +10,7 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { typedContainment } from '../../src/cli/prepare.js';
 import { DEFAULT_CONTAINMENT, type Containment } from '../../src/config/source-config.js';
@@ -29,7 +29,7 @@ const cleanups: (() => void)[] = [];
 const listeners: Server[] = [];
 let fakeHome = '';
 let varTmp = '';
-const saved = { HOME: process.env.HOME, PATH: process.env.PATH };
+const saved = { PATH: process.env.PATH };
 
 /** A unix socket that accepts and closes, at `path`. */
 async function listenAt(path: string): Promise<void> {
@@ -50,16 +50,16 @@ beforeAll(async () => {
   varTmp = mkdtempSync('/var/tmp/tg-sock-');
   cleanups.push(() => rmSync(varTmp, { recursive: true, force: true }));
   await listenAt(join(varTmp, 'agent.sock'));
-  process.env.HOME = fakeHome;
+});
+beforeEach(() => {
+  vi.stubEnv('HOME', fakeHome);
 });
 afterAll(async () => {
-  process.env.HOME = saved.HOME;
   await Promise.all(listeners.map((s) => new Promise((r) => s.close(r))));
   cleanups.splice(0).forEach((c) => c());
 });
 afterEach(() => {
-  process.env.PATH = saved.PATH;
-  delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
+  vi.unstubAllEnvs();
 });
 
 /** A repository (outside the fake HOME, with `.git`) holding the reader server in `server/`. */
@@ -134,7 +134,7 @@ describe.skipIf(!AVAILABLE)('a sandboxed server reads only what it needs', () =>
   const sockets = () => [join(fakeHome, '.docker/desktop/docker.sock'), join(varTmp, 'agent.sock')];
 
   it('unsandboxed, the reader reaches the keys and the sockets (the probes work)', async () => {
-    process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: the control run';
+    vi.stubEnv('TOOLGATE_SANDBOX_UNAVAILABLE', 'test: the control run');
     const repo = repository();
     const { failure, report } = await run(repo, NODE, ['server/reader.mjs'], { reads: secrets(), sockets: sockets() });
     expect(failure?.message).toBeUndefined();
@@ -167,9 +167,9 @@ describe.skipIf(!AVAILABLE)('a sandboxed server reads only what it needs', () =>
       const present = rootOnlyInSys.filter((p) => existsSync(p));
       expect(present.length, 'no root-only file of /sys on this machine to probe').toBeGreaterThan(0);
       const reads = [...present, '/sys/devices/system/cpu/online'];
-      process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: the control run';
+      vi.stubEnv('TOOLGATE_SANDBOX_UNAVAILABLE', 'test: the control run');
       const control = await run(repository(), NODE, ['server/reader.mjs'], { reads });
-      delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
+      vi.stubEnv('TOOLGATE_SANDBOX_UNAVAILABLE', undefined);
       for (const p of reads) expect(control.report!.read[p], p).toMatch(/^yes/);
       const { failure, report } = await run(repository(), NODE, ['server/reader.mjs'], { reads });
       expect(failure?.message).toBeUndefined();
@@ -200,7 +200,7 @@ describe.skipIf(!AVAILABLE)('a sandboxed server reads only what it needs', () =>
   it('node installed with nvm in the home directory: its prefix is shown, the rest of the home is not', async () => {
     const repo = repository();
     const prefix = join(fakeHome, '.nvm/versions/node/v22.99.0');
-    process.env.PATH = `${installNode(prefix)}:${saved.PATH}`;
+    vi.stubEnv('PATH', `${installNode(prefix)}:${saved.PATH}`);
     const { failure, report } = await run(repo, 'node', ['server/reader.mjs'], { reads: secrets() });
     expect(failure?.message).toBeUndefined();
     expect(report!.execPath).toBe(join(prefix, 'bin/node'));
@@ -212,7 +212,7 @@ describe.skipIf(!AVAILABLE)('a sandboxed server reads only what it needs', () =>
   it("a global npm install under a custom prefix: the `#!/usr/bin/env node` script runs with nvm's node", async () => {
     const repo = repository();
     const prefix = join(fakeHome, '.nvm/versions/node/v22.99.1');
-    process.env.PATH = `${installNode(prefix)}:${saved.PATH}`;
+    vi.stubEnv('PATH', `${installNode(prefix)}:${saved.PATH}`);
     const pkg = join(fakeHome, '.npm-global/lib/node_modules/reader-server');
     mkdirSync(pkg, { recursive: true });
     writeFileSync(join(pkg, 'package.json'), '{"name":"reader-server","version":"1.0.0","bin":"reader.mjs"}\n');
@@ -220,7 +220,7 @@ describe.skipIf(!AVAILABLE)('a sandboxed server reads only what it needs', () =>
     copyFileSync(join(HOSTILE, '_raw.mjs'), join(pkg, '_raw.mjs'));
     mkdirSync(join(fakeHome, '.npm-global/bin'));
     symlinkSync('../lib/node_modules/reader-server/reader.mjs', join(fakeHome, '.npm-global/bin/reader-server'));
-    process.env.PATH = `${join(fakeHome, '.npm-global/bin')}:${process.env.PATH}`;
+    vi.stubEnv('PATH', `${join(fakeHome, '.npm-global/bin')}:${process.env.PATH}`);
     const { failure, report } = await run(repo, 'reader-server', [], { reads: secrets() });
     expect(failure?.message).toBeUndefined();
     expect(report!.execPath).toBe(join(prefix, 'bin/node'));
@@ -233,7 +233,7 @@ describe.skipIf(!AVAILABLE)('a sandboxed server reads only what it needs', () =>
     cleanups.push(opt.cleanup);
     writeFileSync(join(opt.path, 'other-tool-secret'), MARKER);
     const prefix = join(opt.path, 'hostedtoolcache/node/22.99.0/x64');
-    process.env.PATH = `${installNode(prefix)}:${saved.PATH}`;
+    vi.stubEnv('PATH', `${installNode(prefix)}:${saved.PATH}`);
     const { failure, report } = await run(repo, 'node', ['server/reader.mjs'], { reads: [join(opt.path, 'other-tool-secret')] });
     expect(failure?.message).toBeUndefined();
     expect(report!.execPath).toBe(join(prefix, 'bin/node'));

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { runCheck } from '../../src/run-check.js';
 import type { CheckResult } from '../../src/judge/result.js';
@@ -42,11 +42,10 @@ const MODES = [...(AVAILABLE ? (['sandboxed'] as const) : []), 'unsandboxed'] as
 if (!AVAILABLE) console.warn(`sandbox.test.ts: the sandboxed cases are skipped here: ${WHY}`);
 
 function useMode(mode: (typeof MODES)[number]): void {
-  if (mode === 'unsandboxed') process.env.TOOLGATE_SANDBOX_UNAVAILABLE = 'test: run as on a machine without the sandbox';
-  else delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
+  vi.stubEnv('TOOLGATE_SANDBOX_UNAVAILABLE', mode === 'unsandboxed' ? 'test: run as on a machine without the sandbox' : undefined);
 }
 afterEach(() => {
-  delete process.env.TOOLGATE_SANDBOX_UNAVAILABLE;
+  vi.unstubAllEnvs();
 });
 
 /** A repository directory (with a `.git`) and a policy running `script args` from it. */
@@ -171,7 +170,7 @@ describe.each(MODES)('what the server can reach (%s)', (mode) => {
     cleanups.push(runner.cleanup);
     const githubEnv = join(runner.path, 'github_env');
     writeFileSync(githubEnv, '');
-    process.env.GITHUB_ENV = githubEnv;
+    vi.stubEnv('GITHUB_ENV', githubEnv);
     try {
       const { dir, policy } = repo('nosy.mjs', ['--', secret, String(port), ['repo-file.txt', '.git/config', githubEnv, 'out/allowed.txt'].join(',')], {
         writable: ['out'],
@@ -203,7 +202,7 @@ describe.each(MODES)('what the server can reach (%s)', (mode) => {
         expect(readFileSync(githubEnv, 'utf8')).toContain('written by the server');
       }
     } finally {
-      delete process.env.GITHUB_ENV;
+      vi.unstubAllEnvs();
     }
   }, 30_000);
 
@@ -238,7 +237,7 @@ describe.each(MODES)('what the server can reach (%s)', (mode) => {
       };
       for (const [k, v] of Object.entries(vars)) {
         if (k !== 'RUNNER_TEMP') writeFileSync(v, '');
-        process.env[k] = v;
+        vi.stubEnv(k, v);
       }
       try {
         const { dir, policy } = repo('nosy.mjs', ['--', 'x', String(port), [vars.GITHUB_OUTPUT, join(runner.path, 'other')].join(',')]);
@@ -248,7 +247,7 @@ describe.each(MODES)('what the server can reach (%s)', (mode) => {
         expect(report.wrote).toEqual([expect.stringMatching(new RegExp(`^${vars.GITHUB_OUTPUT}: no`)), expect.stringMatching(/other: no/)]);
         expect(readFileSync(vars.GITHUB_OUTPUT, 'utf8')).toBe('');
       } finally {
-        for (const k of Object.keys(vars)) delete process.env[k];
+        vi.unstubAllEnvs();
       }
     },
     30_000,

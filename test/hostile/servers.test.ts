@@ -8,9 +8,9 @@
  * timing goals live in bench/), and that the server's whole process group (grandchildren
  * included) is gone when the call returns.
  */
-import '../support/unsandboxed.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { withoutSandboxForThisFile } from '../support/sandbox-mode.js';
 import { adHocPolicy } from '../../src/config/policy-resolve.js';
 import { runCheck } from '../../src/run-check.js';
 import type { CheckResult } from '../../src/judge/result.js';
@@ -32,6 +32,8 @@ import {
   type HttpCfg,
   type StdioCfg,
 } from '../support/mcp-fixtures.js';
+
+withoutSandboxForThisFile();
 
 /** Small limits so every failure is quick (brief: startup 3 s, request 1 s). */
 // Wide enough that a well-behaved fixture answers in time on a loaded 2-core CI machine (the
@@ -546,7 +548,7 @@ describe.concurrent('hostile MCP servers', () => {
 
   it('a failing server becomes a server-failed finding (exit 3) with the stderr tail', async () => {
     const r = await audit(hostile('crash-listing.mjs'));
-    // This file runs its servers unsandboxed (support/unsandboxed.ts): every report says so.
+    // This file runs its servers unsandboxed (withoutSandboxForThisFile): every report says so.
     expect(ids(r)).toEqual(['server-failed', 'server-unsandboxed']);
     expect(r.exitCode).toBe(3);
     expect(r.sources[0]!.failure?.reason).toBe('exited');
@@ -587,7 +589,7 @@ describe('hostile MCP servers: request floods', () => {
 
   it('a request flood becomes a server-failed finding (exit 3) that names the flood', async () => {
     const r = await audit(hostile('ping-flood.mjs', [], { timeouts: { ...TIMEOUTS, requestMs: 30_000, totalMs: 40_000 } }));
-    // This file runs its servers unsandboxed (support/unsandboxed.ts): every report says so.
+    // This file runs its servers unsandboxed (withoutSandboxForThisFile): every report says so.
     expect(ids(r)).toEqual(['server-failed', 'server-unsandboxed']);
     expect(r.exitCode).toBe(3);
     expect(r.findings[0]!.message).toContain('flooded toolgate with requests');

@@ -6,16 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import type { ProtectedSetup } from '../support/protected-server.js';
 import { metadataFixture, protectedRepo, runOn, startProtectedServer } from '../support/protected-server.js';
 import { ROOT } from '../support/mcp-fixtures.js';
 import { ruleTests } from '../support/surface-builders.js';
 
-const saved = process.env.TOOLGATE_TEST_PRM_TOKEN;
 afterEach(() => {
-  if (saved === undefined) delete process.env.TOOLGATE_TEST_PRM_TOKEN;
-  else process.env.TOOLGATE_TEST_PRM_TOKEN = saved;
+  vi.unstubAllEnvs();
 });
 
 /** `toolgate audit` against a server set up by `setup` (given the server's origin). */
@@ -24,7 +22,7 @@ const auditOf =
   async () => {
     const server = await startProtectedServer();
     Object.assign(server.setup, setup(server.origin, Number(new URL(server.origin).port)));
-    if (opts.token !== undefined) process.env.TOOLGATE_TEST_PRM_TOKEN = opts.token;
+    if (opts.token !== undefined) vi.stubEnv('TOOLGATE_TEST_PRM_TOKEN', opts.token);
     const repo = protectedRepo(`${server.origin}${opts.path ?? '/mcp'}`, { token: opts.token !== undefined });
     try {
       return (await runOn(repo, 'audit')).findings;

@@ -4,14 +4,16 @@
  * given that launcher, adopts that process, counts its time limits from its start, and a server
  * nobody adopts is ended.
  */
-import '../support/unsandboxed.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withoutSandboxForThisFile } from '../support/sandbox-mode.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import { Launcher } from '../../src/sources/launch/index.js';
 import { SourceError } from '../../src/sources/source-error.js';
 import { fixture, livePidsInGroup, NODE, ROOT, tempDir, type StdioCfg, COMMON } from '../support/mcp-fixtures.js';
+
+withoutSandboxForThisFile();
 
 const cleanups: (() => void)[] = [];
 /** The run's launcher: each test is a run of its own. */

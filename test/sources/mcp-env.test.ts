@@ -1,6 +1,6 @@
 /** The child's environment: allowlist only, scratch HOME (docs/design.md §9). */
 import { MARKER_NAME } from '../../src/sources/launch/escape-scan.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -78,20 +78,20 @@ describe('buildChildEnv', () => {
 });
 
 describe('spawned server environment', () => {
-  const saved = { ...process.env };
+  const realHome = process.env.HOME;
   beforeEach(() => {
-    Object.assign(process.env, {
+    for (const [k, v] of Object.entries({
       GITHUB_TOKEN: 'ghs_test',
       INPUT_GITHUB_TOKEN: 'ghs_test',
       INPUT_CONFIG: 'toolgate.yml',
       ACTIONS_RUNTIME_TOKEN: 'x',
       TOOLGATE_TEST_ALLOWED: 'yes',
       TOOLGATE_TEST_OTHER: 'no',
-    });
+    }))
+      vi.stubEnv(k, v);
   });
   afterEach(() => {
-    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-    Object.assign(process.env, saved);
+    vi.unstubAllEnvs();
   });
 
   it('sees only the defaults, the named variables and a scratch HOME', async () => {
@@ -107,7 +107,7 @@ describe('spawned server environment', () => {
     expect(seen).toContain(MARKER_NAME);
     expect(seen.filter((n) => !allowed.has(n))).toEqual([]);
     expect(seen.some((n) => n === 'GITHUB_TOKEN' || n.startsWith('INPUT_') || n.startsWith('ACTIONS_'))).toBe(false);
-    expect(home).not.toBe(saved.HOME);
+    expect(home).not.toBe(realHome);
     expect(home).toMatch(/toolgate-home-/);
   });
 });

@@ -1,5 +1,5 @@
 /** MCP over HTTP: Streamable HTTP, legacy SSE fallback, headers from the environment. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { SourceError } from '../../src/sources/source-error.js';
@@ -17,9 +17,8 @@ async function httpFixture(name: string, path: string, over: Partial<HttpCfg> = 
   };
 }
 
-const saved = { ...process.env };
 afterEach(() => {
-  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+  vi.unstubAllEnvs();
 });
 
 describe('snapshotMcp over HTTP', () => {
@@ -40,8 +39,8 @@ describe('snapshotMcp over HTTP', () => {
   });
 
   it('sends headers built from environment variables', async () => {
-    process.env.TOOLGATE_TEST_TOKEN = 's3cret';
-    process.env.FIXTURE_REQUIRE_AUTH = 's3cret';
+    vi.stubEnv('TOOLGATE_TEST_TOKEN', 's3cret');
+    vi.stubEnv('FIXTURE_REQUIRE_AUTH', 's3cret');
     const cfg = await httpFixture('http.mjs', '/mcp', {
       headers: [{ name: 'Authorization', env: 'TOOLGATE_TEST_TOKEN', prefix: 'Bearer ' }],
     });

@@ -4,18 +4,20 @@
  * with requests is stopped. Units: the sliced parser against `JSON.parse`, the stdio transport
  * over a fake process, the flood guard over a fake transport; then one real 100,000-tool listing.
  */
-import '../support/unsandboxed.js';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { withoutSandboxForThisFile } from '../support/sandbox-mode.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import { PieceText, ProcessStdioTransport, SLICED_PARSE_BYTES, parseJsonSliced } from '../../src/sources/mcp-process.js';
 import type { ServerProcess } from '../../src/sources/launch/process.js';
 import { captureToolsList, guardFlood } from '../../src/sources/tools-list-capture.js';
 import { FIXTURES, NODE, ROOT, livePidsInGroup, readPids, tempDir } from '../support/mcp-fixtures.js';
+
+withoutSandboxForThisFile();
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

@@ -3,7 +3,7 @@
  * node_modules. Counts were checked by hand against each server's source (tools/index.js etc.).
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import type { RawSnapshot } from '../../src/sources/types.js';
 import { COMMON, NODE, ROOT, tempDir } from '../support/mcp-fixtures.js';
@@ -131,7 +131,7 @@ describe('published servers', () => {
     });
 
     it('server-memory lists 9 tools, 3 read-only (MEMORY_FILE_PATH passed by name)', async () => {
-      process.env.MEMORY_FILE_PATH = join(dir.path, 'memory.jsonl');
+      vi.stubEnv('MEMORY_FILE_PATH', join(dir.path, 'memory.jsonl'));
       try {
         const snap = await snapshotMcp('memory', {
           transport: 'stdio',
@@ -155,7 +155,7 @@ describe('published servers', () => {
         ]);
         expect(readOnly(snap)).toBe(3);
       } finally {
-        delete process.env.MEMORY_FILE_PATH;
+        vi.unstubAllEnvs();
       }
     });
   });

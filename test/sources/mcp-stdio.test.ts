@@ -2,13 +2,15 @@
  * MCP stdio source against the fixture servers in test/fixtures/servers (see its README).
  * Servers run behind `sh -c` so that each test can check the whole process group is gone.
  */
-import '../support/unsandboxed.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { withoutSandboxForThisFile } from '../support/sandbox-mode.js';
 import { snapshotMcp } from '../../src/sources/mcp.js';
 import { SourceError } from '../../src/sources/source-error.js';
 import { livePidsInGroup, nodeFixture, pidAlive, readPids, shFixture, tempDir } from '../support/mcp-fixtures.js';
+
+withoutSandboxForThisFile();
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

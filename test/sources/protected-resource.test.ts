@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { discoverProtectedResource, pinnedMetadata } from '../../src/sources/protected-resource.js';
 import { renderSummary } from '../../src/report/summary.js';
 import { renderJson } from '../../src/report/json.js';
@@ -16,7 +16,7 @@ let server: ProtectedServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  delete process.env.TOOLGATE_TEST_PRM_TOKEN;
+  vi.unstubAllEnvs();
 });
 
 const wellKnown = (s: ProtectedServer) => s.requests.filter((r) => r.includes('oauth-protected-resource') || r.includes('custom-prm'));
@@ -73,7 +73,7 @@ describe('the contract and the reports', () => {
     server = await startProtectedServer({ token: 'secret' });
     server.setup.atPath = metadataFixture('github-mcp.json', server.origin);
     const seen: (string | undefined)[] = [];
-    process.env.TOOLGATE_TEST_PRM_TOKEN = 'secret';
+    vi.stubEnv('TOOLGATE_TEST_PRM_TOKEN', 'secret');
     const repo = protectedRepo(server.url, { token: true });
     try {
       const updated = await runOn(repo, 'update');
@@ -133,7 +133,7 @@ describe('the contract and the reports', () => {
     server.setup.challenge = `Bearer resource_metadata="${server.origin}/custom-prm"`;
     server.setup.atCustom = { resource: `${server.origin}/mcp`, authorization_servers: ['https://login.example.com'], scopes_supported: ['admin'] };
     server.setup.atPath = metadataFixture('github-mcp.json', server.origin);
-    process.env.TOOLGATE_TEST_PRM_TOKEN = 'secret';
+    vi.stubEnv('TOOLGATE_TEST_PRM_TOKEN', 'secret');
     const repo = protectedRepo(server.url, { token: true });
     try {
       const r = await runOn(repo, 'audit');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FakeGitHub } from './fake-github.js';
 import { ACTION, CLI, runNode, type RunResult } from './run-dist.js';
+import type { CheckResult } from '../../src/judge/result.js';
 
 /** Runs git in `dir` with a fixed identity and no user config. */
 export function git(dir: string, ...args: string[]): string {
@@ -38,11 +39,13 @@ export async function update(dir: string): Promise<void> {
 
 /**
  * The contracts `toolgate update` writes, written in this process by the same pipeline (the
- * policy read as the CLI reads it, runCheck in update mode at the CLI's run root), for fixtures of
- * recorded listings, where starting the CLI costs more than the case it sets up. Cases about
- * `update` itself, or whose sources are servers, use {@link update}.
+ * policy read as the CLI reads it, runCheck in update mode at the CLI's run root), for a case about
+ * something else that needs a contract: starting the CLI (node, the bundle, the tokenizer) costs
+ * more than the case it sets up. A server source is started from this process, sandboxed as the
+ * CLI starts it. Throws when a source fails (where `update` exits 3: it exits 0 otherwise); returns
+ * the run. Cases about `update` itself use {@link update}.
  */
-export async function updateInProcess(dir: string): Promise<void> {
+export async function updateInProcess(dir: string): Promise<CheckResult> {
   const [{ loadPolicy }, { runRoot }, { checkRunOptions, runCheck }, { silentLogger }] = await Promise.all([
     import('../../src/config/policy-file.js'),
     import('../../src/cli/prepare.js'),
@@ -53,6 +56,7 @@ export async function updateInProcess(dir: string): Promise<void> {
   const r = await runCheck(checkRunOptions({ policy, mode: 'update', root: runRoot(policy, dir), logger: silentLogger }));
   const failed = r.sources.find((s) => s.failure);
   if (failed) throw new Error(`update failed: ${failed.id}: ${failed.failure?.message}`);
+  return r;
 }
 
 /** Commits everything; returns the commit SHA. */

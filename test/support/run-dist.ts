@@ -67,7 +67,7 @@ export const CACHE_ENV: Record<string, string> = COMPILE_CACHE ? { NODE_COMPILE_
  * The environment is exactly `env` plus PATH/HOME, so nothing leaks in from the test runner.
  */
 export function runNode(script: string, args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
-  // A test file that runs servers unsandboxed (support/unsandboxed.ts) does so in the CLI too.
+  // A test file that runs servers unsandboxed (withoutSandboxForThisFile, support/sandbox-mode.ts) does so in the CLI too.
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',

@@ -551,6 +551,17 @@ describe('runner secrets in a source env', () => {
   });
 });
 
+/** The ConfigError assertHeadersStayWithBase throws for `head` against `base` (fails the test when none). */
+function refusal(head: Policy, base: Policy | null): ConfigError {
+  try {
+    assertHeadersStayWithBase(head, base);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as ConfigError;
+  }
+  throw new Error('assertHeadersStayWithBase threw nothing');
+}
+
 describe("a header's secret goes only where the base sends it", () => {
   const base = parse(BASE);
   const url = 'url: http://127.0.0.1:3000/mcp';
@@ -581,14 +592,7 @@ describe("a header's secret goes only where the base sends it", () => {
       expect(headersSentOutsideBase(head, base)).toEqual([
         { sourceId: 'remote', env: 'REMOTE_TOKEN', header: 'Authorization', origin, pointer: '/sources/1/mcp/url' },
       ]);
-      let error: unknown;
-      try {
-        assertHeadersStayWithBase(head, base);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(ConfigError);
-      const e = error as ConfigError;
+      const e = refusal(head, base);
       expect(e.message).toBe(`source "remote" sends "REMOTE_TOKEN" (header "Authorization") to ${origin}, where the base branch's policy does not send it`);
       expect(e.location).toMatchObject({ file: 'toolgate.yml', line: lineWith(text, to), pointer: '/sources/1/mcp/url' });
       expect(e.fix).toMatch(/base branch/);
@@ -614,14 +618,7 @@ describe("a header's secret goes only where the base sends it", () => {
     expect(headersSentOutsideBase(head, null)).toEqual([
       { sourceId: 'remote', env: 'REMOTE_TOKEN', header: 'Authorization', origin: 'http://127.0.0.1:3000', pointer: '/sources/1/mcp/url' },
     ]);
-    let error: unknown;
-    try {
-      assertHeadersStayWithBase(head, null);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    const e = error as ConfigError;
+    const e = refusal(head, null);
     expect(e.message).toBe(
       'source "remote" sends "REMOTE_TOKEN" (header "Authorization") to http://127.0.0.1:3000, and the base branch has no toolgate.yml (first adoption) to send it anywhere',
     );

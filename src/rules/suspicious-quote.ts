@@ -23,7 +23,7 @@ function quoteAround(whole: string, at: number, until: number, max: number = MAX
   const [sentence, from, to] = [whole.slice(lead), at - lead, until - lead];
   if (sentence.length <= max) return sentence;
   const room = max - 2;
-  if (to - from >= room) return `${cutEnd(sentence.slice(from, from + room))}…`;
+  if (to - from >= room) return longMatch(sentence, from, to, room);
   // The match in the middle, what is left shared on both sides; a side that ends early gives its share to the other.
   const spare = room - (to - from);
   let start = Math.max(0, from - Math.ceil(spare / 2));
@@ -36,6 +36,20 @@ function quoteAround(whole: string, at: number, until: number, max: number = MAX
 }
 
 const LIST_MARKER = /^(?:[-*•>#]+|\d{1,3}[.)])\s+/;
+
+/** Characters of a match too long to quote whole that its start (the verb) keeps; its end (the anchor: the URL, path or secret) keeps the rest. */
+const VERB_ROOM = 40;
+
+/**
+ * A match longer than `room` (a verb far before its object): its start and its end, `…` between and
+ * after. The end is the row's anchor (the URL, the path, the secret), which a reviewer must see; a
+ * quote of the start alone would show "send…" and hide where.
+ */
+function longMatch(sentence: string, from: number, to: number, room: number): string {
+  const head = cutEnd(sentence.slice(from, from + VERB_ROOM));
+  const tail = cutStart(sentence.slice(to - (room - head.length - 3), to), Infinity);
+  return `${head} … ${tail}${to < sentence.length ? '…' : ''}`;
+}
 
 /** `text` without a word cut at its end (never before `keep`). */
 function cutEnd(text: string, keep = 0): string {

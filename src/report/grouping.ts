@@ -132,7 +132,11 @@ function textSays(f: Finding, i: number, t: ChangedText): string {
  */
 export function partsOf(f: Finding): ChangePart[] {
   const says = withoutTool(withoutReviewClause(f), f.tool);
-  if (f.tool === undefined) return [part(f, 'whole', says)];
+  if (f.tool === undefined) {
+    // The server's instructions: said whole, their text shown beside (added, changed or removed).
+    const [text] = f.ruleId === 'instructions-changed' ? changedTextsOf(f) : [];
+    return [{ ...part(f, 'whole', says), ...(text ? { text } : {}) }];
+  }
   if (f.ruleId === 'tool-added' || f.ruleId === 'unlisted-tool') {
     const [text] = changedTextsOf(f);
     // Keyed by what it is (class and hints, in the message), not by its name; its text is its own.

@@ -213,7 +213,7 @@ function runUnits(run: readonly ChangePart[], e: ReviewEntry, withFix: boolean, 
         findings: [p.finding],
       });
   } else {
-    const texts = run.filter((p) => p.text && (p.kind === 'text' || p.kind === 'new-tool'));
+    const texts = run.filter((p) => p.text && (p.kind === 'text' || p.kind === 'new-tool' || p.kind === 'whole'));
     const line = (p: ChangePart) =>
       p.kind === 'new-tool'
         ? `  - description: ${renderWordDiffMarkdown(diff(p.text?.base, p.text?.head))}`

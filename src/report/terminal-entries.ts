@@ -160,7 +160,7 @@ function runLines(run: readonly ChangePart[], e: ReviewEntry, layout: EntryLayou
   const f = (run[0] as ChangePart).finding;
   const lead = own?.lead ?? `    ${f.level.padEnd(7)} ${f.ruleId}  `;
   const painted = own?.painted ?? `    ${paint(layout.color, LEVEL_CODE[f.level], f.level.padEnd(7))} ${f.ruleId}  `;
-  const texts = run.filter((p) => p.text !== undefined && (p.kind === 'text' || p.kind === 'new-tool'));
+  const texts = run.filter((p) => p.text !== undefined && (p.kind === 'text' || p.kind === 'new-tool' || p.kind === 'whole'));
   // On a tool's own line the entry's title already says "accepts new inputs".
   const message = escapeTerminalInline(runMessage(run, own ? 1 : e.tools.length, layout.clause), 600).replace(own ? /^accepts new inputs: / : /^$/, '');
   const label = (p: ChangePart, short: boolean) =>
@@ -274,7 +274,13 @@ export function renderEntry(e: ReviewEntry, layout: EntryLayout): string[] {
 /** "Texts in full": each text an entry above showed cut, whole. */
 export function renderCutTexts(cut: readonly CutText[], layout: Pick<EntryLayout, 'color' | 'diff'>): string[] {
   return cut.map((c) => {
-    const who = c.tools.length === 1 ? listName(c.tools[0] as string) : `${c.tools.length} tools (${listName(c.tools[0] as string)}, …)`;
+    // A text of no tool (the server's instructions) is the server's.
+    const who =
+      c.tools.length === 0
+        ? 'the server'
+        : c.tools.length === 1
+          ? listName(c.tools[0] as string)
+          : `${c.tools.length} tools (${listName(c.tools[0] as string)}, …)`;
     const t = renderTextChange(c.text, c.label, layout);
     return `  [${escapeTerminalInline(c.source, 80)}] ${who} · ${t.line}`;
   });

@@ -465,7 +465,8 @@ export interface ChangedText {
 
 /**
  * The old and new texts of a `description-changed` finding (every text of the tool, `data.texts`),
- * or the description of a new tool (`tool-added`, `unlisted-tool`), read defensively from its
+ * the description of a new tool (`tool-added`, `unlisted-tool`), or the server's instructions
+ * (`instructions-changed`), read defensively from its
  * `data` (non-string values are ignored); empty for other findings and when no text is there.
  */
 export function changedTextsOf(f: Finding): ChangedText[] {
@@ -474,6 +475,12 @@ export function changedTextsOf(f: Finding): ChangedText[] {
   if (f.ruleId === 'tool-added' || f.ruleId === 'unlisted-tool') {
     const head = str(f.data?.description);
     return head === undefined ? [] : [{ field: 'description of the new tool', head }];
+  }
+  // The server's instructions: the text every turn of the model reads, shown like a description.
+  if (f.ruleId === 'instructions-changed') {
+    const [base, head] = [str(f.data?.base), str(f.data?.head)];
+    if (base === undefined && head === undefined) return [];
+    return [{ field: "the server's instructions", ...(base !== undefined ? { base } : {}), ...(head !== undefined ? { head } : {}) }];
   }
   // schema-widened carries the texts of the arguments it adds (judge/fold.ts).
   if ((f.ruleId !== 'description-changed' && f.ruleId !== 'schema-widened') || !f.data) return [];

@@ -9,6 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/config/policy.js';
+import { renderSummary } from '../../src/report/summary.js';
+import { renderTerminal } from '../../src/report/terminal.js';
 import { runCheck } from '../../src/run-check.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { ROOT } from '../support/mcp-fixtures.js';
@@ -32,5 +34,12 @@ describe('first adoption of a server with instructions', () => {
     const onInstructions = result.findings.filter((f) => f.pointer === '/server/instructions');
     expect(onInstructions.map((f) => f.ruleId).sort()).toEqual(['instructions-changed', 'suspicious-text']);
     expect(onInstructions.find((f) => f.ruleId === 'suspicious-text')?.message).toContain('get-roots-list');
+    // The reviewer reads what is approved: the instructions' text, in the comment and the terminal.
+    const firstWords = instructions.trim().split('\n')[0]?.slice(0, 40) ?? '';
+    expect(firstWords.length).toBeGreaterThan(10);
+    const comment = renderSummary(result);
+    const terminal = renderTerminal(result, { color: false, listTools: false });
+    for (const out of [comment, terminal]) expect(out.replace(/<\/?ins>|\\/g, '')).toContain(firstWords);
+    expect(comment).toMatch(/the server&#39;s instructions: <ins>/);
   }, 60_000);
 });

@@ -227,9 +227,11 @@ export function assertHeadersStayWithBase(head: Policy, base: Policy | null): vo
   throw new ConfigError(
     `source "${first.sourceId}" sends ${JSON.stringify(first.env)} (header ${JSON.stringify(first.header)}) to ${first.origin}, ${where}${found.length > 1 ? ` (and ${found.length - 1} more such header${found.length === 2 ? '' : 's'})` : ''}`,
     head.file ? { file: head.file, line: head.lineOf(first.pointer), pointer: first.pointer } : undefined,
-    base
-      ? "A pull request cannot send a secret somewhere new: a header's variable goes only to an origin the base branch's policy already sends it to. Make this change on the base branch itself (a push is checked with that branch's own policy); this pull request then passes."
-      : "A pull request cannot send a secret somewhere new: a header's variable goes only to an origin the base branch's policy already sends it to. Commit toolgate.yml with this source on the base branch itself (a push is checked with that branch's own policy), or adopt toolgate without the header and add it there; this pull request then passes.",
+    `A pull request cannot send a secret somewhere new: a header's variable goes only to an origin the base branch's policy already sends it to. ${
+      base
+        ? 'Make this change on the base branch itself'
+        : 'Commit toolgate.yml with this source on the base branch itself, or adopt toolgate without the header and add it there'
+    } (a push is checked with that branch's own policy); this pull request then passes.`,
   );
 }
 

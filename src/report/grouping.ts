@@ -228,6 +228,13 @@ export interface EntryFacts {
 }
 
 /** Parts that say what a tool is (a new tool, a flip): they group only with tools of the same class and hints. */
+/**
+ * What makes two findings' fixes the same, for saying each once in a report: the rule and the
+ * fix's words (a rule may have a fix per place, as suspicious-text does on a tool and on the
+ * server's instructions).
+ */
+export const fixKey = (f: Finding): string => `${f.ruleId}\u0000${f.fix}`;
+
 export const CLASS_RULES: ReadonlySet<string> = new Set(['tool-added', 'unlisted-tool', 'read-tool-became-write', 'read-promotion-unreviewed']);
 
 /**

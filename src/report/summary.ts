@@ -11,7 +11,7 @@ import type { Finding, Level } from '../rules/types.js';
 import { auditFacts, authParts, COUNT_LABELS, grouped, namedServer, tokenDelta, TOKENS_CAVEAT } from './audit.js';
 import { describeChange } from './changes.js';
 import { escapeMarkdownCode, escapeMarkdownInline } from './escape.js';
-import { runMessage, runsOf, type ChangePart } from './grouping.js';
+import { fixKey, runMessage, runsOf, type ChangePart } from './grouping.js';
 import { buildReview, type ReviewEntry } from './review.js';
 import { focusDiff, FOCUS_CHARS, FOCUS_OVER, renderWordDiffMarkdown, reportDiffer, type ChangedText, type DiffSegment } from './text-diff.js';
 
@@ -306,7 +306,7 @@ export function renderSummary(result: CheckResult, opts: SummaryOptions = {}): s
   const diff = reportDiffer();
   // Each fix once (a rule may have one per place, as suspicious-text does): the same words under every entry bury the entries.
   const fixed = new Set<string>();
-  const fixOnce = (f: Finding) => !!f.fix && !fixed.has(`${f.ruleId}\u0000${f.fix}`) && fixed.add(`${f.ruleId}\u0000${f.fix}`) !== undefined;
+  const fixOnce = (f: Finding) => !!f.fix && !fixed.has(fixKey(f)) && fixed.add(fixKey(f)) !== undefined;
   out.add(`## ${md(opts.title ?? 'toolgate')}: ${VERDICT_ICON[review.verdict.outcome]} ${md(review.verdict.text, 1000)}\n`);
   out.add(result.sources.map(sourceLine).join('\n') + '\n');
   const sandbox = sandboxLine(result);

@@ -9,7 +9,7 @@
  */
 import type { Finding, Level } from '../rules/types.js';
 import { escapeTerminalInline } from './escape.js';
-import { CLASS_RULES, runMessage, runsOf, type ChangePart, type ReviewEntry } from './grouping.js';
+import { CLASS_RULES, fixKey, runMessage, runsOf, type ChangePart, type ReviewEntry } from './grouping.js';
 import { clipSegments, focusDiff, FOCUS_CHARS, renderWordDiffTerminal, type ChangedText, type DiffSegment } from './text-diff.js';
 
 /** Columns the report is laid out for when the output is not a terminal (or says no width). */
@@ -296,7 +296,7 @@ export function renderFixes(entries: readonly ReviewEntry[], which: (f: Finding)
   const out: string[] = [];
   for (const e of entries)
     for (const f of e.findings) {
-      const key = `${f.ruleId}\u0000${f.fix}`;
+      const key = fixKey(f);
       if (!which(f) || !f.fix || shown.has(key)) continue;
       shown.add(key);
       out.push(`  ${f.ruleId}: ${f.fix}`);

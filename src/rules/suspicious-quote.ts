@@ -10,8 +10,8 @@ export const MAX_QUOTE = 160;
 /**
  * `whole` clipped to at most `max` characters around `[at, until)` (what the row matched, from
  * its verb to its anchor), at word boundaries, with `…` where it was cut. The whole sentence when
- * it fits; the start of the match when the match alone is longer than `max`. A list item's
- * marker is left out.
+ * it fits; the match's start and end when the match alone is longer than `max` ({@link longMatch}).
+ * A list item's marker is left out.
  * @param whole one sentence, blanks already collapsed.
  * @param at start of the match in `whole` (UTF-16 index).
  * @param until end of the match in `whole`, exclusive.

@@ -1,0 +1,1 @@
+import{a,b,c,d}from"./chunk-AWGBH2NA.js";import"./chunk-YG2OMLLP.js";import"./chunk-42II7YFQ.js";import"./chunk-MVBPBZQZ.js";import"./chunk-2LME7DS3.js";import"./chunk-MXAQPREL.js";import"./chunk-63XSDFEY.js";import"./chunk-LDZMVDU7.js";import"./chunk-YBOL3OX7.js";import"./chunk-RLG55I22.js";export{d as policyFrom,a as prepareRun,c as runRoot,b as typedContainment};

@@ -1,0 +1,1 @@
+import{a,b,c,d,e}from"./chunk-2G26MQPT.js";import"./chunk-NUP4LCM7.js";import"./chunk-ZHRU5JXR.js";import"./chunk-K7ZSRZWC.js";import"./chunk-QIINOQUB.js";import"./chunk-JE22KJ7I.js";import"./chunk-MVBPBZQZ.js";import"./chunk-YBOL3OX7.js";import"./chunk-RLG55I22.js";export{c as assertSandboxAsRequired,d as readySources,a as selectSources,e as startFirstServer,b as startsCommand};
